@@ -1,0 +1,43 @@
+/**
+ * The one importer of generated/: short names for the wire shapes the code uses. Every shape
+ * is spelled once, in openapi.yaml or webhooks.yaml; nothing here redeclares one.
+ */
+import type { components, operations, paths, webhooks } from '../generated/openapi';
+
+export type { components, operations, paths, webhooks };
+
+type Schemas = components['schemas'];
+
+export type ErrorBody = Schemas['ErrorBody'];
+export type Health = Schemas['Health'];
+
+export type Session = Schemas['Session'];
+export type EvaluatedSession = Schemas['EvaluatedSession'];
+export type SessionFacts = Schemas['SessionFacts'];
+export type Network = Schemas['Network'];
+export type EvaluatedNetwork = Schemas['EvaluatedNetwork'];
+export type Location = Schemas['Location'];
+export type Browser = Schemas['Browser'];
+export type Device = Schemas['Device'];
+export type Bot = Schemas['Bot'];
+export type RiskSignals = Schemas['RiskSignals'];
+export type EvaluatedRiskSignals = Schemas['EvaluatedRiskSignals'];
+export type RiskSignalScores = Schemas['RiskSignalScores'];
+export type EvaluatedRiskSignalScores = Schemas['EvaluatedRiskSignalScores'];
+export type Mobile = Schemas['Mobile'];
+
+export type AccountInput = Schemas['AccountInput'];
+export type AuthenticateRequest = Schemas['AuthenticateRequest'];
+export type AuthenticateResponse = Schemas['AuthenticateResponse'];
+export type UnauthenticatedRequest = Schemas['UnauthenticatedRequest'];
+export type UnauthenticatedResponse = Schemas['UnauthenticatedResponse'];
+export type VerifyRequest = Schemas['VerifyRequest'];
+
+export type FaceMatchResult = Schemas['FaceMatchResult'];
+export type IdCheckResult = Schemas['IdCheckResult'];
+export type FaceMatchCompleted = Schemas['FaceMatchCompleted'];
+export type IdCheckCompleted = Schemas['IdCheckCompleted'];
+/** Any webhook body: the union of the two events' bodies. */
+export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted;
+export type EventType = Schemas['EventType'];
+export type WebhookErrorCode = Schemas['WebhookErrorCode'];

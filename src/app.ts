@@ -1,0 +1,67 @@
+/**
+ * createApp(deps): the Express application, validated against openapi.yaml (requests, and
+ * responses where configured), with one error handler. It never listens; main.ts does.
+ */
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Config } from './config';
+import { makeApiKeyHandler } from './http/auth';
+import './http/context';
+import { makeDocsRouter } from './http/docs';
+import { makeErrorHandler, notFound } from './http/errors';
+import { makeLivenessHandlers } from './http/handlers/liveness';
+import { makeSessionHandlers } from './http/handlers/session';
+import { makeSystemHandlers } from './http/handlers/system';
+import { makeApiRateLimit } from './http/rate-limit';
+import { makeRequestContext } from './http/request-log';
+import { makeServices, type CoreDeps, type Services } from './services';
+import { OPENAPI_PATH } from './spec';
+
+export type AppConfig = Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'trustProxy' | 'bodyLimit'>;
+
+export interface AppDeps extends CoreDeps {
+  config: AppConfig;
+  /** Built from the other dependencies when not given. */
+  services?: Services;
+}
+
+/** Paths served outside the contract (documentation, the spec itself). */
+const OUTSIDE_SPEC = /^\/(docs|openapi\.json)(\/|$)/;
+
+export function createApp(deps: AppDeps): Express {
+  const { config, logger, random, db } = deps;
+  const services = deps.services ?? makeServices(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(makeRequestContext(random, logger));
+  app.use(makeDocsRouter());
+  app.use(express.json({ limit: config.bodyLimit }));
+  app.use(['/session', '/liveness'], makeApiRateLimit(config.rateLimitPerMinute));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: OPENAPI_PATH,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: { handlers: { ApiKeyAuth: makeApiKeyHandler(services.projects, logger) } },
+      validateFormats: true,
+      ignorePaths: OUTSIDE_SPEC,
+    }),
+  );
+
+  const session = makeSessionHandlers(services.sessions);
+  const liveness = makeLivenessHandlers();
+  const system = makeSystemHandlers(db, logger);
+
+  app.get('/session/:session_id', session.getSession);
+  app.post('/session/authenticate', session.authenticateSession);
+  app.post('/session/unauthenticated', session.evaluateUnauthenticatedSession);
+  app.post('/liveness/verify-face', liveness.verifyFace);
+  app.post('/liveness/verify-id', liveness.verifyId);
+  app.get('/healthz', system.getHealth);
+
+  app.use(notFound);
+  app.use(makeErrorHandler(logger));
+  return app;
+}

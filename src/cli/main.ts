@@ -1,0 +1,112 @@
+/**
+ * The `trustgate` command: operating a Trustgate installation from a shell.
+ *
+ *   trustgate project create --name N [--webhook-url U] [--groups] [--json]
+ *   trustgate project list [--json]
+ *   trustgate project rotate-key <project_id> [--json]
+ *   trustgate project set-webhook <project_id> <url|--clear>
+ *
+ * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { makeLogger } from '../logger';
+import { makeRuntime, type Runtime } from '../runtime';
+
+const USAGE = `usage:
+  trustgate project create --name NAME [--webhook-url URL] [--groups] [--json]
+  trustgate project list [--json]
+  trustgate project rotate-key PROJECT_ID [--json]
+  trustgate project set-webhook PROJECT_ID (URL | --clear)
+`;
+
+export class UsageError extends Error {}
+
+type Out = (line: string) => void;
+
+function print(out: Out, json: boolean, value: Record<string, unknown>, lines: string[]): void {
+  if (json) out(JSON.stringify(value, null, 2));
+  else lines.forEach((l) => out(l));
+}
+
+export async function run(argv: string[], runtime: Runtime, out: Out): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      groups: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      clear: { type: 'boolean', default: false },
+    },
+  });
+  const [area, command, ...rest] = positionals;
+  const projects = runtime.services.projects;
+  if (area !== 'project') throw new UsageError(USAGE);
+
+  switch (command) {
+    case 'create': {
+      if (!values.name) throw new UsageError('project create needs --name\n' + USAGE);
+      const p = await projects.create({ name: values.name, webhookUrl: values['webhook-url'], groups: values.groups });
+      print(out, values.json, { ...p }, [
+        `project_id:     ${p.project_id}`,
+        `api_key:        ${p.api_key}`,
+        `webhook_secret: ${p.webhook_secret}`,
+        `webhook_url:    ${p.webhook_url ?? '(none)'}`,
+        `groups:         ${p.groups_enabled ? 'on' : 'off'}`,
+        'The API key and webhook secret are shown only now; keep them safe.',
+      ]);
+      return;
+    }
+    case 'list': {
+      const all = await projects.list();
+      if (values.json) out(JSON.stringify(all, null, 2));
+      else if (all.length === 0) out('no projects');
+      else
+        all.forEach((p) =>
+          out(`${p.project_id}  ${p.name}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`),
+        );
+      return;
+    }
+    case 'rotate-key': {
+      const [projectId] = rest;
+      if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID\n' + USAGE);
+      const r = await projects.rotateKey(projectId);
+      print(out, values.json, { ...r }, [`api_key: ${r.api_key}`, 'The previous keys of this project no longer work.']);
+      return;
+    }
+    case 'set-webhook': {
+      const [projectId, url] = rest;
+      if (!projectId || (!url && !values.clear)) throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)\n' + USAGE);
+      await projects.setWebhook(projectId, values.clear ? null : url);
+      out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
+      return;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+export async function cli(argv: string[]): Promise<number> {
+  let runtime: Runtime | undefined;
+  try {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+      process.stdout.write(USAGE);
+      return argv.length === 0 ? 2 : 0;
+    }
+    const config = loadConfig();
+    runtime = await makeRuntime(config, makeLogger(process.env.LOG_LEVEL || 'warn', process.stderr as never));
+    await run(argv, runtime, (line) => process.stdout.write(line + '\n'));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(err.message);
+      return 2;
+    }
+    process.stderr.write(`trustgate: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Configuration: declared, validated and read from the environment here and nowhere else.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** TCP port to listen on (0 picks a free one). */
+  port: number;
+  host: string;
+  /** Folder for the embedded database, the generated secret key and media. */
+  dataDir: string;
+  /** `postgres://…` for PostgreSQL; undefined for the embedded SQLite file in `dataDir`. */
+  databaseUrl?: string;
+  /** 32-byte key (base64) that encrypts webhook secrets at rest; generated into dataDir when absent. */
+  secretKey?: string;
+  /** Requests per minute per API key. */
+  rateLimitPerMinute: number;
+  /** Validate responses against the spec (on outside production unless set). */
+  validateResponses: boolean;
+  logLevel: string;
+  /** Express's `trust proxy` setting (for X-Forwarded-For behind a load balancer). */
+  trustProxy: boolean | number | string;
+  /** Largest JSON body accepted. */
+  bodyLimit: string;
+  nodeEnv: string;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '') return false;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite database');
+  }
+  const secretKey = env.TRUSTGATE_SECRET_KEY || undefined;
+  if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
+    throw new ConfigError('TRUSTGATE_SECRET_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    databaseUrl,
+    secretKey,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    bodyLimit: env.BODY_LIMIT || '1mb',
+    nodeEnv,
+  };
+}

@@ -1,0 +1,18 @@
+/** What the middleware attaches to a request: its id, and the project its API key belongs to. */
+import type { Request } from 'express';
+import { AppError } from '../errors';
+import type { Project } from '../storage/repositories/projects';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** A UUID per request; the `request_id` of responses and the `x-request-id` header. */
+    requestId: string;
+    /** Set by the API-key security handler. */
+    project?: Project;
+  }
+}
+
+export function projectOf(req: Request): Project {
+  if (!req.project) throw new AppError(500, 'no project on an authenticated route');
+  return req.project;
+}

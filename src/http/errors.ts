@@ -1,0 +1,97 @@
+/**
+ * The one error handler: AppErrors, the validator's errors, body-parser errors and anything
+ * unknown all leave as `{statusCode, message}`. Unknown errors are logged with their cause
+ * and answered 500 without internals.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../errors';
+import type { ErrorBody } from '../api-types';
+import type { Logger } from '../logger';
+
+interface ValidationItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  message?: string;
+  errors?: ValidationItem[];
+  type?: string;
+  expose?: boolean;
+}
+
+/**
+ * `/body/account/phone` → `account.phone`; `/query/accounts_linked` → `query.accounts_linked`;
+ * `/headers/x-api-key` → `header x-api-key`.
+ */
+export function fieldName(errorPath: string | undefined): string {
+  if (!errorPath) return 'request';
+  const parts = errorPath
+    .replace(/^\.?(request\/)?/, '')
+    .split(/[/.]/)
+    .filter(Boolean);
+  const [where, ...rest] = parts;
+  if (where === 'body') return rest.length ? rest.join('.') : 'body';
+  if (where === 'headers') return `header ${rest.join('.')}`;
+  if (where === 'params') return `path parameter ${rest.join('.')}`;
+  if (where === 'query') return `query parameter ${rest.join('.')}`;
+  return parts.join('.');
+}
+
+/** One message naming the field and the rule, for the first (or only) validation error. */
+export function validationMessage(err: HttpLikeError): string {
+  const first = err.errors?.[0];
+  if (!first?.message) return err.message ?? 'Invalid request';
+  let errorPath = first.path;
+  // The validator appends a missing member's name to the path; Ajv's message names it already.
+  const missing = /^must have required property '(.+)'$/.exec(first.message)?.[1];
+  if (missing && errorPath?.endsWith(`/${missing}`)) errorPath = errorPath.slice(0, -missing.length - 1);
+  return `${fieldName(errorPath)} ${first.message}`;
+}
+
+function statusOf(err: HttpLikeError): number {
+  const status = err.status ?? err.statusCode;
+  return typeof status === 'number' && status >= 400 && status <= 599 ? status : 500;
+}
+
+export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    let status: number;
+    let message: string;
+    if (err instanceof AppError) {
+      status = err.status;
+      message = err.expose ? err.message : 'Internal server error';
+      if (!err.expose) logger.error({ err, cause: err.cause, requestId: req.requestId }, 'request failed');
+    } else {
+      const e = (err ?? {}) as HttpLikeError;
+      status = statusOf(e);
+      if (status >= 500) {
+        logger.error({ err, requestId: req.requestId }, 'request failed');
+        message = 'Internal server error';
+      } else if (e.type === 'entity.too.large') {
+        message = `Request body is larger than the limit`;
+      } else if (e.type === 'entity.parse.failed') {
+        message = 'Request body is not valid JSON';
+      } else if (status === 401 || status === 403) {
+        // The security handler's own message, without the validator's path prefix.
+        message = e.errors?.[0]?.message ?? e.message ?? 'Unauthorized';
+      } else if (e.errors?.length) {
+        message = validationMessage(e);
+      } else {
+        message = e.message || 'Request failed';
+      }
+    }
+    if (res.headersSent) return;
+    const body: ErrorBody = { statusCode: status, message };
+    res.status(status).json(body);
+  };
+}
+
+/** Routes that no handler took (outside the spec's paths, which the validator answers). */
+export const notFound: RequestHandler = (req, res) => {
+  const body: ErrorBody = { statusCode: 404, message: `Route ${req.method} ${req.path} not found` };
+  res.status(404).json(body);
+};

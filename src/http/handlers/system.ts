@@ -1,0 +1,19 @@
+/** Handlers of the `System` tag. */
+import type { Request, Response } from 'express';
+import type { ErrorBody, Health } from '../../api-types';
+import type { Logger } from '../../logger';
+import { dialectOf, type Db } from '../../storage/db';
+
+export function makeSystemHandlers(db: Db, logger: Logger) {
+  return {
+    async getHealth(_req: Request, res: Response<Health | ErrorBody>) {
+      try {
+        await db.raw('select 1');
+        res.json({ status: 'ok', database: dialectOf(db) });
+      } catch (err) {
+        logger.error({ err }, 'health check: database unavailable');
+        res.status(503).json({ statusCode: 503, message: 'Database unavailable' });
+      }
+    },
+  };
+}

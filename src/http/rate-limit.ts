@@ -1,0 +1,32 @@
+/**
+ * Requests per minute per API key (the key's hash names the bucket, so keys are not kept in
+ * memory in the clear). Requests without a key are limited per client address. Counters are
+ * per process: behind a load balancer with N processes the effective limit is N times this.
+ */
+import type { RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { ErrorBody } from '../api-types';
+import { hashApiKey } from '../security/secrets';
+
+export function makeApiRateLimit(perMinute: number): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-6',
+    legacyHeaders: false,
+    keyGenerator: (req) => {
+      const key = req.header('x-api-key');
+      return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    },
+    handler: (req, res, _next, options) => {
+      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
+      res.setHeader('Retry-After', String(retryAfter));
+      const body: ErrorBody = {
+        statusCode: 429,
+        message: `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+      };
+      res.status(429).json(body);
+    },
+  });
+}

@@ -1,0 +1,31 @@
+/** Wires repositories and use cases from the edge dependencies; used by the server and the CLI. */
+import type { Clock, Random } from './clock';
+import type { Logger } from './logger';
+import type { SecretBox } from './security/secrets';
+import type { Db } from './storage/db';
+import { makeProjectRepository } from './storage/repositories/projects';
+import { makeSessionRepository } from './storage/repositories/sessions';
+import { makeProjectUseCases } from './usecases/projects';
+import { makeSessionUseCases } from './usecases/sessions';
+
+export interface CoreDeps {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  secretBox: SecretBox;
+}
+
+export function makeServices(deps: CoreDeps) {
+  const repos = {
+    projects: makeProjectRepository(deps.db),
+    sessions: makeSessionRepository(deps.db),
+  };
+  return {
+    repos,
+    projects: makeProjectUseCases({ ...deps, projects: repos.projects }),
+    sessions: makeSessionUseCases({ sessions: repos.sessions }),
+  };
+}
+
+export type Services = ReturnType<typeof makeServices>;

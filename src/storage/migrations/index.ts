@@ -1,0 +1,17 @@
+/**
+ * Migrations, listed in order. They are plain TypeScript modules loaded through this list
+ * (not from a folder scan), so the same code runs from `src/` under test and from `dist/`.
+ * A migration, once released, is never edited: add a new one.
+ */
+import type { Knex } from 'knex';
+import * as m0001 from './0001_projects_keys_sessions';
+
+const migrations: Record<string, Knex.Migration> = {
+  '0001_projects_keys_sessions': m0001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

@@ -1,0 +1,113 @@
+/** Projects and their API keys. Rows are mapped to plain records here and nowhere else. */
+import type { Knex } from 'knex';
+
+export interface Project {
+  id: string;
+  name: string;
+  decisionThreshold: number;
+  groupsEnabled: boolean;
+  webhookUrl: string | null;
+  webhookSecretEncrypted: string;
+  createdAt: Date;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  decision_threshold: number;
+  groups_enabled: boolean | number;
+  webhook_url: string | null;
+  webhook_secret_encrypted: string;
+  created_at: number;
+}
+
+function toProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    decisionThreshold: Number(row.decision_threshold),
+    groupsEnabled: Boolean(row.groups_enabled),
+    webhookUrl: row.webhook_url,
+    webhookSecretEncrypted: row.webhook_secret_encrypted,
+    createdAt: new Date(Number(row.created_at)),
+  };
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  projectId: string;
+  keyHash: string;
+  keyPrefix: string;
+  createdAt: Date;
+}
+
+export function makeProjectRepository(db: Knex) {
+  return {
+    async insert(p: Project, trx: Knex = db): Promise<void> {
+      await trx<ProjectRow>('projects').insert({
+        id: p.id,
+        name: p.name,
+        decision_threshold: p.decisionThreshold,
+        groups_enabled: p.groupsEnabled,
+        webhook_url: p.webhookUrl,
+        webhook_secret_encrypted: p.webhookSecretEncrypted,
+        created_at: p.createdAt.getTime(),
+      });
+    },
+
+    async findById(id: string, trx: Knex = db): Promise<Project | undefined> {
+      const row = await trx<ProjectRow>('projects').where({ id }).first();
+      return row && toProject(row);
+    },
+
+    async list(trx: Knex = db): Promise<Project[]> {
+      const rows = await trx<ProjectRow>('projects').orderBy('created_at', 'asc').orderBy('id', 'asc');
+      return rows.map(toProject);
+    },
+
+    async count(trx: Knex = db): Promise<number> {
+      const row = await trx('projects').count<{ n: number | string }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
+    async setWebhookUrl(id: string, url: string | null, trx: Knex = db): Promise<boolean> {
+      return (await trx('projects').where({ id }).update({ webhook_url: url })) > 0;
+    },
+
+    async insertApiKey(k: ApiKeyRecord, trx: Knex = db): Promise<void> {
+      await trx('api_keys').insert({
+        id: k.id,
+        project_id: k.projectId,
+        key_hash: k.keyHash,
+        key_prefix: k.keyPrefix,
+        created_at: k.createdAt.getTime(),
+        revoked_at: null,
+      });
+    },
+
+    /** The active key with this hash, if any (the hash column is unique and indexed). */
+    async findActiveKeyByHash(keyHash: string, trx: Knex = db): Promise<ApiKeyRecord | undefined> {
+      const row = await trx('api_keys').where({ key_hash: keyHash }).whereNull('revoked_at').first();
+      return (
+        row && {
+          id: row.id,
+          projectId: row.project_id,
+          keyHash: row.key_hash,
+          keyPrefix: row.key_prefix,
+          createdAt: new Date(Number(row.created_at)),
+        }
+      );
+    },
+
+    async revokeKeys(projectId: string, at: Date, trx: Knex = db): Promise<number> {
+      return trx('api_keys').where({ project_id: projectId }).whereNull('revoked_at').update({ revoked_at: at.getTime() });
+    },
+
+    async activeKeyPrefixes(projectId: string, trx: Knex = db): Promise<string[]> {
+      const rows = await trx('api_keys').where({ project_id: projectId }).whereNull('revoked_at').orderBy('created_at');
+      return rows.map((r: { key_prefix: string }) => r.key_prefix);
+    },
+  };
+}
+
+export type ProjectRepository = ReturnType<typeof makeProjectRepository>;

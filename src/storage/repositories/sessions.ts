@@ -1,0 +1,79 @@
+/** SDK sessions: the enriched facts as stored at ingestion, and the accounts they were used with. */
+import type { Knex } from 'knex';
+import type { EvaluatedSession } from '../../api-types';
+
+export interface StoredSession {
+  id: string;
+  projectId: string;
+  ipAddress: string;
+  startTime: Date;
+  updatedAt: Date;
+  /** The enriched session in its fullest form; the API's forms are projections of it. */
+  facts: EvaluatedSession;
+}
+
+interface SessionRow {
+  id: string;
+  project_id: string;
+  source: string | null;
+  source_version: string | null;
+  device_id: string;
+  ip_address: string;
+  start_time: number;
+  updated_at: number;
+  facts: string;
+}
+
+function toStored(row: SessionRow): StoredSession {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    ipAddress: row.ip_address,
+    startTime: new Date(Number(row.start_time)),
+    updatedAt: new Date(Number(row.updated_at)),
+    facts: JSON.parse(row.facts) as EvaluatedSession,
+  };
+}
+
+export function makeSessionRepository(db: Knex) {
+  return {
+    async insert(s: StoredSession, trx: Knex = db): Promise<void> {
+      await trx<SessionRow>('sessions').insert({
+        id: s.id,
+        project_id: s.projectId,
+        source: s.facts.source,
+        source_version: s.facts.source_version,
+        device_id: s.facts.device_id,
+        ip_address: s.ipAddress,
+        start_time: s.startTime.getTime(),
+        updated_at: s.updatedAt.getTime(),
+        facts: JSON.stringify(s.facts),
+      });
+    },
+
+    /** The session with this id in this project; another project's session is not found. */
+    async find(projectId: string, id: string, trx: Knex = db): Promise<StoredSession | undefined> {
+      const row = await trx<SessionRow>('sessions').where({ id, project_id: projectId }).first();
+      return row && toStored(row);
+    },
+
+    async accountIds(sessionId: string, trx: Knex = db): Promise<string[]> {
+      const rows = await trx('session_accounts').where({ session_id: sessionId }).orderBy('created_at').orderBy('account_id');
+      return rows.map((r: { account_id: string }) => r.account_id);
+    },
+
+    async addAccount(projectId: string, sessionId: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
+      await trx('session_accounts')
+        .insert({ session_id: sessionId, project_id: projectId, account_id: accountId, created_at: at.getTime() })
+        .onConflict(['session_id', 'account_id'])
+        .ignore();
+    },
+
+    async count(projectId: string, trx: Knex = db): Promise<number> {
+      const row = await trx('sessions').where({ project_id: projectId }).count<{ n: number | string }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+export type SessionRepository = ReturnType<typeof makeSessionRepository>;

@@ -1,0 +1,151 @@
+/** Projects: creation with their first key and webhook secret, key rotation, webhook URL. */
+import type { Clock, Random } from '../clock';
+import { AppError } from '../errors';
+import {
+  constantTimeEqual,
+  generateApiKey,
+  generateWebhookSecret,
+  hashApiKey,
+  keyPrefix,
+  type SecretBox,
+} from '../security/secrets';
+import type { Db } from '../storage/db';
+import type { Project, ProjectRepository } from '../storage/repositories/projects';
+
+export interface ProjectDeps {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  secretBox: SecretBox;
+  projects: ProjectRepository;
+}
+
+/** What a new project's owner is shown once: the key and secret are not retrievable later. */
+export interface ProjectCredentials {
+  project_id: string;
+  name: string;
+  api_key: string;
+  webhook_secret: string;
+  webhook_url: string | null;
+  groups_enabled: boolean;
+}
+
+export interface ProjectSummary {
+  project_id: string;
+  name: string;
+  webhook_url: string | null;
+  groups_enabled: boolean;
+  decision_threshold: number;
+  api_keys: string[];
+  created_at: string;
+}
+
+export const DEFAULT_DECISION_THRESHOLD = 0.8;
+
+export function validateWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError(400, `webhook URL ${JSON.stringify(url)} is not a valid URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new AppError(400, 'webhook URL must use http or https');
+  }
+  return parsed.toString();
+}
+
+export function makeProjectUseCases(deps: ProjectDeps) {
+  const { db, clock, random, secretBox, projects } = deps;
+
+  async function issueKey(projectId: string, trx: Db): Promise<string> {
+    const apiKey = generateApiKey(random);
+    await projects.insertApiKey(
+      { id: random.uuid(), projectId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefix(apiKey), createdAt: clock.now() },
+      trx,
+    );
+    return apiKey;
+  }
+
+  return {
+    async create(input: { name: string; webhookUrl?: string | null; groups?: boolean }): Promise<ProjectCredentials> {
+      const name = input.name.trim();
+      if (!name) throw new AppError(400, 'project name must not be empty');
+      const webhookUrl = input.webhookUrl ? validateWebhookUrl(input.webhookUrl) : null;
+      const webhookSecret = generateWebhookSecret(random);
+      const project: Project = {
+        id: random.uuid(),
+        name,
+        decisionThreshold: DEFAULT_DECISION_THRESHOLD,
+        groupsEnabled: Boolean(input.groups),
+        webhookUrl,
+        webhookSecretEncrypted: secretBox.encrypt(webhookSecret),
+        createdAt: clock.now(),
+      };
+      const apiKey = await db.transaction(async (trx) => {
+        await projects.insert(project, trx);
+        return issueKey(project.id, trx);
+      });
+      return {
+        project_id: project.id,
+        name,
+        api_key: apiKey,
+        webhook_secret: webhookSecret,
+        webhook_url: webhookUrl,
+        groups_enabled: project.groupsEnabled,
+      };
+    },
+
+    async list(): Promise<ProjectSummary[]> {
+      const all = await projects.list();
+      return Promise.all(
+        all.map(async (p) => ({
+          project_id: p.id,
+          name: p.name,
+          webhook_url: p.webhookUrl,
+          groups_enabled: p.groupsEnabled,
+          decision_threshold: p.decisionThreshold,
+          api_keys: (await projects.activeKeyPrefixes(p.id)).map((prefix) => `${prefix}…`),
+          created_at: p.createdAt.toISOString(),
+        })),
+      );
+    },
+
+    /** Revokes every key of the project and issues a new one. */
+    async rotateKey(projectId: string): Promise<{ project_id: string; api_key: string }> {
+      const apiKey = await db.transaction(async (trx) => {
+        if (!(await projects.findById(projectId, trx))) throw new AppError(404, `project ${projectId} not found`);
+        await projects.revokeKeys(projectId, clock.now(), trx);
+        return issueKey(projectId, trx);
+      });
+      return { project_id: projectId, api_key: apiKey };
+    },
+
+    async setWebhook(projectId: string, url: string | null): Promise<void> {
+      const normalised = url ? validateWebhookUrl(url) : null;
+      if (!(await projects.setWebhookUrl(projectId, normalised))) throw new AppError(404, `project ${projectId} not found`);
+    },
+
+    /** The project whose active key this is; undefined for a missing, unknown or revoked key. */
+    async authenticate(apiKey: string): Promise<Project | undefined> {
+      const hash = hashApiKey(apiKey);
+      const key = await projects.findActiveKeyByHash(hash);
+      // The lookup is by hash through a unique index; the comparison of the found hash is
+      // constant-time, so nothing about a near-miss key is observable.
+      if (!key || !constantTimeEqual(key.keyHash, hash)) return undefined;
+      return projects.findById(key.projectId);
+    },
+
+    async webhookSecret(project: Project): Promise<string> {
+      return secretBox.decrypt(project.webhookSecretEncrypted);
+    },
+
+    /** Creates a first project when there is none; returns its credentials, or undefined. */
+    async ensureDefault(): Promise<ProjectCredentials | undefined> {
+      if ((await projects.count()) > 0) return undefined;
+      return this.create({ name: 'Default project' });
+    },
+  };
+}
+
+export type ProjectUseCases = ReturnType<typeof makeProjectUseCases>;

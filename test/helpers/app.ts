@@ -1,0 +1,57 @@
+/**
+ * Test dependencies: a real migrated database, a fixed clock, a silent (or captured) logger,
+ * and an app built by the same factory as production.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import pino from 'pino';
+import { createApp, type AppConfig } from '../../src/app';
+import { fixedClock, systemRandom } from '../../src/clock';
+import { makeLogger, type Logger } from '../../src/logger';
+import { makeSecretBox } from '../../src/security/secrets';
+import { makeServices, type Services } from '../../src/services';
+import type { ProjectCredentials } from '../../src/usecases/projects';
+import { makeTestDb, type TestDb } from './db';
+
+export interface TestContext {
+  app: Express;
+  testDb: TestDb;
+  services: Services;
+  clock: ReturnType<typeof fixedClock>;
+  logger: Logger;
+  /** Every log line written, parsed. */
+  logs: Record<string, unknown>[];
+  project: ProjectCredentials;
+  close(): Promise<void>;
+}
+
+export const TEST_NOW = '2026-11-20T12:00:00.000Z';
+
+export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
+  const testDb = await makeTestDb();
+  const clock = fixedClock(TEST_NOW);
+  const logs: Record<string, unknown>[] = [];
+  const logger = makeLogger('info', {
+    write(line: string) {
+      logs.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  } as pino.DestinationStream);
+  const deps = {
+    db: testDb.db,
+    clock,
+    random: systemRandom,
+    logger,
+    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+  };
+  const services = makeServices(deps);
+  const config: AppConfig = {
+    rateLimitPerMinute: 1000,
+    validateResponses: true,
+    trustProxy: false,
+    bodyLimit: '1mb',
+    ...overrides,
+  };
+  const app = createApp({ ...deps, config, services });
+  const project = await services.projects.create({ name: 'Test project' });
+  return { app, testDb, services, clock, logger, logs, project, close: () => testDb.destroy() };
+}

@@ -1,0 +1,51 @@
+/**
+ * A fresh, migrated database per test file: a SQLite file in a temporary folder, or, when
+ * DATABASE_URL names a PostgreSQL server, a new database on it (dropped afterwards).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
+import { makeDb, migrate, type Db } from '../../src/storage/db';
+
+export interface TestDb {
+  db: Db;
+  url?: string;
+  dialect: 'sqlite' | 'postgresql';
+  destroy(): Promise<void>;
+}
+
+export async function makeTestDb(): Promise<TestDb> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `tg_test_${randomBytes(6).toString('hex')}`;
+    const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = makeDb({ databaseUrl: url.toString() });
+    await migrate(db);
+    return {
+      db,
+      url: url.toString(),
+      dialect: 'postgresql',
+      async destroy() {
+        await db.destroy();
+        await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.destroy();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-test-'));
+  const db = makeDb({ sqliteFile: path.join(dir, 'test.sqlite') });
+  await migrate(db);
+  return {
+    db,
+    dialect: 'sqlite',
+    async destroy() {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

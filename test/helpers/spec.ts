@@ -1,0 +1,64 @@
+/**
+ * The contract as data, for tests: the bundled spec (webhooks.yaml inlined), its examples,
+ * and Ajv (JSON Schema 2020-12) validators for any of its schemas. The webhook issue's tests
+ * validate every body sent with `validateWebhookBody`.
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { bundledSpec } from '../../src/spec';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Spec = Record<string, Json>;
+
+let cached: Promise<{ spec: Spec; ajv: Ajv2020 }> | undefined;
+
+async function load() {
+  cached ??= (async () => {
+    const spec = (await bundledSpec()) as Spec;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(spec as object, 'spec');
+    return { spec, ajv };
+  })();
+  return cached;
+}
+
+export async function loadSpec(): Promise<Spec> {
+  return (await load()).spec;
+}
+
+/** A validator for the schema at a JSON pointer of the bundled spec, e.g. `/components/schemas/Session`. */
+export async function validatorAt(pointer: string): Promise<ValidateFunction> {
+  const { ajv } = await load();
+  return ajv.getSchema(`spec#${pointer}`) ?? ajv.compile({ $ref: `spec#${pointer}` });
+}
+
+export async function schemaValidator(name: string): Promise<ValidateFunction> {
+  return validatorAt(`/components/schemas/${name}`);
+}
+
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`).join('\n');
+}
+
+/** Errors of a webhook body against the schema of its event type (empty when it conforms). */
+export async function validateWebhookBody(body: unknown): Promise<string[]> {
+  const eventType = (body as { event_type?: string })?.event_type;
+  const schema =
+    eventType === 'verification.face-match.completed'
+      ? 'FaceMatchCompleted'
+      : eventType === 'verification.id-check.completed'
+        ? 'IdCheckCompleted'
+        : undefined;
+  if (!schema) return [`unknown event_type ${JSON.stringify(eventType)}`];
+  const validate = await schemaValidator(schema);
+  return validate(body) ? [] : describeErrors(validate.errors).split('\n');
+}
+
+/** A named example of components/examples, by name. */
+export async function example<T = Json>(name: string): Promise<T> {
+  const spec = await loadSpec();
+  const examples = (spec.components as Record<string, Record<string, { value: Json }>>).examples;
+  if (!examples[name]) throw new Error(`no example named ${name}`);
+  return structuredClone(examples[name].value) as T;
+}

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// Generates generated/openapi.d.ts from openapi.yaml (which pulls in webhooks.yaml).
-// `--check` writes nothing and exits 1 when the committed file differs from what the spec
-// generates, so CI catches a spec change whose types were not regenerated.
+// Generates, from openapi.yaml (which pulls in webhooks.yaml):
+//   generated/openapi.d.ts  the TypeScript types (openapi-typescript): paths, webhooks, components
+//   generated/openapi.json  the bundled contract in one document, served at /openapi.json
+// `--check` writes nothing and exits 1 when a committed file differs from what the spec
+// generates, so CI catches a spec change whose outputs were not regenerated.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
-const root = path.resolve(__dirname, '..');
+const { bundleSpec, root } = require('./bundle-spec');
+
 const spec = path.join(root, 'openapi.yaml');
-const out = path.join(root, 'generated', 'openapi.d.ts');
+const typesOut = path.join(root, 'generated', 'openapi.d.ts');
+const bundleOut = path.join(root, 'generated', 'openapi.json');
 
 const header = `/**
  * Generated from openapi.yaml and webhooks.yaml by \`npm run generate\`. Do not edit:
@@ -25,19 +29,27 @@ async function main() {
     // Generated from the files themselves, not from redocly.yaml's list of APIs.
     redocly: undefined,
   });
-  const text = header + astToString(ast);
-  if (check) {
-    const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-    if (current !== text) {
-      console.error('generated/openapi.d.ts is stale: run `npm run generate` and commit the result.');
-      process.exit(1);
+  const outputs = [
+    [typesOut, header + astToString(ast)],
+    [bundleOut, JSON.stringify(await bundleSpec(), null, 2) + '\n'],
+  ];
+  let stale = false;
+  for (const [file, text] of outputs) {
+    const name = path.relative(root, file);
+    if (check) {
+      const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (current !== text) {
+        console.error(`${name} is stale: run \`npm run generate\` and commit the result.`);
+        stale = true;
+      }
+    } else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      console.log(`wrote ${name}`);
     }
-    console.log('generated/openapi.d.ts matches the spec.');
-    return;
   }
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, text);
-  console.log(`wrote ${path.relative(root, out)}`);
+  if (check && stale) process.exit(1);
+  if (check) console.log('generated/ matches the spec.');
 }
 
 main().catch((err) => {

@@ -1,7 +1,6 @@
 /** Where the contract lives at run time, and its bundled form (openapi.yaml with webhooks.yaml inlined). */
 import fs from 'node:fs';
 import path from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 
 function findRoot(start: string): string {
   let dir = start;
@@ -18,7 +17,5 @@ export const PACKAGE_ROOT = findRoot(__dirname);
 export const OPENAPI_PATH = path.join(PACKAGE_ROOT, 'openapi.yaml');
 export const WEBHOOKS_PATH = path.join(PACKAGE_ROOT, 'webhooks.yaml');
 
-/** The whole contract as one document: references to webhooks.yaml become internal ones. */
-export async function bundledSpec(): Promise<Record<string, unknown>> {
-  return (await $RefParser.bundle(OPENAPI_PATH)) as Record<string, unknown>;
-}
+/** The whole contract in one document (written by `npm run generate`), served at /openapi.json. */
+export const BUNDLED_SPEC_PATH = path.join(PACKAGE_ROOT, 'generated', 'openapi.json');

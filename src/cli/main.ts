@@ -88,23 +88,36 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   }
 }
 
-export async function cli(argv: string[]): Promise<number> {
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  env: process.env,
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+/** Runs the command; resolves to the exit code (0 done, 1 failed, 2 usage). */
+export async function cli(argv: string[], io: CliIo = processIo): Promise<number> {
   let runtime: Runtime | undefined;
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-      process.stdout.write(USAGE);
+      io.stdout(USAGE);
       return argv.length === 0 ? 2 : 0;
     }
-    const config = loadConfig();
-    runtime = await makeRuntime(config, makeLogger(process.env.LOG_LEVEL || 'warn', process.stderr as never));
-    await run(argv, runtime, (line) => process.stdout.write(line + '\n'));
+    const config = loadConfig(io.env);
+    runtime = await makeRuntime(config, makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never));
+    await run(argv, runtime, (line) => io.stdout(line + '\n'));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(err.message);
+      io.stderr(err.message);
       return 2;
     }
-    process.stderr.write(`trustgate: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(`trustgate: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {
     await runtime?.close();

@@ -4,7 +4,7 @@
  */
 import express, { type Router } from 'express';
 import { absolutePath } from 'swagger-ui-dist';
-import { bundledSpec } from '../spec';
+import { BUNDLED_SPEC_PATH } from '../spec';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -27,10 +27,8 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#api-
 
 export function makeDocsRouter(): Router {
   const router = express.Router();
-  let spec: Promise<Record<string, unknown>> | undefined;
-  router.get('/openapi.json', async (_req, res) => {
-    spec ??= bundledSpec();
-    res.json(await spec);
+  router.get('/openapi.json', (_req, res) => {
+    res.sendFile(BUNDLED_SPEC_PATH);
   });
   router.get('/docs', (_req, res) => {
     res.type('html').send(PAGE);

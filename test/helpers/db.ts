@@ -13,6 +13,8 @@ export interface TestDb {
   db: Db;
   url?: string;
   dialect: 'sqlite' | 'postgresql';
+  /** The SQLite file, named trustgate.sqlite like the server's, when on SQLite. */
+  sqliteFile?: string;
   destroy(): Promise<void>;
 }
 
@@ -38,11 +40,13 @@ export async function makeTestDb(): Promise<TestDb> {
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-test-'));
-  const db = makeDb({ sqliteFile: path.join(dir, 'test.sqlite') });
+  const sqliteFile = path.join(dir, 'trustgate.sqlite');
+  const db = makeDb({ sqliteFile });
   await migrate(db);
   return {
     db,
     dialect: 'sqlite',
+    sqliteFile,
     async destroy() {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

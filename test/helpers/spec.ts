@@ -5,7 +5,7 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { bundledSpec } from '../../src/spec';
+const { bundleSpec } = require('../../scripts/bundle-spec') as { bundleSpec(): Promise<Record<string, unknown>> };
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Spec = Record<string, Json>;
@@ -14,7 +14,7 @@ let cached: Promise<{ spec: Spec; ajv: Ajv2020 }> | undefined;
 
 async function load() {
   cached ??= (async () => {
-    const spec = (await bundledSpec()) as Spec;
+    const spec = (await bundleSpec()) as Spec;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(spec as object, 'spec');

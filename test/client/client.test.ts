@@ -1,0 +1,53 @@
+/** The typed client against a real server listening on loopback. */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createTrustgateClient } from '../../src/client';
+import { makeTestContext, type TestContext } from '../helpers/app';
+import { storeSession } from '../helpers/sessions';
+
+let ctx: TestContext;
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  ctx = await makeTestContext();
+  server = await new Promise<Server>((resolve) => {
+    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await ctx.close();
+});
+
+describe('createTrustgateClient', () => {
+  it('when a stored session is fetched, then data is the typed top-level session', async () => {
+    const { id, facts } = await storeSession(ctx.services, ctx.project.project_id);
+    const client = createTrustgateClient({ baseUrl, apiKey: ctx.project.api_key });
+    const { data, error, response } = await client.GET('/session/{session_id}', { params: { path: { session_id: id } } });
+    expect(response.status).toBe(200);
+    expect(error).toBeUndefined();
+    expect(data?.session_id).toBe(id);
+    expect(data?.device_id).toBe(facts.device_id);
+  });
+
+  it('when the session is unknown, then error is the typed error body', async () => {
+    const client = createTrustgateClient({ baseUrl, apiKey: ctx.project.api_key });
+    const { data, error } = await client.POST('/session/unauthenticated', { body: { session_id: randomUUID() } });
+    expect(data).toBeUndefined();
+    expect(error).toEqual({ statusCode: 400, message: 'Session ID not found' });
+  });
+
+  it('when the API key is wrong, then error is the 401 body', async () => {
+    const client = createTrustgateClient({ baseUrl: baseUrl + '/', apiKey: 'tg_wrong' });
+    const { error, response } = await client.GET('/session/{session_id}', { params: { path: { session_id: randomUUID() } } });
+    expect(response.status).toBe(401);
+    expect(error).toEqual({ statusCode: 401, message: 'Invalid x-api-key' });
+  });
+
+  it('when no API key is given, then the client refuses to be made', () => {
+    expect(() => createTrustgateClient({ baseUrl, apiKey: '' })).toThrow(/apiKey/);
+  });
+});

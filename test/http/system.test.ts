@@ -1,0 +1,127 @@
+/** Health, the API reference, rate limiting, failures inside the service, and what is logged. */
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { makeTestContext, type TestContext } from '../helpers/app';
+import { storeSession } from '../helpers/sessions';
+
+describe('GET /healthz', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('when the database is up, then 200 naming the database', async () => {
+    const res = await request(ctx.app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: ctx.testDb.dialect });
+  });
+});
+
+describe('the API reference', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('when /docs is opened, then a page loads its assets from this server only', async () => {
+    const res = await request(ctx.app).get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    const sources = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const src of sources) {
+      expect(src.startsWith('/')).toBe(true);
+      expect((await request(ctx.app).get(src)).status).toBe(200);
+    }
+  });
+
+  it('when /openapi.json is fetched, then it is the whole contract with the webhooks inlined', async () => {
+    const res = await request(ctx.app).get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(res.body.webhooks)).toEqual(['verification.face-match.completed', 'verification.id-check.completed']);
+    expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"\.\/webhooks\.yaml/);
+    expect(res.body.components.schemas).toHaveProperty('FaceMatchResult');
+  });
+});
+
+describe('rate limiting per API key', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext({ rateLimitPerMinute: 3 });
+  });
+  afterAll(() => ctx.close());
+
+  it('when a key passes its limit, then 429 with Retry-After, and another key is unaffected', async () => {
+    const other = await ctx.services.projects.create({ name: 'Other' });
+    const statuses: number[] = [];
+    let last: request.Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(last!.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(last!.body.statusCode).toBe(429);
+    expect(last!.body.message).toMatch(/retry after \d+ seconds/);
+    const fresh = await request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', other.api_key);
+    expect(fresh.status).toBe(400);
+  });
+});
+
+describe('failures inside the service', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('when the database fails during the API key lookup, then 500 (not 401), and /healthz says 503', async () => {
+    // A real failure: the connection pool is closed under the running app.
+    await ctx.testDb.db.destroy();
+    const res = await request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ statusCode: 500, message: 'Internal server error' });
+    expect(ctx.logs.some((l) => l.msg === 'API key lookup failed')).toBe(true);
+    const health = await request(ctx.app).get('/healthz');
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ statusCode: 503, message: 'Database unavailable' });
+  });
+});
+
+describe('logs', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('when requests are served, then one JSON line each with no API key and no personal data', async () => {
+    const { id } = await storeSession(ctx.services, ctx.project.project_id);
+    await request(ctx.app).get(`/session/${id}`).set('x-api-key', ctx.project.api_key);
+    await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', ctx.project.api_key)
+      .send({ session_id: randomUUID(), account: { id: 'a1', email: 'secret.person@example.com', first_name: 'Secretia', phone: '+14155550199' } });
+    const lines = ctx.logs.filter((l) => l.msg === 'request');
+    expect(lines.length).toBe(2);
+    expect(lines[0]).toMatchObject({ method: 'GET', status: 200, projectId: ctx.project.project_id });
+    const all = JSON.stringify(ctx.logs);
+    for (const secret of [ctx.project.api_key, 'secret.person@example.com', 'Secretia', '+14155550199']) {
+      expect(all).not.toContain(secret);
+    }
+  });
+
+  it('when code logs an object holding secrets or personal data, then they are redacted', () => {
+    ctx.logger.info(
+      { account: { email: 'e@x.com', phone: '+1555', first_name: 'F', metadata: { plan: 'p' } }, api_key: 'tg_k', headers: { 'x-api-key': 'tg_h' } },
+      'careless',
+    );
+    const line = ctx.logs.find((l) => l.msg === 'careless')!;
+    expect(JSON.stringify(line)).not.toMatch(/e@x\.com|\+1555|"F"|tg_k|tg_h/);
+    expect((line.account as Record<string, unknown>).metadata).toEqual({ plan: 'p' });
+  });
+});

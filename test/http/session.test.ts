@@ -216,3 +216,16 @@ describe('unknown routes and methods', () => {
     expect(res.body.statusCode).toBe(405);
   });
 });
+
+describe('evaluating a found session', () => {
+  it('when the session exists, then authenticate and unauthenticated answer 501 until the risk engine exists', async () => {
+    const { id } = await storeSession(ctx.services, ctx.project.project_id);
+    const before = await rowCounts();
+    const auth = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).send({ session_id: id, account: validAccount });
+    expect(auth.status).toBe(501);
+    expect(auth.body).toEqual({ statusCode: 501, message: 'Session evaluation is not available in this version of Trustgate' });
+    const unauth = await request(ctx.app).post('/session/unauthenticated').set('x-api-key', key).send({ session_id: id });
+    expect(unauth.status).toBe(501);
+    expect(await rowCounts()).toEqual(before);
+  });
+});

@@ -26,7 +26,3 @@ export function toTopLevelSession(facts: EvaluatedSession, ids: SessionIds): Ses
     risk_signal_scores: scores,
   };
 }
-
-export function toEmbeddedSession(facts: EvaluatedSession): EvaluatedSession {
-  return facts;
-}

@@ -68,11 +68,6 @@ export function makeSessionRepository(db: Knex) {
         .onConflict(['session_id', 'account_id'])
         .ignore();
     },
-
-    async count(projectId: string, trx: Knex = db): Promise<number> {
-      const row = await trx('sessions').where({ project_id: projectId }).count<{ n: number | string }[]>({ n: '*' }).first();
-      return Number(row?.n ?? 0);
-    },
   };
 }
 

@@ -117,6 +117,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ingest/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update a session from an SDK
+         * @description The SDK posts the facts it collected on the device. The first post creates the
+         *     session; later posts with the same `session_id` update it: event counts never go
+         *     down, and the identity facts of the first post (device, fingerprint, user agent,
+         *     source) stay. A session accepts updates for 24 hours after it starts.
+         *
+         *     The client address is the connection's (or, behind a load balancer configured with
+         *     `TRUST_PROXY`, the one in `X-Forwarded-For`). `navigator.sendBeacon` cannot set
+         *     headers or a JSON content type, so the project may also be named by the `project_id`
+         *     query parameter, and the body may be sent as `text/plain`; it is JSON either way.
+         */
+        post: operations["ingestSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -383,7 +411,9 @@ export interface components {
          * @description Device facts from the native iOS or Android SDK; an empty object for other sessions.
          *     Every member may be null when the platform does not report it.
          */
-        Mobile: {
+        Mobile: components["schemas"]["MobileFields"];
+        /** @description The members of the mobile device facts. */
+        MobileFields: {
             /** @description Device brand. */
             brand?: string | null;
             /** @description Device model. */
@@ -509,6 +539,91 @@ export interface components {
         };
         /** @description The verification session whose result is wanted. */
         VerifyRequest: {
+            session_id: components["schemas"]["SessionId"];
+        };
+        /** @description What an SDK collected on the device. Counts are cumulative since the session started. */
+        IngestSession: {
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * @description The SDK's platform.
+             * @enum {string}
+             */
+            source: "web" | "ios" | "android";
+            /** @description The native SDK's version; null for the web SDK. */
+            source_version?: string | null;
+            /** @description The SDK's persistent identifier of the device (local storage on the web). */
+            device_id: string;
+            /** @description A stable hash of the browser's characteristics (web). */
+            browser_fingerprint?: string;
+            user_agent?: string;
+            client_hints?: components["schemas"]["ClientHints"];
+            /** @description The browser's or device's preferred languages, BCP 47 tags, most preferred first. */
+            languages?: string[];
+            /** @description The device's IANA time zone. */
+            timezone?: string;
+            /** @description The device's offset from UTC in minutes (positive east of Greenwich). */
+            timezone_offset_minutes?: number;
+            screen?: {
+                width: number;
+                height: number;
+            };
+            cpu_cores?: number;
+            /** @description Device memory in GB as the platform reports it (the web rounds to 0.25 … 8). */
+            memory?: number;
+            /** @description The GPU renderer string. */
+            gpu?: string;
+            /** @description Signs that the page is driven by automation. */
+            automation?: {
+                /** @description `navigator.webdriver`. */
+                webdriver?: boolean;
+                /** @description Other automation hints found, for example `headless_user_agent`. */
+                signals?: string[];
+            };
+            /** @description Signs that the environment was tampered with, for example `browser_tampering_detected`. */
+            tampering?: string[];
+            /** @description Addresses the browser revealed through WebRTC. */
+            webrtc_ips?: (string & (unknown | unknown))[];
+            events?: components["schemas"]["IngestEvents"];
+            mobile?: components["schemas"]["IngestMobile"];
+            /** @description The device's own location, when the user allowed it. */
+            geolocation?: {
+                latitude: number;
+                longitude: number;
+                accuracy_m?: number;
+            };
+        };
+        /** @description User-agent client hints (`navigator.userAgentData`), where the browser has them. */
+        ClientHints: {
+            brands?: {
+                brand: string;
+                version: string;
+            }[];
+            mobile?: boolean;
+            platform?: string;
+            platform_version?: string;
+            model?: string;
+        };
+        /** @description Cumulative counts of interaction events since the session started. */
+        IngestEvents: {
+            mouse?: number;
+            click?: number;
+            keyboard?: number;
+            touch?: number;
+            clipboard?: number;
+        };
+        /** @description The native SDKs' device facts, with the integrity and identity facts only they can collect. */
+        IngestMobile: components["schemas"]["MobileFields"] & {
+            /** @description The app runs in an emulator or simulator. */
+            emulator?: boolean | null;
+            /** @description The device is rooted or jailbroken. */
+            rooted?: boolean | null;
+            /** @description A vendor identifier of the device (identifierForVendor, Android ID). */
+            mobile_id?: string | null;
+            /** @description An Apple DeviceCheck token. */
+            apple_device_check?: string | null;
+        };
+        /** @description The stored session's id. */
+        IngestSessionResponse: {
             session_id: components["schemas"]["SessionId"];
         };
         /** @description The decision and scores that authenticate and unauthenticated both return. */
@@ -1198,6 +1313,53 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ingestSession: {
+        parameters: {
+            query?: {
+                /** @description The project's id, for `sendBeacon`, which cannot set headers. */
+                project_id?: string;
+            };
+            header?: {
+                /** @description The project's id (public, like the SDK's script tag). Required unless `project_id` is given. */
+                "x-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestSession"];
+                "text/plain": components["schemas"]["IngestSession"];
+            };
+        };
+        responses: {
+            /** @description The session is stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestSessionResponse"];
+                };
+            };
+            /**
+             * @description The body is invalid (the message names the field), the project is unknown, the
+             *     session belongs to another project, or it is older than 24 hours. Nothing is stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -49,7 +49,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-bench-'));
   const db = makeDb({ sqliteFile: path.join(dir, 'trustgate.sqlite') });
   await migrate(db);
-  const deps = { db, clock: systemClock, random: systemRandom, logger: makeLogger('silent'), secretBox: makeSecretBox(randomBytes(32), systemRandom) };
+  const deps = { db, clock: systemClock, random: systemRandom, logger: makeLogger('silent'), secretBox: makeSecretBox(randomBytes(32), systemRandom), ipIntelligence: { lookup: () => ({}) } };
   const services = makeServices(deps);
   const project = await services.projects.create({ name: 'bench' });
   const example = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
@@ -58,7 +58,7 @@ async function main() {
 
   const rows = [];
   for (const validateResponses of [false, true]) {
-    const app = createApp({ ...deps, services, config: { rateLimitPerMinute: 1e9, validateResponses, trustProxy: false, bodyLimit: '1mb' } });
+    const app = createApp({ ...deps, services, config: { rateLimitPerMinute: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, validateResponses, trustProxy: false, bodyLimit: '1mb' } });
     const server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -41,3 +41,9 @@ export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted;
 export type EventType = Schemas['EventType'];
 export type WebhookErrorCode = Schemas['WebhookErrorCode'];
+
+export type IngestSession = Schemas['IngestSession'];
+export type IngestSessionResponse = Schemas['IngestSessionResponse'];
+export type IngestEvents = Schemas['IngestEvents'];
+export type ClientHints = Schemas['ClientHints'];
+export type DeviceFields = Schemas['DeviceFields'];

@@ -12,12 +12,17 @@ import { makeErrorHandler, notFound } from './http/errors';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
-import { makeApiRateLimit } from './http/rate-limit';
+import { makeSdkHandlers } from './http/handlers/sdk';
+import { makeApiRateLimit, makeIngestRateLimits } from './http/rate-limit';
+import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
 import { makeServices, type CoreDeps, type Services } from './services';
 import { OPENAPI_PATH } from './spec';
 
-export type AppConfig = Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'trustProxy' | 'bodyLimit'>;
+export type AppConfig = Pick<
+  Config,
+  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit'
+>;
 
 export interface AppDeps extends CoreDeps {
   config: AppConfig;
@@ -37,7 +42,11 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(makeRequestContext(random, logger));
   app.use(makeDocsRouter());
+  app.use('/ingest', sdkCors);
+  app.options('/ingest/session', sdkCors);
   app.use(express.json({ limit: config.bodyLimit }));
+  app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
+  app.use('/ingest', makeIngestRateLimits(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(['/session', '/liveness'], makeApiRateLimit(config.rateLimitPerMinute));
   app.use(
     OpenApiValidator.middleware({
@@ -53,12 +62,14 @@ export function createApp(deps: AppDeps): Express {
   const session = makeSessionHandlers(services.sessions);
   const liveness = makeLivenessHandlers();
   const system = makeSystemHandlers(db, logger);
+  const sdk = makeSdkHandlers(services.ingest);
 
   app.get('/session/:session_id', session.getSession);
   app.post('/session/authenticate', session.authenticateSession);
   app.post('/session/unauthenticated', session.evaluateUnauthenticatedSession);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
+  app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
 
   app.use(notFound);

@@ -15,6 +15,14 @@ export interface Config {
   secretKey?: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** SDK posts per minute per client address, and per project. */
+  ingestRateLimitPerIp: number;
+  ingestRateLimitPerProject: number;
+  /** Operators' own MaxMind-format databases (GeoIP2/GeoLite2 City and ASN), replacing the shipped data. */
+  geoipCityDb?: string;
+  geoipAsnDb?: string;
+  /** Additions to (ASN) and removals from (-ASN) the curated hosting ASN list, one a line. */
+  hostingAsnsFile?: string;
   /** Validate responses against the spec (on outside production unless set). */
   validateResponses: boolean;
   logLevel: string;
@@ -70,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
+    ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
+    geoipCityDb: env.GEOIP_CITY_DB || undefined,
+    geoipAsnDb: env.GEOIP_ASN_DB || undefined,
+    hostingAsnsFile: env.HOSTING_ASNS_FILE || undefined,
     validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),

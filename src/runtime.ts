@@ -2,20 +2,35 @@
  * Builds the real edge dependencies from configuration: the database (migrated), the secret
  * box, the logger, the clock. Shared by the server (main.ts) and the CLI.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock, systemRandom } from './clock';
 import type { Config } from './config';
+import { hostingAsns } from './geo/hosting-asns';
+import { openIpData } from './geo/ip-data';
 import { makeLogger, type Logger } from './logger';
 import { loadSecretKey, makeSecretBox } from './security/secrets';
 import { makeServices, type CoreDeps, type Services } from './services';
 import { makeDb, migrate } from './storage/db';
+import type { IpIntelligence } from './usecases/ingest';
+
+/** For commands that never enrich a session (the CLI): loading the IP data would only cost time. */
+const ipDataNotLoaded: IpIntelligence = {
+  lookup() {
+    throw new Error('IP data is not loaded in this process');
+  },
+};
 
 export interface Runtime extends CoreDeps {
   services: Services;
   close(): Promise<void>;
 }
 
-export async function makeRuntime(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<Runtime> {
+export async function makeRuntime(
+  config: Config,
+  logger: Logger = makeLogger(config.logLevel),
+  options: { ipData?: boolean } = {},
+): Promise<Runtime> {
   const db = makeDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'trustgate.sqlite') });
   await migrate(db);
   const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom);
@@ -25,6 +40,17 @@ export async function makeRuntime(config: Config, logger: Logger = makeLogger(co
       'generated a new secret key for encrypting webhook secrets; in production set TRUSTGATE_SECRET_KEY instead',
     );
   }
-  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom) };
+  let ipIntelligence = ipDataNotLoaded;
+  if (options.ipData ?? true) {
+    const started = Date.now();
+    const ipData = await openIpData({
+      cityDb: config.geoipCityDb,
+      asnDb: config.geoipAsnDb,
+      hostingAsns: hostingAsns(config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined),
+    });
+    logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
+    ipIntelligence = ipData;
+  }
+  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence };
   return { ...deps, services: makeServices(deps), close: () => db.destroy() };
 }

@@ -6,6 +6,7 @@ import type { Db } from './storage/db';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeProjectUseCases } from './usecases/projects';
+import { makeIngestUseCases, type IpIntelligence } from './usecases/ingest';
 import { makeSessionUseCases } from './usecases/sessions';
 
 export interface CoreDeps {
@@ -14,6 +15,7 @@ export interface CoreDeps {
   random: Random;
   logger: Logger;
   secretBox: SecretBox;
+  ipIntelligence: IpIntelligence;
 }
 
 export function makeServices(deps: CoreDeps) {
@@ -25,6 +27,7 @@ export function makeServices(deps: CoreDeps) {
     repos,
     projects: makeProjectUseCases({ ...deps, projects: repos.projects }),
     sessions: makeSessionUseCases({ sessions: repos.sessions }),
+    ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
   };
 }
 

@@ -109,7 +109,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return argv.length === 0 ? 2 : 0;
     }
     const config = loadConfig(io.env);
-    runtime = await makeRuntime(config, makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never));
+    runtime = await makeRuntime(config, makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never), { ipData: false });
     await run(argv, runtime, (line) => io.stdout(line + '\n'));
     return 0;
   } catch (err) {

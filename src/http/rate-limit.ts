@@ -8,6 +8,26 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { ErrorBody } from '../api-types';
 import { hashApiKey } from '../security/secrets';
 
+/** SDK posts: per client address, and per project (named by header or query parameter). */
+export function makeIngestRateLimits(perIp: number, perProject: number): RequestHandler[] {
+  const limited = (what: string) => (_req: unknown, res: import('express').Response) => {
+    res.setHeader('Retry-After', '60');
+    const body: ErrorBody = { statusCode: 429, message: `Too many session posts for this ${what}; retry after 60 seconds` };
+    res.status(429).json(body);
+  };
+  return [
+    rateLimit({ windowMs: 60_000, limit: perIp, standardHeaders: 'draft-6', legacyHeaders: false, keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''), handler: limited('address') }),
+    rateLimit({
+      windowMs: 60_000,
+      limit: perProject,
+      standardHeaders: false,
+      legacyHeaders: false,
+      keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
+      handler: limited('project'),
+    }),
+  ];
+}
+
 export function makeApiRateLimit(perMinute: number): RequestHandler {
   return rateLimit({
     windowMs: 60_000,

@@ -11,7 +11,16 @@ import { makeLogger, type Logger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
+import { hostingAsns } from '../../src/geo/hosting-asns';
+import { openIpData, type IpData } from '../../src/geo/ip-data';
 import { makeTestDb, type TestDb } from './db';
+
+let ipData: Promise<IpData> | undefined;
+/** The real shipped IP data, loaded once per test worker. */
+export function sharedIpData(): Promise<IpData> {
+  ipData ??= openIpData({ hostingAsns: hostingAsns() });
+  return ipData;
+}
 
 export interface TestContext {
   app: Express;
@@ -42,10 +51,13 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
     random: systemRandom,
     logger,
     secretBox: makeSecretBox(randomBytes(32), systemRandom),
+    ipIntelligence: await sharedIpData(),
   };
   const services = makeServices(deps);
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
+    ingestRateLimitPerIp: 1000,
+    ingestRateLimitPerProject: 10000,
     validateResponses: true,
     trustProxy: false,
     bodyLimit: '1mb',

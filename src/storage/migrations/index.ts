@@ -5,9 +5,11 @@
  */
 import type { Knex } from 'knex';
 import * as m0001 from './0001_projects_keys_sessions';
+import * as m0002 from './0002_session_sdk_facts';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
+  '0002_session_sdk_facts': m0002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

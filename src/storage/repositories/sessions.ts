@@ -1,6 +1,7 @@
 /** SDK sessions: the enriched facts as stored at ingestion, and the accounts they were used with. */
 import type { Knex } from 'knex';
 import type { EvaluatedSession } from '../../api-types';
+import type { SdkFacts } from '../../domain/enrichment/session';
 
 export interface StoredSession {
   id: string;
@@ -10,6 +11,8 @@ export interface StoredSession {
   updatedAt: Date;
   /** The enriched session in its fullest form; the API's forms are projections of it. */
   facts: EvaluatedSession;
+  /** What the SDK posted, merged over the session's posts (absent for sessions stored otherwise). */
+  sdk?: SdkFacts;
 }
 
 interface SessionRow {
@@ -22,6 +25,8 @@ interface SessionRow {
   start_time: number;
   updated_at: number;
   facts: string;
+  browser_fingerprint: string | null;
+  sdk: string | null;
 }
 
 function toStored(row: SessionRow): StoredSession {
@@ -32,6 +37,7 @@ function toStored(row: SessionRow): StoredSession {
     startTime: new Date(Number(row.start_time)),
     updatedAt: new Date(Number(row.updated_at)),
     facts: JSON.parse(row.facts) as EvaluatedSession,
+    ...(row.sdk ? { sdk: JSON.parse(row.sdk) as SdkFacts } : {}),
   };
 }
 
@@ -48,7 +54,22 @@ export function makeSessionRepository(db: Knex) {
         start_time: s.startTime.getTime(),
         updated_at: s.updatedAt.getTime(),
         facts: JSON.stringify(s.facts),
+        browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
+        sdk: s.sdk ? JSON.stringify(s.sdk) : null,
       });
+    },
+
+    /** Replaces what a later SDK post changes: the facts, the merged SDK facts, the update time. */
+    async update(s: StoredSession, trx: Knex = db): Promise<void> {
+      await trx<SessionRow>('sessions')
+        .where({ id: s.id, project_id: s.projectId })
+        .update({ updated_at: s.updatedAt.getTime(), facts: JSON.stringify(s.facts), sdk: s.sdk ? JSON.stringify(s.sdk) : null });
+    },
+
+    /** The session with this id in whichever project holds it (ingestion refuses foreign ones). */
+    async findInAnyProject(id: string, trx: Knex = db): Promise<StoredSession | undefined> {
+      const row = await trx<SessionRow>('sessions').where({ id }).first();
+      return row && toStored(row);
     },
 
     /** The session with this id in this project; another project's session is not found. */

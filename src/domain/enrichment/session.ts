@@ -1,0 +1,177 @@
+/**
+ * The enriched session, from the SDK's facts, the connection's address and what the IP data
+ * says about it. Pure: the IP facts are looked up at the edge and passed in.
+ *
+ * Risk signals are computed here only as far as the session's own facts allow (automation,
+ * tampering, WebRTC addresses, a hosting network); the risk engine grades and extends them.
+ */
+import type { EvaluatedNetwork, EvaluatedSession, IngestSession, Location, Mobile } from '../../api-types';
+import { isPublicIp, normaliseIp } from './ip';
+import { parseUserAgent } from './user-agent';
+
+export type SdkFacts = Omit<IngestSession, 'session_id'>;
+
+/** What IP data knows about an address; every member may be missing. */
+export interface IpFacts {
+  location?: Location;
+  network?: Omit<EvaluatedNetwork, 'ip_address'>;
+}
+
+const MOBILE_FIELDS = [
+  'brand',
+  'model',
+  'system_memory_gb',
+  'boot_count',
+  'system_uptime_days',
+  'battery_level',
+  'languages',
+  'oem_app_integrity',
+  'oem_device_integrity',
+] as const;
+
+function mobileFacts(sdk: SdkFacts): Mobile {
+  if (sdk.source === 'web' || !sdk.mobile) return {};
+  const out: Record<string, unknown> = {};
+  for (const key of MOBILE_FIELDS) out[key] = sdk.mobile[key] ?? null;
+  return out as Mobile;
+}
+
+/** Names of the device conditions found (risk_signal_details.device). */
+export function deviceConditions(sdk: SdkFacts): string[] {
+  const found: string[] = [];
+  if (sdk.automation?.webdriver) found.push('webdriver');
+  found.push(...(sdk.automation?.signals ?? []));
+  found.push(...(sdk.tampering ?? []));
+  if (sdk.mobile?.emulator) found.push('emulator');
+  if (sdk.mobile?.rooted) found.push('rooted_device');
+  if (sdk.mobile?.oem_app_integrity === 'failed') found.push('oem_app_integrity_failed');
+  if (sdk.mobile?.oem_device_integrity === 'failed') found.push('oem_device_integrity_failed');
+  return [...new Set(found)];
+}
+
+/** Public WebRTC addresses other than the connection's. */
+export function spoofedAddresses(sdk: SdkFacts, ip: string): string[] {
+  const connection = normaliseIp(ip);
+  return [...new Set((sdk.webrtc_ips ?? []).map(normaliseIp))].filter((a) => isPublicIp(a) && a !== connection);
+}
+
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+}
+
+export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFacts: IpFacts): EvaluatedSession {
+  const ua = parseUserAgent(sdk.user_agent, sdk.client_hints);
+  const device = deviceConditions(sdk);
+  const spoofed = spoofedAddresses(sdk, ip).length > 0;
+  const hosting = ipFacts.network?.connection_type === 'hosting';
+  const networkDetails = [...(hosting ? ['hosting_asn'] : []), ...(spoofed ? ['webrtc_ip_mismatch'] : [])];
+  const location = defined({ ...(ipFacts.location ?? {}) });
+  return {
+    source: sdk.source,
+    source_version: sdk.source === 'web' ? null : (sdk.source_version ?? null),
+    start_time: startTime.toISOString(),
+    ...(location.country_code ? { true_country_code: location.country_code } : {}),
+    device_id: sdk.device_id,
+    network: defined({ ip_address: normaliseIp(ip), ...(ipFacts.network ?? {}) }),
+    location,
+    browser: defined({
+      type: ua.browser.type,
+      version: ua.browser.version,
+      language: sdk.languages?.[0],
+      user_agent: sdk.user_agent,
+      timezone: sdk.timezone,
+    }),
+    device: defined({
+      category: ua.device.category,
+      type: ua.device.type,
+      os: ua.device.os,
+      cpu_cores: sdk.cpu_cores,
+      memory: sdk.memory === undefined ? undefined : Math.max(sdk.memory > 0 ? 1 : 0, Math.round(sdk.memory)),
+      gpu: sdk.gpu,
+      screen_width: sdk.screen?.width,
+      screen_height: sdk.screen?.height,
+    }),
+    bot: {
+      mouse_num_events: sdk.events?.mouse ?? 0,
+      click_num_events: sdk.events?.click ?? 0,
+      keyboard_num_events: sdk.events?.keyboard ?? 0,
+      touch_num_events: sdk.events?.touch ?? 0,
+      clipboard_num_events: sdk.events?.clipboard ?? 0,
+    },
+    risk_signals: {
+      device_risk: device.length > 0,
+      proxy: false,
+      vpn: false,
+      tor: false,
+      spoofed_ip: spoofed,
+      datacenter: hosting,
+      recent_fraud_ip: false,
+      impossible_travel: false,
+      device_network_mismatch: false,
+      location_spoofing: false,
+      ip_reputation: false,
+    },
+    risk_signal_scores: {
+      device_risk: device.length > 0 ? 1 : 0,
+      proxy: 0,
+      vpn: 0,
+      tor: 0,
+      datacenter: hosting ? 1 : 0,
+      recent_fraud_ip: 0,
+      impossible_travel: 0,
+      device_network_mismatch: 0,
+      location_spoofing: 0,
+      ip_reputation: 0,
+    },
+    risk_signal_details: { network: networkDetails, device },
+    mobile: mobileFacts(sdk),
+  };
+}
+
+/** Identity facts: a later post of the same session cannot change them. */
+const IDENTITY: (keyof SdkFacts)[] = [
+  'source',
+  'source_version',
+  'device_id',
+  'browser_fingerprint',
+  'user_agent',
+  'client_hints',
+  'languages',
+  'timezone',
+  'timezone_offset_minutes',
+  'screen',
+  'cpu_cores',
+  'memory',
+  'gpu',
+  'mobile',
+];
+
+const union = (a: string[] | undefined, b: string[] | undefined, max: number) =>
+  a || b ? [...new Set([...(a ?? []), ...(b ?? [])])].slice(0, max) : undefined;
+
+/**
+ * A later post merged into the session's facts: identity facts stay as first posted, event
+ * counts never go down, automation/tampering/WebRTC findings accumulate, the device location
+ * is the latest given.
+ */
+export function mergeSdkFacts(first: SdkFacts, later: SdkFacts): SdkFacts {
+  const merged: SdkFacts = { ...first, ...later };
+  for (const key of IDENTITY) {
+    if (first[key] === undefined) delete merged[key];
+    else (merged as Record<string, unknown>)[key] = first[key];
+  }
+  const events = { ...(first.events ?? {}) };
+  for (const [name, count] of Object.entries(later.events ?? {}) as [keyof typeof events, number][]) {
+    events[name] = Math.max(events[name] ?? 0, count);
+  }
+  if (first.events || later.events) merged.events = events;
+  const webdriver = Boolean(first.automation?.webdriver || later.automation?.webdriver);
+  const signals = union(first.automation?.signals, later.automation?.signals, 32);
+  if (first.automation || later.automation) merged.automation = { webdriver, ...(signals ? { signals } : {}) };
+  const tampering = union(first.tampering, later.tampering, 32);
+  if (tampering) merged.tampering = tampering;
+  const webrtc = union(first.webrtc_ips, later.webrtc_ips, 16);
+  if (webrtc) merged.webrtc_ips = webrtc;
+  if (!later.geolocation && first.geolocation) merged.geolocation = first.geolocation;
+  return merged;
+}

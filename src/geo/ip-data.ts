@@ -70,13 +70,10 @@ export function locationOf(record: Rec | null | undefined, timezoneAt?: (lat: nu
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Location;
 }
 
-/** An ASN record (either shape) → number and organisation. */
+/** A MaxMind GeoIP2/GeoLite2 ASN record → number and organisation. */
 export function asOf(record: Rec | null | undefined): { asn?: number; organisation?: string } {
   if (!record) return {};
-  return {
-    asn: num(record.autonomous_system_number) ?? num(record.asn) ?? (typeof record.asn === 'string' ? Number(record.asn) || undefined : undefined),
-    organisation: str(record.autonomous_system_organization) ?? str(record.as_organization) ?? str(record.organization),
-  };
+  return { asn: num(record.autonomous_system_number), organisation: str(record.autonomous_system_organization) };
 }
 
 /** The subnet, in CIDR notation, that a lookup's prefix length gives for an address. */

@@ -594,14 +594,23 @@ export interface components {
         };
         /** @description User-agent client hints (`navigator.userAgentData`), where the browser has them. */
         ClientHints: {
-            brands?: {
-                brand: string;
-                version: string;
-            }[];
+            /** @description `navigator.userAgentData.brands`: brands with their major versions. */
+            brands?: components["schemas"]["ClientHintsBrand"][];
+            /**
+             * @description The high-entropy `fullVersionList`: brands with their full versions. Browsers reduce
+             *     the user agent's version to `MAJOR.0.0.0`; the session's `browser.version` comes from
+             *     here when it is given.
+             */
+            full_version_list?: components["schemas"]["ClientHintsBrand"][];
             mobile?: boolean;
             platform?: string;
             platform_version?: string;
             model?: string;
+        };
+        /** @description A brand of the browser (`Chromium`, `Google Chrome`, `Microsoft Edge`, or a meaningless "GREASE" brand) and its version. */
+        ClientHintsBrand: {
+            brand: string;
+            version: string;
         };
         /** @description Cumulative counts of interaction events since the session started. */
         IngestEvents: {

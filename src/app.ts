@@ -7,6 +7,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
 import { makeApiKeyHandler } from './http/auth';
 import './http/context';
+import { makeDemoRouter } from './demo/router';
 import { makeDocsRouter } from './http/docs';
 import { makeErrorHandler, notFound } from './http/errors';
 import { makeLivenessHandlers } from './http/handlers/liveness';
@@ -16,12 +17,13 @@ import { makeSdkHandlers } from './http/handlers/sdk';
 import { makeApiRateLimit, makeIngestRateLimits } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
+import { makeWebSdkRouter } from './http/web-sdk';
 import { makeServices, type CoreDeps, type Services } from './services';
 import { OPENAPI_PATH } from './spec';
 
 export type AppConfig = Pick<
   Config,
-  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit'
+  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo'
 >;
 
 export interface AppDeps extends CoreDeps {
@@ -30,8 +32,8 @@ export interface AppDeps extends CoreDeps {
   services?: Services;
 }
 
-/** Paths served outside the contract (documentation, the spec itself). */
-const OUTSIDE_SPEC = /^\/(docs|openapi\.json)(\/|$)/;
+/** Paths served outside the contract (documentation, the spec itself, the web SDK, the demo). */
+const OUTSIDE_SPEC = /^\/(docs|openapi\.json|sdk\.js|demo)(\/|$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, logger, random, db } = deps;
@@ -42,12 +44,14 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(makeRequestContext(random, logger));
   app.use(makeDocsRouter());
+  app.use(makeWebSdkRouter());
   app.use('/ingest', sdkCors);
   app.options('/ingest/session', sdkCors);
   app.use(express.json({ limit: config.bodyLimit }));
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', makeIngestRateLimits(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use(['/session', '/liveness'], makeApiRateLimit(config.rateLimitPerMinute));
+  app.use(['/session', '/liveness', '/demo'], makeApiRateLimit(config.rateLimitPerMinute));
+  if (config.demo) app.use(makeDemoRouter(services));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,

@@ -28,6 +28,8 @@ export interface Config {
   logLevel: string;
   /** Express's `trust proxy` setting (for X-Forwarded-For behind a load balancer). */
   trustProxy: boolean | number | string;
+  /** Serve the demo sign-up page at /demo (on outside production unless set). */
+  demo: boolean;
   /** Largest JSON body accepted. */
   bodyLimit: string;
   nodeEnv: string;
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT || '1mb',
+    demo: flag(env, 'DEMO', nodeEnv !== 'production'),
     nodeEnv,
   };
 }

@@ -41,16 +41,27 @@ export async function makeRuntime(
     );
   }
   let ipIntelligence = ipDataNotLoaded;
+  let closeIpData = () => {};
   if (options.ipData ?? true) {
     const started = Date.now();
     const ipData = await openIpData({
       cityDb: config.geoipCityDb,
       asnDb: config.geoipAsnDb,
       hostingAsns: hostingAsns(config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined),
+      onReload: (file, error) =>
+        error ? logger.warn({ file, err: error.message }, 'IP data file changed but could not be read; keeping the loaded data') : logger.info({ file }, 'IP data reloaded'),
     });
     logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
     ipIntelligence = ipData;
+    closeIpData = ipData.close;
   }
   const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence };
-  return { ...deps, services: makeServices(deps), close: () => db.destroy() };
+  return {
+    ...deps,
+    services: makeServices(deps),
+    close: async () => {
+      closeIpData();
+      await db.destroy();
+    },
+  };
 }

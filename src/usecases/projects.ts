@@ -36,6 +36,8 @@ export interface ProjectSummary {
   webhook_url: string | null;
   groups_enabled: boolean;
   decision_threshold: number;
+  /** The /demo page's project. */
+  demo: boolean;
   api_keys: string[];
   created_at: string;
 }
@@ -68,7 +70,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
   }
 
   return {
-    async create(input: { name: string; webhookUrl?: string | null; groups?: boolean }): Promise<ProjectCredentials> {
+    async create(input: { name: string; webhookUrl?: string | null; groups?: boolean; demo?: boolean }): Promise<ProjectCredentials> {
       const name = input.name.trim();
       if (!name) throw new AppError(400, 'project name must not be empty');
       const webhookUrl = input.webhookUrl ? validateWebhookUrl(input.webhookUrl) : null;
@@ -80,6 +82,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         groupsEnabled: Boolean(input.groups),
         webhookUrl,
         webhookSecretEncrypted: secretBox.encrypt(webhookSecret),
+        demo: Boolean(input.demo),
         createdAt: clock.now(),
       };
       const apiKey = await db.transaction(async (trx) => {
@@ -105,6 +108,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
           webhook_url: p.webhookUrl,
           groups_enabled: p.groupsEnabled,
           decision_threshold: p.decisionThreshold,
+          demo: p.demo,
           api_keys: (await projects.activeKeyPrefixes(p.id)).map((prefix) => `${prefix}…`),
           created_at: p.createdAt.toISOString(),
         })),
@@ -142,8 +146,19 @@ export function makeProjectUseCases(deps: ProjectDeps) {
 
     /** Creates a first project when there is none; returns its credentials, or undefined. */
     async ensureDefault(): Promise<ProjectCredentials | undefined> {
-      if ((await projects.count()) > 0) return undefined;
+      if ((await projects.countCustomerProjects()) > 0) return undefined;
       return this.create({ name: 'Default project' });
+    },
+
+    /**
+     * The /demo page's own project, created on first use. Its sessions are the demo's only: the
+     * demo can never show a customer's data.
+     */
+    async ensureDemo(): Promise<Project> {
+      const found = await projects.findDemo();
+      if (found) return found;
+      const created = await this.create({ name: 'Demo (the /demo page)', demo: true });
+      return (await projects.findById(created.project_id))!;
     },
   };
 }

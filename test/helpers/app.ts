@@ -61,6 +61,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
     validateResponses: true,
     trustProxy: false,
     bodyLimit: '1mb',
+    demo: true,
     ...overrides,
   };
   const app = createApp({ ...deps, config, services });

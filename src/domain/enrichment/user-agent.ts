@@ -43,6 +43,32 @@ function windowsFromHints(hints: ClientHints | undefined): string | undefined {
   return major >= 13 ? 'Windows 11' : major > 0 ? 'Windows 10' : undefined;
 }
 
+/** The client-hint brands that carry a browser's own version, by ua-parser-js's browser name. */
+const BRANDS: Record<string, string[]> = {
+  Chrome: ['Google Chrome', 'Chromium'],
+  'Chrome Headless': ['HeadlessChrome', 'Chromium'],
+  Chromium: ['Chromium'],
+  Edge: ['Microsoft Edge'],
+  Opera: ['Opera'],
+  'Samsung Browser': ['Samsung Internet'],
+  Yandex: ['YaBrowser', 'Yandex'],
+};
+
+/**
+ * Chromium browsers reduce the user agent's version to `MAJOR.0.0.0`; the high-entropy client
+ * hints' full version list has the real one. It is used only for the same browser and major
+ * version as the user agent's, so hints cannot contradict the user agent.
+ */
+function fullVersion(name: string | undefined, version: string | undefined, hints: ClientHints | undefined): string | undefined {
+  if (!name || !version || !hints?.full_version_list) return version;
+  const major = version.split('.')[0];
+  for (const brand of BRANDS[name] ?? []) {
+    const found = hints.full_version_list.find((b) => b.brand === brand && b.version.split('.')[0] === major);
+    if (found) return found.version;
+  }
+  return version;
+}
+
 export function parseUserAgent(userAgent: string | undefined, hints?: ClientHints): UserAgentFacts {
   const ua = new UAParser(userAgent ?? '').getResult();
   const osName = windowsFromHints(hints) ?? joined(ua.os.name, ua.os.version);
@@ -56,7 +82,7 @@ export function parseUserAgent(userAgent: string | undefined, hints?: ClientHint
   if (!type && category === 'desktop' && ua.os.name) type = DESKTOP_TYPE.find(([re]) => re.test(ua.os.name!))?.[1];
 
   return {
-    browser: { type: ua.browser.name, version: ua.browser.version },
+    browser: { type: ua.browser.name, version: fullVersion(ua.browser.name, ua.browser.version, hints) },
     device: { category: category ?? 'other', type, os: osName },
   };
 }

@@ -8,6 +8,8 @@ export interface Project {
   groupsEnabled: boolean;
   webhookUrl: string | null;
   webhookSecretEncrypted: string;
+  /** The project of the /demo page. */
+  demo: boolean;
   createdAt: Date;
 }
 
@@ -18,6 +20,7 @@ interface ProjectRow {
   groups_enabled: boolean | number;
   webhook_url: string | null;
   webhook_secret_encrypted: string;
+  demo: boolean | number;
   created_at: number;
 }
 
@@ -29,6 +32,7 @@ function toProject(row: ProjectRow): Project {
     groupsEnabled: Boolean(row.groups_enabled),
     webhookUrl: row.webhook_url,
     webhookSecretEncrypted: row.webhook_secret_encrypted,
+    demo: Boolean(row.demo),
     createdAt: new Date(Number(row.created_at)),
   };
 }
@@ -51,6 +55,7 @@ export function makeProjectRepository(db: Knex) {
         groups_enabled: p.groupsEnabled,
         webhook_url: p.webhookUrl,
         webhook_secret_encrypted: p.webhookSecretEncrypted,
+        demo: p.demo,
         created_at: p.createdAt.getTime(),
       });
     },
@@ -65,9 +70,15 @@ export function makeProjectRepository(db: Knex) {
       return rows.map(toProject);
     },
 
-    async count(trx: Knex = db): Promise<number> {
-      const row = await trx('projects').count<{ n: number | string }[]>({ n: '*' }).first();
+    /** Customers' projects: every project but the demo's. */
+    async countCustomerProjects(trx: Knex = db): Promise<number> {
+      const row = await trx('projects').where({ demo: false }).count<{ n: number | string }[]>({ n: '*' }).first();
       return Number(row?.n ?? 0);
+    },
+
+    async findDemo(trx: Knex = db): Promise<Project | undefined> {
+      const row = await trx<ProjectRow>('projects').where({ demo: true }).orderBy('created_at', 'asc').orderBy('id', 'asc').first();
+      return row && toProject(row);
     },
 
     async setWebhookUrl(id: string, url: string | null, trx: Knex = db): Promise<boolean> {

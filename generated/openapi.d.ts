@@ -117,6 +117,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description The account as stored, with the lists it is on and its session history in brief.
+         */
+        get: operations["getAccount"];
+        /**
+         * Create or update an account
+         * @description Creates the account or updates it with the same rules as `POST /session/authenticate`:
+         *     a non-empty `expected_countries` replaces the stored list, an empty or omitted one
+         *     leaves it; `group` needs groups enabled and cannot change; `lists` are added (and
+         *     created on first use).
+         */
+        put: operations["putAccount"];
+        post?: never;
+        /**
+         * Erase an account
+         * @description Erases the account's personal data (identifiers, names, metadata), its links to
+         *     sessions and its list memberships. The sessions themselves stay, without the account.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's sessions
+         * @description The sessions authenticated with the account, newest first, with their latest evaluation.
+         */
+        get: operations["getAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/accounts-linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accounts linked to an account
+         * @description The same linked accounts that `POST /session/authenticate?accounts_linked=true` reports, strongest first.
+         */
+        get: operations["getAccountLinkedAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's lists
+         * @description Every list of the project, the standard ones (`allow`, `block`, `main_account`) included, with its size.
+         */
+        get: operations["getLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list/{list_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a list and its accounts
+         * @description The list and a page of its account ids in id order; pass the last id as `after` for the next page.
+         */
+        get: operations["getList"];
+        put?: never;
+        /**
+         * Create a custom list
+         * @description Creates the list; creating a list that exists changes nothing and answers with it.
+         */
+        post: operations["createList"];
+        /**
+         * Delete a custom list
+         * @description Deletes the list and its memberships. The standard lists cannot be deleted (400).
+         */
+        delete: operations["deleteList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list/{list_name}/account/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an account to a list
+         * @description Adds the account (which must exist) to the list, creating a custom list on first use.
+         *     The standard lists are mutually exclusive: adding an account to `allow`, `block` or
+         *     `main_account` removes it from the other two.
+         */
+        post: operations["addAccountToList"];
+        /**
+         * Remove an account from a list
+         * @description Removes the account from the list; removing an account that is not on it changes nothing.
+         */
+        delete: operations["removeAccountFromList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/session": {
         parameters: {
             query?: never;
@@ -492,10 +649,8 @@ export interface components {
             risk_signals: components["schemas"]["EvaluatedRiskSignals"];
             risk_signal_scores: components["schemas"]["EvaluatedRiskSignalScores"];
         };
-        /** @description The customer's account that the session is authenticated with. */
-        AccountInput: {
-            /** @description The customer's identifier of the account. */
-            id: string;
+        /** @description The members of an account that the customer sends (every form). */
+        AccountFields: {
             /**
              * @description Email of the account. Any string is accepted; whether it is a valid address is
              *     reported in `account.email.valid`.
@@ -528,6 +683,13 @@ export interface components {
             /** @description Lists the account is added to during authentication; missing lists are created. */
             lists?: components["schemas"]["ListName"][];
         };
+        /** @description The customer's account that the session is authenticated with. */
+        AccountInput: components["schemas"]["AccountFields"] & {
+            /** @description The customer's identifier of the account. */
+            id: string;
+        };
+        /** @description An account's members for `PUT /account/{account_id}` (the id is in the path). */
+        AccountUpdate: components["schemas"]["AccountFields"];
         /** @description A session and the account it is authenticated with. */
         AuthenticateRequest: {
             account: components["schemas"]["AccountInput"];
@@ -760,6 +922,69 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+        };
+        /** @description An account as stored, with its lists and its history in brief. */
+        Account: {
+            account_id: string;
+            email?: string;
+            phone?: string;
+            first_name?: string;
+            last_name?: string;
+            username?: string;
+            expected_countries: components["schemas"]["CountryCode"][];
+            metadata: {
+                [key: string]: unknown;
+            };
+            group?: string;
+            lists: components["schemas"]["ListName"][];
+            /** @description The decision of the account's latest evaluated session. */
+            decision?: components["schemas"]["Decision"];
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen?: string;
+            /** Format: date-time */
+            last_seen?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description An account's sessions, newest first. */
+        AccountSessions: {
+            account_id: string;
+            sessions: {
+                session_id: components["schemas"]["SessionId"];
+                /** Format: date-time */
+                start_time: string;
+                device_id: string;
+                ip_address: string;
+                country_code?: components["schemas"]["CountryCode"];
+                decision?: components["schemas"]["Decision"];
+                account_score?: components["schemas"]["Score"];
+            }[];
+        };
+        /** @description The accounts linked to an account. */
+        AccountLinks: {
+            account_id: string;
+            accounts_linked: number;
+            linked_accounts: components["schemas"]["LinkedAccount"][];
+        };
+        /** @description A list and its size. */
+        ListSummary: {
+            name: components["schemas"]["ListName"];
+            /** @description One of `allow`, `block`, `main_account`. */
+            standard: boolean;
+            num_accounts: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The project's lists. */
+        Lists: {
+            lists: components["schemas"]["ListSummary"][];
+        };
+        /** @description A list with a page of its account ids. */
+        ListPage: components["schemas"]["ListSummary"] & {
+            account_ids: string[];
         };
         /** @description The ids and time of a verification result. */
         ResultMetadata: {
@@ -1083,6 +1308,15 @@ export interface components {
         IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
     };
     responses: {
+        /** @description The account or list does not exist in this project. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /**
          * @description The request is invalid (the message names the field and the rule), or the session
          *     was not found (`Session ID not found`), or it can no longer be evaluated.
@@ -1146,6 +1380,10 @@ export interface components {
     parameters: {
         /** @description When `true`, the response includes `linked_accounts`. */
         AccountsLinked: boolean;
+        /** @description The customer's identifier of the account. */
+        AccountId: string;
+        /** @description The list's name. */
+        ListNameParam: components["schemas"]["ListName"];
         /**
          * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
          *     header names in lower case, sorted and separated by spaces
@@ -1324,6 +1562,317 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The account as stored after the update. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is erased. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountSessions: {
+        parameters: {
+            query?: {
+                /** @description How many sessions to return. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountLinkedAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLinks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lists"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getList: {
+        parameters: {
+            query?: {
+                /** @description How many account ids to return. */
+                limit?: number;
+                /** @description Return account ids after this one. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addAccountToList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is on the list. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeAccountFromList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is not on the list (any more). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

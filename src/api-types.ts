@@ -25,6 +25,7 @@ export type EvaluatedRiskSignals = Schemas['EvaluatedRiskSignals'];
 export type RiskSignalScores = Schemas['RiskSignalScores'];
 export type EvaluatedRiskSignalScores = Schemas['EvaluatedRiskSignalScores'];
 export type Mobile = Schemas['Mobile'];
+export type RiskSignalDetails = Schemas['RiskSignalDetails'];
 
 export type AccountInput = Schemas['AccountInput'];
 export type AuthenticateRequest = Schemas['AuthenticateRequest'];
@@ -32,6 +33,16 @@ export type AuthenticateResponse = Schemas['AuthenticateResponse'];
 export type UnauthenticatedRequest = Schemas['UnauthenticatedRequest'];
 export type UnauthenticatedResponse = Schemas['UnauthenticatedResponse'];
 export type VerifyRequest = Schemas['VerifyRequest'];
+export type Evaluation = Schemas['Evaluation'];
+export type Decision = Schemas['Decision'];
+export type ListName = Schemas['ListName'];
+export type MatchType = Schemas['MatchType'];
+export type AccountDetails = Schemas['AccountDetails'];
+export type AccountUpdate = Schemas['AccountUpdate'];
+export type EmailIntelligence = Schemas['EmailIntelligence'];
+export type SignalAverages = Schemas['SignalAverages'];
+export type WindowCounts = Schemas['WindowCounts'];
+export type LinkedAccount = Schemas['LinkedAccount'];
 
 export type FaceMatchResult = Schemas['FaceMatchResult'];
 export type IdCheckResult = Schemas['IdCheckResult'];

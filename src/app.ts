@@ -10,6 +10,8 @@ import './http/context';
 import { makeDemoRouter } from './demo/router';
 import { makeDocsRouter } from './http/docs';
 import { makeErrorHandler, notFound } from './http/errors';
+import { makeAccountHandlers } from './http/handlers/account';
+import { makeListHandlers } from './http/handlers/list';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -50,7 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: config.bodyLimit }));
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', makeIngestRateLimits(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use(['/session', '/liveness', '/demo'], makeApiRateLimit(config.rateLimitPerMinute));
+  app.use(['/session', '/liveness', '/account', '/list', '/demo'], makeApiRateLimit(config.rateLimitPerMinute));
   if (config.demo) app.use(makeDemoRouter(services));
   app.use(
     OpenApiValidator.middleware({
@@ -63,7 +65,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
-  const session = makeSessionHandlers(services.sessions);
+  const session = makeSessionHandlers(services.evaluation);
+  const account = makeAccountHandlers(services.accounts);
+  const list = makeListHandlers(services.lists);
   const liveness = makeLivenessHandlers();
   const system = makeSystemHandlers(db, logger);
   const sdk = makeSdkHandlers(services.ingest);
@@ -71,6 +75,17 @@ export function createApp(deps: AppDeps): Express {
   app.get('/session/:session_id', session.getSession);
   app.post('/session/authenticate', session.authenticateSession);
   app.post('/session/unauthenticated', session.evaluateUnauthenticatedSession);
+  app.get('/account/:account_id', account.getAccount);
+  app.put('/account/:account_id', account.putAccount);
+  app.delete('/account/:account_id', account.deleteAccount);
+  app.get('/account/:account_id/sessions', account.getAccountSessions);
+  app.get('/account/:account_id/accounts-linked', account.getAccountLinkedAccounts);
+  app.get('/list', list.getLists);
+  app.get('/list/:list_name', list.getList);
+  app.post('/list/:list_name', list.createList);
+  app.delete('/list/:list_name', list.deleteList);
+  app.post('/list/:list_name/account/:account_id', list.addAccountToList);
+  app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
   app.post('/ingest/session', sdk.ingestSession);

@@ -23,6 +23,8 @@ export interface Config {
   geoipAsnDb?: string;
   /** Additions to (ASN) and removals from (-ASN) the curated hosting ASN list, one a line. */
   hostingAsnsFile?: string;
+  /** The operator's IP risk lists (`tor.txt`, `vpn.txt`, `proxy.txt`, `datacenter.txt`, `fraud.txt`); `<dataDir>/ip-lists` unless set. */
+  ipListsDir?: string;
   /** Validate responses against the spec (on outside production unless set). */
   validateResponses: boolean;
   logLevel: string;
@@ -73,10 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
     throw new ConfigError('TRUSTGATE_SECRET_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   }
+  const dataDir = path.resolve(env.DATA_DIR || 'data');
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    dataDir,
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     geoipAsnDb: env.GEOIP_ASN_DB || undefined,
     hostingAsnsFile: env.HOSTING_ASNS_FILE || undefined,
+    ipListsDir: env.IP_LISTS_DIR ? path.resolve(env.IP_LISTS_DIR) : path.join(dataDir, 'ip-lists'),
     validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),

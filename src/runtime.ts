@@ -8,6 +8,7 @@ import { systemClock, systemRandom } from './clock';
 import type { Config } from './config';
 import { hostingAsns } from './geo/hosting-asns';
 import { openIpData } from './geo/ip-data';
+import { openIpLists } from './geo/ip-lists';
 import { makeLogger, type Logger } from './logger';
 import { loadSecretKey, makeSecretBox } from './security/secrets';
 import { makeServices, type CoreDeps, type Services } from './services';
@@ -55,12 +56,18 @@ export async function makeRuntime(
     ipIntelligence = ipData;
     closeIpData = ipData.close;
   }
-  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence };
+  const ipLists = openIpLists({
+    dir: config.ipListsDir,
+    onReload: (file, error) =>
+      error ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped') : logger.info({ file }, 'IP list reloaded'),
+  });
+  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence, ipLists };
   return {
     ...deps,
     services: makeServices(deps),
     close: async () => {
       closeIpData();
+      ipLists.close();
       await db.destroy();
     },
   };

@@ -3,11 +3,16 @@ import type { Clock, Random } from './clock';
 import type { Logger } from './logger';
 import type { SecretBox } from './security/secrets';
 import type { Db } from './storage/db';
+import { makeAccountRepository } from './storage/repositories/accounts';
+import { makeHistoryRepository } from './storage/repositories/history';
+import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeSessionRepository } from './storage/repositories/sessions';
-import { makeProjectUseCases } from './usecases/projects';
+import { makeAccountUseCases } from './usecases/accounts';
+import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases, type IpIntelligence } from './usecases/ingest';
-import { makeSessionUseCases } from './usecases/sessions';
+import { makeListUseCases } from './usecases/lists';
+import { makeProjectUseCases } from './usecases/projects';
 
 export interface CoreDeps {
   db: Db;
@@ -16,17 +21,25 @@ export interface CoreDeps {
   logger: Logger;
   secretBox: SecretBox;
   ipIntelligence: IpIntelligence;
+  /** The Tor, VPN, proxy, datacenter and fraud address lists (src/geo/ip-lists.ts). */
+  ipLists: IpListLookup;
 }
 
 export function makeServices(deps: CoreDeps) {
   const repos = {
     projects: makeProjectRepository(deps.db),
     sessions: makeSessionRepository(deps.db),
+    accounts: makeAccountRepository(deps.db),
+    lists: makeListRepository(deps.db),
+    history: makeHistoryRepository(deps.db),
   };
+  const evaluation = makeEvaluation({ ...deps, ...repos });
   return {
     repos,
     projects: makeProjectUseCases({ ...deps, projects: repos.projects }),
-    sessions: makeSessionUseCases({ sessions: repos.sessions }),
+    evaluation,
+    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation }),
+    lists: makeListUseCases({ ...deps, ...repos }),
     ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
   };
 }

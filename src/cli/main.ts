@@ -5,11 +5,16 @@
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
+ *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
+ *   trustgate iplist show <list> [--json]
  *
- * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY).
+ * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
+ * IP_LISTS_DIR). The IP lists are files the server reloads by itself; they need no database.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
+import { addToIpList, IP_LIST_NAMES, ipListFile, isIpListName, normaliseIpListEntry, readIpList, removeFromIpList } from '../geo/ip-lists';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../runtime';
 
@@ -18,6 +23,11 @@ const USAGE = `usage:
   trustgate project list [--json]
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
+  trustgate iplist add LIST (IP | CIDR) [--json]
+  trustgate iplist remove LIST (IP | CIDR) [--json]
+  trustgate iplist show LIST [--json]
+      LIST is one of tor, vpn, proxy, datacenter, fraud; the files live in IP_LISTS_DIR
+      (default DATA_DIR/ip-lists) and a running server picks up changes by itself.
 `;
 
 export class UsageError extends Error {}
@@ -88,6 +98,36 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   }
 }
 
+/** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
+export function runIpList(argv: string[], dir: string, out: Out): void {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const [area, command, list, address, ...extra] = positionals;
+  if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError(USAGE);
+  if (!list || !isIpListName(list)) throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}\n` + USAGE);
+  if (command === 'show') {
+    if (address !== undefined) throw new UsageError('iplist show takes only a LIST\n' + USAGE);
+    const { file, entries, invalid } = readIpList(dir, list);
+    if (values.json) out(JSON.stringify({ list, file, entries, invalid_lines: invalid }, null, 2));
+    else {
+      if (entries.length === 0) out(`${list}: no entries in ${file}`);
+      entries.forEach((e) => out(e));
+      invalid.forEach((l) => out(`# skipped ${file} line ${l.line}: ${l.text}`));
+    }
+    return;
+  }
+  if (!address || extra.length > 0) throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block\n` + USAGE);
+  const entry = normaliseIpListEntry(address);
+  if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}\n` + USAGE);
+  const file = ipListFile(dir, list);
+  if (command === 'add') {
+    const added = addToIpList(dir, list, entry);
+    print(out, values.json, { list, entry, added, file }, [added ? `added ${entry} to ${list} (${file})` : `${entry} is already on ${list}`]);
+  } else {
+    const removed = removeFromIpList(dir, list, entry);
+    print(out, values.json, { list, entry, removed, file }, [removed ? `removed ${entry} from ${list} (${file})` : `${entry} is not on ${list}`]);
+  }
+}
+
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
@@ -109,6 +149,10 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return argv.length === 0 ? 2 : 0;
     }
     const config = loadConfig(io.env);
+    if (argv[0] === 'iplist') {
+      runIpList(argv, config.ipListsDir ?? path.join(config.dataDir, 'ip-lists'), (line) => io.stdout(line + '\n'));
+      return 0;
+    }
     runtime = await makeRuntime(config, makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never), { ipData: false });
     await run(argv, runtime, (line) => io.stdout(line + '\n'));
     return 0;

@@ -38,7 +38,7 @@ export function makeDemoRouter(services: Services): Router {
     if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
       throw new BadRequestError('session_id must be a lowercase UUID');
     }
-    const session = await services.sessions.get(await demoProject(), sessionId, req.requestId);
+    const session = await services.evaluation.get(await demoProject(), sessionId, req.requestId);
     res.json({ session });
   });
   return router;

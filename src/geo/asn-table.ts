@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import ipaddr from 'ipaddr.js';
+import { lastAtOrBelow } from './ranges';
 
 export interface AsnHit {
   asn: number;
@@ -65,14 +66,7 @@ class RangeTable {
   }
 
   find(value: bigint): AsnHit | undefined {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.starts[mid] <= value) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    const i = hi;
+    const i = lastAtOrBelow(this.starts, value);
     if (i < 0 || value > this.ends[i]) return undefined;
     return { asn: this.asns[i], organisation: this.orgs[this.orgIndex[i]], subnet: this.subnet(value, this.starts[i], this.ends[i]) };
   }

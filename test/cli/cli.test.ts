@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cli } from '../../src/cli/main';
+import { openIpLists } from '../../src/geo/ip-lists';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
 
@@ -63,5 +64,64 @@ describe('trustgate project', () => {
     const missing = await trustgate('project', 'rotate-key', '00000000-0000-4000-8000-000000000000');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/not found/);
+  });
+});
+
+describe('trustgate iplist', () => {
+  /** The IP list commands need no database: the URL here points nowhere, and is never used. */
+  async function iplist(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    let stdout = '';
+    let stderr = '';
+    const code = await cli(['iplist', ...args], {
+      env: { LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', ...env },
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+    });
+    return { stdout, stderr, code };
+  }
+
+  it('when an address is added, shown and removed, then the file follows and repeats change nothing', async () => {
+    const dir = path.join(dataDir, 'lists-a');
+    const env = { IP_LISTS_DIR: dir };
+    const added = await iplist(env, 'add', 'vpn', '203.0.113.9/24', '--json');
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toEqual({ list: 'vpn', entry: '203.0.113.0/24', added: true, file: path.join(dir, 'vpn.txt') });
+    expect((await iplist(env, 'add', 'vpn', '203.0.113.0/24')).stdout).toBe('203.0.113.0/24 is already on vpn\n');
+    expect((await iplist(env, 'add', 'vpn', '2001:DB8::1')).stdout).toMatch(/^added 2001:db8::1\/128 to vpn/);
+
+    const shown = JSON.parse((await iplist(env, 'show', 'vpn', '--json')).stdout);
+    expect(shown).toMatchObject({ list: 'vpn', entries: ['203.0.113.0/24', '2001:db8::1/128'], invalid_lines: [] });
+    expect((await iplist(env, 'show', 'vpn')).stdout).toBe('203.0.113.0/24\n2001:db8::1/128\n');
+
+    // What the command writes is what a running server reads.
+    const lists = openIpLists({ dir });
+    expect(lists.lookup('203.0.113.200')).toEqual([{ list: 'vpn', source: 'operator', entry: '203.0.113.0/24' }]);
+    lists.close();
+
+    const removed = await iplist(env, 'remove', 'vpn', '203.0.113.0/24', '--json');
+    expect(JSON.parse(removed.stdout)).toMatchObject({ entry: '203.0.113.0/24', removed: true });
+    expect((await iplist(env, 'remove', 'vpn', '203.0.113.0/24')).stdout).toBe('203.0.113.0/24 is not on vpn\n');
+    expect((await iplist(env, 'show', 'vpn')).stdout).toBe('2001:db8::1/128\n');
+    expect((await iplist(env, 'show', 'tor')).stdout).toMatch(/^tor: no entries/);
+  });
+
+  it('when IP_LISTS_DIR is not set, then the lists live in DATA_DIR/ip-lists', async () => {
+    const r = await iplist({ DATA_DIR: dataDir }, 'add', 'fraud', '198.51.100.7');
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(dataDir, 'ip-lists', 'fraud.txt'), 'utf8')).toMatch(/^198\.51\.100\.7\/32$/m);
+  });
+
+  it('when the list or the address is wrong, then usage and exit code 2, and nothing is written', async () => {
+    const dir = path.join(dataDir, 'lists-b');
+    const env = { IP_LISTS_DIR: dir };
+    const unknownList = await iplist(env, 'add', 'bots', '192.0.2.1');
+    expect(unknownList.code).toBe(2);
+    expect(unknownList.stderr).toMatch(/tor, vpn, proxy, datacenter, fraud/);
+    const badAddress = await iplist(env, 'add', 'tor', 'exit.example.org');
+    expect(badAddress.code).toBe(2);
+    expect(badAddress.stderr).toMatch(/not an IP address or CIDR block: exit\.example\.org/);
+    expect((await iplist(env, 'remove', 'tor')).code).toBe(2);
+    expect((await iplist(env, 'list', 'tor')).code).toBe(2);
+    expect(fs.existsSync(dir)).toBe(false);
   });
 });

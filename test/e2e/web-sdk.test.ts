@@ -237,7 +237,7 @@ describe('the demo sign-up page', () => {
     const sessionId = await sessionOf(page);
     const demo = await ctx.services.projects.ensureDemo();
     expect(demo.id).not.toBe(ctx.project.project_id);
-    const session = await ctx.services.sessions.get(demo, sessionId, 'test');
+    const session = await ctx.services.evaluation.get(demo, sessionId, 'test');
 
     const text = await page.textContent('#cards');
     expect(text).toContain(sessionId);

@@ -3,6 +3,9 @@
  * and an app built by the same factory as production.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Express } from 'express';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../../src/app';
@@ -13,6 +16,7 @@ import { makeServices, type Services } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { hostingAsns } from '../../src/geo/hosting-asns';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
+import { openIpLists, type IpLists } from '../../src/geo/ip-lists';
 import { makeTestDb, type TestDb } from './db';
 
 let ipData: Promise<IpData> | undefined;
@@ -24,6 +28,9 @@ export function sharedIpData(): Promise<IpData> {
 
 export interface TestContext {
   app: Express;
+  /** The operator IP-list folder of this context (tor.txt, vpn.txt, …), watched every 20 ms. */
+  ipListsDir: string;
+  ipLists: IpLists;
   testDb: TestDb;
   services: Services;
   clock: ReturnType<typeof fixedClock>;
@@ -38,6 +45,8 @@ export const TEST_NOW = '2026-11-20T12:00:00.000Z';
 
 export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
   const testDb = await makeTestDb();
+  const ipListsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-iplists-'));
+  const ipLists = openIpLists({ dir: ipListsDir, watchIntervalMs: 20 });
   const clock = fixedClock(TEST_NOW);
   const logs: Record<string, unknown>[] = [];
   const logger = makeLogger('info', {
@@ -52,6 +61,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
     logger,
     secretBox: makeSecretBox(randomBytes(32), systemRandom),
     ipIntelligence: await sharedIpData(),
+    ipLists,
   };
   const services = makeServices(deps);
   const config: AppConfig = {
@@ -66,5 +76,10 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
   };
   const app = createApp({ ...deps, config, services });
   const project = await services.projects.create({ name: 'Test project' });
-  return { app, testDb, services, clock, logger, logs, project, close: () => testDb.destroy() };
+  const close = async () => {
+    ipLists.close();
+    fs.rmSync(ipListsDir, { recursive: true, force: true });
+    await testDb.destroy();
+  };
+  return { app, ipListsDir, ipLists, testDb, services, clock, logger, logs, project, close };
 }

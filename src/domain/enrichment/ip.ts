@@ -13,3 +13,14 @@ const PUBLIC_RANGES = new Set(['unicast', '6to4', 'teredo']);
 export function isPublicIp(ip: string): boolean {
   return ipaddr.isValid(ip) && PUBLIC_RANGES.has(ipaddr.process(ip).range());
 }
+
+/**
+ * The address's block, the unit of "the same network" for linking and fraud history: the /24
+ * of an IPv4 address, the /64 of an IPv6 one (one household's or one customer's allocation).
+ */
+export function ipBlock(ip: string): string | undefined {
+  if (!ipaddr.isValid(ip)) return undefined;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`;
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+}

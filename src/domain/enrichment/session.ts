@@ -2,11 +2,10 @@
  * The enriched session, from the SDK's facts, the connection's address and what the IP data
  * says about it. Pure: the IP facts are looked up at the edge and passed in.
  *
- * Risk signals are computed here only as far as the session's own facts allow (automation,
- * tampering, WebRTC addresses, a hosting network); the risk engine grades and extends them.
  */
 import type { EvaluatedNetwork, EvaluatedSession, IngestSession, Location, Mobile } from '../../api-types';
-import { isPublicIp, normaliseIp } from './ip';
+import { EMPTY_HISTORY, evaluateSignals } from '../signals';
+import { normaliseIp } from './ip';
 import { parseUserAgent } from './user-agent';
 
 export type SdkFacts = Omit<IngestSession, 'session_id'>;
@@ -36,37 +35,19 @@ function mobileFacts(sdk: SdkFacts): Mobile {
   return out as Mobile;
 }
 
-/** Names of the device conditions found (risk_signal_details.device). */
-export function deviceConditions(sdk: SdkFacts): string[] {
-  const found: string[] = [];
-  if (sdk.automation?.webdriver) found.push('webdriver');
-  found.push(...(sdk.automation?.signals ?? []));
-  found.push(...(sdk.tampering ?? []));
-  if (sdk.mobile?.emulator) found.push('emulator');
-  if (sdk.mobile?.rooted) found.push('rooted_device');
-  if (sdk.mobile?.oem_app_integrity === 'failed') found.push('oem_app_integrity_failed');
-  if (sdk.mobile?.oem_device_integrity === 'failed') found.push('oem_device_integrity_failed');
-  return [...new Set(found)];
-}
-
-/** Public WebRTC addresses other than the connection's. */
-export function spoofedAddresses(sdk: SdkFacts, ip: string): string[] {
-  const connection = normaliseIp(ip);
-  return [...new Set((sdk.webrtc_ips ?? []).map(normaliseIp))].filter((a) => isPublicIp(a) && a !== connection);
-}
-
 function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
 }
 
+/**
+ * The enriched session. Its risk signals are the registry's (src/domain/signals) over the
+ * session's own facts only; evaluations recompute them with the service's history and the IP
+ * lists (see usecases/evaluation.ts).
+ */
 export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFacts: IpFacts): EvaluatedSession {
   const ua = parseUserAgent(sdk.user_agent, sdk.client_hints);
-  const device = deviceConditions(sdk);
-  const spoofed = spoofedAddresses(sdk, ip).length > 0;
-  const hosting = ipFacts.network?.connection_type === 'hosting';
-  const networkDetails = [...(hosting ? ['hosting_asn'] : []), ...(spoofed ? ['webrtc_ip_mismatch'] : [])];
   const location = defined({ ...(ipFacts.location ?? {}) });
-  return {
+  const base: EvaluatedSession = {
     source: sdk.source,
     source_version: sdk.source === 'web' ? null : (sdk.source_version ?? null),
     start_time: startTime.toISOString(),
@@ -98,34 +79,12 @@ export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFact
       touch_num_events: sdk.events?.touch ?? 0,
       clipboard_num_events: sdk.events?.clipboard ?? 0,
     },
-    risk_signals: {
-      device_risk: device.length > 0,
-      proxy: false,
-      vpn: false,
-      tor: false,
-      spoofed_ip: spoofed,
-      datacenter: hosting,
-      recent_fraud_ip: false,
-      impossible_travel: false,
-      device_network_mismatch: false,
-      location_spoofing: false,
-      ip_reputation: false,
-    },
-    risk_signal_scores: {
-      device_risk: device.length > 0 ? 1 : 0,
-      proxy: 0,
-      vpn: 0,
-      tor: 0,
-      datacenter: hosting ? 1 : 0,
-      recent_fraud_ip: 0,
-      impossible_travel: 0,
-      device_network_mismatch: 0,
-      location_spoofing: 0,
-      ip_reputation: 0,
-    },
-    risk_signal_details: { network: networkDetails, device },
+    risk_signals: {} as EvaluatedSession['risk_signals'],
+    risk_signal_scores: {} as EvaluatedSession['risk_signal_scores'],
+    risk_signal_details: { network: [], device: [] },
     mobile: mobileFacts(sdk),
   };
+  return { ...base, ...evaluateSignals({ now: startTime, sdk, session: base, ipLists: new Set(), history: EMPTY_HISTORY }) };
 }
 
 /** Identity facts: a later post of the same session cannot change them. */

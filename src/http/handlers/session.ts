@@ -1,19 +1,22 @@
 /** Handlers of the `Session` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AuthenticateRequest, Session, UnauthenticatedRequest } from '../../api-types';
-import type { SessionUseCases } from '../../usecases/sessions';
+import type { AuthenticateRequest, AuthenticateResponse, Session, UnauthenticatedRequest, UnauthenticatedResponse } from '../../api-types';
+import type { EvaluationUseCases } from '../../usecases/evaluation';
 import { projectOf } from '../context';
 
-export function makeSessionHandlers(sessions: SessionUseCases) {
+/** The validator has coerced `accounts_linked` to a boolean. */
+const accountsLinked = (req: Request) => (req.query as { accounts_linked?: boolean }).accounts_linked === true;
+
+export function makeSessionHandlers(evaluation: EvaluationUseCases) {
   return {
     async getSession(req: Request<{ session_id: string }>, res: Response<Session>) {
-      res.json(await sessions.get(projectOf(req), req.params.session_id, req.requestId));
+      res.json(await evaluation.get(projectOf(req), req.params.session_id, req.requestId));
     },
-    async authenticateSession(req: Request<Record<string, string>, unknown, AuthenticateRequest>, res: Response) {
-      res.json(await sessions.authenticate(projectOf(req), req.body));
+    async authenticateSession(req: Request<Record<string, string>, unknown, AuthenticateRequest>, res: Response<AuthenticateResponse>) {
+      res.json(await evaluation.authenticate(projectOf(req), req.body, { requestId: req.requestId, accountsLinked: accountsLinked(req) }));
     },
-    async evaluateUnauthenticatedSession(req: Request<Record<string, string>, unknown, UnauthenticatedRequest>, res: Response) {
-      res.json(await sessions.evaluateUnauthenticated(projectOf(req), req.body));
+    async evaluateUnauthenticatedSession(req: Request<Record<string, string>, unknown, UnauthenticatedRequest>, res: Response<UnauthenticatedResponse>) {
+      res.json(await evaluation.evaluateUnauthenticated(projectOf(req), req.body, { requestId: req.requestId, accountsLinked: accountsLinked(req) }));
     },
   };
 }

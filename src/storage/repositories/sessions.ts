@@ -1,6 +1,8 @@
 /** SDK sessions: the enriched facts as stored at ingestion, and the accounts they were used with. */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { EvaluatedSession } from '../../api-types';
+import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../../api-types';
+import { ipBlock } from '../../domain/enrichment/ip';
 import type { SdkFacts } from '../../domain/enrichment/session';
 
 export interface StoredSession {
@@ -13,6 +15,8 @@ export interface StoredSession {
   facts: EvaluatedSession;
   /** What the SDK posted, merged over the session's posts (absent for sessions stored otherwise). */
   sdk?: SdkFacts;
+  /** The latest evaluation (authenticate or unauthenticated), if any. */
+  evaluation?: SessionEvaluation;
 }
 
 interface SessionRow {
@@ -27,6 +31,31 @@ interface SessionRow {
   facts: string;
   browser_fingerprint: string | null;
   sdk: string | null;
+  decision?: string | null;
+  account_score?: number | null;
+  evaluated_at?: number | null;
+  risk_scores?: string | null;
+}
+
+/** The latest evaluation of a session. */
+export interface SessionEvaluation {
+  decision: Decision;
+  accountScore: number;
+  at: Date;
+  scores: EvaluatedRiskSignalScores;
+  spoofedIp: boolean;
+}
+
+/** The searchable columns, derived from the facts (kept in step on every write). */
+function searchColumns(s: StoredSession) {
+  const token = s.sdk?.mobile?.apple_device_check;
+  return {
+    ip_block: ipBlock(s.ipAddress) ?? null,
+    connection_type: s.facts.network.connection_type ?? null,
+    country_code: s.facts.location.country_code ?? null,
+    mobile_id: s.sdk?.mobile?.mobile_id ?? null,
+    apple_device_key: token ? createHash('sha256').update(token).digest('hex') : null,
+  };
 }
 
 function toStored(row: SessionRow): StoredSession {
@@ -38,6 +67,16 @@ function toStored(row: SessionRow): StoredSession {
     updatedAt: new Date(Number(row.updated_at)),
     facts: JSON.parse(row.facts) as EvaluatedSession,
     ...(row.sdk ? { sdk: JSON.parse(row.sdk) as SdkFacts } : {}),
+    ...(row.decision && row.evaluated_at && row.risk_scores
+      ? {
+          evaluation: {
+            decision: row.decision as Decision,
+            accountScore: Number(row.account_score),
+            at: new Date(Number(row.evaluated_at)),
+            ...(JSON.parse(row.risk_scores) as { scores: EvaluatedRiskSignalScores; spoofedIp: boolean }),
+          },
+        }
+      : {}),
   };
 }
 
@@ -56,6 +95,7 @@ export function makeSessionRepository(db: Knex) {
         facts: JSON.stringify(s.facts),
         browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
         sdk: s.sdk ? JSON.stringify(s.sdk) : null,
+        ...searchColumns(s),
       });
     },
 
@@ -63,7 +103,18 @@ export function makeSessionRepository(db: Knex) {
     async update(s: StoredSession, trx: Knex = db): Promise<void> {
       await trx<SessionRow>('sessions')
         .where({ id: s.id, project_id: s.projectId })
-        .update({ updated_at: s.updatedAt.getTime(), facts: JSON.stringify(s.facts), sdk: s.sdk ? JSON.stringify(s.sdk) : null });
+        .update({ updated_at: s.updatedAt.getTime(), facts: JSON.stringify(s.facts), sdk: s.sdk ? JSON.stringify(s.sdk) : null, ...searchColumns(s) });
+    },
+
+    async setEvaluation(projectId: string, id: string, e: SessionEvaluation, trx: Knex = db): Promise<void> {
+      await trx('sessions')
+        .where({ id, project_id: projectId })
+        .update({
+          decision: e.decision,
+          account_score: e.accountScore,
+          evaluated_at: e.at.getTime(),
+          risk_scores: JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
+        });
     },
 
     /** The session with this id in whichever project holds it (ingestion refuses foreign ones). */

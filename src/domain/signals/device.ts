@@ -1,0 +1,96 @@
+/** Signals about the device: device_risk, device_network_mismatch, location_spoofing. */
+import { countries } from 'countries-list';
+import { parseUserAgent } from '../enrichment/user-agent';
+import { findingOf, type Finding, type SignalContext } from './context';
+import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from './geo';
+
+/** Browser and IP zones this far apart (minutes), in a zone not of the IP's country, do not fit. */
+export const MISMATCH_TIMEZONE_GAP_MIN = 60;
+/** A device location this far (km) beyond both locations' accuracy contradicts the IP's. */
+export const GEOLOCATION_SPOOF_KM = 500;
+
+const AUTOMATION_SIGNAL = /^(headless|selenium|phantomjs|nightmare|electron|webdriver|driver_global|puppeteer|playwright|synthetic_events)/;
+
+/** The user agent claims one platform, the client hints or the SDK's own facts another. */
+function userAgentInconsistent(ctx: SignalContext): boolean {
+  const hints = ctx.sdk.client_hints;
+  const os = parseUserAgent(ctx.sdk.user_agent).device.os ?? '';
+  if (hints?.platform) {
+    const platform = hints.platform.toLowerCase();
+    const family = /windows/i.test(os) ? 'windows' : /mac os|macos/i.test(os) ? 'macos' : /android/i.test(os) ? 'android' : /linux|ubuntu|debian|fedora/i.test(os) ? 'linux' : /chrom/i.test(os) ? 'chrome os' : undefined;
+    if (family && platform !== family && !(family === 'linux' && platform === 'chrome os')) return true;
+  }
+  if (ctx.sdk.source !== 'web' && ctx.sdk.source !== undefined && ctx.sdk.user_agent && /Windows NT|Macintosh|X11/.test(ctx.sdk.user_agent)) return true;
+  return false;
+}
+
+export function deviceRisk(ctx: SignalContext): Finding {
+  const { sdk } = ctx;
+  const signals = sdk.automation?.signals ?? [];
+  const tampering = sdk.tampering ?? [];
+  const mobile = sdk.mobile;
+  return findingOf(
+    [
+      { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true },
+      ...signals.map((s) => ({ name: s, weight: AUTOMATION_SIGNAL.test(s) ? 0.9 : 0.5, present: true })),
+      ...tampering.filter((t) => t !== 'timezone_spoofing').map((t) => ({ name: t, weight: 0.8, present: true })),
+      { name: 'emulator', weight: 0.7, present: mobile?.emulator === true },
+      { name: 'rooted_device', weight: 0.6, present: mobile?.rooted === true },
+      { name: 'oem_app_integrity_failed', weight: 0.8, present: mobile?.oem_app_integrity === 'failed' },
+      { name: 'oem_device_integrity_failed', weight: 0.8, present: mobile?.oem_device_integrity === 'failed' },
+      { name: 'user_agent_platform_mismatch', weight: 0.6, present: userAgentInconsistent(ctx) },
+    ],
+    'device',
+  );
+}
+
+function timezoneMismatch(ctx: SignalContext): boolean {
+  const browserZone = ctx.session.browser.timezone;
+  const ipZone = ctx.session.location.timezone;
+  const country = ctx.session.location.country_code;
+  if (!browserZone || !ipZone || !country) return false;
+  const a = zoneOffsetMinutes(browserZone, ctx.now);
+  const b = zoneOffsetMinutes(ipZone, ctx.now);
+  if (a === undefined || b === undefined) return false;
+  return Math.abs(a - b) >= MISMATCH_TIMEZONE_GAP_MIN && !zonesOfCountry(country).has(browserZone);
+}
+
+/** None of the browser's languages is a language of the IP's country, nor English (spoken everywhere online). */
+function languagesImplausible(ctx: SignalContext): boolean {
+  const country = ctx.session.location.country_code as keyof typeof countries | undefined;
+  const languages = ctx.sdk.languages ?? ctx.sdk.mobile?.languages ?? [];
+  if (!country || !countries[country] || languages.length === 0) return false;
+  const spoken = new Set<string>([...countries[country].languages, 'en']);
+  return !languages.some((tag) => spoken.has(tag.split('-')[0].toLowerCase()));
+}
+
+export function deviceNetworkMismatch(ctx: SignalContext): Finding {
+  const mobileSdk = ctx.sdk.source === 'ios' || ctx.sdk.source === 'android';
+  return findingOf(
+    [
+      { name: 'timezone_mismatch', weight: 0.7, present: timezoneMismatch(ctx) },
+      { name: 'language_mismatch', weight: 0.2, present: languagesImplausible(ctx) },
+      { name: 'mobile_device_on_hosting_network', weight: 0.8, present: mobileSdk && ctx.session.network.connection_type === 'hosting' },
+    ],
+    'network',
+  );
+}
+
+function geolocationFarFromIp(ctx: SignalContext): boolean {
+  const g = ctx.sdk.geolocation;
+  const { latitude, longitude, city } = ctx.session.location;
+  if (!g || latitude === undefined || longitude === undefined) return false;
+  const ipAccuracy = city ? 50 : 500;
+  const km = distanceKm(g.latitude, g.longitude, latitude, longitude);
+  return km > GEOLOCATION_SPOOF_KM + ipAccuracy + (g.accuracy_m ?? 0) / 1000;
+}
+
+export function locationSpoofing(ctx: SignalContext): Finding {
+  return findingOf(
+    [
+      { name: 'geolocation_far_from_ip', weight: 0.8, present: geolocationFarFromIp(ctx) },
+      { name: 'timezone_spoofing', weight: 0.7, present: (ctx.sdk.tampering ?? []).includes('timezone_spoofing') },
+    ],
+    'device',
+  );
+}

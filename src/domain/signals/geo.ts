@@ -1,0 +1,34 @@
+/** Geometry and time-zone arithmetic for the location signals. Pure; time comes in as `at`. */
+import ct from 'countries-and-timezones';
+
+const EARTH_RADIUS_KM = 6371.0088;
+
+/** Great-circle distance (haversine), in km. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** A zone's offset from UTC at `at`, in minutes east (DST included); undefined for an unknown zone. */
+export function zoneOffsetMinutes(zone: string, at: Date): number | undefined {
+  try {
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    if (!name) return undefined;
+    if (name === 'GMT') return 0;
+    const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+    return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The IANA zones in use in a country (countries-and-timezones, MIT), aliases included. */
+export function zonesOfCountry(country: string): ReadonlySet<string> {
+  const found = ct.getCountry(country as Parameters<typeof ct.getCountry>[0], { deprecated: true });
+  return new Set(found?.timezones ?? []);
+}

@@ -1,0 +1,67 @@
+/** Signals from this service's history: recent fraud on the address, the address's reputation, impossible travel. */
+import { findingOf, round, type Finding, type SignalContext } from './context';
+import { distanceKm } from './geo';
+
+/** Reference rule: farther than max(50 km, the locations' accuracy) at more than 900 km/h. */
+export const IMPOSSIBLE_TRAVEL_KMH = 900;
+export const TRAVEL_MIN_DISTANCE_KM = 50;
+/** An address seen on more accounts than this in 30 days is crowded (weak evidence alone). */
+export const CROWDED_IP_ACCOUNTS = 10;
+
+export function recentFraudIp(ctx: SignalContext): Finding {
+  const h = ctx.history;
+  return findingOf(
+    [
+      { name: 'ip_used_by_fraud', weight: 1, present: h.fraudOnIp > 0 },
+      // The neighbourhood is weaker evidence: one Fake session there says less than several.
+      { name: 'subnet_used_by_fraud', weight: h.fraudOnBlock >= 2 ? 0.5 : 0.3, present: h.fraudOnBlock > 0 },
+    ],
+    'network',
+  );
+}
+
+export function ipReputation(ctx: SignalContext): Finding {
+  const h = ctx.history;
+  return findingOf(
+    [
+      { name: 'ip_fake_sessions', weight: Math.min(1, 0.5 + 0.1 * h.ipFakeSessions), present: h.ipFakeSessions > 0 },
+      { name: 'ip_blocked_accounts', weight: Math.min(1, 0.6 + 0.1 * h.ipBlockedAccounts), present: h.ipBlockedAccounts > 0 },
+      { name: 'ip_many_accounts', weight: Math.min(0.6, 0.02 * h.ipDistinctAccounts), present: h.ipDistinctAccounts > CROWDED_IP_ACCOUNTS },
+    ],
+    'network',
+  );
+}
+
+function anonymised(ctx: SignalContext): boolean {
+  return (
+    ctx.ipLists.has('tor') ||
+    ctx.ipLists.has('vpn') ||
+    ctx.ipLists.has('proxy') ||
+    ctx.session.network.connection_type === 'private_relay'
+  );
+}
+
+/** The travel speed (km/h) from the previous session, when the rule applies; undefined when it cannot. */
+export function travelSpeed(ctx: SignalContext): { km: number; kmh: number } | undefined {
+  const prev = ctx.history.previous;
+  const { latitude, longitude } = ctx.session.location;
+  if (!prev || prev.anonymised || anonymised(ctx) || latitude === undefined || longitude === undefined) return undefined;
+  const km = distanceKm(prev.latitude, prev.longitude, latitude, longitude);
+  const accuracyKm = Math.max(prev.accuracyKm, ipAccuracyKm(ctx));
+  if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, accuracyKm)) return undefined;
+  const hours = Math.max((ctx.now.getTime() - prev.time.getTime()) / 3_600_000, 1 / 60);
+  return { km, kmh: km / hours };
+}
+
+/** City-level IP location is good to some tens of km; country-level (no city) to hundreds. */
+export function ipAccuracyKm(ctx: SignalContext): number {
+  return ctx.session.location.city ? 50 : 500;
+}
+
+export function impossibleTravel(ctx: SignalContext): Finding {
+  const travel = travelSpeed(ctx);
+  if (!travel) return { score: 0, network: [] };
+  // Linear from 600 km/h (fast airliner cruising) to certain at 900 km/h and above.
+  const score = round(Math.min(1, Math.max(0, (travel.kmh - 600) / (IMPOSSIBLE_TRAVEL_KMH - 600))));
+  return { score, network: score >= 1 ? ['impossible_travel'] : [] };
+}

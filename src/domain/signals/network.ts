@@ -1,0 +1,72 @@
+/**
+ * The network signals: tor, datacenter, vpn, proxy. Lists (shipped snapshots and the
+ * operator's own) are certain; the rest is evidence, weighted and combined.
+ */
+import { isPublicIp, normaliseIp } from '../enrichment/ip';
+import { zoneOffsetMinutes } from './geo';
+import { findingOf, type Finding, type SignalContext } from './context';
+
+/** How far apart (minutes) the browser's and the IP's time zones must be to hint at a tunnel. */
+export const TUNNEL_TIMEZONE_GAP_MIN = 120;
+
+export function tor(ctx: SignalContext): Finding {
+  return findingOf([{ name: 'tor_exit_node', weight: 1, present: ctx.ipLists.has('tor') }], 'network');
+}
+
+export function datacenter(ctx: SignalContext): Finding {
+  return findingOf(
+    [
+      { name: 'hosting_asn', weight: 1, present: ctx.session.network.connection_type === 'hosting' },
+      { name: 'datacenter_ip_list', weight: 1, present: ctx.ipLists.has('datacenter') },
+    ],
+    'network',
+  );
+}
+
+/** A browser or app a person uses (not a server-side client): interaction was seen, no crawler. */
+function looksResidential(ctx: SignalContext): boolean {
+  const e = ctx.sdk.events ?? {};
+  const interaction = (e.mouse ?? 0) + (e.touch ?? 0) + (e.keyboard ?? 0) > 0;
+  const category = ctx.session.device.category;
+  return interaction && (category === 'desktop' || category === 'mobile' || category === 'tablet');
+}
+
+function timezoneFarFromIp(ctx: SignalContext): boolean {
+  const browserZone = ctx.session.browser.timezone;
+  const ipZone = ctx.session.location.timezone;
+  if (!browserZone || !ipZone) return false;
+  const a = zoneOffsetMinutes(browserZone, ctx.now);
+  const b = zoneOffsetMinutes(ipZone, ctx.now);
+  return a !== undefined && b !== undefined && Math.abs(a - b) >= TUNNEL_TIMEZONE_GAP_MIN;
+}
+
+export function vpn(ctx: SignalContext): Finding {
+  const hosting = ctx.session.network.connection_type === 'hosting';
+  return findingOf(
+    [
+      { name: 'vpn_ip_list', weight: 1, present: ctx.ipLists.has('vpn') },
+      // People do not browse from data centres; a person's browser there is tunnelling.
+      { name: 'hosting_network_residential_device', weight: 0.6, present: hosting && looksResidential(ctx) },
+      { name: 'timezone_far_from_ip', weight: 0.35, present: timezoneFarFromIp(ctx) },
+    ],
+    'network',
+  );
+}
+
+/** Public WebRTC addresses other than the connection's (the browser's real address leaking past a proxy). */
+export function spoofedAddresses(ctx: SignalContext, ip: string): string[] {
+  const connection = normaliseIp(ip);
+  return [...new Set((ctx.sdk.webrtc_ips ?? []).map(normaliseIp))].filter((a) => isPublicIp(a) && a !== connection);
+}
+
+export function proxy(ctx: SignalContext): Finding {
+  const relay = ctx.session.network.connection_type === 'private_relay';
+  return findingOf(
+    [
+      { name: 'proxy_ip_list', weight: 1, present: ctx.ipLists.has('proxy') },
+      { name: 'private_relay', weight: 0.5, present: relay },
+      { name: 'webrtc_ip_mismatch', weight: 0.5, present: spoofedAddresses(ctx, ctx.session.network.ip_address ?? '').length > 0 },
+    ],
+    'network',
+  );
+}

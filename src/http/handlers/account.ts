@@ -1,0 +1,29 @@
+/** Handlers of the `Account` tag, named after their operationIds. */
+import type { Request, Response } from 'express';
+import type { AccountUpdate } from '../../api-types';
+import type { AccountUseCases } from '../../usecases/accounts';
+import { projectOf } from '../context';
+
+type ById = Request<{ account_id: string }>;
+
+export function makeAccountHandlers(accounts: AccountUseCases) {
+  return {
+    async getAccount(req: ById, res: Response) {
+      res.json(await accounts.get(projectOf(req), req.params.account_id));
+    },
+    async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
+      res.json(await accounts.put(projectOf(req), req.params.account_id, req.body));
+    },
+    async deleteAccount(req: ById, res: Response) {
+      await accounts.delete(projectOf(req), req.params.account_id);
+      res.status(204).end();
+    },
+    async getAccountSessions(req: ById, res: Response) {
+      const limit = (req.query as { limit?: number }).limit ?? 50;
+      res.json(await accounts.sessions(projectOf(req), req.params.account_id, limit));
+    },
+    async getAccountLinkedAccounts(req: ById, res: Response) {
+      res.json(await accounts.linked(projectOf(req), req.params.account_id));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { Knex } from 'knex';
+import { ipBlock } from '../../domain/enrichment/ip';
+
+/**
+ * The risk engine's tables: accounts (with the normalised identifiers that linking searches,
+ * each indexed), lists and their members, and on sessions the columns that linking and the
+ * fraud history search (address block, network kind, native device ids) and the latest
+ * evaluation (decision, score). Every search the engine makes is by an index.
+ */
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('accounts', (t) => {
+    t.string('project_id', 36).notNullable().references('id').inTable('projects').onDelete('CASCADE');
+    t.string('id', 256).notNullable();
+    t.string('email', 320).nullable();
+    t.string('email_key', 320).nullable();
+    t.string('email_domain', 255).nullable();
+    t.string('phone', 32).nullable();
+    t.string('phone_key', 32).nullable();
+    t.string('first_name', 256).nullable();
+    t.string('last_name', 256).nullable();
+    t.string('name_key', 520).nullable();
+    t.string('username', 256).nullable();
+    t.string('username_key', 256).nullable();
+    /** JSON arrays / objects. */
+    t.text('expected_countries').notNullable();
+    t.text('metadata').notNullable();
+    t.string('group_name', 256).nullable();
+    /** Latest decision of a session authenticated with the account (null before any). */
+    t.string('decision', 8).nullable();
+    t.bigInteger('created_at').notNullable();
+    t.bigInteger('updated_at').notNullable();
+    t.primary(['project_id', 'id']);
+    t.index(['project_id', 'email_key']);
+    t.index(['project_id', 'email_domain', 'decision']);
+    t.index(['project_id', 'phone_key']);
+    t.index(['project_id', 'username_key']);
+    t.index(['project_id', 'name_key']);
+  });
+
+  await knex.schema.createTable('lists', (t) => {
+    t.string('project_id', 36).notNullable().references('id').inTable('projects').onDelete('CASCADE');
+    t.string('name', 64).notNullable();
+    t.boolean('standard').notNullable().defaultTo(false);
+    t.bigInteger('created_at').notNullable();
+    t.primary(['project_id', 'name']);
+  });
+
+  await knex.schema.createTable('list_members', (t) => {
+    t.string('project_id', 36).notNullable();
+    t.string('list_name', 64).notNullable();
+    t.string('account_id', 256).notNullable();
+    t.bigInteger('added_at').notNullable();
+    t.primary(['project_id', 'list_name', 'account_id']);
+    t.index(['project_id', 'account_id']);
+  });
+
+  await knex.schema.alterTable('sessions', (t) => {
+    t.string('ip_block', 64).nullable();
+    t.string('connection_type', 16).nullable();
+    t.string('country_code', 2).nullable();
+    t.string('mobile_id', 128).nullable();
+    /** SHA-256 of the Apple DeviceCheck token (the token itself is not kept). */
+    t.string('apple_device_key', 64).nullable();
+    t.string('decision', 8).nullable();
+    t.float('account_score').nullable();
+    t.bigInteger('evaluated_at').nullable();
+    /** The latest evaluation's risk signal scores and spoofed_ip flag, JSON. */
+    t.text('risk_scores').nullable();
+    t.index(['project_id', 'ip_address', 'start_time']);
+    t.index(['project_id', 'ip_block', 'start_time']);
+    t.index(['project_id', 'mobile_id']);
+    t.index(['project_id', 'apple_device_key']);
+  });
+  await knex.schema.alterTable('session_accounts', (t) => {
+    t.index(['project_id', 'account_id', 'created_at']);
+  });
+
+  // Sessions stored before this migration: their address block and network kind.
+  const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select('id', 'ip_address', 'facts');
+  for (const row of rows) {
+    const facts = JSON.parse(row.facts) as { network?: { connection_type?: string }; location?: { country_code?: string } };
+    await knex('sessions').where({ id: row.id }).update({
+      ip_block: ipBlock(row.ip_address) ?? null,
+      connection_type: facts.network?.connection_type ?? null,
+      country_code: facts.location?.country_code ?? null,
+    });
+  }
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('session_accounts', (t) => {
+    t.dropIndex(['project_id', 'account_id', 'created_at']);
+  });
+  await knex.schema.alterTable('sessions', (t) => {
+    t.dropIndex(['project_id', 'ip_address', 'start_time']);
+    t.dropIndex(['project_id', 'ip_block', 'start_time']);
+    t.dropIndex(['project_id', 'mobile_id']);
+    t.dropIndex(['project_id', 'apple_device_key']);
+    for (const c of ['ip_block', 'connection_type', 'country_code', 'mobile_id', 'risk_scores', 'apple_device_key', 'decision', 'account_score', 'evaluated_at']) t.dropColumn(c);
+  });
+  await knex.schema.dropTableIfExists('list_members');
+  await knex.schema.dropTableIfExists('lists');
+  await knex.schema.dropTableIfExists('accounts');
+}

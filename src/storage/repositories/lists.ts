@@ -1,0 +1,86 @@
+/** Lists and their members. The standard lists are rows like any other, marked `standard`. */
+import type { Knex } from 'knex';
+
+export interface ListRecord {
+  name: string;
+  standard: boolean;
+  createdAt: Date;
+  numAccounts: number;
+}
+
+export function makeListRepository(db: Knex) {
+  return {
+    /** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
+    async ensure(projectId: string, names: { name: string; standard: boolean }[], at: Date, trx: Knex = db): Promise<void> {
+      if (names.length === 0) return;
+      await trx('lists')
+        .insert(names.map((n) => ({ project_id: projectId, name: n.name, standard: n.standard, created_at: at.getTime() })))
+        .onConflict(['project_id', 'name'])
+        .ignore();
+    },
+
+    async all(projectId: string, trx: Knex = db): Promise<ListRecord[]> {
+      const rows = await trx('lists as l')
+        .leftJoin('list_members as m', function () {
+          this.on('m.project_id', '=', 'l.project_id').andOn('m.list_name', '=', 'l.name');
+        })
+        .where('l.project_id', projectId)
+        .groupBy('l.name', 'l.standard', 'l.created_at')
+        .orderBy('l.name')
+        .select('l.name', 'l.standard', 'l.created_at')
+        .count({ n: 'm.account_id' });
+      return rows.map((r: Record<string, unknown>) => ({
+        name: String(r.name),
+        standard: Boolean(r.standard),
+        createdAt: new Date(Number(r.created_at)),
+        numAccounts: Number(r.n),
+      }));
+    },
+
+    async find(projectId: string, name: string, trx: Knex = db): Promise<ListRecord | undefined> {
+      const row = await trx('lists').where({ project_id: projectId, name }).first();
+      if (!row) return undefined;
+      const count = await trx('list_members').where({ project_id: projectId, list_name: name }).count<{ n: string | number }[]>({ n: '*' }).first();
+      return { name: row.name, standard: Boolean(row.standard), createdAt: new Date(Number(row.created_at)), numAccounts: Number(count?.n ?? 0) };
+    },
+
+    /** A page of the list's account ids, in id order, after `after`. */
+    async members(projectId: string, name: string, limit: number, after: string | undefined, trx: Knex = db): Promise<string[]> {
+      const q = trx('list_members').where({ project_id: projectId, list_name: name }).orderBy('account_id').limit(limit).select('account_id');
+      if (after !== undefined) q.where('account_id', '>', after);
+      return (await q).map((r: { account_id: string }) => r.account_id);
+    },
+
+    async delete(projectId: string, name: string, trx: Knex = db): Promise<boolean> {
+      await trx('list_members').where({ project_id: projectId, list_name: name }).delete();
+      return (await trx('lists').where({ project_id: projectId, name }).delete()) > 0;
+    },
+
+    async add(projectId: string, name: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
+      await trx('list_members')
+        .insert({ project_id: projectId, list_name: name, account_id: accountId, added_at: at.getTime() })
+        .onConflict(['project_id', 'list_name', 'account_id'])
+        .ignore();
+    },
+
+    async remove(projectId: string, names: string[], accountId: string, trx: Knex = db): Promise<number> {
+      return trx('list_members').where({ project_id: projectId, account_id: accountId }).whereIn('list_name', names).delete();
+    },
+
+    /** The lists each of these accounts is on. */
+    async ofAccounts(projectId: string, accountIds: string[], trx: Knex = db): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>(accountIds.map((id) => [id, []]));
+      for (let i = 0; i < accountIds.length; i += 500) {
+        const rows = await trx('list_members')
+          .where({ project_id: projectId })
+          .whereIn('account_id', accountIds.slice(i, i + 500))
+          .orderBy('list_name')
+          .select('account_id', 'list_name');
+        for (const r of rows as { account_id: string; list_name: string }[]) out.get(r.account_id)?.push(r.list_name);
+      }
+      return out;
+    },
+  };
+}
+
+export type ListRepository = ReturnType<typeof makeListRepository>;

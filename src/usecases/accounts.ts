@@ -1,0 +1,104 @@
+/** The Account endpoints: read, create or update, erase, sessions, linked accounts. */
+import type { AccountUpdate } from '../api-types';
+import type { Clock } from '../clock';
+import { AppError } from '../errors';
+import type { Db } from '../storage/db';
+import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
+import type { HistoryRepository } from '../storage/repositories/history';
+import type { ListRepository } from '../storage/repositories/lists';
+import type { Project } from '../storage/repositories/projects';
+import type { EvaluationUseCases } from './evaluation';
+import { LINK_CAP, makeLinks } from './links';
+import { applyAccountLists } from './lists';
+
+export interface AccountDeps {
+  db: Db;
+  clock: Clock;
+  accounts: AccountRepository;
+  lists: ListRepository;
+  history: HistoryRepository;
+  evaluation: EvaluationUseCases;
+}
+
+export function makeAccountUseCases(deps: AccountDeps) {
+  const { db, clock, accounts, lists, history, evaluation } = deps;
+  const links = makeLinks({ accounts, history, lists });
+
+  async function found(project: Project, id: string): Promise<AccountRecord> {
+    const record = await accounts.find(project.id, id);
+    if (!record) throw new AppError(404, `Account ${id} not found`);
+    return record;
+  }
+
+  async function view(project: Project, r: AccountRecord) {
+    const [summary, memberships] = await Promise.all([history.accountSummary(project.id, r.id), lists.ofAccounts(project.id, [r.id])]);
+    return {
+      account_id: r.id,
+      ...(r.email !== undefined ? { email: r.email } : {}),
+      ...(r.phone !== undefined ? { phone: r.phone } : {}),
+      ...(r.firstName !== undefined ? { first_name: r.firstName } : {}),
+      ...(r.lastName !== undefined ? { last_name: r.lastName } : {}),
+      ...(r.username !== undefined ? { username: r.username } : {}),
+      expected_countries: r.expectedCountries,
+      metadata: r.metadata,
+      ...(r.group !== undefined ? { group: r.group } : {}),
+      lists: memberships.get(r.id) ?? [],
+      ...(r.decision ? { decision: r.decision } : {}),
+      num_sessions: summary.numSessions,
+      ...(summary.firstSeen ? { first_seen: summary.firstSeen.toISOString() } : {}),
+      ...(summary.lastSeen ? { last_seen: summary.lastSeen.toISOString() } : {}),
+      created_at: r.createdAt.toISOString(),
+      updated_at: r.updatedAt.toISOString(),
+    };
+  }
+
+  return {
+    async get(project: Project, id: string) {
+      return view(project, await found(project, id));
+    },
+
+    async put(project: Project, id: string, body: AccountUpdate) {
+      const { lists: listInput, ...input } = body;
+      const record = evaluation.applyInput(project, await accounts.find(project.id, id), input, id);
+      await db.transaction(async (trx) => {
+        await accounts.upsert(record, trx);
+        await applyAccountLists(lists, project.id, id, listInput ?? [], clock.now(), trx);
+      });
+      return view(project, (await accounts.find(project.id, id))!);
+    },
+
+    async delete(project: Project, id: string): Promise<void> {
+      const deleted = await db.transaction((trx) => accounts.delete(project.id, id, trx));
+      if (!deleted) throw new AppError(404, `Account ${id} not found`);
+    },
+
+    async sessions(project: Project, id: string, limit: number) {
+      await found(project, id);
+      const rows = await history.accountSessions(project.id, id, limit);
+      const evaluations = await history.evaluations(project.id, rows.map((r) => r.id));
+      return {
+        account_id: id,
+        sessions: rows.map((r) => {
+          const e = evaluations.get(r.id);
+          return {
+            session_id: r.id,
+            start_time: r.startTime.toISOString(),
+            device_id: r.deviceId,
+            ip_address: r.ipAddress,
+            ...(r.countryCode ? { country_code: r.countryCode } : {}),
+            ...(e ? { decision: e.decision, account_score: e.accountScore } : {}),
+          };
+        }),
+      };
+    },
+
+    async linked(project: Project, id: string) {
+      const record = await found(project, id);
+      const sessions = await history.accountSessions(project.id, id, 50);
+      const all = await links.find(project.id, { sessions, account: record, groupsEnabled: project.groupsEnabled, group: record.group });
+      return { account_id: id, accounts_linked: Math.min(all.length, LINK_CAP), linked_accounts: await links.describe(project.id, all) };
+    },
+  };
+}
+
+export type AccountUseCases = ReturnType<typeof makeAccountUseCases>;

@@ -1,0 +1,74 @@
+/**
+ * Lists: the standard `allow`, `block` and `main_account` lists (in every project, mutually
+ * exclusive, never deleted) and custom lists (created on first use, overlapping freely).
+ */
+import type { ListName } from '../api-types';
+import type { Clock } from '../clock';
+import { AppError, BadRequestError } from '../errors';
+import type { Db } from '../storage/db';
+import type { AccountRepository } from '../storage/repositories/accounts';
+import type { ListRecord, ListRepository } from '../storage/repositories/lists';
+
+export const STANDARD_LISTS: readonly string[] = ['allow', 'block', 'main_account'];
+
+const summary = (l: ListRecord) => ({ name: l.name, standard: l.standard, num_accounts: l.numAccounts, created_at: l.createdAt.toISOString() });
+
+async function ensureStandard(lists: ListRepository, projectId: string, at: Date, trx?: Db): Promise<void> {
+  await lists.ensure(projectId, STANDARD_LISTS.map((name) => ({ name, standard: true })), at, trx);
+}
+
+/**
+ * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
+ * removes it from the other two.
+ */
+export async function applyAccountLists(lists: ListRepository, projectId: string, accountId: string, names: readonly ListName[], at: Date, trx?: Db): Promise<void> {
+  if (names.length === 0) return;
+  await ensureStandard(lists, projectId, at, trx);
+  await lists.ensure(projectId, names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })), at, trx);
+  for (const name of names) {
+    if (STANDARD_LISTS.includes(name)) await lists.remove(projectId, STANDARD_LISTS.filter((s) => s !== name), accountId, trx);
+    await lists.add(projectId, name, accountId, at, trx);
+  }
+}
+
+export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListRepository; accounts: AccountRepository }) {
+  const { db, clock, lists, accounts } = deps;
+  const notFound = (name: string) => new AppError(404, `List ${name} not found`);
+
+  return {
+    async all(projectId: string) {
+      await ensureStandard(lists, projectId, clock.now());
+      return { lists: (await lists.all(projectId)).map(summary) };
+    },
+
+    async get(projectId: string, name: string, limit: number, after?: string) {
+      await ensureStandard(lists, projectId, clock.now());
+      const list = await lists.find(projectId, name);
+      if (!list) throw notFound(name);
+      return { ...summary(list), account_ids: await lists.members(projectId, name, limit, after) };
+    },
+
+    async create(projectId: string, name: string) {
+      await ensureStandard(lists, projectId, clock.now());
+      await lists.ensure(projectId, [{ name, standard: false }], clock.now());
+      return summary((await lists.find(projectId, name))!);
+    },
+
+    async delete(projectId: string, name: string): Promise<void> {
+      if (STANDARD_LISTS.includes(name)) throw new BadRequestError(`list_name ${name} is a standard list and cannot be deleted`);
+      if (!(await db.transaction((trx) => lists.delete(projectId, name, trx)))) throw notFound(name);
+    },
+
+    async addAccount(projectId: string, name: string, accountId: string): Promise<void> {
+      if (!(await accounts.find(projectId, accountId))) throw new AppError(404, `Account ${accountId} not found`);
+      await db.transaction((trx) => applyAccountLists(lists, projectId, accountId, [name], clock.now(), trx));
+    },
+
+    async removeAccount(projectId: string, name: string, accountId: string): Promise<void> {
+      if (!(await lists.find(projectId, name))) throw notFound(name);
+      await lists.remove(projectId, [name], accountId);
+    },
+  };
+}
+
+export type ListUseCases = ReturnType<typeof makeListUseCases>;

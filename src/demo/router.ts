@@ -1,6 +1,7 @@
 /**
  * The demo sign-up page at /demo: a form with the web SDK on it, and after submit what the
- * backend learns about the session, as a customer's backend would see it from the Session API.
+ * backend learns about the session, as a customer's backend gets it from
+ * POST /session/authenticate (the same use case, called in process).
  * It uses a project of its own (marked `demo`), so it never shows a customer's sessions; it is
  * off in production unless DEMO=true.
  */
@@ -32,14 +33,37 @@ export function makeDemoRouter(services: Services): Router {
   });
   router.use('/demo/assets', express.static(PUBLIC, { index: false, maxAge: '5m' }));
 
-  /** The demo's backend: what GET /session/{session_id} returns for the demo project. */
+  /**
+   * The demo's backend, doing what a customer's sign-up handler does: authenticate the session
+   * with the account being created (its id derived from the email, so signing up twice with one
+   * address shows the account's history and links) and answer with the evaluation.
+   */
   router.post('/demo/session', async (req, res) => {
-    const sessionId: unknown = req.body?.session_id;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const sessionId = body.session_id;
     if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
       throw new BadRequestError('session_id must be a lowercase UUID');
     }
-    const session = await services.evaluation.get(await demoProject(), sessionId, req.requestId);
-    res.json({ session });
+    const text = (name: string, max: number) => {
+      const value = body[name];
+      if (value === undefined || value === '') return undefined;
+      if (typeof value !== 'string' || value.length > max) throw new BadRequestError(`${name} must be a string of at most ${max} characters`);
+      return value.trim();
+    };
+    const email = text('email', 320);
+    const [first_name, ...rest] = (text('name', 256) ?? '').split(/\s+/).filter(Boolean);
+    const account = {
+      id: email ? `demo:${email.toLowerCase()}` : `demo:${sessionId}`,
+      ...(email ? { email } : {}),
+      ...(first_name ? { first_name } : {}),
+      ...(rest.length ? { last_name: rest.join(' ') } : {}),
+    };
+    const evaluation = await services.evaluation.authenticate(
+      await demoProject(),
+      { session_id: sessionId, account },
+      { requestId: req.requestId, accountsLinked: true },
+    );
+    res.json({ evaluation });
   });
   return router;
 }

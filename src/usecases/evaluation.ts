@@ -142,6 +142,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
     return next;
   }
 
+  /** The account's own creation, when it happened before this request (a new account has not been seen before). */
+  const seenBefore = (record: AccountRecord, now: Date) => (now.getTime() - record.createdAt.getTime() > 60_000 ? record.createdAt : undefined);
+  const earliest = (...dates: (Date | undefined)[]) =>
+    dates.filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0];
+
   /** Email intelligence for the account's address, from the address and this project's accounts. */
   async function emailOf(project: Project, record: AccountRecord): Promise<EmailIntelligence | undefined> {
     if (record.email === undefined) return undefined;
@@ -154,7 +159,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     ]);
     return emailIntelligence(facts, {
       accountsFromDomain: fromDomain,
-      firstSeen: address.firstSeen && address.firstSeen < record.createdAt ? address.firstSeen : record.createdAt,
+      firstSeen: earliest(address.firstSeen, seenBefore(record, now)),
       fraudAccountsWithAddress: address.fraud,
       fraudAccountsAtDomain: domainFraud,
       now,

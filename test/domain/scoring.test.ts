@@ -1,3 +1,4 @@
+import { SIGNALS } from '../../src/domain/signals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -597,8 +598,9 @@ describe('docs/scoring.md', () => {
     expect([...code.keys()].filter((name) => !documented.has(name))).toEqual([]);
   });
 
-  it('when the lead fills in the risk signals, then the heading and placeholder are there', () => {
-    expect(DOC).toMatch(/^## Risk signals\n\n\(written with the signals module\)$/m);
+  it('when the signals registry has a signal, then the doc explains it under its own heading', () => {
+    const documentedSignals = [...DOC.matchAll(/^### `([a-z_]+)`/gm)].map((m) => m[1]);
+    expect(documentedSignals).toEqual(expect.arrayContaining([...SIGNALS.map((s) => s.name), 'spoofed_ip']));
   });
 
   describe('worked example', () => {

@@ -250,7 +250,12 @@ describe('the demo sign-up page', () => {
     // Rendered as tables and lists, with the raw response folded away below them.
     expect(await page.locator('.card').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('details pre').isVisible()).toBe(false);
-    expect(JSON.parse((await page.textContent('#raw'))!).session_id).toBe(sessionId);
+    const evaluation = JSON.parse((await page.textContent('#raw'))!);
+    expect(evaluation.session_id).toBe(sessionId);
+    expect(evaluation.account_id).toBe('demo:ada@example.com');
+    // The decision the page shows is the engine's (Playwright's Chromium reports webdriver, so it may well be Fake).
+    expect(await page.textContent('#decision')).toBe(evaluation.decision);
+    expect(text).toContain(evaluation.account_score.toFixed(2));
     // The demo project's sessions are not the customer project's.
     expect((await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
     await context.close();

@@ -38,7 +38,7 @@
   ];
 
   function signalsCard(s) {
-    var rows = SIGNALS.map(function (entry) {
+    var rows = SIGNALS.concat([['ip_reputation', 'Bad history of this IP here']]).map(function (entry) {
       var score = s.risk_signal_scores[entry[0]];
       return el('tr', {}, [
         el('td', {}, [entry[1]]),
@@ -54,15 +54,47 @@
     return box;
   }
 
-  function render(s) {
+  function score(x) { return x === undefined ? undefined : x.toFixed(2); }
+
+  function decisionCard(e) {
+    var box = card('Decision', [
+      ['Account score', score(e.account_score)], ['Bot', score(e.bot)], ['Risk signals', score(e.risk_signals)],
+      ['Multiple accounts', score(e.multiple_accounts)], ['Linked accounts', e.accounts_linked],
+      ['Lists', (e.lists || []).join(', ') || 'none'],
+    ], true);
+    var verdict = el('p', { class: 'verdict ' + (e.decision === 'Fake' ? 'fake' : 'real') }, [e.decision]);
+    verdict.id = 'decision';
+    box.insertBefore(verdict, box.children[1]);
+    (e.linked_accounts || []).slice(0, 5).forEach(function (l) {
+      box.append(el('p', {}, ['Linked: ' + l.account_id + ' by ' + l.match_type.join(', ') + ' (' + score(l.score) + ')']));
+    });
+    return box;
+  }
+
+  function emailCard(a) {
+    var m = a.email;
+    if (!m) return card('Email', [['Address', undefined]]);
+    return card('Email', [
+      ['Normalised', m.email], ['Valid', m.valid ? 'yes' : 'no'], ['Kind', m.domain_type],
+      ['Email score', m.email_score.toFixed(2) + ' (−1 trusted … 1 risky)'],
+      ['Risk signals', m.risk_signals.join(', ') || 'none'], ['Trust signals', m.trust_signals.join(', ') || 'none'],
+      ['Accounts at domain', m.num_account_from_domain], ['Sessions of account', a.num_sessions],
+    ]);
+  }
+
+  function render(e) {
+    var s = e.session;
     var n = s.network || {}, loc = s.location || {}, b = s.browser || {}, d = s.device || {}, bot = s.bot || {};
     cards.replaceChildren(
+      decisionCard(e),
       card('Session', [
-        ['Session id', s.session_id], ['Started', s.start_time && new Date(s.start_time).toLocaleString()],
-        ['Source', s.source], ['Device id', s.device_id], ['Accounts', (s.account_ids || []).join(', ') || 'none yet'],
+        ['Session id', e.session_id], ['Started', s.start_time && new Date(s.start_time).toLocaleString()],
+        ['Source', s.source], ['Device id', s.device_id], ['Account', e.account_id],
       ]),
+      emailCard(e.account),
       card('Network and location', [
         ['IP address', n.ip_address], ['Provider', n.service_provider], ['Connection', n.connection_type],
+        ['AS number', n.asn], ['Subnet', n.subnet],
         ['Location', place(loc)], ['Continent', loc.continent], ['Time zone (IP)', loc.timezone],
         ['Coordinates', loc.latitude !== undefined ? loc.latitude + ', ' + loc.longitude : undefined],
       ].concat(loc.country_code ? [] : [['Note', 'No location for this address: it is private or loopback (run Trustgate on a public address, or behind a proxy with TRUST_PROXY), or not in the IP data.']])),
@@ -81,7 +113,7 @@
       ]),
       signalsCard(s)
     );
-    document.getElementById('raw').textContent = JSON.stringify(s, null, 2);
+    document.getElementById('raw').textContent = JSON.stringify(e, null, 2);
     result.hidden = false;
   }
 
@@ -100,17 +132,17 @@
         return fetch('/demo/session', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ session_id: handle.session_id }),
+          body: JSON.stringify({ session_id: handle.session_id, email: form.elements.email.value, name: form.elements.name.value }),
         });
       })
       .then(function (response) {
         return response.json().then(function (body) {
           if (!response.ok) throw new Error(body.message || 'HTTP ' + response.status);
-          return body.session;
+          return body.evaluation;
         });
       })
-      .then(function (session) {
-        render(session);
+      .then(function (evaluation) {
+        render(evaluation);
         setStatus('Done. Type or move the mouse and submit again to see the counts change.');
       })
       .catch(function (error) { setStatus(error.message, true); })

@@ -140,9 +140,13 @@ export function makeAccountRepository(db: Knex) {
       return Number(row?.n ?? 0);
     },
 
-    /** When the address was first seen on any account of the project, and how many of those accounts are fraudulent. */
+    /** When the address was first seen on another account of the project, and how many of those accounts are fraudulent. */
     async addressHistory(projectId: string, emailKey: string, excludeId: string, trx: Knex = db): Promise<{ firstSeen?: Date; fraud: number }> {
-      const first = await trx('accounts').where({ project_id: projectId, email_key: emailKey }).min<{ t: number | string | null }[]>({ t: 'created_at' }).first();
+      const first = await trx('accounts')
+        .where({ project_id: projectId, email_key: emailKey })
+        .whereNot('id', excludeId)
+        .min<{ t: number | string | null }[]>({ t: 'created_at' })
+        .first();
       const fraud = await fraudCount(trx, projectId, (q) => q.where('a.email_key', emailKey).whereNot('a.id', excludeId));
       return { firstSeen: first?.t != null ? new Date(Number(first.t)) : undefined, fraud };
     },

@@ -58,8 +58,8 @@ export function makeAccountUseCases(deps: AccountDeps) {
     },
 
     async put(project: Project, id: string, body: AccountUpdate) {
-      const { lists: listInput, ...input } = body;
-      const record = evaluation.applyInput(project, await accounts.find(project.id, id), input, id);
+      const record = evaluation.applyInput(project, await accounts.find(project.id, id), body, id, '');
+      const listInput = body.lists;
       await db.transaction(async (trx) => {
         await accounts.upsert(record, trx);
         await applyAccountLists(lists, project.id, id, listInput ?? [], clock.now(), trx);

@@ -29,7 +29,7 @@ import type { AccountRecord, AccountRepository } from '../storage/repositories/a
 import type { AccountSessionRow, HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
-import type { SessionRepository, StoredSession } from '../storage/repositories/sessions';
+import { appleDeviceKey, type SessionRepository, type StoredSession } from '../storage/repositories/sessions';
 import { LINK_CAP, makeLinks, type Link } from './links';
 import { applyAccountLists, STANDARD_LISTS } from './lists';
 
@@ -58,18 +58,24 @@ export interface EvaluationOptions {
   accountsLinked: boolean;
 }
 
-/** The session's previous one (of the account, or of the device) as the travel rule needs it. */
-function previousOf(found: { startTime: Date; facts: EvaluatedSession } | undefined): PreviousSession | undefined {
+const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
+
+/**
+ * The session's previous one (of the account, or of the device) as the travel rule needs it.
+ * It was anonymised when flagged so as stored, through a relay, or on an anonymising list now.
+ */
+function previousOf(found: { startTime: Date; facts: EvaluatedSession } | undefined, ipLists: IpListLookup): PreviousSession | undefined {
   if (!found) return undefined;
   const { latitude, longitude, city } = found.facts.location;
   if (latitude === undefined || longitude === undefined) return undefined;
   const r = found.facts.risk_signals;
+  const listed = ipLists.lookup(found.facts.network.ip_address ?? '').some((m) => ANONYMISING_LISTS.has(m.list));
   return {
     time: found.startTime,
     latitude,
     longitude,
     accuracyKm: city ? 50 : 500,
-    anonymised: r.tor || r.vpn || r.proxy || found.facts.network.connection_type === 'private_relay',
+    anonymised: r.tor || r.vpn || r.proxy || listed || found.facts.network.connection_type === 'private_relay',
   };
 }
 
@@ -102,26 +108,26 @@ export function makeEvaluation(deps: EvaluationDeps) {
       sdk: stored.sdk ?? { source: stored.facts.source ?? 'web', device_id: stored.facts.device_id ?? '' },
       session: stored.facts,
       ipLists: new Set(ipLists.lookup(ip).map((m) => m.list)),
-      history: { ...h, previous: previousOf(previous) },
+      history: { ...h, previous: previousOf(previous, ipLists) },
     });
   }
 
   /** The stored account with the input applied (identifiers normalised), or a 400 naming the rule. */
-  function applyInput(project: Project, existing: AccountRecord | undefined, input: Omit<AccountInput, 'id'>, id: string): AccountRecord {
+  function applyInput(project: Project, existing: AccountRecord | undefined, input: Omit<AccountInput, 'id'>, id: string, field = 'account.'): AccountRecord {
     if (input.group !== undefined && !project.groupsEnabled) {
-      throw new BadRequestError('account.group is not allowed: groups are not enabled for this project');
+      throw new BadRequestError(`${field}group is not allowed: groups are not enabled for this project`);
     }
     if (project.groupsEnabled) {
       if (existing?.group !== undefined && input.group !== undefined && input.group !== existing.group) {
-        throw new BadRequestError(`account.group cannot change: the account is in group ${JSON.stringify(existing.group)}`);
+        throw new BadRequestError(`${field}group cannot change: the account is in group ${JSON.stringify(existing.group)}`);
       }
       if (existing === undefined && input.group === undefined) {
-        throw new BadRequestError('account.group is required: groups are enabled for this project');
+        throw new BadRequestError(`${field}group is required: groups are enabled for this project`);
       }
     }
     const standard = (input.lists ?? []).filter((l) => STANDARD_LISTS.includes(l));
     if (new Set(standard).size > 1) {
-      throw new BadRequestError(`account.lists may hold only one of ${STANDARD_LISTS.join(', ')} (they are mutually exclusive)`);
+      throw new BadRequestError(`${field}lists may hold only one of ${STANDARD_LISTS.join(', ')} (they are mutually exclusive)`);
     }
     const now = clock.now();
     const next: AccountRecord = existing
@@ -264,7 +270,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
     async authenticate(project: Project, body: AuthenticateRequest, options: EvaluationOptions): Promise<AuthenticateResponse> {
       const stored = await load(project, body.session_id);
       live(stored);
-      const { id, lists: listInput, ...input } = body.account;
+      const { id, ...input } = body.account;
+      const listInput = input.lists;
       const existing = await accounts.find(project.id, id);
       const record = applyInput(project, existing, input, id);
       const now = clock.now();
@@ -304,8 +311,14 @@ export function makeEvaluation(deps: EvaluationDeps) {
         ipBlock: ipBlock(stored.ipAddress),
         connectionType: stored.facts.network.connection_type,
         mobileId: stored.sdk?.mobile?.mobile_id ?? undefined,
+        appleDeviceKey: appleDeviceKey(stored.sdk?.mobile?.apple_device_check),
       };
-      const found = (await links.find(project.id, { sessions: [row], groupsEnabled: false })).filter((l) => !accountIds.includes(l.accountId));
+      // With groups on, a session already used by an account links within that account's group.
+      const owner = accountIds.length ? await accounts.find(project.id, accountIds[accountIds.length - 1]) : undefined;
+      const grouped = project.groupsEnabled && owner?.group !== undefined;
+      const found = (await links.find(project.id, { sessions: [row], groupsEnabled: grouped, group: owner?.group })).filter(
+        (l) => !accountIds.includes(l.accountId),
+      );
       const memberships = await lists.ofAccounts(project.id, accountIds);
       const memberOf = [...new Set(accountIds.flatMap((a) => memberships.get(a) ?? []))].sort();
       const s = score(stored, signals, found.map((l) => l.score), memberOf, project.decisionThreshold, false);

@@ -65,6 +65,7 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
     },
 
     async removeAccount(projectId: string, name: string, accountId: string): Promise<void> {
+      await ensureStandard(lists, projectId, clock.now());
       if (!(await lists.find(projectId, name))) throw notFound(name);
       await lists.remove(projectId, [name], accountId);
     },

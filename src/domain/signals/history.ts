@@ -5,6 +5,9 @@ import { distanceKm } from './geo';
 /** Reference rule: farther than max(50 km, the locations' accuracy) at more than 900 km/h. */
 export const IMPOSSIBLE_TRAVEL_KMH = 900;
 export const TRAVEL_MIN_DISTANCE_KM = 50;
+/** Fast but possible travel (600..900 km/h) scores up to this, below the signal's threshold. */
+export const FAST_TRAVEL_KMH = 600;
+export const FAST_TRAVEL_MAX = 0.4;
 /** An address seen on more accounts than this in 30 days is crowded (weak evidence alone). */
 export const CROWDED_IP_ACCOUNTS = 10;
 
@@ -13,6 +16,7 @@ export function recentFraudIp(ctx: SignalContext): Finding {
   return findingOf(
     [
       { name: 'ip_used_by_fraud', weight: 1, present: h.fraudOnIp > 0 },
+      { name: 'fraud_ip_list', weight: 1, present: ctx.ipLists.has('fraud') },
       // The neighbourhood is weaker evidence: one Fake session there says less than several.
       { name: 'subnet_used_by_fraud', weight: h.fraudOnBlock >= 2 ? 0.5 : 0.3, present: h.fraudOnBlock > 0 },
     ],
@@ -61,7 +65,8 @@ export function ipAccuracyKm(ctx: SignalContext): number {
 export function impossibleTravel(ctx: SignalContext): Finding {
   const travel = travelSpeed(ctx);
   if (!travel) return { score: 0, network: [] };
-  // Linear from 600 km/h (fast airliner cruising) to certain at 900 km/h and above.
-  const score = round(Math.min(1, Math.max(0, (travel.kmh - 600) / (IMPOSSIBLE_TRAVEL_KMH - 600))));
-  return { score, network: score >= 1 ? ['impossible_travel'] : [] };
+  // Above 900 km/h nobody travels (reference rule): certain. From 600 km/h (a fast airliner)
+  // up to 900 the score rises to 0.4: worth weighing, never raised.
+  if (travel.kmh > IMPOSSIBLE_TRAVEL_KMH) return { score: 1, network: ['impossible_travel'] };
+  return { score: round(Math.max(0, (travel.kmh - FAST_TRAVEL_KMH) / (IMPOSSIBLE_TRAVEL_KMH - FAST_TRAVEL_KMH)) * FAST_TRAVEL_MAX), network: [] };
 }

@@ -46,15 +46,19 @@ export interface SessionEvaluation {
   spoofedIp: boolean;
 }
 
+/** The Apple DeviceCheck token is kept only as its SHA-256, which linking compares. */
+export function appleDeviceKey(token: string | null | undefined): string | undefined {
+  return token ? createHash('sha256').update(token).digest('hex') : undefined;
+}
+
 /** The searchable columns, derived from the facts (kept in step on every write). */
 function searchColumns(s: StoredSession) {
-  const token = s.sdk?.mobile?.apple_device_check;
   return {
     ip_block: ipBlock(s.ipAddress) ?? null,
     connection_type: s.facts.network.connection_type ?? null,
     country_code: s.facts.location.country_code ?? null,
     mobile_id: s.sdk?.mobile?.mobile_id ?? null,
-    apple_device_key: token ? createHash('sha256').update(token).digest('hex') : null,
+    apple_device_key: appleDeviceKey(s.sdk?.mobile?.apple_device_check) ?? null,
   };
 }
 

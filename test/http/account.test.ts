@@ -1,0 +1,491 @@
+/**
+ * The Account endpoints through HTTP with a real database: GET, PUT, DELETE
+ * /account/{account_id}, its sessions and its linked accounts. Response validation is on, so
+ * every answer is also checked against openapi.yaml by the server.
+ */
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import type { AccountInput, AuthenticateResponse, IngestSession } from '../../src/api-types';
+import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { scenario } from '../helpers/evaluation';
+import { describeErrors, schemaValidator } from '../helpers/spec';
+
+let ctx: TestContext;
+let key: string;
+let s: ReturnType<typeof scenario>;
+beforeAll(async () => {
+  ctx = await makeTestContext({ trustProxy: 'loopback' });
+  key = ctx.project.api_key;
+  s = scenario(ctx);
+});
+afterAll(() => ctx.close());
+beforeEach(() => ctx.clock.set(TEST_NOW));
+
+const HOUR = 3_600_000;
+const at = (ms: number) => new Date(Date.parse(TEST_NOW) + ms).toISOString();
+
+let ips = 0;
+/** A residential London address (Sky UK) in a /24 of its own: sessions share no network unless a test says so. */
+function freshIp(): string {
+  const n = ips++;
+  return `90.${200 + Math.floor(n / 250)}.${n % 250}.10`;
+}
+
+async function signIn(account: AccountInput, session: Partial<IngestSession> = {}, linked = false, sc = s): Promise<AuthenticateResponse> {
+  return sc.signIn(account, session, freshIp(), linked);
+}
+
+const api = {
+  get: (id: string, apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey),
+  put: (id: string, body: unknown, apiKey = key) => request(ctx.app).put(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey).send(body as object),
+  delete: (id: string, apiKey = key) => request(ctx.app).delete(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey),
+  sessions: (id: string, query = '', apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}/sessions${query}`).set('x-api-key', apiKey),
+  linked: (id: string, apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}/accounts-linked`).set('x-api-key', apiKey),
+};
+
+async function newProject(groups = false) {
+  const p = await ctx.services.projects.create({ name: `Accounts ${randomUUID()}`, groups });
+  return { sc: scenario(ctx, p.api_key, p.project_id), apiKey: p.api_key, projectId: p.project_id };
+}
+
+async function expectSchema(name: string, body: unknown): Promise<void> {
+  const validate = await schemaValidator(name);
+  const valid = validate(body);
+  expect(describeErrors(validate.errors)).toBe('');
+  expect(valid).toBe(true);
+}
+
+/** Every row of every table, as one string: what "the personal data is gone" is checked against. */
+async function everything(): Promise<string> {
+  const db = ctx.testDb.db;
+  const tables: string[] =
+    ctx.testDb.dialect === 'sqlite'
+      ? (await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)).map((r: { name: string }) => r.name)
+      : (await db.raw(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`)).rows.map((r: { name: string }) => r.name);
+  const out: string[] = [];
+  for (const t of tables) out.push(t, JSON.stringify(await db(t).select('*')));
+  return out.join('\n');
+}
+
+async function count(table: string, where: Record<string, unknown>): Promise<number> {
+  const row = await ctx.testDb.db(table).where(where).count<{ n: number | string }[]>({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+describe('authentication', () => {
+  test('when x-api-key is missing, then 401 {statusCode, message} on every Account operation', async () => {
+    await signIn({ id: 'auth-1' });
+    const calls = [
+      request(ctx.app).get('/account/auth-1'),
+      request(ctx.app).put('/account/auth-1').send({ email: 'x@example.com' }),
+      request(ctx.app).delete('/account/auth-1'),
+      request(ctx.app).get('/account/auth-1/sessions'),
+      request(ctx.app).get('/account/auth-1/accounts-linked'),
+    ];
+    for (const res of await Promise.all(calls)) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(/x-api-key/) });
+    }
+    const wrong = await api.get('auth-1', 'tg_not_a_key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ statusCode: 401, message: expect.any(String) });
+    // Nothing was changed by the refused PUT and DELETE.
+    const res = await api.get('auth-1');
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty('email');
+  });
+
+  test("when another project's key is used, then the account is not found there", async () => {
+    await signIn({ id: 'mine-1', email: 'mine@example.com' });
+    const other = await newProject();
+    for (const res of [await api.get('mine-1', other.apiKey), await api.sessions('mine-1', '', other.apiKey), await api.linked('mine-1', other.apiKey), await api.delete('mine-1', other.apiKey)]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('mine-1') });
+    }
+    // The other project's DELETE did not touch it.
+    expect((await api.get('mine-1')).body.email).toBe('mine@example.com');
+  });
+});
+
+describe('GET /account/{account_id}', () => {
+  test('when the account is unknown, then 404 {statusCode: 404, message}', async () => {
+    const res = await api.get('nobody-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, message: 'Account nobody-here not found' });
+  });
+
+  test('when the account was authenticated, then it reads with its lists, sessions in brief and decision', async () => {
+    const first = await signIn({
+      id: 'get-1',
+      email: 'Ada.Lovelace@gmail.com',
+      phone: '+447911123456',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      username: 'ada',
+      expected_countries: ['GB'],
+      metadata: { plan: 'pro' },
+      lists: ['vip'],
+    });
+    let res = await api.get('get-1');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      account_id: 'get-1',
+      email: 'Ada.Lovelace@gmail.com',
+      phone: '+447911123456',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      username: 'ada',
+      expected_countries: ['GB'],
+      metadata: { plan: 'pro' },
+      lists: ['vip'],
+      decision: first.decision,
+      num_sessions: 1,
+      first_seen: TEST_NOW,
+      last_seen: TEST_NOW,
+      created_at: TEST_NOW,
+      updated_at: TEST_NOW,
+    });
+    await expectSchema('Account', res.body);
+
+    ctx.clock.advance(2 * HOUR);
+    const second = await signIn({ id: 'get-1' });
+    res = await api.get('get-1');
+    expect(res.body).toMatchObject({ num_sessions: 2, first_seen: TEST_NOW, last_seen: at(2 * HOUR), decision: second.decision, created_at: TEST_NOW, lists: ['vip'] });
+    // An authenticate without identifiers leaves the stored ones.
+    expect(res.body).toMatchObject({ email: 'Ada.Lovelace@gmail.com', expected_countries: ['GB'], metadata: { plan: 'pro' } });
+  });
+
+  test('when the latest session was decided Fake, then the account reads Fake', async () => {
+    await signIn({ id: 'get-fake' });
+    const bot = await signIn(
+      { id: 'get-fake' },
+      { automation: { webdriver: true, signals: ['headless_chrome:user_agent'] }, events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 } },
+    );
+    expect(bot.decision).toBe('Fake');
+    expect((await api.get('get-fake')).body.decision).toBe('Fake');
+  });
+});
+
+describe('PUT /account/{account_id}', () => {
+  test('when the account does not exist, then it is created and reads back the same', async () => {
+    const body = {
+      email: 'grace@example.com',
+      phone: '+14155552671',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      username: 'ghopper',
+      expected_countries: ['US'],
+      metadata: { plan: 'team', seats: 3 },
+    };
+    const res = await api.put('put-new', body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ account_id: 'put-new', ...body, lists: [], num_sessions: 0, created_at: TEST_NOW, updated_at: TEST_NOW });
+    await expectSchema('Account', res.body);
+    expect((await api.get('put-new')).body).toEqual(res.body);
+  });
+
+  test('when the account exists, then only the members given change and updated_at moves', async () => {
+    await signIn({ id: 'put-upd', email: 'old@example.com', first_name: 'Old', last_name: 'Name', metadata: { a: 1 } });
+    ctx.clock.advance(HOUR);
+    const res = await api.put('put-upd', { email: 'new@example.com', username: 'newbie' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      account_id: 'put-upd',
+      email: 'new@example.com',
+      username: 'newbie',
+      first_name: 'Old',
+      last_name: 'Name',
+      metadata: { a: 1 },
+      num_sessions: 1,
+      created_at: TEST_NOW,
+      updated_at: at(HOUR),
+    });
+    expect((await api.get('put-upd')).body).toEqual(res.body);
+  });
+
+  test('expected_countries: a non-empty list replaces the stored one; an empty or omitted one keeps it', async () => {
+    expect((await api.put('put-cc', { expected_countries: ['GB', 'IE'] })).body.expected_countries).toEqual(['GB', 'IE']);
+    expect((await api.put('put-cc', { expected_countries: ['FR'] })).body.expected_countries).toEqual(['FR']);
+    expect((await api.put('put-cc', { expected_countries: [] })).body.expected_countries).toEqual(['FR']);
+    expect((await api.put('put-cc', { email: 'cc@example.com' })).body.expected_countries).toEqual(['FR']);
+    expect((await api.put('put-cc', {})).body.expected_countries).toEqual(['FR']);
+    expect((await api.get('put-cc')).body.expected_countries).toEqual(['FR']);
+  });
+
+  test('lists are added (created on first use), and a standard list replaces the other standard one', async () => {
+    expect((await api.put('put-lists', { lists: ['vip'] })).body.lists).toEqual(['vip']);
+    expect((await api.put('put-lists', { lists: ['beta'] })).body.lists).toEqual(['beta', 'vip']);
+    expect((await api.put('put-lists', { lists: ['block'] })).body.lists).toEqual(['beta', 'block', 'vip']);
+    expect((await api.put('put-lists', { lists: ['allow'] })).body.lists).toEqual(['allow', 'beta', 'vip']);
+    expect((await api.put('put-lists', {})).body.lists).toEqual(['allow', 'beta', 'vip']);
+    const list = await request(ctx.app).get('/list/beta').set('x-api-key', key);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ name: 'beta', standard: false, account_ids: ['put-lists'] });
+  });
+
+  test('when groups are off, then a group is refused with 400 naming group, and nothing is written', async () => {
+    await api.put('put-group', { email: 'g@example.com' });
+    const before = (await api.get('put-group')).body;
+    const res = await api.put('put-group', { email: 'changed@example.com', group: 'tenant-1' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(/\bgroup\b/) });
+    expect((await api.get('put-group')).body).toEqual(before);
+    // A new account is not created either.
+    expect((await api.put('put-group-new', { group: 'tenant-1' })).status).toBe(400);
+    expect((await api.get('put-group-new')).status).toBe(404);
+  });
+
+  test('when groups are on, then a group is required for a new account and cannot change', async () => {
+    const p = await newProject(true);
+    const missing = await api.put('grp-1', { email: 'a@example.com' }, p.apiKey);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toMatch(/\bgroup\b/);
+    expect((await api.put('grp-1', { group: 'tenant-1' }, p.apiKey)).body.group).toBe('tenant-1');
+    expect((await api.put('grp-1', { email: 'a@example.com' }, p.apiKey)).body.group).toBe('tenant-1');
+    const before = (await api.get('grp-1', p.apiKey)).body;
+    const move = await api.put('grp-1', { group: 'tenant-2', email: 'b@example.com' }, p.apiKey);
+    expect(move.status).toBe(400);
+    expect(move.body.message).toMatch(/\bgroup\b/);
+    expect((await api.get('grp-1', p.apiKey)).body).toEqual(before);
+  });
+
+  const long = (n: number) => 'x'.repeat(n);
+  const invalid: [string, string, Record<string, unknown>][] = [
+    ['email', 'longer than 320 characters', { email: `${long(320)}@example.com` }],
+    ['email', 'not a string', { email: 42 }],
+    ['phone', 'not E.164', { phone: '07911 123456' }],
+    ['phone', 'more than 15 digits', { phone: `+${'1'.repeat(16)}` }],
+    ['first_name', 'longer than 256 characters', { first_name: long(257) }],
+    ['last_name', 'longer than 256 characters', { last_name: long(257) }],
+    ['username', 'longer than 256 characters', { username: long(257) }],
+    ['expected_countries', 'a lower-case code', { expected_countries: ['gb'] }],
+    ['expected_countries', 'an alpha-3 code', { expected_countries: ['GBR'] }],
+    ['expected_countries', 'not an array', { expected_countries: 'GB' }],
+    ['expected_countries', 'more than 250 items', { expected_countries: Array.from({ length: 251 }, () => 'GB') }],
+    ['metadata', 'a string', { metadata: 'pro' }],
+    ['metadata', 'an array', { metadata: ['pro'] }],
+    ['group', 'empty', { group: '' }],
+    ['lists', 'a name with a space', { lists: ['has space'] }],
+    ['lists', 'a name longer than 64 characters', { lists: [long(65)] }],
+    ['lists', 'more than 50 items', { lists: Array.from({ length: 51 }, (_, i) => `l${i}`) }],
+    ['lists', 'not an array', { lists: 'vip' }],
+  ];
+
+  test.each(invalid)('when %s is %s, then 400 naming it, and nothing is written', async (field, _rule, body) => {
+    await api.put('put-invalid', { email: 'valid@example.com', expected_countries: ['GB'], metadata: { k: 'v' }, lists: ['keep'] });
+    const before = (await api.get('put-invalid')).body;
+    const lists = await count('lists', { project_id: ctx.project.project_id });
+    const res = await api.put('put-invalid', { username: 'would-change', ...body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(field) });
+    expect((await api.get('put-invalid')).body).toEqual(before);
+    expect(await count('lists', { project_id: ctx.project.project_id })).toBe(lists);
+    // Nor is an account created by an invalid PUT.
+    expect((await api.put('put-invalid-new', body)).status).toBe(400);
+    expect((await api.get('put-invalid-new')).status).toBe(404);
+  });
+
+  test('when a member the interface does not have is sent, then 400 naming it', async () => {
+    const res = await api.put('put-extra', { email: 'e@example.com', nickname: 'e' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('nickname') });
+    expect((await api.get('put-extra')).status).toBe(404);
+  });
+
+  test('when lists holds two standard lists, then 400 naming lists, and nothing is written', async () => {
+    await api.put('put-two-standard', { lists: ['vip'] });
+    const before = (await api.get('put-two-standard')).body;
+    const res = await api.put('put-two-standard', { lists: ['allow', 'block'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('lists') });
+    expect((await api.get('put-two-standard')).body).toEqual(before);
+  });
+});
+
+describe('DELETE /account/{account_id}', () => {
+  test('when the account is erased, then 204, GET 404, its personal data, session links and memberships are gone, and its sessions stay', async () => {
+    const p = await newProject();
+    const device = randomUUID();
+    const person = { id: 'erase-me', email: 'erase.me.please@gmail.com', phone: '+447911123499', first_name: 'Eraseable', last_name: 'Personson', username: 'erase_me_user', metadata: { secret: 'erase-metadata-value' }, lists: ['vip', 'block'] };
+    const r1 = await signIn(person, { device_id: device }, false, p.sc);
+    const r2 = await signIn({ id: 'erase-me' }, {}, false, p.sc);
+    const friend = await signIn({ id: 'erase-friend' }, { device_id: device }, true, p.sc);
+    expect(friend.linked_accounts!.map((l) => l.account_id)).toEqual(['erase-me']);
+    expect(await count('session_accounts', { project_id: p.projectId, account_id: 'erase-me' })).toBe(2);
+    expect(await count('list_members', { project_id: p.projectId, account_id: 'erase-me' })).toBe(2);
+
+    const res = await api.delete('erase-me', p.apiKey);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+
+    const gone = await api.get('erase-me', p.apiKey);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ statusCode: 404, message: 'Account erase-me not found' });
+    expect((await api.sessions('erase-me', '', p.apiKey)).status).toBe(404);
+    expect((await api.linked('erase-me', p.apiKey)).status).toBe(404);
+
+    expect(await count('accounts', { project_id: p.projectId, id: 'erase-me' })).toBe(0);
+    expect(await count('session_accounts', { project_id: p.projectId, account_id: 'erase-me' })).toBe(0);
+    expect(await count('list_members', { project_id: p.projectId, account_id: 'erase-me' })).toBe(0);
+    // No table keeps a trace of the person's identifiers.
+    const dump = await everything();
+    for (const value of [person.email, 'erasemeplease@gmail.com', person.phone, 'Eraseable', 'Personson', person.username, 'erase-metadata-value']) {
+      expect(dump).not.toContain(value);
+    }
+    // The sessions stay, without the account.
+    for (const r of [r1, r2]) {
+      expect(await count('sessions', { project_id: p.projectId, id: r.session_id })).toBe(1);
+      const session = await request(ctx.app).get(`/session/${r.session_id}`).set('x-api-key', p.apiKey);
+      expect(session.status).toBe(200);
+      expect(session.body.account_ids).toEqual([]);
+    }
+    // The block list no longer counts it.
+    expect((await request(ctx.app).get('/list/block').set('x-api-key', p.apiKey)).body).toMatchObject({ num_accounts: 0, account_ids: [] });
+
+    // The account it was linked to no longer lists it.
+    const links = await api.linked('erase-friend', p.apiKey);
+    expect(links.status).toBe(200);
+    expect(links.body).toEqual({ account_id: 'erase-friend', accounts_linked: 0, linked_accounts: [] });
+    const again = await signIn({ id: 'erase-friend' }, { device_id: device }, true, p.sc);
+    expect(again.accounts_linked).toBe(0);
+    expect(again.linked_accounts).toEqual([]);
+  });
+
+  test('when the account is unknown (or already erased), then 404', async () => {
+    await api.put('erase-twice', {});
+    expect((await api.delete('erase-twice')).status).toBe(204);
+    const res = await api.delete('erase-twice');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, message: 'Account erase-twice not found' });
+  });
+
+  test('when an erased id is used again, then it is a new account with no history', async () => {
+    await signIn({ id: 'reborn', email: 'first.life@example.com', lists: ['vip'] });
+    await api.delete('reborn');
+    ctx.clock.advance(HOUR);
+    const res = await api.put('reborn', {});
+    expect(res.body).toEqual({ account_id: 'reborn', expected_countries: [], metadata: {}, lists: [], num_sessions: 0, created_at: at(HOUR), updated_at: at(HOUR) });
+  });
+});
+
+describe('GET /account/{account_id}/sessions', () => {
+  test('the sessions are newest first, with their latest decision and account_score; limit takes the newest', async () => {
+    const evaluations: AuthenticateResponse[] = [];
+    const devices: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const device = randomUUID();
+      devices.push(device);
+      evaluations.push(await signIn({ id: 'sessions-1' }, { device_id: device }));
+      ctx.clock.advance(HOUR);
+    }
+    const res = await api.sessions('sessions-1');
+    expect(res.status).toBe(200);
+    await expectSchema('AccountSessions', res.body);
+    expect(res.body.account_id).toBe('sessions-1');
+    const sessions = res.body.sessions as Record<string, unknown>[];
+    expect(sessions.map((x) => x.session_id)).toEqual(evaluations.map((e) => e.session_id).reverse());
+    sessions.forEach((x, i) => {
+      const e = evaluations[2 - i];
+      expect(x).toEqual({
+        session_id: e.session_id,
+        start_time: at((2 - i) * HOUR),
+        device_id: devices[2 - i],
+        ip_address: e.session.network.ip_address,
+        country_code: 'GB',
+        decision: e.decision,
+        account_score: expect.closeTo(e.account_score, 3),
+      });
+    });
+
+    const two = await api.sessions('sessions-1', '?limit=2');
+    expect(two.status).toBe(200);
+    expect(two.body.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([evaluations[2].session_id, evaluations[1].session_id]);
+  });
+
+  test('when a session is evaluated again, then it carries the latest evaluation', async () => {
+    const first = await signIn({ id: 'sessions-re' });
+    const blocked = await s.authenticated(first.session_id, { id: 'sessions-re', lists: ['block'] });
+    expect(blocked.decision).toBe('Fake');
+    const res = await api.sessions('sessions-re');
+    expect(res.body.sessions).toHaveLength(1);
+    expect(res.body.sessions[0]).toMatchObject({ session_id: first.session_id, decision: 'Fake', account_score: expect.closeTo(blocked.account_score, 3) });
+  });
+
+  test('when limit is out of range, then 400 naming limit; when the account is unknown, then 404', async () => {
+    await signIn({ id: 'sessions-limits' });
+    for (const q of ['?limit=0', '?limit=501', '?limit=many']) {
+      const res = await api.sessions('sessions-limits', q);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('limit') });
+    }
+    const unknown = await api.sessions('sessions-nobody');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ statusCode: 404, message: 'Account sessions-nobody not found' });
+  });
+
+  test('an account created by PUT has no sessions', async () => {
+    await api.put('sessions-none', {});
+    expect((await api.sessions('sessions-none')).body).toEqual({ account_id: 'sessions-none', sessions: [] });
+  });
+});
+
+describe('GET /account/{account_id}/accounts-linked', () => {
+  test('it reports the same accounts as authenticate with accounts_linked=true, strongest first', async () => {
+    const p = await newProject();
+    const device = randomUUID();
+    const fingerprint = randomUUID().replace(/-/g, '');
+    await signIn({ id: 'links-browser', lists: ['vip'] }, { browser_fingerprint: fingerprint }, false, p.sc);
+    await signIn({ id: 'links-device', email: 'dev@example.com', expected_countries: ['FR'] }, { device_id: device }, false, p.sc);
+    await signIn({ id: 'links-name', first_name: 'Zoë', last_name: 'Brontë' }, {}, false, p.sc);
+    const r = await signIn({ id: 'links-me', first_name: 'zoe', last_name: 'bronte' }, { device_id: device, browser_fingerprint: fingerprint }, true, p.sc);
+    expect(r.accounts_linked).toBe(3);
+
+    const res = await api.linked('links-me', p.apiKey);
+    expect(res.status).toBe(200);
+    await expectSchema('AccountLinks', res.body);
+    expect(res.body).toEqual({ account_id: 'links-me', accounts_linked: r.accounts_linked, linked_accounts: r.linked_accounts });
+    expect(res.body.linked_accounts.map((l: { account_id: string }) => l.account_id)).toEqual(['links-browser', 'links-device', 'links-name']);
+  });
+
+  test('an account created by PUT links by its identifiers, and reads with null first_seen / last_seen', async () => {
+    const p = await newProject();
+    await api.put('links-put-only', { email: 'shared.mailbox@gmail.com', username: 'Shared' }, p.apiKey);
+    const r = await signIn({ id: 'links-put-session', email: 'sharedmailbox+promo@gmail.com' }, {}, true, p.sc);
+    expect(r.accounts_linked).toBe(1);
+    expect(r.linked_accounts).toEqual([
+      {
+        account_id: 'links-put-only',
+        score: expect.closeTo(0.9, 6),
+        email: 'shared.mailbox@gmail.com',
+        username: 'Shared',
+        expected_countries: [],
+        first_seen: null,
+        last_seen: null,
+        match_type: ['email'],
+        lists: [],
+        metadata: {},
+      },
+    ]);
+    const back = await api.linked('links-put-only', p.apiKey);
+    expect(back.body).toMatchObject({ account_id: 'links-put-only', accounts_linked: 1, linked_accounts: [{ account_id: 'links-put-session', match_type: ['email'], first_seen: TEST_NOW }] });
+    // A PUT that changes the identifier changes the links.
+    await api.put('links-put-only', { email: 'another@gmail.com' }, p.apiKey);
+    expect((await api.linked('links-put-only', p.apiKey)).body).toEqual({ account_id: 'links-put-only', accounts_linked: 0, linked_accounts: [] });
+  });
+
+  test('an account with no links reads accounts_linked 0 and an empty list', async () => {
+    const p = await newProject();
+    await signIn({ id: 'links-alone' }, {}, false, p.sc);
+    expect((await api.linked('links-alone', p.apiKey)).body).toEqual({ account_id: 'links-alone', accounts_linked: 0, linked_accounts: [] });
+  });
+
+  test('with groups on, only accounts of the same group are reported', async () => {
+    const p = await newProject(true);
+    const device = randomUUID();
+    await signIn({ id: 'g-a', group: 'one' }, { device_id: device }, false, p.sc);
+    await signIn({ id: 'g-b', group: 'two' }, { device_id: device }, false, p.sc);
+    await signIn({ id: 'g-c', group: 'one' }, { device_id: device }, false, p.sc);
+    expect((await api.linked('g-a', p.apiKey)).body.linked_accounts.map((l: { account_id: string }) => l.account_id)).toEqual(['g-c']);
+    expect((await api.linked('g-b', p.apiKey)).body).toEqual({ account_id: 'g-b', accounts_linked: 0, linked_accounts: [] });
+  });
+});

@@ -25,6 +25,14 @@ export type {
   webhooks,
   WebhookEnvelope,
 } from '../api-types';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  type WebhookRequestHeaders,
+  type WebhookVerificationReason,
+} from './webhooks';
 
 export interface TrustgateClientOptions {
   /** Where the service is, for example `https://trustgate.internal:3000`. */

@@ -157,6 +157,15 @@ describe('spoofed_ip', () => {
 });
 
 describe('recent_fraud_ip', () => {
+  test("when the address is on the operator's fraud list, then recent_fraud_ip is raised with fraud_ip_list", async () => {
+    const p = await freshProject(ctx);
+    await listIp(ctx, 'fraud', '2.120.40.1');
+    const r = await p.signIn({ id: 'fraud-list-on' }, {}, '2.120.40.1');
+    expectOn(r, 'recent_fraud_ip', 'fraud_ip_list', 'network', 1);
+    const neighbour = await p.signIn({ id: 'fraud-list-off' }, {}, '2.120.40.2');
+    expectOff(neighbour, 'recent_fraud_ip', 'fraud_ip_list', 'network', 0);
+  });
+
   test('when an account on the block list used the address earlier, then recent_fraud_ip is raised with ip_used_by_fraud', async () => {
     const p = await freshProject(ctx);
     // Its session on the address was decided Real; a later authenticate elsewhere puts it on `block`.

@@ -1,0 +1,189 @@
+/**
+ * Checking Trustgate webhooks in a customer's backend: one call, on the RAW body.
+ *
+ *   app.post('/trustgate', express.raw({ type: 'application/json' }), (req, res) => {
+ *     const event = verifyWebhook(req.body, req.headers, process.env.TRUSTGATE_WEBHOOK_SECRET!);
+ *     ...
+ *   });
+ *
+ * The `x-signature` scheme (reference.md, webhooks.yaml): `t=<unix seconds>,h=<signed header
+ * names>,v1=<hex>`, `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{header values joined by '.'}.{raw body}"))`.
+ *
+ * Self-contained on purpose: it runs in customers' processes, so it imports nothing of the server,
+ * only `node:crypto` and (erased at compile time) the generated types.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEnvelope } from '../api-types';
+
+/** Why a webhook was refused, for code to branch on; the error's message says it for people. */
+export type WebhookVerificationReason =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'stale_timestamp'
+  | 'bad_signature'
+  | 'malformed_body';
+
+/** The one error `verifyWebhook` throws for a webhook it refuses. Answer it with a 4xx. */
+export class WebhookVerificationError extends Error {
+  readonly reason: WebhookVerificationReason;
+
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+    this.reason = reason;
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /**
+   * How far, in seconds, the signature's `t` may be from `now`, in either direction (default 300).
+   * 0 means "the same second as now", never "no check"; a negative or non-finite value is a TypeError.
+   */
+  toleranceSeconds?: number;
+  /** When the webhook was received (default: the current time). Tests pass a fixed time. */
+  now?: Date;
+}
+
+/** Request headers as Node and Express give them (`req.headers`); names in any case. */
+export type WebhookRequestHeaders = Record<string, string | string[] | undefined>;
+
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const SIGNATURE_HEADER = 'x-signature';
+const T_PATTERN = /^[0-9]{1,15}$/;
+const H_PATTERN = /^[a-z0-9-]+( [a-z0-9-]+)*$/;
+const V1_PATTERN = /^[0-9a-fA-F]+$/;
+
+/**
+ * Checks a webhook's `x-signature` against the raw body and returns the parsed envelope, typed as
+ * the generated union (narrow it on `event_type` and `status`). Throws `WebhookVerificationError`
+ * (with a `reason`) for a webhook to refuse, and `TypeError` for a wrong call (a parsed body, an
+ * empty secret, a negative tolerance).
+ *
+ * The order: parse `x-signature` (t, h, v1 required) → the headers named in `h` present →
+ * the HMAC over the raw bytes, compared in constant time → the age of `t` → only then JSON.parse.
+ * A `stale_timestamp` therefore always concerns an authentic webhook (a replay or a skewed clock).
+ * An unknown `event_type` passes (new event types may be added): keep a `default` branch.
+ */
+export function verifyWebhook(
+  rawBody: string | Buffer,
+  headers: WebhookRequestHeaders,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): WebhookEnvelope {
+  const body = rawBytes(rawBody);
+  if (typeof headers !== 'object' || headers === null) throw new TypeError('verifyWebhook: headers must be the request headers object');
+  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('verifyWebhook: secret must be a non-empty string');
+  const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError(`verifyWebhook: toleranceSeconds must be a finite number >= 0, got ${String(tolerance)}`);
+  }
+  const now = options.now ?? new Date();
+  const nowMs = now instanceof Date ? now.getTime() : Number.NaN;
+  if (!Number.isFinite(nowMs)) throw new TypeError('verifyWebhook: now must be a valid Date');
+
+  const byName = lowerCaseHeaders(headers);
+  const signature = byName.get(SIGNATURE_HEADER);
+  if (signature === undefined || signature.trim() === '') {
+    throw new WebhookVerificationError('missing_header', 'the x-signature header is missing');
+  }
+  const { t, h, v1 } = parseSignature(signature);
+
+  const names = h.split(' ');
+  const values = names.map((name) => {
+    const value = byName.get(name);
+    if (value === undefined) {
+      throw new WebhookVerificationError('missing_header', `the ${name} header, signed according to x-signature h, is missing`);
+    }
+    return value;
+  });
+
+  const expected = Buffer.from(
+    createHmac('sha256', secret).update(`${t}.${h}.${values.join('.')}.`, 'utf8').update(body).digest('hex'),
+    'utf8',
+  );
+  const given = Buffer.from(v1.toLowerCase(), 'utf8');
+  // timingSafeEqual throws a RangeError on unequal lengths; a length is no secret, so check it first.
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new WebhookVerificationError(
+      'bad_signature',
+      'x-signature v1 does not match the body and signed headers (wrong secret, or the body was altered or re-serialised)',
+    );
+  }
+
+  const age = Math.floor(nowMs / 1000) - Number(t);
+  if (Math.abs(age) > tolerance) {
+    throw new WebhookVerificationError(
+      'stale_timestamp',
+      `x-signature t=${t} is ${Math.abs(age)} s ${age > 0 ? 'in the past' : 'in the future'}, beyond the tolerance of ${tolerance} s`,
+    );
+  }
+
+  return parseEnvelope(body);
+}
+
+function rawBytes(rawBody: unknown): Uint8Array {
+  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
+  if (rawBody instanceof Uint8Array) return rawBody;
+  throw new TypeError(
+    'verifyWebhook: rawBody must be the raw request body as a string or a Buffer, not a parsed object ' +
+      "(mount express.raw({ type: 'application/json' }) on the webhook route instead of express.json())",
+  );
+}
+
+/** Header values by lower-case name; a repeated header (`string[]`) counts by its first value. */
+function lowerCaseHeaders(headers: WebhookRequestHeaders): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const [name, raw] of Object.entries(headers)) {
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    const key = name.toLowerCase();
+    if (typeof value === 'string' && !byName.has(key)) byName.set(key, value);
+  }
+  return byName;
+}
+
+function parseSignature(signature: string): { t: string; h: string; v1: string } {
+  const fields = new Map<string, string>();
+  for (const part of signature.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new WebhookVerificationError('malformed_header', 'x-signature is not a list of key=value separated by ","');
+    const key = part.slice(0, eq).trim();
+    if (fields.has(key)) throw new WebhookVerificationError('malformed_header', `x-signature has ${key} more than once`);
+    fields.set(key, part.slice(eq + 1).trim());
+  }
+  // Unknown keys are ignored, so that a later scheme (v2=…) can be sent beside v1.
+  const t = fields.get('t');
+  const h = fields.get('h');
+  const v1 = fields.get('v1');
+  for (const [key, value] of [['t', t], ['h', h], ['v1', v1]] as const) {
+    if (!value) throw new WebhookVerificationError('malformed_header', `x-signature has no ${key}=`);
+  }
+  if (!T_PATTERN.test(t!)) throw new WebhookVerificationError('malformed_header', 'x-signature t is not unix seconds');
+  if (!H_PATTERN.test(h!)) {
+    throw new WebhookVerificationError('malformed_header', 'x-signature h is not lower-case header names separated by single spaces');
+  }
+  if (!V1_PATTERN.test(v1!)) throw new WebhookVerificationError('malformed_header', 'x-signature v1 is not hexadecimal');
+  return { t: t!, h: h!, v1: v1! };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function parseEnvelope(body: Uint8Array): WebhookEnvelope {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(utf8.decode(body));
+  } catch (err) {
+    const detail = err instanceof SyntaxError ? err.message : 'it is not valid UTF-8';
+    throw new WebhookVerificationError('malformed_body', `the body is not JSON: ${detail}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
+  }
+  for (const member of ['request_id', 'event_type', 'status'] as const) {
+    const value = (parsed as Record<string, unknown>)[member];
+    if (typeof value !== 'string' || value === '') {
+      throw new WebhookVerificationError('malformed_body', `the body has no ${member} string`);
+    }
+  }
+  return parsed as WebhookEnvelope;
+}

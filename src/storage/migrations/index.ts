@@ -8,12 +8,14 @@ import * as m0001 from './0001_projects_keys_sessions';
 import * as m0002 from './0002_session_sdk_facts';
 import * as m0003 from './0003_demo_project';
 import * as m0004 from './0004_accounts_lists_evaluations';
+import * as m0005 from './0005_webhooks';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
   '0002_session_sdk_facts': m0002,
   '0003_demo_project': m0003,
   '0004_accounts_lists_evaluations': m0004,
+  '0005_webhooks': m0005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

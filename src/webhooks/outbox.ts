@@ -1,0 +1,162 @@
+/**
+ * The webhook outbox: one row per webhook, written in the same transaction as the
+ * verification session's terminal transition, claimed by dispatchers with a lease.
+ * The claim is one statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so dispatchers never take the
+ * same row; SQLite has one writer), attempts are counted at claim, settlement touches only rows
+ * the dispatcher still holds, and a crashed dispatcher's lease expires.
+ */
+import type { Knex } from 'knex';
+
+export type WebhookStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookRecord {
+  requestId: string;
+  projectId: string;
+  sessionId: string;
+  eventType: string;
+  body: string;
+  status: WebhookStatus;
+  attempts: number;
+  runAt: Date;
+  lockedBy?: string;
+  lastError?: string;
+  firstAttemptAt?: Date;
+  deliveredAt?: Date;
+  createdAt: Date;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: Date;
+  worker: string;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+}
+
+const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(Number(v)));
+
+function toRecord(r: Record<string, unknown>): WebhookRecord {
+  return {
+    requestId: String(r.request_id),
+    projectId: String(r.project_id),
+    sessionId: String(r.session_id),
+    eventType: String(r.event_type),
+    body: String(r.body),
+    status: r.status as WebhookStatus,
+    attempts: Number(r.attempts),
+    runAt: new Date(Number(r.run_at)),
+    lockedBy: (r.locked_by as string | null) ?? undefined,
+    lastError: (r.last_error as string | null) ?? undefined,
+    firstAttemptAt: date(r.first_attempt_at),
+    deliveredAt: date(r.delivered_at),
+    createdAt: new Date(Number(r.created_at)),
+  };
+}
+
+export function makeOutbox(db: Knex) {
+  const postgres = db.client.config.client === 'pg';
+
+  return {
+    /** Queues the session's webhook; false when the session already has one (the unique key holds). */
+    async enqueue(w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date }, trx: Knex = db): Promise<boolean> {
+      const inserted = await trx('webhooks')
+        .insert({
+          request_id: w.requestId,
+          project_id: w.projectId,
+          session_id: w.sessionId,
+          event_type: w.eventType,
+          body: w.body,
+          status: 'pending',
+          attempts: 0,
+          run_at: w.now.getTime(),
+          created_at: w.now.getTime(),
+        })
+        .onConflict('session_id')
+        .ignore()
+        .returning('request_id');
+      return inserted.length > 0;
+    },
+
+    /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
+    async claim(worker: string, now: Date, leaseMs: number, limit: number): Promise<WebhookRecord[]> {
+      const t = now.getTime();
+      const result = await db.raw(
+        `UPDATE webhooks
+            SET locked_by = ?, locked_at = ?, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ?)
+          WHERE request_id IN (
+                SELECT request_id FROM webhooks
+                 WHERE status = 'pending' AND run_at <= ? AND (locked_at IS NULL OR locked_at < ?)
+                 ORDER BY run_at LIMIT ?${postgres ? ' FOR UPDATE SKIP LOCKED' : ''})
+      RETURNING *`,
+        [worker, t, t, t, t - leaseMs, limit],
+      );
+      const rows: Record<string, unknown>[] = postgres ? result.rows : result;
+      return rows.map(toRecord);
+    },
+
+    async recordAttempt(requestId: string, a: AttemptRecord): Promise<void> {
+      await db('webhook_attempts').insert({
+        request_id: requestId,
+        attempt: a.attempt,
+        at: a.at.getTime(),
+        worker: a.worker,
+        status_code: a.statusCode ?? null,
+        latency_ms: Math.round(a.latencyMs),
+        error: a.error ?? null,
+      });
+    },
+
+    /** Settles a claimed row; false when the lease was lost (another dispatcher took it over). */
+    async settle(
+      requestId: string,
+      worker: string,
+      outcome: { status: WebhookStatus; at: Date; runAt?: Date; error?: string },
+    ): Promise<boolean> {
+      const changed = await db('webhooks')
+        .where({ request_id: requestId, locked_by: worker })
+        .update({
+          status: outcome.status,
+          locked_by: null,
+          locked_at: null,
+          last_error: outcome.error ?? null,
+          ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}),
+          ...(outcome.status === 'delivered' ? { delivered_at: outcome.at.getTime() } : {}),
+        });
+      return changed > 0;
+    },
+
+    async find(requestId: string): Promise<WebhookRecord | undefined> {
+      const row = await db('webhooks').where({ request_id: requestId }).first();
+      return row && toRecord(row);
+    },
+
+    async list(filter: { status?: WebhookStatus; limit?: number } = {}): Promise<WebhookRecord[]> {
+      const q = db('webhooks').orderBy('created_at', 'desc').limit(filter.limit ?? 100);
+      if (filter.status) q.where({ status: filter.status });
+      return (await q).map(toRecord);
+    },
+
+    async attempts(requestId: string): Promise<AttemptRecord[]> {
+      const rows = await db('webhook_attempts').where({ request_id: requestId }).orderBy('attempt');
+      return rows.map((r: Record<string, unknown>) => ({
+        attempt: Number(r.attempt),
+        at: new Date(Number(r.at)),
+        worker: String(r.worker),
+        statusCode: r.status_code === null ? undefined : Number(r.status_code),
+        latencyMs: Number(r.latency_ms),
+        error: (r.error as string | null) ?? undefined,
+      }));
+    },
+
+    /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
+    async replay(requestId: string, now: Date): Promise<boolean> {
+      const changed = await db('webhooks')
+        .where({ request_id: requestId })
+        .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
+      return changed > 0;
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof makeOutbox>;

@@ -73,6 +73,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/liveness/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a verification session
+         * @description Starts a Face Match or ID Check session for an end user. Send the user to `url`, the
+         *     hosted page, which carries an unguessable capture token. The session can be completed
+         *     for 30 days; it then ends with `max_duration_exceeded`. Whatever way it ends, exactly
+         *     one signed webhook is sent to the project's webhook URL.
+         */
+        post: operations["createVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/{session_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a verification session (hosted page)
+         * @description Called by the hosted page when the user presses Cancel: the session ends with
+         *     `liveness_check_failed` and its webhook is queued. Public: the capture token in
+         *     `token` authorises it. Cancelling an ended session changes nothing.
+         */
+        post: operations["cancelVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/liveness/verify-face": {
         parameters: {
             query?: never;
@@ -986,6 +1031,58 @@ export interface components {
         ListPage: components["schemas"]["ListSummary"] & {
             account_ids: string[];
         };
+        /**
+         * @description `face-match` (a selfie, matched against the account's enrolled faces) or `id-check` (an ID document and a selfie).
+         * @enum {string}
+         */
+        VerificationType: "face-match" | "id-check";
+        /** @description A verification session to start. */
+        CreateVerificationSession: {
+            type: components["schemas"]["VerificationType"];
+            /** @description The customer's account being verified. */
+            account_id?: string;
+            /** @description The SDK session the user came from; the capture is compared with it. */
+            referring_session_id?: components["schemas"]["SessionId"];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the user at the end, with `session_id`, `success` and `error_message`.
+             */
+            redirect_url?: string;
+        };
+        /** @description A new verification session. */
+        VerificationSessionCreated: {
+            request_id: string;
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * Format: uri
+             * @description The hosted page for the end user, with its capture token.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 30 days after creation; the session then ends with `max_duration_exceeded`.
+             */
+            expires_at: string;
+        };
+        /** @description How a verification session ended, and where the hosted page sends the user. */
+        VerificationSessionEnded: {
+            session_id: components["schemas"]["SessionId"];
+            /** @enum {string} */
+            status: "success" | "error";
+            error_code?: components["schemas"]["WebhookErrorCode"];
+            /** @description The customer's redirect URL with `session_id`, `success` and `error_message`; null when none was given. */
+            redirect_url: string | null;
+        };
+        /**
+         * @description Why the session ended without a result:
+         *     `liveness_check_failed` (a non-success state, for example the user cancelled a step),
+         *     `face_match_failed` (the face match or liveness step used up its attempts),
+         *     `failed_to_process_id_scan` (the ID document scan could not be processed; ID Check only),
+         *     `failed_to_collect_device_data` (device or network data could not be collected from the browser),
+         *     `max_duration_exceeded` (the session was never completed within 30 days of its creation).
+         * @enum {string}
+         */
+        WebhookErrorCode: "liveness_check_failed" | "face_match_failed" | "failed_to_process_id_scan" | "failed_to_collect_device_data" | "max_duration_exceeded";
         /** @description The ids and time of a verification result. */
         ResultMetadata: {
             project_id: string;
@@ -1242,16 +1339,6 @@ export interface components {
              */
             status: "success";
         };
-        /**
-         * @description Why the session ended without a result:
-         *     `liveness_check_failed` (a non-success state, for example the user cancelled a step),
-         *     `face_match_failed` (the face match or liveness step used up its attempts),
-         *     `failed_to_process_id_scan` (the ID document scan could not be processed; ID Check only),
-         *     `failed_to_collect_device_data` (device or network data could not be collected from the browser),
-         *     `max_duration_exceeded` (the session was never completed within 30 days of its creation).
-         * @enum {string}
-         */
-        WebhookErrorCode: "liveness_check_failed" | "face_match_failed" | "failed_to_process_id_scan" | "failed_to_collect_device_data" | "max_duration_exceeded";
         /** @description The reason a session ended without a result. */
         WebhookError: {
             code: components["schemas"]["WebhookErrorCode"];
@@ -1308,6 +1395,15 @@ export interface components {
         IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
     };
     responses: {
+        /** @description The capture token does not belong to this verification session. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The account or list does not exist in this project. */
         NotFound: {
             headers: {
@@ -1382,6 +1478,8 @@ export interface components {
         AccountsLinked: boolean;
         /** @description The customer's identifier of the account. */
         AccountId: string;
+        /** @description The capture token from the hosted page's URL. */
+        CaptureToken: string;
         /** @description The list's name. */
         ListNameParam: components["schemas"]["ListName"];
         /**
@@ -1502,6 +1600,66 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createVerificationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVerificationSession"];
+            };
+        };
+        responses: {
+            /** @description The session and the hosted page's address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSessionCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelVerificationSession: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's end, and where to send the user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSessionEnded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -33,6 +33,7 @@ export type AuthenticateResponse = Schemas['AuthenticateResponse'];
 export type UnauthenticatedRequest = Schemas['UnauthenticatedRequest'];
 export type UnauthenticatedResponse = Schemas['UnauthenticatedResponse'];
 export type VerifyRequest = Schemas['VerifyRequest'];
+export type CreateVerificationSession = Schemas['CreateVerificationSession'];
 export type Evaluation = Schemas['Evaluation'];
 export type Decision = Schemas['Decision'];
 export type ListName = Schemas['ListName'];

@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   const session = makeSessionHandlers(services.evaluation);
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
-  const liveness = makeLivenessHandlers();
+  const liveness = makeLivenessHandlers(services.verification);
   const system = makeSystemHandlers(db, logger);
   const sdk = makeSdkHandlers(services.ingest);
 
@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/list/:list_name', list.deleteList);
   app.post('/list/:list_name/account/:account_id', list.addAccountToList);
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
+  app.post('/liveness/session', liveness.createVerificationSession);
+  app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
   app.post('/ingest/session', sdk.ingestSession);

@@ -9,6 +9,7 @@ import * as m0002 from './0002_session_sdk_facts';
 import * as m0003 from './0003_demo_project';
 import * as m0004 from './0004_accounts_lists_evaluations';
 import * as m0005 from './0005_webhooks';
+import * as m0006 from './0006_verification_sessions';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -16,6 +17,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0003_demo_project': m0003,
   '0004_accounts_lists_evaluations': m0004,
   '0005_webhooks': m0005,
+  '0006_verification_sessions': m0006,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

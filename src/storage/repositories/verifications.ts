@@ -1,0 +1,93 @@
+/** Verification sessions and their single terminal transition. */
+import type { Knex } from 'knex';
+
+export type VerificationType = 'face-match' | 'id-check';
+
+export interface VerificationRecord {
+  id: string;
+  projectId: string;
+  type: VerificationType;
+  accountId?: string;
+  referringSessionId?: string;
+  redirectUrl?: string;
+  tokenHash: string;
+  attempts: number;
+  state: 'open' | 'ended';
+  outcome?: string;
+  result?: unknown;
+  webhookRequestId?: string;
+  createdAt: Date;
+  expiresAt: Date;
+  endedAt?: Date;
+}
+
+function toRecord(r: Record<string, unknown>): VerificationRecord {
+  const opt = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+  return {
+    id: String(r.id),
+    projectId: String(r.project_id),
+    type: r.type as VerificationType,
+    accountId: opt(r.account_id),
+    referringSessionId: opt(r.referring_session_id),
+    redirectUrl: opt(r.redirect_url),
+    tokenHash: String(r.token_hash),
+    attempts: Number(r.attempts),
+    state: r.state as 'open' | 'ended',
+    outcome: opt(r.outcome),
+    result: typeof r.result === 'string' ? JSON.parse(r.result) : undefined,
+    webhookRequestId: opt(r.webhook_request_id),
+    createdAt: new Date(Number(r.created_at)),
+    expiresAt: new Date(Number(r.expires_at)),
+    endedAt: r.ended_at === null || r.ended_at === undefined ? undefined : new Date(Number(r.ended_at)),
+  };
+}
+
+export function makeVerificationRepository(db: Knex) {
+  return {
+    async insert(v: VerificationRecord, trx: Knex = db): Promise<void> {
+      await trx('verification_sessions').insert({
+        id: v.id,
+        project_id: v.projectId,
+        type: v.type,
+        account_id: v.accountId ?? null,
+        referring_session_id: v.referringSessionId ?? null,
+        redirect_url: v.redirectUrl ?? null,
+        token_hash: v.tokenHash,
+        attempts: v.attempts,
+        state: v.state,
+        created_at: v.createdAt.getTime(),
+        expires_at: v.expiresAt.getTime(),
+      });
+    },
+
+    async find(id: string, trx: Knex = db): Promise<VerificationRecord | undefined> {
+      const row = await trx('verification_sessions').where({ id }).first();
+      return row && toRecord(row);
+    },
+
+    /**
+     * The terminal transition: only an open session ends, once. True when this call ended it
+     * (the caller then queues the webhook in the same transaction).
+     */
+    async end(id: string, e: { outcome: string; result?: unknown; webhookRequestId: string; at: Date }, trx: Knex): Promise<boolean> {
+      const changed = await trx('verification_sessions')
+        .where({ id, state: 'open' })
+        .update({
+          state: 'ended',
+          outcome: e.outcome,
+          result: e.result === undefined ? null : JSON.stringify(e.result),
+          webhook_request_id: e.webhookRequestId,
+          ended_at: e.at.getTime(),
+        });
+      return changed === 1;
+    },
+
+    /** Open sessions past their 30 days, oldest first. */
+    async expired(now: Date, limit: number, trx: Knex = db): Promise<VerificationRecord[]> {
+      const rows = await trx('verification_sessions').where({ state: 'open' }).where('expires_at', '<=', now.getTime()).orderBy('expires_at').limit(limit);
+      return rows.map(toRecord);
+    },
+  };
+}
+
+export type VerificationRepository = ReturnType<typeof makeVerificationRepository>;

@@ -1,0 +1,172 @@
+/**
+ * Verification sessions through HTTP: creation, the hosted page's Cancel, the 30-day sweeper,
+ * verify-face / verify-id, and exactly one signed webhook per session delivered to a real
+ * receiver on loopback, whatever races happen.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { verifyWebhook } from '../../src/client';
+import { makeLogger } from '../../src/logger';
+import { makeDispatcher } from '../../src/webhooks/dispatcher';
+import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
+import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { validateWebhookBody } from '../helpers/spec';
+
+interface Delivery {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+let ctx: TestContext;
+let server: http.Server;
+let deliveries: Delivery[] = [];
+let hookUrl: string;
+
+beforeAll(async () => {
+  ctx = await makeTestContext();
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trustgate`;
+  await ctx.services.projects.setWebhook(ctx.project.project_id, hookUrl);
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await ctx.close();
+});
+beforeEach(() => {
+  deliveries = [];
+  ctx.clock.set(TEST_NOW);
+});
+
+const key = () => ctx.project.api_key;
+const dispatcher = () =>
+  makeDispatcher({
+    outbox: ctx.services.repos.outbox,
+    clock: ctx.clock,
+    random: Math.random,
+    logger: makeLogger('silent'),
+    fetch,
+    resolve: async () => ['127.0.0.1'],
+    target: (projectId) => ctx.services.webhookTarget(projectId),
+    allowPrivate: true,
+  });
+
+async function create(type: 'face-match' | 'id-check' = 'face-match', extra: Record<string, unknown> = {}) {
+  const res = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type, ...extra });
+  expect(res.status).toBe(200);
+  const url = new URL(res.body.url);
+  return { ...res.body, token: url.searchParams.get('token')! } as { request_id: string; session_id: string; url: string; expires_at: string; token: string };
+}
+
+const cancel = (id: string, token: string) => request(ctx.app).post(`/liveness/${id}/cancel`).query({ token });
+
+/** Delivers what is queued and returns the webhooks the receiver got for `sessionId`, each checked. */
+async function delivered(sessionId: string) {
+  await dispatcher().runOnce();
+  const mine = deliveries.filter((d) => JSON.parse(d.body).session_id === sessionId);
+  for (const d of mine) {
+    expect(await validateWebhookBody(JSON.parse(d.body))).toEqual([]);
+    verifyWebhook(d.body, d.headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
+  }
+  return mine.map((d) => JSON.parse(d.body));
+}
+
+describe('POST /liveness/session', () => {
+  test('when a Face Match session is created, then the hosted page URL carries an unguessable token and the session lives 30 days', async () => {
+    const s = await create('face-match', { account_id: 'user-1', redirect_url: 'https://shop.example.com/done' });
+    expect(s.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(new Date(s.expires_at).getTime() - new Date(TEST_NOW).getTime()).toBe(VERIFICATION_LIFETIME_MS);
+    const row = await ctx.testDb.db('verification_sessions').where({ id: s.session_id }).first();
+    expect(row.token_hash).not.toContain(s.token);
+  });
+
+  test('when the type is unknown or the redirect is not a URL, then 400 naming the field', async () => {
+    const bad = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'selfie' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^type must be equal to one of the allowed values/);
+    const url = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: 'not a url' });
+    expect(url.status).toBe(400);
+    expect(url.body.message).toMatch(/^redirect_url must match format "uri"/);
+  });
+});
+
+describe('ending a session', () => {
+  test('when the user cancels, then one error webhook liveness_check_failed is delivered, signed, and the user is redirected', async () => {
+    const s = await create('face-match', { redirect_url: 'https://shop.example.com/done?x=1' });
+    const res = await cancel(s.session_id, s.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      session_id: s.session_id,
+      status: 'error',
+      error_code: 'liveness_check_failed',
+      redirect_url: `https://shop.example.com/done?x=1&session_id=${s.session_id}&success=false&error_message=liveness_check_failed`,
+    });
+    const hooks = await delivered(s.session_id);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({
+      session_id: s.session_id,
+      project_id: ctx.project.project_id,
+      event_type: 'verification.face-match.completed',
+      status: 'error',
+      data: null,
+      error: { code: 'liveness_check_failed' },
+    });
+  });
+
+  test('when Cancel is pressed five times at once, then still exactly one webhook', async () => {
+    const s = await create('id-check');
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => cancel(s.session_id, s.token)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const hooks = await delivered(s.session_id);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0].event_type).toBe('verification.id-check.completed');
+    expect(await ctx.testDb.db('webhooks').where({ session_id: s.session_id })).toHaveLength(1);
+  });
+
+  test('when 30 days pass, then the sweeper ends the session with max_duration_exceeded, and a later Cancel sends nothing more', async () => {
+    const s = await create();
+    ctx.clock.advance(VERIFICATION_LIFETIME_MS - 1);
+    expect(await ctx.services.verification.sweep()).toBe(0);
+    ctx.clock.advance(1);
+    // The sweeper and a Cancel race (other tests' open sessions expire too).
+    await Promise.all([ctx.services.verification.sweep(), cancel(s.session_id, s.token)]);
+    const hooks = await delivered(s.session_id);
+    expect(hooks).toHaveLength(1);
+    expect(['max_duration_exceeded', 'liveness_check_failed']).toContain(hooks[0].error.code);
+    await cancel(s.session_id, s.token);
+    expect(await delivered(s.session_id)).toHaveLength(1); // still only the one received before
+    expect(await ctx.testDb.db('webhooks').where({ session_id: s.session_id })).toHaveLength(1);
+  });
+
+  test('when the token is wrong, then 403 and the session stays open', async () => {
+    const s = await create();
+    const res = await cancel(s.session_id, 'x'.repeat(43));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ statusCode: 403, message: 'The capture token is not valid for this session' });
+    expect((await ctx.testDb.db('verification_sessions').where({ id: s.session_id }).first()).state).toBe('open');
+  });
+});
+
+describe('POST /liveness/verify-face and /liveness/verify-id', () => {
+  test('when the session is open, ended without a result, of the other type or unknown, then 400 saying which', async () => {
+    const open = await create('face-match');
+    const verify = (path: string, id: string) => request(ctx.app).post(path).set('x-api-key', key()).send({ session_id: id });
+    expect((await verify('/liveness/verify-face', open.session_id)).body.message).toBe('The verification session is not completed yet');
+    expect((await verify('/liveness/verify-id', open.session_id)).body.message).toMatch(/names a face-match session; use \/liveness\/verify-face/);
+    await cancel(open.session_id, open.token);
+    expect((await verify('/liveness/verify-face', open.session_id)).body).toEqual({
+      statusCode: 400,
+      message: 'The verification session ended without a result (liveness_check_failed)',
+    });
+    expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe('Session ID not found');
+  });
+});

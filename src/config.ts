@@ -30,6 +30,12 @@ export interface Config {
   logLevel: string;
   /** Express's `trust proxy` setting (for X-Forwarded-For behind a load balancer). */
   trustProxy: boolean | number | string;
+  /** `inline`: the server delivers webhooks and sweeps expired sessions itself; `off`: `trustgate worker` does. */
+  webhookWorker: 'inline' | 'off';
+  /** Deliver webhooks to private, loopback and link-local addresses (development and tests). */
+  webhookAllowPrivate: boolean;
+  /** How long a worker's claim on a webhook holds before another worker may take it over. */
+  webhookLeaseMs: number;
   /** Serve the demo sign-up page at /demo (on outside production unless set). */
   demo: boolean;
   /** Largest JSON body accepted. */
@@ -65,6 +71,12 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+function webhookWorker(raw: string | undefined): 'inline' | 'off' {
+  if (raw === undefined || raw === '' || raw === 'inline') return 'inline';
+  if (raw === 'off') return 'off';
+  throw new ConfigError(`WEBHOOK_WORKER must be inline or off, got ${JSON.stringify(raw)}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -94,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT || '1mb',
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),
+    webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
     nodeEnv,
   };
 }

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { makeLogger } from './logger';
 import { makeRuntime } from './runtime';
+import { makeWebhookWorker } from './webhooks/worker';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -30,6 +31,11 @@ async function main(): Promise<void> {
   }
 
   const app = createApp({ ...runtime, config });
+  const stopWorker = new AbortController();
+  const worker =
+    config.webhookWorker === 'inline'
+      ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs }).start(stopWorker.signal)
+      : Promise.resolve();
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -38,8 +44,9 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    stopWorker.abort();
     server.close(() => {
-      runtime.close().finally(() => process.exit(0));
+      worker.then(() => runtime.close()).finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(1), 10_000).unref();
   };

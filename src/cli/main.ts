@@ -7,6 +7,9 @@
  *   trustgate project set-webhook <project_id> <url|--clear>
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
+ *   trustgate webhooks list [--status pending|delivered|failed] [--json]
+ *   trustgate webhooks replay <request_id>
+ *   trustgate worker            (delivers webhooks and ends expired sessions until stopped)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
  * IP_LISTS_DIR). The IP lists are files the server reloads by itself; they need no database.
@@ -17,6 +20,7 @@ import { loadConfig } from '../config';
 import { addToIpList, IP_LIST_NAMES, ipListFile, isIpListName, normaliseIpListEntry, readIpList, removeFromIpList } from '../geo/ip-lists';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../runtime';
+import { makeWebhookWorker } from '../webhooks/worker';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--json]
@@ -28,6 +32,12 @@ const USAGE = `usage:
   trustgate iplist show LIST [--json]
       LIST is one of tor, vpn, proxy, datacenter, fraud; the files live in IP_LISTS_DIR
       (default DATA_DIR/ip-lists) and a running server picks up changes by itself.
+  trustgate webhooks list [--status pending|delivered|failed] [--json]
+  trustgate webhooks replay REQUEST_ID
+      a replayed webhook is sent again with the same request_id (x-event-id) and body
+  trustgate worker
+      delivers webhooks and ends verification sessions after 30 days until SIGINT/SIGTERM;
+      run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes
 `;
 
 export class UsageError extends Error {}
@@ -49,10 +59,12 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       groups: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       clear: { type: 'boolean', default: false },
+      status: { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
   const projects = runtime.services.projects;
+  if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
   if (area !== 'project') throw new UsageError(USAGE);
 
   switch (command) {
@@ -96,6 +108,35 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** `trustgate webhooks …`: the delivery records, and replays. */
+async function runWebhooks(command: string | undefined, rest: string[], values: { json: boolean; status?: string }, runtime: Runtime, out: Out): Promise<void> {
+  const outbox = runtime.services.repos.outbox;
+  if (command === 'list') {
+    const status = values.status;
+    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status)) throw new UsageError('--status is one of pending, delivered, failed\n' + USAGE);
+    const rows = await outbox.list({ status: status as 'pending' | 'delivered' | 'failed' | undefined });
+    const view = rows.map((w) => ({
+      request_id: w.requestId,
+      session_id: w.sessionId,
+      project_id: w.projectId,
+      event_type: w.eventType,
+      status: w.status,
+      attempts: w.attempts,
+      next_attempt: w.status === 'pending' ? w.runAt.toISOString() : null,
+      last_error: w.lastError ?? null,
+      created_at: w.createdAt.toISOString(),
+    }));
+    print(out, values.json, { webhooks: view }, view.map((w) => `${w.request_id}  ${w.status}  attempts: ${w.attempts}  ${w.event_type}  session ${w.session_id}${w.last_error ? `  last error: ${w.last_error}` : ''}`));
+    return;
+  }
+  if (command === 'replay' && rest.length === 1) {
+    if (!(await outbox.replay(rest[0], runtime.clock.now()))) throw new Error(`webhook ${rest[0]} not found`);
+    print(out, values.json, { request_id: rest[0], status: 'pending' }, [`webhook ${rest[0]} queued again`]);
+    return;
+  }
+  throw new UsageError(USAGE);
 }
 
 /** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
@@ -153,7 +194,14 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       runIpList(argv, config.ipListsDir ?? path.join(config.dataDir, 'ip-lists'), (line) => io.stdout(line + '\n'));
       return 0;
     }
-    runtime = await makeRuntime(config, makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never), { ipData: false });
+    const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), { write: io.stderr } as never);
+    runtime = await makeRuntime(config, logger, { ipData: false });
+    if (argv[0] === 'worker') {
+      const stop = new AbortController();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs }).start(stop.signal);
+      return 0;
+    }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));
     return 0;
   } catch (err) {

@@ -125,3 +125,34 @@ describe('trustgate iplist', () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 });
+
+describe('trustgate webhooks', () => {
+  it('when webhooks are listed and one is replayed, then the list shows them and the replayed one is due again', async () => {
+    const project = JSON.parse((await trustgate('project', 'create', '--name', 'Hooks', '--json')).stdout);
+    const requestId = '0d6f1c2e-8b3a-4f5d-9e7c-1a2b3c4d5e6f';
+    await testDb.db('webhooks').insert({
+      request_id: requestId,
+      project_id: project.project_id,
+      session_id: '6f1d3b58-9a2c-4e7d-b4f6-8c0e2a4b6d8f',
+      event_type: 'verification.face-match.completed',
+      body: '{}',
+      status: 'failed',
+      attempts: 25,
+      run_at: 0,
+      last_error: 'HTTP 503; no retries left',
+      created_at: 1,
+    });
+    const failed = JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout);
+    expect(failed.webhooks).toEqual([expect.objectContaining({ request_id: requestId, status: 'failed', attempts: 25, last_error: 'HTTP 503; no retries left' })]);
+    expect((await trustgate('webhooks', 'list')).stdout).toContain(`${requestId}  failed  attempts: 25`);
+
+    const replay = await trustgate('webhooks', 'replay', requestId);
+    expect(replay.code).toBe(0);
+    const row = await testDb.db('webhooks').where({ request_id: requestId }).first();
+    expect(row.status).toBe('pending');
+    expect(JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout).webhooks).toEqual([]);
+
+    expect((await trustgate('webhooks', 'replay', '00000000-0000-4000-8000-000000000000')).code).toBe(1);
+    expect((await trustgate('webhooks', 'list', '--status', 'lost')).code).toBe(2);
+  });
+});

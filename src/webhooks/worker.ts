@@ -1,0 +1,58 @@
+/**
+ * The webhook worker: the dispatcher (delivering due webhooks) and the sweeper (ending
+ * verification sessions after 30 days), run inside the server by default or on their own by
+ * `trustgate worker`. Several workers may run at once: claims are leased.
+ */
+import dns from 'node:dns/promises';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import type { Services } from '../services';
+import { makeDispatcher, type Dispatcher } from './dispatcher';
+
+export interface WorkerDeps {
+  services: Services;
+  clock: Clock;
+  logger: Logger;
+  allowPrivate: boolean;
+  leaseMs?: number;
+  pollMs?: number;
+  sweepEveryMs?: number;
+}
+
+export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
+  const { services, clock, logger } = deps;
+  const dispatcher = makeDispatcher({
+    outbox: services.repos.outbox,
+    clock,
+    random: Math.random,
+    logger,
+    fetch,
+    resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
+    target: (projectId) => services.webhookTarget(projectId),
+    allowPrivate: deps.allowPrivate,
+    leaseMs: deps.leaseMs,
+  });
+
+  async function sweep(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        const ended = await services.verification.sweep();
+        if (ended > 0) logger.info({ ended }, 'verification sessions ended after 30 days');
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deps.sweepEveryMs ?? 60_000);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
+
+  return {
+    dispatcher,
+    async start(signal) {
+      logger.info({ worker: dispatcher.worker }, 'webhook worker started');
+      await Promise.all([dispatcher.start(signal, deps.pollMs ?? 1000), sweep(signal)]);
+    },
+  };
+}

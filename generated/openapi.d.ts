@@ -118,6 +118,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/liveness/{session_id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a capture (hosted page)
+         * @description Called by the hosted page with one image of a step: the selfie, or for ID Check the
+         *     front and back of the ID document. The image's type is decided by its first bytes
+         *     (JPEG, PNG or WebP), not by `Content-Type`; at most 8 MB. It is stored encrypted at
+         *     rest. A later capture of the same kind replaces the earlier one. Public: the capture
+         *     token in `token` authorises it. An ended session takes no more captures (400).
+         */
+        post: operations["uploadVerificationCapture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/{session_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a verification session (hosted page)
+         * @description Called by the hosted page after the captures: the analysis engine examines them. A
+         *     result ends the session with success (one webhook with the result in `data`); a
+         *     failed attempt is counted and the user may retry (`status` `retry`) until the third,
+         *     which ends the session with `face_match_failed`; an ID document that cannot be read
+         *     ends it with `failed_to_process_id_scan`; when the web SDK's device data did not reach
+         *     the service the session ends with `failed_to_collect_device_data`. When no analysis
+         *     engine is installed the answer is 503 and the session stays open. Completing an ended
+         *     session changes nothing and answers how it ended. Public: the capture token in
+         *     `token` authorises it.
+         */
+        post: operations["completeVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/liveness/verify-face": {
         parameters: {
             query?: never;
@@ -1064,6 +1116,37 @@ export interface components {
              */
             expires_at: string;
         };
+        VerificationErrorCode: components["schemas"]["WebhookErrorCode"];
+        /**
+         * @description A step of the hosted page; `id_front` and `id_back` are ID Check only.
+         * @enum {string}
+         */
+        CaptureKind: "selfie" | "id_front" | "id_back";
+        /** @description A stored capture. */
+        CaptureStored: {
+            session_id: components["schemas"]["SessionId"];
+            kind: components["schemas"]["CaptureKind"];
+            /**
+             * @description The image type, as read from its first bytes.
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/webp";
+            /** @description Bytes. */
+            size: number;
+        };
+        /** @description How a verification session ended (as for Cancel), or, with `status` `retry`, that the attempt failed and the user may try again. */
+        VerificationCompletion: {
+            session_id: components["schemas"]["SessionId"];
+            /** @enum {string} */
+            status: "success" | "error" | "retry";
+            error_code?: components["schemas"]["WebhookErrorCode"];
+            /** @description With `retry`, the attempts left before the session ends with `face_match_failed`. */
+            attempts_remaining?: number;
+            /** @description With `retry`, what went wrong, for the user. */
+            message?: string;
+            /** @description The customer's redirect URL with `session_id`, `success` and `error_message` once the session has ended; null otherwise or when none was given. */
+            redirect_url: string | null;
+        };
         /** @description How a verification session ended, and where the hosted page sends the user. */
         VerificationSessionEnded: {
             session_id: components["schemas"]["SessionId"];
@@ -1395,6 +1478,15 @@ export interface components {
         IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
     };
     responses: {
+        /** @description A part of the service this operation needs is not installed or not configured (the analysis engine, the media storage). */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The capture token does not belong to this verification session. */
         Forbidden: {
             headers: {
@@ -1662,6 +1754,99 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    uploadVerificationCapture: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+                /** @description The step this image belongs to. */
+                kind: components["schemas"]["CaptureKind"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example (the JPEG image's bytes) */
+                "image/jpeg": string;
+                /** @example (the PNG image's bytes) */
+                "image/png": string;
+                /** @example (the WebP image's bytes) */
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description The capture was stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureStored"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description The image is larger than 8 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not a JPEG, PNG or WebP image (by its first bytes), or its `Content-Type` is not one of theirs. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeVerificationSession: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+                /** @description The web SDK's session id on the hosted page, whose device and network facts go into the result. */
+                device_session_id?: components["schemas"]["SessionId"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the session ended, or that the user may try again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationCompletion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifyFace: {

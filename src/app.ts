@@ -22,6 +22,8 @@ import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
 import { makeServices, type CoreDeps, type Services } from './services';
 import { OPENAPI_PATH } from './spec';
+import { makeLivenessPage } from './liveness-page/page';
+import { MAX_CAPTURE_BYTES } from './verification/media';
 
 export type AppConfig = Pick<
   Config,
@@ -34,8 +36,12 @@ export interface AppDeps extends CoreDeps {
   services?: Services;
 }
 
-/** Paths served outside the contract (documentation, the spec itself, the web SDK, the demo). */
-const OUTSIDE_SPEC = /^\/(docs|openapi\.json|sdk\.js|demo)(\/|$)/;
+/**
+ * Paths served outside the contract: documentation, the spec itself, the web SDK, the demo,
+ * signed media URLs and the hosted verification page (`/liveness/{session_id}`, which is not
+ * one of the contract's `/liveness/…` operations).
+ */
+const OUTSIDE_SPEC = /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, logger, random, db } = deps;
@@ -49,6 +55,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(makeWebSdkRouter());
   app.use('/ingest', sdkCors);
   app.options('/ingest/session', sdkCors);
+  // Captures are images: read raw (their type is decided by their bytes, not by the header).
+  app.use('/liveness/:session_id/capture', express.raw({ type: () => true, limit: MAX_CAPTURE_BYTES }));
   app.use(express.json({ limit: config.bodyLimit }));
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', makeIngestRateLimits(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
@@ -68,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
   const session = makeSessionHandlers(services.evaluation);
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
-  const liveness = makeLivenessHandlers(services.verification);
+  const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers(db, logger);
   const sdk = makeSdkHandlers(services.ingest);
 
@@ -88,6 +96,10 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);
+  app.post('/liveness/:session_id/capture', liveness.uploadVerificationCapture);
+  app.post('/liveness/:session_id/complete', liveness.completeVerificationSession);
+  app.get('/liveness/:session_id', makeLivenessPage(services.verification));
+  app.get('/media/:media_id', liveness.getMedia);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
   app.post('/ingest/session', sdk.ingestSession);

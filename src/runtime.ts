@@ -61,7 +61,7 @@ export async function makeRuntime(
     onReload: (file, error) =>
       error ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped') : logger.info({ file }, 'IP list reloaded'),
   });
-  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence, ipLists };
+  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence, ipLists, dataDir: config.dataDir };
   return {
     ...deps,
     services: makeServices(deps),

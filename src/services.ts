@@ -1,5 +1,7 @@
 /** Wires repositories and use cases from the edge dependencies; used by the server and the CLI. */
+import path from 'node:path';
 import type { Clock, Random } from './clock';
+import { AppError } from './errors';
 import type { Logger } from './logger';
 import type { SecretBox } from './security/secrets';
 import type { Db } from './storage/db';
@@ -15,6 +17,8 @@ import { makeIngestUseCases, type IpIntelligence } from './usecases/ingest';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeVerificationUseCases } from './usecases/verification';
+import { unavailableAnalysisEngine, type AnalysisEngine } from './verification/analysis';
+import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './verification/media';
 import { makeOutbox } from './webhooks/outbox';
 
 export interface CoreDeps {
@@ -26,6 +30,12 @@ export interface CoreDeps {
   ipIntelligence: IpIntelligence;
   /** The Tor, VPN, proxy, datacenter and fraud address lists (src/geo/ip-lists.ts). */
   ipLists: IpListLookup;
+  /** The data folder; captured images go to `<dataDir>/media` unless `media` is given. */
+  dataDir?: string;
+  /** Where captured images are kept (encrypted); without it and without dataDir, captures answer 503. */
+  media?: MediaStore;
+  /** Face and document analysis; until the real engine is installed, one that answers 503. Never a fake. */
+  analysis?: AnalysisEngine;
 }
 
 export function makeServices(deps: CoreDeps) {
@@ -38,6 +48,8 @@ export function makeServices(deps: CoreDeps) {
     verifications: makeVerificationRepository(deps.db),
     outbox: makeOutbox(deps.db),
   };
+  const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
+  const mediaUrls = makeMediaUrls(media, deps.clock);
   const evaluation = makeEvaluation({ ...deps, ...repos });
   const projects = makeProjectUseCases({ ...deps, projects: repos.projects });
   return {
@@ -53,7 +65,25 @@ export function makeServices(deps: CoreDeps) {
     accounts: makeAccountUseCases({ ...deps, ...repos, evaluation }),
     lists: makeListUseCases({ ...deps, ...repos }),
     ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
-    verification: makeVerificationUseCases({ ...deps, ...repos }),
+    verification: makeVerificationUseCases({
+      ...deps,
+      ...repos,
+      media,
+      mediaUrls,
+      analysis: deps.analysis ?? unavailableAnalysisEngine,
+      async deviceSession(projectId, sessionId) {
+        const project = await repos.projects.findById(projectId);
+        if (!project) return undefined;
+        try {
+          return await evaluation.get(project, sessionId, deps.random.uuid());
+        } catch (err) {
+          // Not found or expired: the SDK's facts are not there.
+          if (err instanceof AppError && err.status === 400) return undefined;
+          throw err;
+        }
+      },
+    }),
+    mediaUrls,
   };
 }
 

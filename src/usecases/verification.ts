@@ -3,14 +3,24 @@
  * its webhook queued in the same transaction, cancellation from the hosted page, the sweeper
  * that ends sessions after 30 days, and verify-face / verify-id.
  */
-import type { FaceMatchCompleted, IdCheckCompleted, WebhookErrorCode } from '../api-types';
+import type { FaceMatchCompleted, FaceMatchResult, IdCheckCompleted, IdCheckResult, Session, WebhookErrorCode } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
 import { constantTimeEqual, hashApiKey } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { Project } from '../storage/repositories/projects';
 import type { VerificationRecord, VerificationRepository, VerificationType } from '../storage/repositories/verifications';
+import type { AnalysisEngine, CaptureKind } from '../verification/analysis';
+import { sniffImage, type MediaStore, type MediaUrls } from '../verification/media';
 import type { Outbox } from '../webhooks/outbox';
+
+/** Failed analysis attempts after which a session ends with face_match_failed. */
+export const MAX_ATTEMPTS = 3;
+
+const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
+  'face-match': ['selfie'],
+  'id-check': ['selfie', 'id_front', 'id_back'],
+};
 
 /** Sessions can be completed for 30 days (the interface's limit). */
 export const VERIFICATION_LIFETIME_MS = 30 * 24 * 3_600_000;
@@ -26,6 +36,11 @@ export interface VerificationDeps {
   random: Random;
   verifications: VerificationRepository;
   outbox: Outbox;
+  media: MediaStore;
+  mediaUrls: MediaUrls;
+  analysis: AnalysisEngine;
+  /** The web SDK's session (collected on the hosted page) in its top-level form, when it exists. */
+  deviceSession(projectId: string, sessionId: string): Promise<Session | undefined>;
 }
 
 export interface Ending {
@@ -46,26 +61,125 @@ export function redirectTo(record: VerificationRecord, success: boolean, errorMe
 export function makeVerificationUseCases(deps: VerificationDeps) {
   const { db, clock, random, verifications, outbox } = deps;
 
-  /** Ends an open session with an error and queues its webhook; false when it had already ended. */
-  async function endWithError(record: VerificationRecord, ending: Ending): Promise<boolean> {
-    const now = clock.now();
-    const requestId = random.uuid();
-    const envelope: FaceMatchCompleted | IdCheckCompleted = {
+  /** The one terminal transition and its webhook, in one transaction; false when the session had already ended. */
+  async function end(record: VerificationRecord, requestId: string, now: Date, ending: Ending | { result: FaceMatchResult | IdCheckResult }): Promise<boolean> {
+    const success = 'result' in ending;
+    const envelope = {
       request_id: requestId,
       session_id: record.id,
       project_id: record.projectId,
       event_type: EVENT_TYPE[record.type],
       created_at: record.createdAt.toISOString(),
       completed_at: now.toISOString(),
-      status: 'error',
-      data: null,
-      error: { code: ending.code, message: ending.message },
+      status: success ? 'success' : 'error',
+      data: success ? ending.result : null,
+      error: success ? null : { code: ending.code, message: ending.message },
     } as FaceMatchCompleted | IdCheckCompleted;
     return db.transaction(async (trx) => {
-      if (!(await verifications.end(record.id, { outcome: ending.code, webhookRequestId: requestId, at: now }, trx))) return false;
+      const outcome = success ? 'success' : ending.code;
+      if (!(await verifications.end(record.id, { outcome, result: success ? ending.result : undefined, webhookRequestId: requestId, at: now }, trx))) return false;
       await outbox.enqueue({ requestId, projectId: record.projectId, sessionId: record.id, eventType: envelope.event_type, body: JSON.stringify(envelope), now }, trx);
       return true;
     });
+  }
+
+  /** Ends an open session with an error and queues its webhook; false when it had already ended. */
+  function endWithError(record: VerificationRecord, ending: Ending): Promise<boolean> {
+    return end(record, random.uuid(), clock.now(), ending);
+  }
+
+  /** How a session ended, and where the hosted page sends the user (cancel's and complete's answer). */
+  async function endedAnswer(sessionId: string) {
+    const ended = (await verifications.find(sessionId))!;
+    const success = ended.outcome === 'success';
+    return {
+      session_id: sessionId,
+      status: success ? ('success' as const) : ('error' as const),
+      ...(success ? {} : { error_code: ended.outcome as WebhookErrorCode }),
+      redirect_url: redirectTo(ended, success, success ? undefined : ended.outcome),
+    };
+  }
+
+  /** The result object from the analysis and the SDK's facts of the capture device. */
+  async function buildResult(
+    record: VerificationRecord,
+    analysis: Extract<Awaited<ReturnType<AnalysisEngine['analyse']>>, { outcome: 'passed' }>,
+    device: Session,
+    mediaIds: Partial<Record<CaptureKind, string>>,
+    baseUrl: string,
+    requestId: string,
+    now: Date,
+  ): Promise<FaceMatchResult | IdCheckResult> {
+    const url = (kind: CaptureKind) => deps.mediaUrls.sign(baseUrl, mediaIds[kind]!);
+    const signals = device.risk_signals;
+    const base = {
+      metadata: {
+        project_id: record.projectId,
+        session_id: record.id,
+        account_id: record.accountId ?? null,
+        referring_session_id: record.referringSessionId ?? null,
+        request_id: requestId,
+        timestamp: now.toISOString(),
+      },
+      decision: analysis.decision,
+      risk_score: analysis.risk_score,
+      risk_flags: analysis.risk_flags,
+      // Linking faces and documents across accounts is the analysis engine's (next issue); none yet.
+      matches: { num_accounts_linked: 0, accounts_linked: [] },
+      video_urls: [],
+    };
+    // The session's device without its screen size: the result's DeviceSummary has the device fields only.
+    const { screen_width: _w, screen_height: _h, ...deviceSummary } = device.device;
+    const sessionData = { network: device.network, location: device.location, browser: device.browser, device: deviceSummary };
+    // The referring session is compared by a later change; with none compared, every comparison is negative.
+    if (record.type === 'face-match') {
+      const n = (b: boolean) => (b ? 1 : 0);
+      const result: FaceMatchResult = {
+        ...base,
+        lists: [],
+        rules: [],
+        device_network_signals: {
+          device_risk: n(signals.device_risk),
+          proxy: n(signals.proxy),
+          vpn: n(signals.vpn),
+          datacenter: n(signals.datacenter),
+          tor: n(signals.tor),
+          spoofed_ip: n(signals.spoofed_ip),
+          recent_fraud_ip: n(signals.recent_fraud_ip),
+          device_network_mismatch: n(signals.device_network_mismatch),
+          location_spoofing: n(signals.location_spoofing),
+        },
+        referring_session_signals: { impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 },
+        photo_urls: { face: await url('selfie') },
+        session_data: { ...sessionData, ...(device.location.country_code ? { true_country_code: device.location.country_code } : {}) },
+      };
+      return result;
+    }
+    const doc = analysis.document;
+    if (!doc) throw new Error('the analysis engine passed an ID Check without document data');
+    const result: IdCheckResult = {
+      ...base,
+      device_network_signals: {
+        ip_document_country_mismatch: !!device.location.country_code && device.location.country_code !== doc.template_info.document_country_code,
+        device_risk: signals.device_risk,
+        proxy: signals.proxy,
+        vpn: signals.vpn,
+        datacenter: signals.datacenter,
+        tor: signals.tor,
+        spoofed_ip: signals.spoofed_ip,
+        recent_fraud_ip: signals.recent_fraud_ip,
+        device_network_mismatch: signals.device_network_mismatch,
+      },
+      referring_session_signals: { impossible_travel: false, ip_mismatch: false, user_agent_mismatch: false },
+      session_data: sessionData,
+      document_signals: doc.signals,
+      document_data: {
+        template_info: doc.template_info,
+        user_data: doc.user_data,
+        photo_urls: { face: await url('selfie'), id_scan_front: await url('id_front'), id_scan_back: await url('id_back') },
+      },
+    };
+    return result;
   }
 
   async function byToken(sessionId: string, token: string): Promise<VerificationRecord> {
@@ -110,14 +224,75 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     async cancel(sessionId: string, token: string) {
       const record = await byToken(sessionId, token);
       await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
-      const ended = (await verifications.find(sessionId))!;
-      const success = ended.outcome === 'success';
-      return {
-        session_id: sessionId,
-        status: success ? ('success' as const) : ('error' as const),
-        ...(success ? {} : { error_code: ended.outcome as WebhookErrorCode }),
-        redirect_url: redirectTo(ended, success, success ? undefined : ended.outcome),
-      };
+      return endedAnswer(sessionId);
+    },
+
+    /**
+     * What the hosted page shows: the session when the token fits, otherwise the redirect
+     * vocabulary's `session_id_not_found` or `invalid_session_id`.
+     */
+    async page(sessionId: string, token: unknown): Promise<{ record?: VerificationRecord; error?: 'session_id_not_found' | 'invalid_session_id' }> {
+      const record = /^[0-9a-f-]{36}$/.test(sessionId) ? await verifications.find(sessionId) : undefined;
+      if (!record) return { error: 'session_id_not_found' };
+      if (typeof token !== 'string' || !constantTimeEqual(record.tokenHash, hashApiKey(token))) return { record, error: 'invalid_session_id' };
+      return { record };
+    },
+
+    /** The hosted page's upload of one image; its type is decided by its first bytes. */
+    async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown) {
+      const record = await byToken(sessionId, token);
+      if (record.state !== 'open') throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
+      if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new BadRequestError('body must be a JPEG, PNG or WebP image');
+      const contentType = sniffImage(body);
+      if (!contentType) throw new AppError(415, 'body is not a JPEG, PNG or WebP image (checked by its first bytes)');
+      const mediaId = await deps.media.put(body, contentType);
+      await verifications.addCapture({ id: random.uuid(), sessionId, kind, mediaId, contentType, size: body.length, createdAt: clock.now() });
+      return { session_id: sessionId, kind, content_type: contentType, size: body.length };
+    },
+
+    /**
+     * The hosted page's last step: analyse the captures. A result ends the session with
+     * success; a failed attempt is counted (the third ends it with face_match_failed); an
+     * unreadable document ends it with failed_to_process_id_scan. When the engine is not
+     * installed, 503 and the session stays open.
+     */
+    async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }) {
+      const record = await byToken(sessionId, token);
+      if (record.state !== 'open') return endedAnswer(sessionId);
+      const captures = await verifications.latestCaptures(sessionId);
+      const missing = REQUIRED_CAPTURES[record.type].filter((k) => !captures.some((c) => c.kind === k));
+      if (missing.length) throw new BadRequestError(`captures missing: ${missing.join(', ')}; upload them with POST /liveness/{session_id}/capture`);
+      const images = [];
+      for (const c of captures) {
+        const media = await deps.media.get(c.mediaId);
+        if (!media) throw new Error(`capture ${c.id} is missing from the media store`);
+        images.push({ kind: c.kind, contentType: media.contentType, bytes: media.bytes });
+      }
+      const outcome = await deps.analysis.analyse({ type: record.type, captures: images });
+      if (outcome.outcome === 'failed_attempt' || (outcome.outcome === 'not_processable' && record.type === 'face-match')) {
+        const attempts = await db.transaction((trx) => verifications.addAttempt(sessionId, trx));
+        if (attempts !== undefined && attempts >= MAX_ATTEMPTS) {
+          await endWithError(record, { code: 'face_match_failed', message: `The face check did not succeed in ${MAX_ATTEMPTS} attempts.` });
+        }
+        if (attempts === undefined || attempts >= MAX_ATTEMPTS) return endedAnswer(sessionId);
+        return { session_id: sessionId, status: 'retry' as const, attempts_remaining: MAX_ATTEMPTS - attempts, message: outcome.reason, redirect_url: null };
+      }
+      if (outcome.outcome === 'not_processable') {
+        await endWithError(record, { code: 'failed_to_process_id_scan', message: outcome.reason });
+        return endedAnswer(sessionId);
+      }
+      const device = options.deviceSessionId ? await deps.deviceSession(record.projectId, options.deviceSessionId) : undefined;
+      if (!device) {
+        await endWithError(record, { code: 'failed_to_collect_device_data', message: "The web SDK's device and network data did not reach the service from the hosted page." });
+        return endedAnswer(sessionId);
+      }
+      const now = clock.now();
+      const requestId = random.uuid();
+      const mediaIds = Object.fromEntries(captures.map((c) => [c.kind, c.mediaId]));
+      const result = await buildResult(record, outcome, device, mediaIds, options.baseUrl, requestId, now);
+      await end(record, requestId, now, { result });
+      return endedAnswer(sessionId);
     },
 
     /** Ends every open session past its 30 days with max_duration_exceeded; returns how many. */

@@ -10,6 +10,7 @@ import * as m0003 from './0003_demo_project';
 import * as m0004 from './0004_accounts_lists_evaluations';
 import * as m0005 from './0005_webhooks';
 import * as m0006 from './0006_verification_sessions';
+import * as m0007 from './0007_verification_captures';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0004_accounts_lists_evaluations': m0004,
   '0005_webhooks': m0005,
   '0006_verification_sessions': m0006,
+  '0007_verification_captures': m0007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

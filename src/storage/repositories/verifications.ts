@@ -21,6 +21,16 @@ export interface VerificationRecord {
   endedAt?: Date;
 }
 
+export interface CaptureRecord {
+  id: string;
+  sessionId: string;
+  kind: 'selfie' | 'id_front' | 'id_back';
+  mediaId: string;
+  contentType: string;
+  size: number;
+  createdAt: Date;
+}
+
 function toRecord(r: Record<string, unknown>): VerificationRecord {
   const opt = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   return {
@@ -80,6 +90,46 @@ export function makeVerificationRepository(db: Knex) {
           ended_at: e.at.getTime(),
         });
       return changed === 1;
+    },
+
+    /** Records a captured image of an open session. */
+    async addCapture(c: CaptureRecord, trx: Knex = db): Promise<void> {
+      await trx('verification_captures').insert({
+        id: c.id,
+        session_id: c.sessionId,
+        kind: c.kind,
+        media_id: c.mediaId,
+        content_type: c.contentType,
+        size: c.size,
+        created_at: c.createdAt.getTime(),
+      });
+    },
+
+    /** The newest capture of each kind of a session. */
+    async latestCaptures(sessionId: string, trx: Knex = db): Promise<CaptureRecord[]> {
+      const rows = await trx('verification_captures').where({ session_id: sessionId }).orderBy('created_at', 'desc').orderBy('id');
+      const byKind = new Map<string, CaptureRecord>();
+      for (const r of rows) {
+        if (byKind.has(r.kind)) continue;
+        byKind.set(r.kind, {
+          id: String(r.id),
+          sessionId: String(r.session_id),
+          kind: r.kind,
+          mediaId: String(r.media_id),
+          contentType: String(r.content_type),
+          size: Number(r.size),
+          createdAt: new Date(Number(r.created_at)),
+        });
+      }
+      return [...byKind.values()];
+    },
+
+    /** Counts one failed attempt of an open session; the new count, or undefined when it is not open. */
+    async addAttempt(id: string, trx: Knex): Promise<number | undefined> {
+      const changed = await trx('verification_sessions').where({ id, state: 'open' }).increment('attempts', 1);
+      if (changed !== 1) return undefined;
+      const row = await trx('verification_sessions').where({ id }).first('attempts');
+      return Number(row.attempts);
     },
 
     /** Open sessions past their 30 days, oldest first. */

@@ -1,0 +1,129 @@
+/**
+ * Captured images: what kind they really are (by their first bytes, never by a header), where
+ * they are kept (behind `MediaStore`; the local disk by default, encrypted at rest with the
+ * service's secret box), and the signed URLs that serve them for 60 minutes.
+ */
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Clock, Random } from '../clock';
+import { AppError } from '../errors';
+import { constantTimeEqual, type SecretBox } from '../security/secrets';
+
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+
+/** Largest accepted capture. */
+export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
+/** Signed media URLs are valid this long. */
+export const MEDIA_URL_LIFETIME_MS = 60 * 60_000;
+
+/** The image type from the magic bytes: JPEG FF D8 FF, PNG 89 50 4E 47, WEBP RIFF....WEBP. */
+export function sniffImage(bytes: Buffer): ImageType | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 4 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+export interface StoredMedia {
+  bytes: Buffer;
+  contentType: ImageType;
+}
+
+export interface MediaStore {
+  /** Keeps the image and returns its id. */
+  put(bytes: Buffer, contentType: ImageType): Promise<string>;
+  get(id: string): Promise<StoredMedia | undefined>;
+  /** The key that signs this store's URLs. */
+  signingKey(): Promise<Buffer>;
+}
+
+const MEDIA_ID = /^[0-9a-f-]{36}$/;
+
+/**
+ * The local disk: one file per image in `dir`, sealed (AES-256-GCM) by the secret box, so the
+ * file holds neither the image nor its type in the clear. The URL-signing key is a random key
+ * kept in the same folder, sealed the same way, created on first use.
+ */
+export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: Random): MediaStore {
+  let key: Promise<Buffer> | undefined;
+  const fileOf = (id: string) => path.join(dir, `${id}.bin`);
+  async function loadKey(): Promise<Buffer> {
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, 'url-signing.key');
+    try {
+      return Buffer.from(secretBox.decrypt((await fs.readFile(file, 'utf8')).trim()), 'base64');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const fresh = random.bytes(32);
+    try {
+      await fs.writeFile(file, secretBox.encrypt(fresh.toString('base64')) + '\n', { mode: 0o600, flag: 'wx' });
+      return fresh;
+    } catch (err) {
+      // Another process created it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      return Buffer.from(secretBox.decrypt((await fs.readFile(file, 'utf8')).trim()), 'base64');
+    }
+  }
+  return {
+    async put(bytes, contentType) {
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      const id = random.uuid();
+      await fs.writeFile(fileOf(id), secretBox.encrypt(`${contentType}\n${bytes.toString('base64')}`), { mode: 0o600, flag: 'wx' });
+      return id;
+    },
+    async get(id) {
+      if (!MEDIA_ID.test(id)) return undefined;
+      let sealed: string;
+      try {
+        sealed = await fs.readFile(fileOf(id), 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+      const plain = secretBox.decrypt(sealed);
+      const newline = plain.indexOf('\n');
+      return { contentType: plain.slice(0, newline) as ImageType, bytes: Buffer.from(plain.slice(newline + 1), 'base64') };
+    },
+    signingKey() {
+      key ??= loadKey();
+      key.catch(() => (key = undefined));
+      return key;
+    },
+  };
+}
+
+/** Where no media folder was configured: captures are refused with a 503 saying so. */
+export const unconfiguredMediaStore: MediaStore = {
+  put() {
+    return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
+  },
+  get: async () => undefined,
+  signingKey() {
+    return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
+  },
+};
+
+/** `/media/{id}?expires=…&signature=…`: HMAC-SHA256 over the id and the expiry, base64url. */
+export function makeMediaUrls(store: MediaStore, clock: Clock) {
+  const signatureOf = (key: Buffer, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
+  return {
+    async sign(baseUrl: string, id: string): Promise<string> {
+      const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
+      return `${baseUrl}/media/${id}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
+    },
+    /** The image behind a signed URL; 403 when the URL is expired or altered. */
+    async open(id: string, expires: unknown, signature: unknown): Promise<StoredMedia> {
+      const forbidden = new AppError(403, 'The media URL is expired or its signature is not valid');
+      if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string') throw forbidden;
+      if (!constantTimeEqual(signature, signatureOf(await store.signingKey(), id, Number(expires)))) throw forbidden;
+      if (clock.now().getTime() >= Number(expires) * 1000) throw forbidden;
+      const media = await store.get(id);
+      if (!media) throw forbidden;
+      return media;
+    },
+  };
+}
+
+export type MediaUrls = ReturnType<typeof makeMediaUrls>;

@@ -40,6 +40,12 @@ function nextReport(file: string, open: (onReload: (file: string, error?: Error)
   return new Promise((resolve) => open((f, error) => f === file && resolve(error)));
 }
 
+/**
+ * fs.watchFile takes its first look at a file asynchronously; a change made before that look
+ * is the baseline, not a change. Tests that change a file right after opening wait this long.
+ */
+const firstLook = () => new Promise((r) => setTimeout(r, 150));
+
 describe('looking addresses up', () => {
   beforeEach(() => {
     write(dir, 'vpn', ['# a comment', '', '203.0.113.0/24', '198.51.100.7   # one address', '2001:db8:1::/48']);
@@ -140,6 +146,7 @@ describe("the operator's files, reloaded without a restart", () => {
     const file = path.join(dir, 'fraud.txt');
     const reports: { file: string; error?: Error }[] = [];
     lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload: (f, error) => reports.push({ file: f, error }) });
+    await firstLook();
     const current = lists;
     /** Waits (polling the lists, as the watcher's own timing is not ours) until `ok` holds. */
     const until = async (ok: () => boolean) => {
@@ -168,6 +175,7 @@ describe("the operator's files, reloaded without a restart", () => {
   it('when a file has malformed lines, then they are reported by line number and the rest is loaded', async () => {
     const file = path.join(dir, 'vpn.txt');
     const reported = nextReport(file, (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })));
+    await firstLook();
     write(dir, 'vpn', ['203.0.113.0/24', 'vpn.example.com', '198.51.100.0/33', '# fine', '192.0.2.1/24']);
     const error = await reported;
     expect(error).toBeInstanceOf(IpListFileError);
@@ -201,6 +209,7 @@ describe("the operator's files, reloaded without a restart", () => {
   it('when addToIpList edits a watched file, then the running lists see it', async () => {
     const file = path.join(dir, 'tor.txt');
     const done = nextReport(file, (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })));
+    await firstLook();
     addToIpList(dir, 'tor', '192.0.2.44');
     expect(await done).toBeUndefined();
     expect(lists!.lookup('192.0.2.44')).toEqual([{ list: 'tor', source: 'operator', entry: '192.0.2.44/32' }]);

@@ -1,5 +1,7 @@
 /** Scenario helpers for the risk engine's HTTP tests: sessions posted as the SDK posts them. */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import type { AccountInput, AuthenticateResponse, IngestSession, UnauthenticatedResponse } from '../../src/api-types';
 import { addToIpList, type IpListName } from '../../src/geo/ip-lists';
@@ -72,8 +74,14 @@ export function scenario(ctx: TestContext, apiKey = ctx.project.api_key, project
 export async function listIp(ctx: TestContext, list: IpListName, ip: string): Promise<void> {
   addToIpList(ctx.ipListsDir, list, ip);
   const deadline = Date.now() + 10_000;
+  let nudge = Date.now() + 1000;
   while (!ctx.ipLists.lookup(ip).some((m) => m.list === list)) {
     if (Date.now() > deadline) throw new Error(`${ip} never appeared on ${list}`);
+    // A change made before the watcher's first look at a new file is its baseline: change it again.
+    if (Date.now() > nudge) {
+      fs.appendFileSync(path.join(ctx.ipListsDir, `${list}.txt`), '# touched\n');
+      nudge = Date.now() + 1000;
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
 }

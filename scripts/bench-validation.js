@@ -22,6 +22,7 @@ const { makeDb, migrate } = require(path.join(dist, 'storage', 'db.js'));
 const { makeLogger } = require(path.join(dist, 'logger.js'));
 const { makeSecretBox } = require(path.join(dist, 'security', 'secrets.js'));
 const { systemClock, systemRandom } = require(path.join(dist, 'clock.js'));
+const { openIpLists } = require(path.join(dist, 'geo', 'ip-lists.js'));
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' }, concurrency: { type: 'string', default: '16' } } });
 const REQUESTS = Number(values.requests);
@@ -49,7 +50,17 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-bench-'));
   const db = makeDb({ sqliteFile: path.join(dir, 'trustgate.sqlite') });
   await migrate(db);
-  const deps = { db, clock: systemClock, random: systemRandom, logger: makeLogger('silent'), secretBox: makeSecretBox(randomBytes(32), systemRandom), ipIntelligence: { lookup: () => ({}) } };
+  // The shipped IP lists only (no operator folder, so nothing is watched).
+  const ipLists = openIpLists({});
+  const deps = {
+    db,
+    clock: systemClock,
+    random: systemRandom,
+    logger: makeLogger('silent'),
+    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+    ipIntelligence: { lookup: () => ({}) },
+    ipLists,
+  };
   const services = makeServices(deps);
   const project = await services.projects.create({ name: 'bench' });
   const example = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
@@ -70,6 +81,7 @@ async function main() {
     rows.push({ validateResponses, get, post });
     await new Promise((r) => server.close(r));
   }
+  ipLists.close();
   await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 

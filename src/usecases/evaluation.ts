@@ -59,6 +59,7 @@ export interface EvaluationOptions {
 }
 
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
+const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
 
 /**
  * The session's previous one (of the account, or of the device) as the travel rule needs it.
@@ -161,7 +162,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
     const [fromDomain, address, domainFraud] = await Promise.all([
       facts.domain ? accounts.countAtDomain(project.id, facts.domain, record.id) : 0,
       facts.normalised ? accounts.addressHistory(project.id, facts.normalised, record.id) : { firstSeen: undefined, fraud: 0 },
-      facts.domain ? accounts.fraudAtDomain(project.id, facts.domain, record.id) : 0,
+      // Fraud at a free-mail domain says nothing about this address; the rule weighs it only for organisations' domains.
+      facts.domain && ORGANISATION_DOMAINS.has(facts.domain_type) ? accounts.fraudAtDomain(project.id, facts.domain, record.id) : 0,
     ]);
     return emailIntelligence(facts, {
       accountsFromDomain: fromDomain,

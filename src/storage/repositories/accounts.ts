@@ -112,10 +112,17 @@ export function makeAccountRepository(db: Knex) {
       return rows.map(toRecord);
     },
 
+    /** Creates or updates the account, keeping the per-domain account counts in step (use a transaction). */
     async upsert(a: AccountRecord, trx: Knex = db): Promise<void> {
       const row = toRow(a);
+      const before = await trx('accounts').where({ project_id: a.projectId, id: a.id }).first('email_domain');
       const { project_id: _p, id: _i, created_at: _c, ...changes } = row;
       await trx('accounts').insert(row).onConflict(['project_id', 'id']).merge(changes);
+      const previous: string | null = before ? before.email_domain : null;
+      if (previous !== row.email_domain) {
+        if (previous) await countDomain(trx, a.projectId, previous, -1);
+        if (row.email_domain) await countDomain(trx, a.projectId, row.email_domain, +1);
+      }
     },
 
     async setDecision(projectId: string, id: string, decision: Decision, trx: Knex = db): Promise<void> {
@@ -124,9 +131,12 @@ export function makeAccountRepository(db: Knex) {
 
     /** Erases the account: its row (personal data), its session links and list memberships. */
     async delete(projectId: string, id: string, trx: Knex = db): Promise<boolean> {
+      const before = await trx('accounts').where({ project_id: projectId, id }).first('email_domain');
       await trx('session_accounts').where({ project_id: projectId, account_id: id }).delete();
       await trx('list_members').where({ project_id: projectId, account_id: id }).delete();
-      return (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
+      const deleted = (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
+      if (deleted && before?.email_domain) await countDomain(trx, projectId, before.email_domain, -1);
+      return deleted;
     },
 
     /** Other accounts with this identifier value (at most `limit`), optionally within a group. */
@@ -135,9 +145,11 @@ export function makeAccountRepository(db: Knex) {
       return rows.map((r: { id: string }) => r.id);
     },
 
+    /** Accounts with an address at the domain, other than `excludeId`: one counter row and one key lookup. */
     async countAtDomain(projectId: string, domain: string, excludeId: string, trx: Knex = db): Promise<number> {
-      const row = await trx('accounts').where({ project_id: projectId, email_domain: domain }).whereNot('id', excludeId).count<{ n: string | number }[]>({ n: '*' }).first();
-      return Number(row?.n ?? 0);
+      const counter = await trx('email_domains').where({ project_id: projectId, domain }).first('num_accounts');
+      const self = await trx('accounts').where({ project_id: projectId, id: excludeId }).first('email_domain');
+      return Math.max(0, Number(counter?.num_accounts ?? 0) - (self?.email_domain === domain ? 1 : 0));
     },
 
     /** When the address was first seen on another account of the project, and how many of those accounts are fraudulent. */
@@ -151,10 +163,32 @@ export function makeAccountRepository(db: Knex) {
       return { firstSeen: first?.t != null ? new Date(Number(first.t)) : undefined, fraud };
     },
 
+    /**
+     * Whether another account at the domain is fraudulent (1 or 0): the engine asks only for
+     * business, education and government domains, and only whether there is one.
+     */
     async fraudAtDomain(projectId: string, domain: string, excludeId: string, trx: Knex = db): Promise<number> {
-      return fraudCount(trx, projectId, (q) => q.where('a.email_domain', domain).whereNot('a.id', excludeId));
+      const fake = await trx('accounts')
+        .where({ project_id: projectId, email_domain: domain, decision: 'Fake' })
+        .whereNot('id', excludeId)
+        .first('id');
+      if (fake) return 1;
+      const blocked = await trx('list_members as m')
+        .join('accounts as a', function () {
+          this.on('a.project_id', '=', 'm.project_id').andOn('a.id', '=', 'm.account_id');
+        })
+        .where({ 'm.project_id': projectId, 'm.list_name': 'block', 'a.email_domain': domain })
+        .whereNot('a.id', excludeId)
+        .first('a.id');
+      return blocked ? 1 : 0;
     },
   };
+}
+
+/** Adds `delta` to the domain's account count (creating its row at 0 first). */
+async function countDomain(trx: Knex, projectId: string, domain: string, delta: number): Promise<void> {
+  await trx('email_domains').insert({ project_id: projectId, domain, num_accounts: 0 }).onConflict(['project_id', 'domain']).ignore();
+  await trx('email_domains').where({ project_id: projectId, domain }).increment('num_accounts', delta);
 }
 
 /** Accounts matching `filter` that were decided Fake or are on the block list. */

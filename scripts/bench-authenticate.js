@@ -1,0 +1,665 @@
+#!/usr/bin/env node
+// Load test of the risk engine: POST /session/authenticate?accounts_linked=true against a
+// seeded history, beside a bare route of the same server, to show what an evaluation costs and
+// that it does not grow with the history (every query starts from an index).
+//
+//   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
+//       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
+//       [--keep | --reuse <folder>]
+//
+// 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
+//    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
+//    new database on that server, dropped afterwards unless --keep). Rows are inserted directly
+//    (knex batch inserts in transactions) with the columns the repositories write
+//    (sessions.ts insert/searchColumns/setEvaluation, accounts.ts toRow, lists.ts); the facts
+//    are the spec's AuthenticateResponseReal session with this session's device, address and
+//    start. The history shares identifiers the way people do, in the same proportions at any N
+//    (so an evaluation finds about as many links at 10,000 as at 1,000,000): devices (about two
+//    accounts each, most sessions on the account's own), browser fingerprints, native
+//    mobile_id / DeviceCheck keys, addresses in /24 blocks (about 20 sessions per block),
+//    emails at six domains (some addresses on two accounts), phones, names, usernames; 1% of
+//    accounts on the block list, 2% on allow, 3% on a custom list; 3% of evaluated sessions
+//    decided Fake. 30% of sessions started in the last 5 hours (live: an evaluation must come
+//    within 24 hours of the start), the rest over the 90 days before yesterday.
+// 2. Starts the compiled server (dist/, as `npm start` runs it: makeRuntime + createApp with the
+//    production configuration, so response validation off) in a child process on a loopback
+//    port, with the real shipped IP data (--stub-ip-data for none: authenticate never reads it,
+//    only ingestion does) and the shipped IP lists, and the API rate limit raised to 1,000,000
+//    a minute.
+// 3. Loads it with autocannon (duration 15 s, 16 connections): first the bare route, then
+//    POST /session/authenticate?accounts_linked=true, each request for another live session
+//    with its own account.
+//
+// The bare route is POST /session/unauthenticated for a session id that does not exist: the
+// same middleware as authenticate (JSON body, rate limit, spec validation of the request, API
+// key lookup: two indexed queries) and one indexed lookup of the session, then a 400.
+// GET /healthz does less (no key, no rate limit, no body) but queries the database too.
+// Nothing is added to the server for the benchmark.
+//
+// --profile times every SQL statement in the server (knex query events) and prints the
+// statements by total time.
+//
+// --rounds R measures bare and authenticate in turn R times and prints the medians too (the
+// machine may be busy with other work). --keep keeps the seeded database (and what the bench
+// needs of it, in bench.json) for --reuse <folder>, which measures it again without seeding, from
+// the next unused live session, within 18 hours of the seeding.
+//
+// --spread-domains puts the addresses at N/100 business domains (about 100 accounts each)
+// instead of six: accounts.countAtDomain and fraudAtDomain read every account at the domain
+// (no index can bound an exact count), so with a few domains they grow with N; spread, they do
+// not, and the rest of an evaluation can be compared on its own.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { fork } = require('node:child_process');
+const { createHash, randomBytes, randomUUID } = require('node:crypto');
+const { parseArgs } = require('node:util');
+
+const ROOT = path.resolve(__dirname, '..');
+const dist = path.join(ROOT, 'dist', 'src');
+if (!fs.existsSync(path.join(dist, 'app.js'))) {
+  console.error('bench-authenticate: run `npm run build` first');
+  process.exit(1);
+}
+const req = (p) => require(path.join(dist, p));
+
+const { values: args } = parseArgs({
+  options: {
+    n: { type: 'string' },
+    million: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '16' },
+    'stub-ip-data': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'spread-domains': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+    reuse: { type: 'string' },
+    // Internal: run as the server process.
+    serve: { type: 'boolean', default: false },
+  },
+});
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const RATE_LIMIT = 1_000_000;
+
+// ------------------------------------------------------------------------------------------
+// Server (child process)
+
+async function serve() {
+  const { loadConfig } = req('config.js');
+  const { makeLogger } = req('logger.js');
+  const { makeRuntime } = req('runtime.js');
+  const { createApp } = req('app.js');
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: process.env.BENCH_DATA_DIR,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    IP_LISTS_DIR: path.join(process.env.BENCH_DATA_DIR, 'ip-lists'),
+    TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    LOG_LEVEL: 'silent',
+  });
+  const logger = makeLogger(config.logLevel);
+  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub' });
+
+  const profile = new Map();
+  if (process.env.BENCH_PROFILE) {
+    const started = new Map();
+    const shape = (sql) => sql.replace(/(\?|\$\d+)(, (\?|\$\d+))+/g, '…');
+    runtime.db.on('query', (q) => started.set(q.__knexQueryUid, { sql: shape(q.sql), t: process.hrtime.bigint() }));
+    const done = (_r, q) => {
+      const s = started.get(q.__knexQueryUid);
+      if (!s) return;
+      started.delete(q.__knexQueryUid);
+      const p = profile.get(s.sql) ?? { calls: 0, ms: 0 };
+      p.calls++;
+      p.ms += Number(process.hrtime.bigint() - s.t) / 1e6;
+      profile.set(s.sql, p);
+    };
+    runtime.db.on('query-response', done);
+    runtime.db.on('query-error', (e, q) => done(e, q));
+  }
+
+  const app = createApp({ ...runtime, config });
+  const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port, validateResponses: config.validateResponses }));
+  process.on('message', async (m) => {
+    if (m === 'profile') {
+      process.send({ profile: [...profile.entries()] });
+      profile.clear();
+    } else if (m === 'stop') {
+      // Requests the load generator gave up on at the end of a run may still be running.
+      server.close();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await runtime.close().catch(() => {});
+      process.exit(0);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// Seeding
+
+/** A deterministic generator (mulberry32), so that every run seeds the same history. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stable hash of an integer (for attributes that must be the same each time they are derived). */
+function mix(x) {
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+const DOMAINS = [
+  ['gmail.com', 35],
+  ['yahoo.com', 15],
+  ['outlook.com', 15],
+  ['hotmail.com', 10],
+  ['acme-corp.com', 15],
+  ['stanford.edu', 10],
+];
+const DOMAIN_TABLE = DOMAINS.flatMap(([d, w]) => Array(w).fill(d));
+const FIRST_NAMES = ['Olivia', 'Liam', 'Emma', 'Noah', 'Amelia', 'Oliver', 'Ava', 'Elijah', 'Sophia', 'Mateo', 'Isabella', 'Lucas', 'Mia', 'Levi', 'Evelyn', 'Ezra', 'Harper', 'Asher', 'Luna', 'James'];
+const AREA_CODES = ['415', '212', '310', '646', '617', '206', '312', '512'];
+const FIRST_OCTETS = [24, 31, 37, 46, 62, 68, 73, 81, 86, 90, 98, 109, 151, 176, 188, 212, 217];
+
+/** The account's identifiers, derived from its number (so any session can name its account's). */
+function accountOf(a, n) {
+  const h = mix(a + 1);
+  const owner = a % 50 === 1 ? a - 1 : a; // every 50th account shares the address of the one before
+  const domain = args['spread-domains'] ? `corp${mix(owner + 7) % Math.max(1, Math.floor(n / 100))}.com` : DOMAIN_TABLE[mix(owner + 7) % DOMAIN_TABLE.length];
+  const email = `u${owner}@${domain}`;
+  const phone = a % 3 === 0 ? `+1${AREA_CODES[h % AREA_CODES.length]}${2000000 + (mix(a + 11) % Math.max(1, Math.floor(n / 2)))}` : null;
+  const first = FIRST_NAMES[h % FIRST_NAMES.length];
+  const last = `Lastname${mix(a + 13) % Math.max(1, Math.floor(n / 40))}`;
+  return { id: `acct-${String(a).padStart(7, '0')}`, email, domain, phone, first, last, username: `user_${mix(a + 17) % n}` };
+}
+
+function sdkOf(native, device, fingerprint) {
+  if (native) {
+    return {
+      source: 'ios',
+      source_version: '2.4.0',
+      device_id: device,
+      languages: ['en-US'],
+      timezone: 'America/Los_Angeles',
+      mobile: { brand: 'Apple', model: 'iPhone15,2', mobile_id: `mobile-${device}`, apple_device_check: `dc-token-${device}` },
+    };
+  }
+  return {
+    source: 'web',
+    device_id: device,
+    browser_fingerprint: fingerprint,
+    user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    languages: ['en-US', 'en'],
+    timezone: 'America/Los_Angeles',
+    screen: { width: 390, height: 844 },
+    events: { mouse: 0, click: 4, keyboard: 37, touch: 52, clipboard: 1 },
+  };
+}
+
+async function seed(db, dialect, n, now) {
+  const { makeLogger } = req('logger.js');
+  const { makeSecretBox } = req('security/secrets.js');
+  const { systemClock, systemRandom } = req('clock.js');
+  const { makeServices } = req('services.js');
+  const { ipBlock } = req('domain/enrichment/ip.js');
+  const { emailFacts } = req('domain/email/index.js');
+  const { phoneKey, nameKey, usernameKey } = req('domain/linking/index.js');
+
+  const services = makeServices({
+    db,
+    clock: systemClock,
+    random: systemRandom,
+    logger: makeLogger('silent'),
+    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+    ipIntelligence: { lookup: () => ({}) },
+    ipLists: { lookup: () => [] },
+  });
+  const project = await services.projects.create({ name: 'Bench' });
+  const projectId = project.project_id;
+  const template = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
+  const riskScores = JSON.stringify({ scores: template.risk_signal_scores, spoofedIp: false });
+  const rand = prng(20261120);
+  const rowsPerInsert = dialect === 'sqlite' ? 450 : 1000; // SQLite: at most 500 selects in a compound
+  const perTransaction = 50_000;
+
+  /**
+   * SQLite: sends the inserts without waiting for each (the driver queues them), so that the
+   * next rows are built while the database writes. pg takes one query at a time per client.
+   */
+  async function insertAll(table, rows, trx, pending) {
+    for (let i = 0; i < rows.length; i += rowsPerInsert) {
+      const insert = trx(table).insert(rows.slice(i, i + rowsPerInsert));
+      if (dialect === 'sqlite') pending.push(insert);
+      else await insert;
+    }
+  }
+
+  await db('lists').insert(
+    [
+      ['allow', true],
+      ['block', true],
+      ['main_account', true],
+      ['vip', false],
+    ].map(([name, standard]) => ({ project_id: projectId, name, standard, created_at: now - 400 * DAY })),
+  );
+
+  // Sessions and their accounts.
+  const started = Date.now();
+  const devices = Math.max(1, Math.floor(n / 2));
+  const blocks = Math.max(1, Math.floor(n / 20));
+  const decision = new Int8Array(n); // per account: 0 none, 1 Real, 2 Fake (its newest decided session)
+  const decidedAt = new Float64Array(n);
+  const hasSessions = new Uint8Array(n);
+  const live = [];
+  const counts = { sessions: 0, links: 0, native: 0, decided: 0, fake: 0 };
+  for (let start = 0; start < n; start += perTransaction) {
+    const sessions = [];
+    const links = [];
+    for (let i = start; i < Math.min(n, start + perTransaction); i++) {
+      const authenticated = rand() >= 0.1;
+      const a = Math.floor(rand() * n);
+      const isLive = rand() < 0.3;
+      const startTime = Math.floor(isLive ? now - rand() * 5 * HOUR : now - DAY - rand() * 89 * DAY);
+      // Most sessions come from the account's own device and home network, some from anywhere.
+      const own = authenticated && rand() < 0.8;
+      const device = own ? mix(a + 101) % devices : Math.floor(rand() * devices);
+      const block = own && rand() < 0.7 ? mix(a + 103) % blocks : Math.floor(rand() * blocks);
+      const ip = `${FIRST_OCTETS[block % FIRST_OCTETS.length]}.${Math.floor(block / FIRST_OCTETS.length) % 256}.${Math.floor(block / (FIRST_OCTETS.length * 256)) % 256}.${1 + (own ? mix(a + 107) % 10 : Math.floor(rand() * 10))}`;
+      const native = mix(device + 109) % 5 === 0; // a fifth of the devices run the native SDK
+      const deviceId = `dev-${device}`;
+      const fingerprint = native ? null : createHash('sha256').update(`fp-${mix(device + 113) % Math.max(1, Math.floor(devices / 1.25))}`).digest('hex').slice(0, 32);
+      const sdk = sdkOf(native, deviceId, fingerprint);
+      const facts = {
+        ...template,
+        source: sdk.source,
+        source_version: sdk.source_version ?? null,
+        start_time: new Date(startTime).toISOString(),
+        device_id: deviceId,
+        network: { ...template.network, ip_address: ip },
+      };
+      const id = randomUUID();
+      const row = {
+        id,
+        project_id: projectId,
+        source: facts.source,
+        source_version: facts.source_version,
+        device_id: deviceId,
+        ip_address: ip,
+        start_time: startTime,
+        updated_at: startTime,
+        facts: JSON.stringify(facts),
+        browser_fingerprint: fingerprint,
+        sdk: JSON.stringify(sdk),
+        ip_block: ipBlock(ip) ?? null,
+        connection_type: facts.network.connection_type ?? null,
+        country_code: facts.location.country_code ?? null,
+        mobile_id: native ? sdk.mobile.mobile_id : null,
+        apple_device_key: native ? createHash('sha256').update(sdk.mobile.apple_device_check).digest('hex') : null,
+        decision: null,
+        account_score: null,
+        evaluated_at: null,
+        risk_scores: null,
+      };
+      // Older sessions were evaluated when they were authenticated (or evaluated unauthenticated).
+      if (!isLive && rand() < 0.85) {
+        const fake = rand() < 0.03;
+        Object.assign(row, { decision: fake ? 'Fake' : 'Real', account_score: fake ? 0.92 : 0.08, evaluated_at: startTime + 2000, risk_scores: riskScores });
+        counts.decided++;
+        if (fake) counts.fake++;
+        if (authenticated && startTime > decidedAt[a]) {
+          decidedAt[a] = startTime;
+          decision[a] = fake ? 2 : 1;
+        }
+      }
+      sessions.push(row);
+      if (native) counts.native++;
+      if (authenticated) {
+        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000 });
+        hasSessions[a] = 1;
+        if (isLive) live.push({ id, account: a });
+      }
+    }
+    await db.transaction(async (trx) => {
+      // The links after their sessions (the driver may run queued statements in any order).
+      const pending = [];
+      await insertAll('sessions', sessions, trx, pending);
+      await Promise.all(pending.splice(0));
+      await insertAll('session_accounts', links, trx, pending);
+      await Promise.all(pending);
+    });
+    counts.sessions += sessions.length;
+    counts.links += links.length;
+  }
+
+  const sessionsSeconds = (Date.now() - started) / 1000;
+
+  // Accounts, and their lists.
+  const members = { block: 0, allow: 0, vip: 0 };
+  for (let start = 0; start < n; start += perTransaction) {
+    const accounts = [];
+    const listed = [];
+    for (let a = start; a < Math.min(n, start + perTransaction); a++) {
+      const acc = accountOf(a, n);
+      // The keys as applyInput derives them; checked against the real functions now and then.
+      const emailKey = acc.email;
+      const phone = acc.phone;
+      const name = `${acc.first.toLowerCase()} ${acc.last.toLowerCase()}`;
+      if (a % 997 === 0) {
+        const f = emailFacts(acc.email);
+        if (f.normalised !== emailKey || f.domain !== acc.domain) throw new Error(`email key of ${acc.email}: ${f.normalised} ${f.domain}`);
+        if (phone && phoneKey(phone) !== phone) throw new Error(`phone key of ${phone}: ${phoneKey(phone)}`);
+        if (nameKey(acc.first, acc.last) !== name || usernameKey(acc.username) !== acc.username) throw new Error(`name or username key of account ${a}`);
+      }
+      const createdAt = Math.floor(now - DAY * (hasSessions[a] ? 90 + mix(a + 23) % 400 : 1 + mix(a + 23) % 400));
+      accounts.push({
+        project_id: projectId,
+        id: acc.id,
+        email: acc.email,
+        email_key: emailKey,
+        email_domain: acc.domain,
+        phone,
+        phone_key: phone,
+        first_name: acc.first,
+        last_name: acc.last,
+        name_key: name,
+        username: acc.username,
+        username_key: acc.username,
+        expected_countries: JSON.stringify(['US']),
+        metadata: JSON.stringify(a % 4 === 0 ? { plan: 'pro' } : {}),
+        group_name: null,
+        decision: decision[a] === 2 ? 'Fake' : decision[a] === 1 ? 'Real' : null,
+        created_at: createdAt,
+        updated_at: decidedAt[a] || createdAt,
+      });
+      const h = mix(a + 29) % 100;
+      // Standard lists exclude each other; the custom list overlaps them.
+      const standard = h < 1 ? 'block' : h < 3 ? 'allow' : undefined;
+      if (standard) {
+        listed.push({ project_id: projectId, list_name: standard, account_id: acc.id, added_at: createdAt });
+        members[standard]++;
+      }
+      if (mix(a + 31) % 100 < 3) {
+        listed.push({ project_id: projectId, list_name: 'vip', account_id: acc.id, added_at: createdAt });
+        members.vip++;
+      }
+    }
+    await db.transaction(async (trx) => {
+      const pending = [];
+      await insertAll('accounts', accounts, trx, pending);
+      await insertAll('list_members', listed, trx, pending);
+      await Promise.all(pending);
+    });
+  }
+
+  // Each request authenticates a different live session with its own account, in random order.
+  for (let i = live.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [live[i], live[j]] = [live[j], live[i]];
+  }
+  return {
+    apiKey: project.api_key,
+    live: live.map(({ id, account }) => {
+      const acc = accountOf(account, n);
+      return JSON.stringify({ session_id: id, account: { id: acc.id, email: acc.email } });
+    }),
+    counts: { ...counts, accounts: n, members },
+    phases: { sessions: sessionsSeconds, accounts: (Date.now() - started) / 1000 - sessionsSeconds },
+  };
+}
+
+// ------------------------------------------------------------------------------------------
+// Load
+
+function load(autocannon, url, options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+function summary(r) {
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    codes: Object.entries(r.statusCodeStats ?? {})
+      .map(([code, { count }]) => `${count} × ${code}`)
+      .join(', '),
+  };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** A fresh database, seeded; with --keep, its description is saved for --reuse. */
+async function prepare(n) {
+  const { makeDb, migrate, dialectOf } = req('storage/db.js');
+  const knex = require('knex');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-bench-auth-'));
+  const serverUrl = process.env.DATABASE_URL;
+  let databaseUrl;
+  let database;
+  if (serverUrl) {
+    database = `tg_bench_${randomBytes(5).toString('hex')}`;
+    const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE DATABASE ${database}`);
+    await admin.destroy();
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    databaseUrl = url.toString();
+  }
+  const sqliteFile = path.join(dataDir, 'trustgate.sqlite');
+  const db = makeDb(databaseUrl ? { databaseUrl } : { sqliteFile });
+  const dialect = dialectOf(db);
+  await migrate(db);
+  if (dialect === 'sqlite') {
+    // For the seeding connection only: a larger page cache for the index inserts, and no journal
+    // (a failed seeding is thrown away). The server's connection has the service's settings.
+    await db.raw('PRAGMA cache_size = -2000000');
+    await db.raw('PRAGMA journal_mode = OFF');
+    await db.raw('PRAGMA synchronous = OFF');
+  }
+
+  console.log(`seeding ${n.toLocaleString('en')} sessions and accounts into ${dialect === 'sqlite' ? sqliteFile : `PostgreSQL database ${database}`} …`);
+  const t0 = Date.now();
+  const seeded = await seed(db, dialect, n, t0);
+  const seedSeconds = (Date.now() - t0) / 1000;
+  let analyzeSeconds = 0;
+  if (dialect === 'postgresql') {
+    // What autovacuum would have done by the time a table holds this much.
+    const t1 = Date.now();
+    await db.raw('VACUUM ANALYZE');
+    analyzeSeconds = (Date.now() - t1) / 1000;
+  } else {
+    await db.raw('PRAGMA journal_mode = WAL');
+  }
+  await db.destroy();
+  const size = dialect === 'sqlite' ? fs.statSync(sqliteFile).size : undefined;
+  const c = seeded.counts;
+  const description =
+    `${c.sessions.toLocaleString('en')} sessions (${c.native.toLocaleString('en')} native, ${c.decided.toLocaleString('en')} evaluated, ${c.fake.toLocaleString('en')} Fake), ` +
+    `${c.links.toLocaleString('en')} session-account links, ${c.accounts.toLocaleString('en')} accounts (block ${c.members.block}, allow ${c.members.allow}, vip ${c.members.vip}), ` +
+    `emails at ${args['spread-domains'] ? `${Math.max(1, Math.floor(n / 100)).toLocaleString('en')} domains` : `${DOMAINS.length} domains`}; ${seeded.live.length.toLocaleString('en')} live sessions to authenticate`;
+  console.log(
+    `seeded in ${seedSeconds.toFixed(1)} s (sessions ${seeded.phases.sessions.toFixed(1)} s, accounts ${seeded.phases.accounts.toFixed(1)} s)` +
+      `${analyzeSeconds ? ` + VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s` : ''}${size ? `, ${(size / 1e6).toFixed(0)} MB` : ''}: ${description}`,
+  );
+  const bench = { n, dialect, dataDir, databaseUrl, database, apiKey: seeded.apiKey, live: seeded.live, used: 0, seedSeconds, seededAt: t0, description };
+  if (args.keep) fs.writeFileSync(path.join(dataDir, 'bench.json'), JSON.stringify(bench));
+  return bench;
+}
+
+async function discard(bench) {
+  if (args.keep || args.reuse) {
+    fs.writeFileSync(path.join(bench.dataDir, 'bench.json'), JSON.stringify(bench));
+    console.log(`kept ${bench.dataDir}${bench.database ? ` and PostgreSQL database ${bench.database}` : ''}: measure it again with --reuse ${bench.dataDir}`);
+    return;
+  }
+  if (bench.database) {
+    const admin = require('knex')({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 } });
+    await admin.raw(`DROP DATABASE IF EXISTS ${bench.database} WITH (FORCE)`);
+    await admin.destroy();
+  }
+  fs.rmSync(bench.dataDir, { recursive: true, force: true });
+}
+
+async function main() {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const rounds = Number(args.rounds);
+  const autocannon = require('autocannon');
+
+  let bench;
+  if (args.reuse) {
+    bench = JSON.parse(fs.readFileSync(path.join(args.reuse, 'bench.json'), 'utf8'));
+    if (Date.now() - bench.seededAt > 18 * HOUR) throw new Error('the kept sessions are too old to authenticate (seeded more than 18 hours ago)');
+    console.log(`reusing ${bench.dataDir} (seeded in ${bench.seedSeconds.toFixed(1)} s): ${bench.description}; ${bench.used} of its live sessions used`);
+  } else {
+    const n = args.million ? 1_000_000 : Number(args.n ?? 10_000);
+    if (!Number.isInteger(n) || n < 100) throw new Error('--n must be an integer of at least 100');
+    bench = await prepare(n);
+  }
+
+  // The server, as `npm start` runs it, in a process of its own.
+  const child = fork(__filename, ['--serve'], {
+    env: {
+      ...process.env,
+      BENCH_DATA_DIR: bench.dataDir,
+      ...(bench.databaseUrl ? { DATABASE_URL: bench.databaseUrl } : {}),
+      BENCH_IP_DATA: args['stub-ip-data'] ? 'stub' : 'real',
+      BENCH_PROFILE: args.profile ? '1' : '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const message = (pick) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (m) => {
+        if (pick(m)) {
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          resolve(m);
+        }
+      };
+      const onExit = (code) => reject(new Error(`server exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await message((m) => m && m.port);
+  process.once('exit', () => child.kill());
+  const base = `http://127.0.0.1:${ready.port}`;
+  const headers = { 'x-api-key': bench.apiKey, 'content-type': 'application/json' };
+
+  const bare = { method: 'POST', path: '/session/unauthenticated', headers, body: JSON.stringify({ session_id: randomUUID() }) };
+  const live = bench.live;
+  const authenticate = {
+    method: 'POST',
+    path: '/session/authenticate?accounts_linked=true',
+    headers,
+    setupRequest(request) {
+      request.body = live[bench.used++ % live.length];
+      return request;
+    },
+  };
+  const run = async (request, seconds) => {
+    const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
+    // The server finishes the requests that were in flight when the run ended before the next starts.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return summary(result);
+  };
+
+  // One request of each first: the load is measured only if they answer as they should.
+  for (const [request, expected] of [
+    [bare, 400],
+    [authenticate, 200],
+  ]) {
+    const res = await fetch(`${base}${request.path}`, { method: 'POST', headers, body: request.setupRequest ? request.setupRequest({}).body : request.body });
+    const text = await res.text();
+    if (res.status !== expected) throw new Error(`${request.path} answered ${res.status}, not ${expected}: ${text.slice(0, 500)}`);
+  }
+
+  // Warm-up (JIT, caches), then the measured runs: bare and authenticate in turn, `rounds` times.
+  await run(bare, 3);
+  await run(authenticate, 3);
+  if (args.profile) {
+    child.send('profile');
+    await message((m) => m && m.profile);
+  }
+  const results = [];
+  for (let r = 0; r < rounds; r++) results.push({ bare: await run(bare, duration), auth: await run(authenticate, duration) });
+  let profile = [];
+  if (args.profile) {
+    child.send('profile');
+    profile = (await message((m) => m && m.profile)).profile;
+  }
+  child.send('stop');
+  await new Promise((resolve) => child.once('exit', resolve));
+  await discard(bench);
+
+  const cpu = os.cpus();
+  console.log(
+    `\n${bench.dialect}, ${bench.n.toLocaleString('en')} sessions; node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? '?'}), load average ${os.loadavg()[0].toFixed(2)}; ` +
+      `autocannon ${duration} s × ${connections} connections${rounds > 1 ? `, ${rounds} rounds` : ''}; IP data ${args['stub-ip-data'] ? 'stubbed' : 'real (shipped)'}; ` +
+      `response validation ${ready.validateResponses ? 'on' : 'off'}`,
+  );
+  const row = (name, r) =>
+    `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
+    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors)` : '');
+  const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
+  const AUTH = 'POST /session/authenticate?accounts_linked=true';
+  results.forEach((res, i) => {
+    if (rounds > 1) console.log(`round ${i + 1}`);
+    console.log(row(BARE, res.bare));
+    console.log(row(AUTH, res.auth));
+  });
+  const med = (key) => ({ rps: median(results.map((x) => x[key].rps)), p50: median(results.map((x) => x[key].p50)), p99: median(results.map((x) => x[key].p99)), mean: median(results.map((x) => x[key].mean)) });
+  const b = med('bare');
+  const a = med('auth');
+  if (rounds > 1) {
+    console.log(`median of ${rounds} rounds`);
+    console.log(row(BARE, b));
+    console.log(row(AUTH, a));
+  }
+  console.log(`authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s, p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x`);
+  const total = results.reduce((s, x) => s + x.auth.total, 0);
+  console.log(
+    `authenticated ${total} times${bench.used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
+      `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
+  );
+  if (profile.length) {
+    const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
+    console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);
+    for (const [sql, p] of profile.sort((x, y) => y[1].ms - x[1].ms).slice(0, 25)) {
+      console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.calls).padStart(7)} calls ${(p.ms / p.calls).toFixed(3).padStart(8)} ms  ${sql.slice(0, 170)}`);
+    }
+  }
+}
+
+if (args.serve) {
+  serve().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+} else {
+  main().catch((e) => {
+    console.error(String(e?.stack ?? e).slice(0, 2000));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,452 @@
+/**
+ * Query plans of the risk engine: every statement an evaluation makes starts from an index,
+ * never from a whole table.
+ *
+ * A database (SQLite, or PostgreSQL under DATABASE_URL) is seeded through the repositories
+ * themselves with a few thousand sessions and accounts that share devices, addresses, emails
+ * and lists. Each repository method is then wrapped so that every SQL statement knex sends
+ * (captured with its `query` event) is labelled with the method that sent it; the methods the
+ * engine uses are called in each of their forms, and the engine itself evaluates sessions
+ * (authenticate with linked accounts, unauthenticated, GET /session). Each distinct statement
+ * is EXPLAINed with the bindings it ran with.
+ *
+ * On sessions, accounts, session_accounts and list_members the test fails on:
+ * - SQLite (`EXPLAIN QUERY PLAN`, without ANALYZE: the service never runs it, so these are the
+ *   plans production gets): a `SCAN` (the table, or a whole index), or a `SEARCH` whose
+ *   equalities do not narrow it (see BROAD: `project_id` alone reads every row when there is
+ *   one project, the usual self-hosted case; e.g. walking the (project_id, start_time) index
+ *   backwards to find one account's newest session).
+ * - PostgreSQL (`EXPLAIN (FORMAT JSON)` after ANALYZE, with `enable_seqscan = off`: a table of
+ *   a few thousand rows is cheaper to read whole, so this asks whether an index path exists):
+ *   a `Seq Scan`, an index scan with no index condition, or an index condition that does not
+ *   narrow it.
+ * The reads no index can bound as the repositories write them are listed in KNOWN_BROAD, with
+ * the reason; they are printed with the plans, not failed.
+ *
+ * TRUSTGATE_PRINT_PLANS=1 prints every statement with its plan.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomBytes } from 'node:crypto';
+import type { EvaluatedSession } from '../../src/api-types';
+import { fixedClock, systemRandom } from '../../src/clock';
+import type { SdkFacts } from '../../src/domain/enrichment/session';
+import { makeLogger } from '../../src/logger';
+import { makeSecretBox } from '../../src/security/secrets';
+import { makeServices, type Services } from '../../src/services';
+import type { Project } from '../../src/storage/repositories/projects';
+import { makeTestDb, type TestDb } from '../helpers/db';
+import { example } from '../helpers/spec';
+
+const GUARDED = new Set(['sessions', 'accounts', 'session_accounts', 'list_members']);
+
+const NOW = new Date('2026-11-20T12:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NUM_ACCOUNTS = 1200;
+const NUM_SESSIONS = 3000;
+const DOMAINS = ['gmail.com', 'yahoo.com', 'acme-corp.com', 'stanford.edu'];
+
+/** A small deterministic generator, so that every run seeds the same history. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Statement {
+  labels: Set<string>;
+  sql: string;
+  bindings: unknown[];
+}
+
+let testDb: TestDb;
+let services: Services;
+let project: Project;
+const calls = new AsyncLocalStorage<string>();
+const statements = new Map<string, Statement>();
+/** Every repository method that sent at least one statement. */
+const exercised = new Set<string>();
+
+/** Labels every statement a repository method sends with `<repository>.<method>`. */
+function instrument(services: Services): void {
+  for (const [repoName, repo] of Object.entries(services.repos) as [string, Record<string, unknown>][]) {
+    for (const [method, fn] of Object.entries(repo)) {
+      if (typeof fn !== 'function') continue;
+      repo[method] = (...args: unknown[]) => calls.run(`${repoName}.${method}`, () => (fn as (...a: unknown[]) => unknown)(...args));
+    }
+  }
+  testDb.db.on('query', (q: { sql: string; bindings?: unknown[] }) => {
+    const label = calls.getStore();
+    if (!label || !/^\s*(select|insert|update|delete|with)\b/i.test(q.sql)) return;
+    exercised.add(label);
+    const known = statements.get(q.sql);
+    if (known) known.labels.add(label);
+    else statements.set(q.sql, { labels: new Set([label]), sql: q.sql, bindings: q.bindings ?? [] });
+  });
+}
+
+// ------------------------------------------------------------------------------------- seeding
+
+interface Seeded {
+  accounts: string[];
+  sessions: { id: string; accountId?: string; deviceId: string; fingerprint: string; ip: string; block: string; startTime: Date; mobileId?: string }[];
+}
+let seeded: Seeded;
+
+async function seed(): Promise<Seeded> {
+  const rand = prng(42);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const { repos, evaluation } = services;
+  const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
+  const out: Seeded = { accounts: [], sessions: [] };
+
+  await testDb.db.transaction(async (trx) => {
+    await repos.lists.ensure(project.id, ['allow', 'block', 'main_account'].map((name) => ({ name, standard: true })).concat(['vip', 'beta'].map((name) => ({ name, standard: false }))), NOW, trx);
+    for (let i = 0; i < NUM_ACCOUNTS; i++) {
+      const id = `acct-${String(i).padStart(6, '0')}`;
+      const record = evaluation.applyInput(
+        project,
+        undefined,
+        {
+          // Some addresses are shared by two accounts (the email link).
+          email: `user${i % 1000}@${DOMAINS[i % DOMAINS.length]}`,
+          ...(i % 3 === 0 ? { phone: `+1415555${String(1000 + (i % 700)).padStart(4, '0')}` } : {}),
+          first_name: `First${i % 900}`,
+          last_name: `Last${i % 900}`,
+          username: `user_${i % 1100}`,
+          expected_countries: ['US'],
+        },
+        id,
+      );
+      record.createdAt = record.updatedAt = new Date(NOW.getTime() - (1 + rand() * 400) * DAY);
+      await repos.accounts.upsert(record, trx);
+      if (i % 40 === 0) await repos.lists.add(project.id, 'block', id, NOW, trx);
+      else if (i % 40 === 1) await repos.lists.add(project.id, 'allow', id, NOW, trx);
+      // Custom lists hold more accounts: list_members is not a tiny table next to the others.
+      if (i % 3 === 0) await repos.lists.add(project.id, 'vip', id, NOW, trx);
+      if (i % 4 === 0) await repos.lists.add(project.id, 'beta', id, NOW, trx);
+      out.accounts.push(id);
+    }
+
+    for (let i = 0; i < NUM_SESSIONS; i++) {
+      const device = Math.floor(rand() * (NUM_SESSIONS / 2.5));
+      const blockNo = Math.floor(rand() * 40);
+      const ip = `81.2.${blockNo}.${1 + Math.floor(rand() * 25)}`;
+      // A third of the sessions started in the last 20 hours (live), the rest over 60 days.
+      const startTime = new Date(NOW.getTime() - (i % 3 === 0 ? rand() * 20 * HOUR : DAY + rand() * 59 * DAY));
+      const native = i % 5 === 0;
+      const sdk: SdkFacts = {
+        source: native ? 'ios' : 'web',
+        device_id: `device-${device}`,
+        ...(native
+          ? { mobile: { mobile_id: `mobile-${device}`, apple_device_check: `token-${device}` } }
+          : { browser_fingerprint: createHash('sha256').update(`fp-${device % 900}`).digest('hex').slice(0, 32) }),
+      };
+      const facts: EvaluatedSession = {
+        ...structuredClone(template),
+        source: sdk.source,
+        start_time: startTime.toISOString(),
+        device_id: sdk.device_id,
+        network: { ...template.network, ip_address: ip },
+      };
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      await repos.sessions.insert({ id, projectId: project.id, ipAddress: ip, startTime, updatedAt: startTime, facts, sdk }, trx);
+      // Most sessions were authenticated with an account; a few were not.
+      const accountId = i % 10 === 9 ? undefined : pick(out.accounts);
+      if (accountId) await repos.sessions.addAccount(project.id, id, accountId, startTime, trx);
+      if (i % 4 !== 3) {
+        const fake = rand() < 0.05;
+        await repos.sessions.setEvaluation(
+          project.id,
+          id,
+          { decision: fake ? 'Fake' : 'Real', accountScore: fake ? 0.9 : 0.1, at: startTime, scores: template.risk_signal_scores, spoofedIp: false },
+          trx,
+        );
+        if (accountId) await repos.accounts.setDecision(project.id, accountId, fake ? 'Fake' : 'Real', trx);
+      }
+      out.sessions.push({
+        id,
+        accountId,
+        deviceId: sdk.device_id,
+        fingerprint: sdk.browser_fingerprint ?? '',
+        ip,
+        block: `81.2.${blockNo}.0/24`,
+        startTime,
+        mobileId: sdk.mobile?.mobile_id ?? undefined,
+      });
+    }
+  });
+  if (testDb.dialect === 'postgresql') await testDb.db.raw('ANALYZE');
+  return out;
+}
+
+// ------------------------------------------------------------------------------------ explaining
+
+interface Violation {
+  table: string;
+  reason: string;
+  /** An index search that does not narrow (rather than a scan): may be a known one. */
+  broad?: boolean;
+}
+
+interface Explained {
+  plan: string;
+  violations: Violation[];
+}
+
+/** Table names by alias (`from "sessions" as "s"`), and each table by its own name. */
+function aliasesOf(sql: string): Map<string, string> {
+  const out = new Map<string, string>([...GUARDED].map((t) => [t, t]));
+  for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2], m[1]);
+  return out;
+}
+
+/**
+ * Columns whose equality does not narrow a search to a bounded set of rows: the project (one
+ * project is the usual self-hosted case), a list (the block list is a slice of the project that
+ * grows with it, and walked inside a join it is walked once per row), an email domain (gmail.com).
+ */
+const BROAD: Record<string, string[]> = {
+  list_members: ['project_id', 'list_name'],
+  accounts: ['project_id', 'email_domain'],
+};
+
+function narrows(table: string, equalities: string[]): boolean {
+  const broad = BROAD[table] ?? ['project_id'];
+  return equalities.some((c) => !broad.includes(c));
+}
+
+/**
+ * Reads that no index can bound as the repositories write them, each for the reason given
+ * (they are reported, not failed). Anything else on a guarded table must narrow.
+ */
+const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
+  { label: 'lists.members', table: 'list_members', why: 'pages one list in index order under a LIMIT' },
+  { label: 'accounts.fraudAtDomain', table: 'accounts', why: 'stops at the first Fake or block-listed account at an organisation\'s domain (asked only for business, education and government domains)' },
+  { label: 'accounts.fraudAtDomain', table: 'list_members', why: 'the same question, started from the block list' },
+];
+
+function known(labels: Set<string>, table: string): boolean {
+  return [...labels].every((label) => KNOWN_BROAD.some((k) => k.label === label && k.table === table));
+}
+
+/** Runs a statement on a connection of the pool without going through knex (no query event). */
+async function onConnection<T>(fn: (conn: unknown) => Promise<T>): Promise<T> {
+  const client = testDb.db.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+  const conn = await client.acquireConnection();
+  try {
+    return await fn(conn);
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}
+
+async function explainSqlite(s: Statement): Promise<Explained> {
+  type Row = { id: number; parent: number; detail: string };
+  const rows = await onConnection(
+    (conn) =>
+      new Promise<Row[]>((resolve, reject) =>
+        (conn as { all(sql: string, b: unknown[], cb: (e: Error | null, r: Row[]) => void): void }).all(`EXPLAIN QUERY PLAN ${s.sql}`, s.bindings, (e, r) =>
+          e ? reject(e) : resolve(r),
+        ),
+      ),
+  );
+  const aliases = aliasesOf(s.sql);
+  const violations: Violation[] = [];
+  for (const { detail } of rows) {
+    const m = /^(SCAN|SEARCH) (\w+)(?: USING (.*?))?(?: \((.*)\))?$/.exec(detail);
+    if (!m) continue;
+    const table = aliases.get(m[2]) ?? m[2];
+    if (!GUARDED.has(table)) continue;
+    if (m[1] === 'SCAN') {
+      violations.push({ table, reason: m[3] ? `walks the whole index (${detail})` : `reads the whole table (${detail})` });
+      continue;
+    }
+    const equalities = (m[4] ?? '')
+      .split(' AND ')
+      .map((c) => /^(\w+)=/.exec(c)?.[1])
+      .filter((c): c is string => c !== undefined);
+    if (!narrows(table, equalities)) violations.push({ table, broad: true, reason: `reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} (${detail})` });
+  }
+  const plan = rows.map((r) => `${r.id}/${r.parent} ${r.detail}`).join('\n');
+  return { plan, violations };
+}
+
+interface PgNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PgNode[];
+  [k: string]: unknown;
+}
+
+let pgIndexTables: Map<string, string> | undefined;
+
+/** The columns compared with `=` (or `= ANY`, an IN list) in an index condition. */
+function pgEqualities(cond: string): string[] {
+  return [...cond.matchAll(/(\w+)\)?(?:::[\w ]+?)?\s*=\s/g)].map((m) => m[1]);
+}
+
+async function explainPostgres(s: Statement): Promise<Explained> {
+  type PgClient = { query(sql: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+  if (!pgIndexTables) {
+    const { rows } = await testDb.db.raw("select indexname, tablename from pg_indexes where schemaname = 'public'");
+    pgIndexTables = new Map((rows as { indexname: string; tablename: string }[]).map((r) => [r.indexname, r.tablename]));
+  }
+  const indexTables = pgIndexTables;
+  const root = await onConnection(async (conn) => {
+    const c = conn as PgClient;
+    await c.query('SET enable_seqscan = off');
+    try {
+      const { rows } = await c.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.bindings);
+      return (rows[0]['QUERY PLAN'] as { Plan: PgNode }[])[0].Plan;
+    } finally {
+      await c.query('RESET enable_seqscan');
+    }
+  });
+  const violations: Violation[] = [];
+  const lines: string[] = [];
+  const walk = (node: PgNode, depth: number) => {
+    const table = node['Relation Name'] ?? (node['Index Name'] ? indexTables.get(node['Index Name']) : undefined);
+    const cond = node['Index Cond'];
+    lines.push(
+      `${'  '.repeat(depth)}${node['Node Type']}${table ? ` on ${table}` : ''}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}${cond ? ` [${cond}]` : ''}${
+        node.Filter ? ` filter ${String(node.Filter)}` : ''
+      }`,
+    );
+    if (table && GUARDED.has(table)) {
+      const type = node['Node Type'];
+      if (type === 'Seq Scan') violations.push({ table, reason: 'Seq Scan' });
+      else if (type === 'Index Scan' || type === 'Index Only Scan' || type === 'Bitmap Index Scan') {
+        if (!cond) violations.push({ table, reason: `${type} using ${node['Index Name']} without an index condition (the whole index)` });
+        else if (!narrows(table, pgEqualities(cond))) violations.push({ table, broad: true, reason: `${type} using ${node['Index Name']} reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} [${cond}]` });
+      }
+    }
+    for (const child of node.Plans ?? []) walk(child, depth + 1);
+  };
+  walk(root, 0);
+  return { plan: lines.join('\n'), violations };
+}
+
+// ------------------------------------------------------------------------------------------ tests
+
+beforeAll(async () => {
+  testDb = await makeTestDb();
+  const deps = {
+    db: testDb.db,
+    clock: fixedClock(NOW),
+    random: systemRandom,
+    logger: makeLogger('silent'),
+    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+    ipIntelligence: { lookup: () => ({}) },
+    ipLists: { lookup: () => [] },
+  };
+  services = makeServices(deps);
+  const created = await services.projects.create({ name: 'Query plans' });
+  project = (await services.repos.projects.findById(created.project_id))!;
+  // A second project (empty), as a service may hold several.
+  await services.projects.create({ name: 'Another project' });
+  seeded = await seed();
+  instrument(services);
+}, 120_000);
+
+afterAll(async () => {
+  await testDb?.destroy();
+});
+
+/** The methods the engine calls per evaluation (the brief of this test). */
+const ENGINE_METHODS = [
+  'history.signalHistory',
+  'history.previousSession',
+  'history.accountSessions',
+  'history.accountSummary',
+  'history.accountsSharing',
+  'history.accountsOnNetwork',
+  'history.seen',
+  'history.evaluations',
+  'accounts.find',
+  'accounts.findMany',
+  'accounts.withIdentifier',
+  'accounts.countAtDomain',
+  'accounts.addressHistory',
+  'accounts.fraudAtDomain',
+  'lists.ofAccounts',
+  'lists.members',
+  'sessions.find',
+  'sessions.accountIds',
+];
+
+test('every statement of an evaluation starts from an index', async () => {
+  const { repos, evaluation } = services;
+  const p = project.id;
+  const live = seeded.sessions.filter((s) => s.accountId && NOW.getTime() - s.startTime.getTime() < 20 * HOUR);
+  const s = live[0];
+  const native = seeded.sessions.find((x) => x.mobileId)!;
+  const account = (await repos.accounts.find(p, s.accountId!))!;
+  // About as many accounts as an evaluation links (describe() looks them all up at once).
+  const ids = seeded.accounts.filter((_, i) => i % 30 === 7);
+
+  // Each repository function the engine uses, in each of its forms.
+  await repos.history.signalHistory(p, s.id, s.ip, s.block, NOW);
+  await repos.history.signalHistory(p, s.id, s.ip, undefined, NOW);
+  await repos.history.previousSession(p, { accountId: s.accountId! }, s.startTime, s.id);
+  await repos.history.previousSession(p, { deviceId: s.deviceId }, s.startTime, s.id);
+  await repos.history.accountSessions(p, s.accountId!, 50);
+  await repos.history.accountSessions(p, s.accountId!, 1000, new Date(NOW.getTime() - 7 * DAY));
+  await repos.history.accountSummary(p, s.accountId!);
+  for (const exclude of [s.accountId, undefined]) {
+    await repos.history.accountsSharing(p, 'device_id', s.deviceId, exclude, 1501);
+    await repos.history.accountsSharing(p, 'browser_fingerprint', s.fingerprint || 'none', exclude, 1501);
+    await repos.history.accountsSharing(p, 'mobile_id', native.mobileId!, exclude, 1501);
+    await repos.history.accountsSharing(p, 'apple_device_key', createHash('sha256').update('token-1').digest('hex'), exclude, 1501);
+    await repos.history.accountsOnNetwork(p, 'ip_address', s.ip, new Date(s.startTime.getTime() - DAY), new Date(s.startTime.getTime() + DAY), exclude, 21);
+    await repos.history.accountsOnNetwork(p, 'ip_block', s.block, new Date(s.startTime.getTime() - HOUR), new Date(s.startTime.getTime() + HOUR), exclude, 21);
+  }
+  await repos.history.seen(p, ids);
+  await repos.history.evaluations(p, seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id));
+  await repos.accounts.find(p, s.accountId!);
+  await repos.accounts.findMany(p, ids);
+  for (const column of ['email_key', 'phone_key', 'username_key', 'name_key'] as const) {
+    await repos.accounts.withIdentifier(p, column, String(account[({ email_key: 'emailKey', phone_key: 'phoneKey', username_key: 'usernameKey', name_key: 'nameKey' } as const)[column]] ?? 'x'), account.id, 1501);
+  }
+  await repos.accounts.countAtDomain(p, account.emailDomain!, account.id);
+  await repos.accounts.addressHistory(p, account.emailKey!, account.id);
+  await repos.accounts.fraudAtDomain(p, account.emailDomain!, account.id);
+  await repos.lists.ofAccounts(p, ids);
+  await repos.lists.members(p, 'block', 100, undefined);
+  await repos.lists.members(p, 'block', 100, 'acct-000400');
+  await repos.sessions.find(p, s.id);
+  await repos.sessions.accountIds(s.id);
+
+  // And the engine itself, end to end: whatever else it sends is checked too.
+  const options = { requestId: 'req', accountsLinked: true };
+  await evaluation.authenticate(project, { session_id: s.id, account: { id: s.accountId!, email: account.email } }, options);
+  await evaluation.authenticate(project, { session_id: live[1].id, account: { id: 'acct-new', email: 'someone.new@acme-corp.com', lists: ['block'] } }, options);
+  await evaluation.evaluateUnauthenticated(project, { session_id: live[2].id }, options);
+  await evaluation.get(project, live[3].id, 'req');
+
+  expect(ENGINE_METHODS.filter((m) => !exercised.has(m))).toEqual([]);
+
+  const report: string[] = [];
+  const broad: string[] = [];
+  const failures: string[] = [];
+  for (const st of statements.values()) {
+    const { plan, violations } = testDb.dialect === 'postgresql' ? await explainPostgres(st) : await explainSqlite(st);
+    const where = [...st.labels].join(', ');
+    report.push(`-- ${where}\n${st.sql}\n${plan}\n`);
+    for (const v of violations) {
+      const line = `${where}: ${v.table}: ${v.reason}\n  ${st.sql}\n  ${plan.replace(/\n/g, '\n  ')}`;
+      (v.broad && known(st.labels, v.table) ? broad : failures).push(line);
+    }
+  }
+  if (process.env.TRUSTGATE_PRINT_PLANS) {
+    console.log(`${testDb.dialect}: ${statements.size} statements\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`);
+  }
+  expect(failures).toEqual([]);
+}, 120_000);

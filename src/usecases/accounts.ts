@@ -8,7 +8,7 @@ import type { HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from './evaluation';
-import { LINK_CAP, makeLinks } from './links';
+import { LINK_CAP, makeLinks, SESSIONS_FOLLOWED } from './links';
 import { applyAccountLists } from './lists';
 
 export interface AccountDeps {
@@ -94,7 +94,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
     async linked(project: Project, id: string) {
       const record = await found(project, id);
-      const sessions = await history.accountSessions(project.id, id, 50);
+      const sessions = await history.accountSessions(project.id, id, SESSIONS_FOLLOWED);
       const all = await links.find(project.id, { sessions, account: record, groupsEnabled: project.groupsEnabled, group: record.group });
       return { account_id: id, accounts_linked: Math.min(all.length, LINK_CAP), linked_accounts: await links.describe(project.id, all) };
     },

@@ -22,22 +22,20 @@ import { ipBlock } from '../domain/enrichment/ip';
 import { nameKey, phoneKey, usernameKey } from '../domain/linking';
 import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../domain/scoring';
 import { toTopLevelSession } from '../domain/session/views';
-import { evaluateSignals, type IpListName, type PreviousSession, type SignalResult } from '../domain/signals';
+import { AUTOMATION_CONDITION, evaluateSignals, ipLocationAccuracyKm, type IpListName, type PreviousSession, type SignalResult } from '../domain/signals';
 import { BadRequestError, SessionNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { AccountSessionRow, HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
-import { appleDeviceKey, type SessionRepository, type StoredSession } from '../storage/repositories/sessions';
-import { LINK_CAP, makeLinks, type Link } from './links';
+import type { SessionRepository, StoredSession } from '../storage/repositories/sessions';
+import { LINK_CAP, makeLinks, SESSIONS_FOLLOWED, type Link } from './links';
 import { applyAccountLists, STANDARD_LISTS } from './lists';
 
 /** A session can be evaluated for this long after it starts (reference.md). */
 export const EVALUATION_WINDOW_MS = 24 * 3_600_000;
 const DAY_MS = 86_400_000;
-/** Automation conditions among risk_signal_details.device that make a session a bot's. */
-const AUTOMATION = /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events)/;
 
 export interface IpListLookup {
   lookup(ip: string): { list: IpListName }[];
@@ -67,7 +65,7 @@ const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'educatio
  */
 function previousOf(found: { startTime: Date; facts: EvaluatedSession } | undefined, ipLists: IpListLookup): PreviousSession | undefined {
   if (!found) return undefined;
-  const { latitude, longitude, city } = found.facts.location;
+  const { latitude, longitude } = found.facts.location;
   if (latitude === undefined || longitude === undefined) return undefined;
   const r = found.facts.risk_signals;
   const listed = ipLists.lookup(found.facts.network.ip_address ?? '').some((m) => ANONYMISING_LISTS.has(m.list));
@@ -75,7 +73,7 @@ function previousOf(found: { startTime: Date; facts: EvaluatedSession } | undefi
     time: found.startTime,
     latitude,
     longitude,
-    accuracyKm: city ? 50 : 500,
+    accuracyKm: ipLocationAccuracyKm(found.facts.location),
     anonymised: r.tor || r.vpn || r.proxy || listed || found.facts.network.connection_type === 'private_relay',
   };
 }
@@ -211,7 +209,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
 
   /** Scores and decision from the session's signals, its links and (authenticate) the account's email. */
   function score(stored: StoredSession, signals: SignalResult, linkScores: number[], memberOf: string[], threshold: number, interactive: boolean, emailScore?: number) {
-    const automation = signals.risk_signal_details.device.some((d) => AUTOMATION.test(d));
+    const automation = signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d));
     const bot = botScore({
       bot: stored.facts.bot,
       source: stored.facts.source ?? undefined,
@@ -284,7 +282,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       });
 
       const signals = await signalsOf(project, stored, { accountId: id });
-      const accountSessions = await history.accountSessions(project.id, id, 50);
+      const accountSessions = await history.accountSessions(project.id, id, SESSIONS_FOLLOWED);
       const found = await links.find(project.id, { sessions: accountSessions, account: record, groupsEnabled: project.groupsEnabled, group: record.group });
       const memberOf = (await lists.ofAccounts(project.id, [id])).get(id) ?? [];
       const email = await emailOf(project, record);
@@ -304,17 +302,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
       live(stored);
       const accountIds = await sessions.accountIds(stored.id);
       const signals = await signalsOf(project, stored, { deviceId: stored.facts.device_id ?? '' });
-      const row: AccountSessionRow = {
-        id: stored.id,
-        startTime: stored.startTime,
-        deviceId: stored.facts.device_id ?? '',
-        browserFingerprint: stored.sdk?.browser_fingerprint,
-        ipAddress: stored.ipAddress,
-        ipBlock: ipBlock(stored.ipAddress),
-        connectionType: stored.facts.network.connection_type,
-        mobileId: stored.sdk?.mobile?.mobile_id ?? undefined,
-        appleDeviceKey: appleDeviceKey(stored.sdk?.mobile?.apple_device_check),
-      };
+      // The session's identifiers as stored (the columns linking searches), not derived again here.
+      const row = (await history.sessionRow(project.id, stored.id))!;
       // With groups on, a session already used by an account links within that account's group.
       const owner = accountIds.length ? await accounts.find(project.id, accountIds[accountIds.length - 1]) : undefined;
       const grouped = project.groupsEnabled && owner?.group !== undefined;

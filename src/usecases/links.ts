@@ -12,7 +12,7 @@ import type { ListRepository } from '../storage/repositories/lists';
 /** The interface caps the count at 1,500; searches stop one past it. */
 export const LINK_CAP = 1500;
 /** Sessions of the account whose identifiers are followed (the newest). */
-const SESSIONS_FOLLOWED = 50;
+export const SESSIONS_FOLLOWED = 50;
 /** Network matches: the same address within a day, the same block within an hour. */
 const IP_WINDOW_MS = 24 * 3_600_000;
 const BLOCK_WINDOW_MS = 3_600_000;

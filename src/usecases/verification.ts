@@ -3,7 +3,19 @@
  * its webhook queued in the same transaction, cancellation from the hosted page, the sweeper
  * that ends sessions after 30 days, and verify-face / verify-id.
  */
-import type { FaceMatchCompleted, FaceMatchResult, IdCheckCompleted, IdCheckResult, Session, WebhookErrorCode } from '../api-types';
+import type {
+  CaptureStored,
+  CreateVerificationSession,
+  FaceMatchCompleted,
+  FaceMatchResult,
+  IdCheckCompleted,
+  IdCheckResult,
+  Session,
+  VerificationCompletion,
+  VerificationSessionCreated,
+  VerificationSessionEnded,
+  WebhookErrorCode,
+} from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
 import { constantTimeEqual, hashApiKey } from '../security/secrets';
@@ -89,7 +101,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   }
 
   /** How a session ended, and where the hosted page sends the user (cancel's and complete's answer). */
-  async function endedAnswer(sessionId: string) {
+  async function endedAnswer(sessionId: string): Promise<VerificationSessionEnded> {
     const ended = (await verifications.find(sessionId))!;
     const success = ended.outcome === 'success';
     return {
@@ -182,20 +194,20 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     return result;
   }
 
+  /** The capture token's hash against the stored one, in constant time. */
+  const tokenFits = (record: VerificationRecord, token: unknown) => typeof token === 'string' && constantTimeEqual(record.tokenHash, hashApiKey(token));
+
   async function byToken(sessionId: string, token: string): Promise<VerificationRecord> {
     const record = await verifications.find(sessionId);
     if (!record) throw new SessionNotFoundError();
-    if (!constantTimeEqual(record.tokenHash, hashApiKey(token))) throw new AppError(403, 'The capture token is not valid for this session');
+    if (!tokenFits(record, token)) throw new AppError(403, 'The capture token is not valid for this session');
     return record;
   }
 
   return {
     endWithError,
 
-    async create(project: Project, body: { type: VerificationType; account_id?: string; referring_session_id?: string; redirect_url?: string }, options: { requestId: string; baseUrl: string }) {
-      if (body.redirect_url && !/^https?:$/.test(new URL(body.redirect_url).protocol)) {
-        throw new BadRequestError('redirect_url must be an http or https URL');
-      }
+    async create(project: Project, body: CreateVerificationSession, options: { requestId: string; baseUrl: string }): Promise<VerificationSessionCreated> {
       const now = clock.now();
       const token = random.bytes(32).toString('base64url');
       const record: VerificationRecord = {
@@ -221,7 +233,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     },
 
     /** The hosted page's Cancel: liveness_check_failed (the interface's code for a user's cancel). */
-    async cancel(sessionId: string, token: string) {
+    async cancel(sessionId: string, token: string): Promise<VerificationSessionEnded> {
       const record = await byToken(sessionId, token);
       await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
       return endedAnswer(sessionId);
@@ -234,12 +246,12 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     async page(sessionId: string, token: unknown): Promise<{ record?: VerificationRecord; error?: 'session_id_not_found' | 'invalid_session_id' }> {
       const record = /^[0-9a-f-]{36}$/.test(sessionId) ? await verifications.find(sessionId) : undefined;
       if (!record) return { error: 'session_id_not_found' };
-      if (typeof token !== 'string' || !constantTimeEqual(record.tokenHash, hashApiKey(token))) return { record, error: 'invalid_session_id' };
+      if (!tokenFits(record, token)) return { record, error: 'invalid_session_id' };
       return { record };
     },
 
     /** The hosted page's upload of one image; its type is decided by its first bytes. */
-    async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown) {
+    async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown): Promise<CaptureStored> {
       const record = await byToken(sessionId, token);
       if (record.state !== 'open') throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
       if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
@@ -257,7 +269,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      * unreadable document ends it with failed_to_process_id_scan. When the engine is not
      * installed, 503 and the session stays open.
      */
-    async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }) {
+    async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
       if (record.state !== 'open') return endedAnswer(sessionId);
       const captures = await verifications.latestCaptures(sessionId);
@@ -276,7 +288,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
           await endWithError(record, { code: 'face_match_failed', message: `The face check did not succeed in ${MAX_ATTEMPTS} attempts.` });
         }
         if (attempts === undefined || attempts >= MAX_ATTEMPTS) return endedAnswer(sessionId);
-        return { session_id: sessionId, status: 'retry' as const, attempts_remaining: MAX_ATTEMPTS - attempts, message: outcome.reason, redirect_url: null };
+        return { session_id: sessionId, status: 'retry', attempts_remaining: MAX_ATTEMPTS - attempts, message: outcome.reason, redirect_url: null };
       }
       if (outcome.outcome === 'not_processable') {
         await endWithError(record, { code: 'failed_to_process_id_scan', message: outcome.reason });
@@ -305,7 +317,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     },
 
     /** verify-face / verify-id: the result of a session that ended with one. */
-    async result(project: Project, sessionId: string, type: VerificationType): Promise<unknown> {
+    async result(project: Project, sessionId: string, type: VerificationType): Promise<FaceMatchResult | IdCheckResult> {
       const record = await verifications.find(sessionId);
       if (!record || record.projectId !== project.id) throw new SessionNotFoundError();
       if (record.type !== type) {
@@ -313,7 +325,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       }
       if (record.state === 'open') throw new BadRequestError('The verification session is not completed yet');
       if (record.outcome !== 'success') throw new BadRequestError(`The verification session ended without a result (${record.outcome})`);
-      return record.result;
+      return record.result as FaceMatchResult | IdCheckResult;
     },
   };
 }

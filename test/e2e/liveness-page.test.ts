@@ -5,20 +5,13 @@
  * analysis engine is a deterministic fake (tests only); the media folder is temporary.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import type http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { buildSdk } from '../../scripts/build-sdk';
-import { createApp } from '../../src/app';
-import { systemRandom } from '../../src/clock';
-import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import type { AnalysisEngine } from '../../src/verification/analysis';
-import { makeTestContext, sharedIpData, type TestContext } from '../helpers/app';
+import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(100), Buffer.from([0xff, 0xd9])]);
@@ -29,35 +22,17 @@ let trustgate: Listening;
 let customer: Listening;
 let browser: Browser;
 let project: ProjectCredentials;
-let mediaDir: string;
 let context: BrowserContext;
 const pageErrors: string[] = [];
 const captures: string[] = [];
 
 beforeAll(async () => {
   await buildSdk();
-  ctx = await makeTestContext();
-  mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-media-e2e-'));
   // The real clock: the browser's SDK session and the page run in real time.
+  ctx = await makeTestContext({ demo: false }, { analysis: fakeEngine, media: true });
   ctx.clock.set(new Date());
-  const deps = {
-    db: ctx.testDb.db,
-    clock: ctx.clock,
-    random: systemRandom,
-    logger: ctx.logger,
-    secretBox: makeSecretBox(randomBytes(32), systemRandom),
-    ipIntelligence: await sharedIpData(),
-    ipLists: ctx.ipLists,
-    dataDir: mediaDir,
-  };
-  const services = makeServices({ ...deps, analysis: fakeEngine });
-  const app = createApp({
-    ...deps,
-    services,
-    config: { rateLimitPerMinute: 1000, ingestRateLimitPerIp: 1000, ingestRateLimitPerProject: 10000, validateResponses: true, trustProxy: false, bodyLimit: '1mb', demo: false },
-  });
-  project = await services.projects.create({ name: 'Hosted page project' });
-  trustgate = await listen(app);
+  project = ctx.project;
+  trustgate = await listen(ctx.app);
   customer = await listen(((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Back at the shop</title><p>Welcome back</p>');
   }) as http.RequestListener);
@@ -76,7 +51,6 @@ afterAll(async () => {
   await customer?.close();
   await trustgate?.close();
   await ctx?.close();
-  if (mediaDir) fs.rmSync(mediaDir, { recursive: true, force: true });
 });
 
 async function openHostedPage(): Promise<{ page: Page; sessionId: string }> {

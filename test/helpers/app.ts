@@ -12,7 +12,8 @@ import { createApp, type AppConfig } from '../../src/app';
 import { fixedClock, systemRandom } from '../../src/clock';
 import { makeLogger, type Logger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices, type Services } from '../../src/services';
+import { makeServices, type CoreDeps, type Services } from '../../src/services';
+import type { AnalysisEngine } from '../../src/verification/analysis';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { hostingAsns } from '../../src/geo/hosting-asns';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
@@ -38,13 +39,27 @@ export interface TestContext {
   /** Every log line written, parsed. */
   logs: Record<string, unknown>[];
   project: ProjectCredentials;
+  /** The edge dependencies and configuration the app was built from (to build another app on them). */
+  deps: CoreDeps;
+  config: AppConfig;
+  /** The temporary data folder (media), when the context was asked for one. */
+  dataDir?: string;
   close(): Promise<void>;
+}
+
+/** Dependencies a test may add to the context's wiring. */
+export interface TestDeps {
+  /** A fake analysis engine (tests only; the server never wires one). */
+  analysis?: AnalysisEngine;
+  /** Give the context a temporary data folder, so captured media are stored. */
+  media?: boolean;
 }
 
 export const TEST_NOW = '2026-11-20T12:00:00.000Z';
 
-export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
+export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra: TestDeps = {}): Promise<TestContext> {
   const testDb = await makeTestDb();
+  const dataDir = extra.media ? fs.mkdtempSync(path.join(os.tmpdir(), 'tg-data-')) : undefined;
   const ipListsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-iplists-'));
   const ipLists = openIpLists({ dir: ipListsDir, watchIntervalMs: 20 });
   const clock = fixedClock(TEST_NOW);
@@ -54,7 +69,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
       logs.push(JSON.parse(line) as Record<string, unknown>);
     },
   } as pino.DestinationStream);
-  const deps = {
+  const deps: CoreDeps = {
     db: testDb.db,
     clock,
     random: systemRandom,
@@ -62,8 +77,9 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
     secretBox: makeSecretBox(randomBytes(32), systemRandom),
     ipIntelligence: await sharedIpData(),
     ipLists,
+    ...(dataDir ? { dataDir } : {}),
   };
-  const services = makeServices(deps);
+  const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
     ingestRateLimitPerIp: 1000,
@@ -79,7 +95,8 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}): Promi
   const close = async () => {
     ipLists.close();
     fs.rmSync(ipListsDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     await testDb.destroy();
   };
-  return { app, ipListsDir, ipLists, testDb, services, clock, logger, logs, project, close };
+  return { app, ipListsDir, ipLists, testDb, services, clock, logger, logs, project, deps, config, dataDir, close };
 }

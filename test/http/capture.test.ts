@@ -5,23 +5,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { systemRandom } from '../../src/clock';
 import { makeLogger } from '../../src/logger';
-import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices, type Services } from '../../src/services';
+import type { Services } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import type { AnalysisEngine, AnalysisOutcome } from '../../src/verification/analysis';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
 import { makeDispatcher } from '../../src/webhooks/dispatcher';
-import { makeTestContext, sharedIpData, TEST_NOW, type TestContext } from '../helpers/app';
+import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { personSession } from '../helpers/evaluation';
+import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 
 /** A tiny valid JPEG header and body (the fake engine never decodes it). */
@@ -37,58 +33,29 @@ const fakeEngine: AnalysisEngine = {
   },
 };
 
-interface Delivery {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 let ctx: TestContext;
 let app: Express;
 let defaultApp: Express;
 let services: Services;
 let project: ProjectCredentials;
 let mediaDir: string;
-let server: http.Server;
-let deliveries: Delivery[] = [];
+let rx: Receiver;
 
 beforeAll(async () => {
-  ctx = await makeTestContext();
-  mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-media-'));
-  const deps = {
-    db: ctx.testDb.db,
-    clock: ctx.clock,
-    random: systemRandom,
-    logger: ctx.logger,
-    secretBox: makeSecretBox(randomBytes(32), systemRandom),
-    ipIntelligence: await sharedIpData(),
-    ipLists: ctx.ipLists,
-    dataDir: mediaDir,
-  };
-  const config = { rateLimitPerMinute: 1000, ingestRateLimitPerIp: 1000, ingestRateLimitPerProject: 10000, validateResponses: true, trustProxy: true, bodyLimit: '1mb', demo: false };
-  services = makeServices({ ...deps, analysis: fakeEngine });
-  app = createApp({ ...deps, config, services });
-  // The server's default wiring: no engine given.
-  defaultApp = createApp({ ...deps, config });
-  project = await services.projects.create({ name: 'Capture project' });
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  await services.projects.setWebhook(project.project_id, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeEngine, media: true });
+  ({ app, services, project } = ctx);
+  mediaDir = ctx.dataDir!;
+  // The server's default wiring on the same database and media: no engine given.
+  defaultApp = createApp({ ...ctx.deps, config: ctx.config });
+  rx = await webhookReceiver();
+  await services.projects.setWebhook(project.project_id, rx.url);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await rx.close();
   await ctx.close();
-  fs.rmSync(mediaDir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  deliveries = [];
+  rx.received.length = 0;
   queued.length = 0;
   ctx.clock.set(TEST_NOW);
 });
@@ -124,7 +91,7 @@ async function delivered(sessionId: string) {
     target: (projectId) => services.webhookTarget(projectId),
     allowPrivate: true,
   }).runOnce();
-  const mine = deliveries.map((d) => JSON.parse(d.body)).filter((b) => b.session_id === sessionId);
+  const mine = rx.received.map((d) => JSON.parse(d.body)).filter((b) => b.session_id === sessionId);
   for (const body of mine) expect(await validateWebhookBody(body)).toEqual([]);
   return mine;
 }

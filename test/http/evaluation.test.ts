@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../helpers/app';
-import { AWS_IP, LONDON_IP, personSession, scenario, US_IP } from '../helpers/evaluation';
+import { AWS_IP, personSession, scenario, US_IP } from '../helpers/evaluation';
 
 let ctx: TestContext;
 let s: ReturnType<typeof scenario>;
@@ -68,5 +68,4 @@ describe('POST /session/authenticate', () => {
     expect(home.session.risk_signals.vpn).toBe(false);
   });
 
-  void LONDON_IP;
 });

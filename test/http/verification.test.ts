@@ -3,47 +3,29 @@
  * verify-face / verify-id, and exactly one signed webhook per session delivered to a real
  * receiver on loopback, whatever races happen.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
 import { makeLogger } from '../../src/logger';
 import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 
-interface Delivery {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 let ctx: TestContext;
-let server: http.Server;
-let deliveries: Delivery[] = [];
-let hookUrl: string;
+let rx: Receiver;
 
 beforeAll(async () => {
   ctx = await makeTestContext();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trustgate`;
-  await ctx.services.projects.setWebhook(ctx.project.project_id, hookUrl);
+  rx = await webhookReceiver();
+  await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await rx.close();
   await ctx.close();
 });
 beforeEach(() => {
-  deliveries = [];
+  rx.received.length = 0;
   ctx.clock.set(TEST_NOW);
 });
 
@@ -72,7 +54,7 @@ const cancel = (id: string, token: string) => request(ctx.app).post(`/liveness/$
 /** Delivers what is queued and returns the webhooks the receiver got for `sessionId`, each checked. */
 async function delivered(sessionId: string) {
   await dispatcher().runOnce();
-  const mine = deliveries.filter((d) => JSON.parse(d.body).session_id === sessionId);
+  const mine = rx.received.filter((d) => JSON.parse(d.body).session_id === sessionId);
   for (const d of mine) {
     expect(await validateWebhookBody(JSON.parse(d.body))).toEqual([]);
     verifyWebhook(d.body, d.headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
@@ -95,7 +77,10 @@ describe('POST /liveness/session', () => {
     expect(bad.body.message).toMatch(/^type must be equal to one of the allowed values/);
     const url = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: 'not a url' });
     expect(url.status).toBe(400);
-    expect(url.body.message).toMatch(/^redirect_url must match format "uri"/);
+    expect(url.body.message).toMatch(/^redirect_url must match (format "uri"|pattern "\^https\?:\/\/")/);
+    const scheme = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: 'ftp://shop.example.com/done' });
+    expect(scheme.status).toBe(400);
+    expect(scheme.body.message).toMatch(/^redirect_url must match pattern "\^https\?:\/\/"/);
   });
 });
 

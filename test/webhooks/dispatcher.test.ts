@@ -3,8 +3,6 @@
  * on the schedule with the same request_id and a fresh signature each time, leases, refusals.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../src/client';
 import { fixedClock } from '../../src/clock';
 import { makeLogger } from '../../src/logger';
@@ -12,37 +10,11 @@ import type { RetryPolicy } from '../../src/webhooks/backoff';
 import { makeDispatcher, type DispatcherDeps } from '../../src/webhooks/dispatcher';
 import { makeOutbox } from '../../src/webhooks/outbox';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
 
 const SECRET = 'whsec_test_secret';
 const POLICY: RetryPolicy = { delaysMs: [2000, 2000, 2000], repeatMs: 2000, maxRetries: 5, maxAgeMs: 60_000, jitter: 0, retryAfterCapMs: 10_000 };
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver answering each request with the next behaviour: a status code, or 'hang'. */
-async function receiver(behaviours: (number | 'hang')[]) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const next = behaviours.shift() ?? 200;
-      if (next === 'hang') return; // never answers: the dispatcher's timeout must end it
-      res.writeHead(next, next === 429 ? { 'retry-after': '7' } : {}).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -79,7 +51,7 @@ function dispatcher(clock: ReturnType<typeof fixedClock>, url: string, overrides
 describe('delivering a webhook', () => {
   test('when the receiver answers 500 twice, then times out, then 200, then it is delivered on the 4th attempt with the same request_id, each signed at its own time', async () => {
     const clock = fixedClock(TEST_NOW);
-    const rx = await receiver([500, 500, 'hang', 200]);
+    const rx = await webhookReceiver([500, 500, 'hang', 200]);
     const { outbox, requestId, body } = await queued(clock);
     const d = dispatcher(clock, rx.url);
     try {
@@ -111,7 +83,7 @@ describe('delivering a webhook', () => {
 
   test('when the receiver answers 429 with Retry-After, then the next attempt waits that long', async () => {
     const clock = fixedClock(TEST_NOW);
-    const rx = await receiver([429, 200]);
+    const rx = await webhookReceiver([429, 200]);
     const { outbox, requestId } = await queued(clock);
     const d = dispatcher(clock, rx.url);
     try {
@@ -129,7 +101,7 @@ describe('delivering a webhook', () => {
 
   test('when the schedule runs out, then the webhook is failed and kept with its attempts', async () => {
     const clock = fixedClock(TEST_NOW);
-    const rx = await receiver(Array(10).fill(503));
+    const rx = await webhookReceiver(Array(10).fill(503));
     const { outbox, requestId } = await queued(clock);
     const d = dispatcher(clock, rx.url, { policy: { ...POLICY, maxRetries: 2 } });
     try {
@@ -148,7 +120,7 @@ describe('delivering a webhook', () => {
 
   test('when the target resolves to a private address and that is not allowed, then it is refused without a request', async () => {
     const clock = fixedClock(TEST_NOW);
-    const rx = await receiver([200]);
+    const rx = await webhookReceiver([200]);
     const { outbox, requestId } = await queued(clock);
     const d = dispatcher(clock, rx.url, { allowPrivate: false, resolve: async () => ['10.0.0.8'] });
     try {
@@ -164,7 +136,7 @@ describe('delivering a webhook', () => {
 
   test('when a dispatcher crashes holding a webhook, then another takes it over once the lease expires, with the same request_id', async () => {
     const clock = fixedClock(TEST_NOW);
-    const rx = await receiver([200]);
+    const rx = await webhookReceiver([200]);
     const { outbox, requestId } = await queued(clock);
     // The crashed one: claimed, never settled.
     expect(await outbox.claim('crashed-dispatcher', clock.now(), 60_000, 10)).toHaveLength(1);

@@ -5,8 +5,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fixedClock, systemClock, systemRandom } from '../../src/clock';
 import { makeLogger } from '../../src/logger';
@@ -14,6 +12,7 @@ import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices } from '../../src/services';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
+import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
 
 const LEASE_MS = 1500;
@@ -57,16 +56,9 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
   });
 
   // A receiver that never answers the first delivery (the worker dies waiting) and accepts the next.
-  const received: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push(req.headers);
-      if (received.length > 1) res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const rx = await webhookReceiver(['hang', 200]);
+  const received = rx.received;
+  const hookUrl = rx.url;
 
   try {
     const project = await services.projects.create({ name: 'Worker test', webhookUrl: hookUrl });
@@ -104,12 +96,11 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
     expect(second.exitCode).toBe(0);
 
     expect(received).toHaveLength(2);
-    expect(received.map((h) => h['x-event-id'])).toEqual([requestId, requestId]);
+    expect(received.map((r) => r.headers['x-event-id'])).toEqual([requestId, requestId]);
     const row = (await services.repos.outbox.find(requestId))!;
     expect(row.attempts).toBe(2);
     expect((await services.repos.outbox.attempts(requestId)).map((a) => a.statusCode)).toEqual([200]);
   } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await rx.close();
   }
 }, 60_000);

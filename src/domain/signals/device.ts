@@ -2,14 +2,15 @@
 import { countries } from 'countries-list';
 import { parseUserAgent } from '../enrichment/user-agent';
 import { findingOf, type Finding, type SignalContext } from './context';
-import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from './geo';
+import { distanceKm, ipLocationAccuracyKm, zoneOffsetMinutes, zonesOfCountry } from './geo';
 
 /** Browser and IP zones this far apart (minutes), in a zone not of the IP's country, do not fit. */
 export const MISMATCH_TIMEZONE_GAP_MIN = 60;
 /** A device location this far (km) beyond both locations' accuracy contradicts the IP's. */
 export const GEOLOCATION_SPOOF_KM = 500;
 
-const AUTOMATION_SIGNAL = /^(headless|selenium|phantomjs|nightmare|electron|webdriver|driver_global|puppeteer|playwright|synthetic_events)/;
+/** Conditions that mean a program, not a person, drives the browser (the bot score reads them too). */
+export const AUTOMATION_CONDITION = /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events)/;
 
 /** The user agent claims one platform, the client hints or the SDK's own facts another. */
 function userAgentInconsistent(ctx: SignalContext): boolean {
@@ -32,7 +33,7 @@ export function deviceRisk(ctx: SignalContext): Finding {
   return findingOf(
     [
       { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true },
-      ...signals.map((s) => ({ name: s, weight: AUTOMATION_SIGNAL.test(s) ? 0.9 : 0.5, present: true })),
+      ...signals.map((s) => ({ name: s, weight: AUTOMATION_CONDITION.test(s) ? 0.9 : 0.5, present: true })),
       ...tampering.filter((t) => t !== 'timezone_spoofing').map((t) => ({ name: t, weight: 0.8, present: true })),
       { name: 'emulator', weight: 0.7, present: mobile?.emulator === true },
       { name: 'rooted_device', weight: 0.6, present: mobile?.rooted === true },
@@ -78,11 +79,10 @@ export function deviceNetworkMismatch(ctx: SignalContext): Finding {
 
 function geolocationFarFromIp(ctx: SignalContext): boolean {
   const g = ctx.sdk.geolocation;
-  const { latitude, longitude, city } = ctx.session.location;
+  const { latitude, longitude } = ctx.session.location;
   if (!g || latitude === undefined || longitude === undefined) return false;
-  const ipAccuracy = city ? 50 : 500;
   const km = distanceKm(g.latitude, g.longitude, latitude, longitude);
-  return km > GEOLOCATION_SPOOF_KM + ipAccuracy + (g.accuracy_m ?? 0) / 1000;
+  return km > GEOLOCATION_SPOOF_KM + ipLocationAccuracyKm(ctx.session.location) + (g.accuracy_m ?? 0) / 1000;
 }
 
 export function locationSpoofing(ctx: SignalContext): Finding {

@@ -12,6 +12,11 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+/** How far off an IP location may be, in km: city-level IP data is good to some tens of km, country-level (no city) to hundreds. */
+export function ipLocationAccuracyKm(location: { city?: string }): number {
+  return location.city ? 50 : 500;
+}
+
 /** A zone's offset from UTC at `at`, in minutes east (DST included); undefined for an unknown zone. */
 export function zoneOffsetMinutes(zone: string, at: Date): number | undefined {
   try {

@@ -1,6 +1,6 @@
 /** Signals from this service's history: recent fraud on the address, the address's reputation, impossible travel. */
 import { findingOf, round, type Finding, type SignalContext } from './context';
-import { distanceKm } from './geo';
+import { distanceKm, ipLocationAccuracyKm } from './geo';
 
 /** Reference rule: farther than max(50 km, the locations' accuracy) at more than 900 km/h. */
 export const IMPOSSIBLE_TRAVEL_KMH = 900;
@@ -51,15 +51,10 @@ export function travelSpeed(ctx: SignalContext): { km: number; kmh: number } | u
   const { latitude, longitude } = ctx.session.location;
   if (!prev || prev.anonymised || anonymised(ctx) || latitude === undefined || longitude === undefined) return undefined;
   const km = distanceKm(prev.latitude, prev.longitude, latitude, longitude);
-  const accuracyKm = Math.max(prev.accuracyKm, ipAccuracyKm(ctx));
+  const accuracyKm = Math.max(prev.accuracyKm, ipLocationAccuracyKm(ctx.session.location));
   if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, accuracyKm)) return undefined;
   const hours = Math.max((ctx.now.getTime() - prev.time.getTime()) / 3_600_000, 1 / 60);
   return { km, kmh: km / hours };
-}
-
-/** City-level IP location is good to some tens of km; country-level (no city) to hundreds. */
-export function ipAccuracyKm(ctx: SignalContext): number {
-  return ctx.session.location.city ? 50 : 500;
 }
 
 export function impossibleTravel(ctx: SignalContext): Finding {

@@ -9,6 +9,8 @@ import { deviceNetworkMismatch, deviceRisk, locationSpoofing } from './device';
 import { impossibleTravel, ipReputation, recentFraudIp } from './history';
 import { datacenter, proxy, spoofedAddresses, tor, vpn } from './network';
 
+export { AUTOMATION_CONDITION } from './device';
+export { ipLocationAccuracyKm } from './geo';
 export { EMPTY_HISTORY, type IpListName, type PreviousSession, type SignalContext, type SignalHistory } from './context';
 
 export const ON_THRESHOLD = 0.5;

@@ -118,6 +118,12 @@ export function makeHistoryRepository(db: Knex) {
       return row && { startTime: new Date(Number(row.start_time)), facts: JSON.parse(row.facts) as EvaluatedSession };
     },
 
+    /** One session's searchable identifiers, as linking follows them. */
+    async sessionRow(projectId: string, sessionId: string): Promise<AccountSessionRow | undefined> {
+      const row = await db('sessions as s').where({ 's.project_id': projectId, 's.id': sessionId }).first(SESSION_COLUMNS);
+      return row && toSessionRow(row);
+    },
+
     /** The account's sessions, newest first, at most `limit`. */
     async accountSessions(projectId: string, accountId: string, limit: number, since?: Date): Promise<AccountSessionRow[]> {
       const q = db('session_accounts as sa')

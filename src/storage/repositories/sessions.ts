@@ -47,7 +47,7 @@ export interface SessionEvaluation {
 }
 
 /** The Apple DeviceCheck token is kept only as its SHA-256, which linking compares. */
-export function appleDeviceKey(token: string | null | undefined): string | undefined {
+function appleDeviceKey(token: string | null | undefined): string | undefined {
   return token ? createHash('sha256').update(token).digest('hex') : undefined;
 }
 

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { enrichSession, type IpFacts, type SdkFacts } from '../../src/domain/enrichment/session';
+import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
 import { noisyOr } from '../../src/domain/signals/context';
 
@@ -26,5 +30,90 @@ describe('signal geometry', () => {
     expect(noisyOr([0.5, 0.5])).toBeCloseTo(0.75);
     expect(noisyOr([1, 0.2])).toBe(1);
     expect(noisyOr([2, -1])).toBe(1);
+  });
+});
+
+/**
+ * docs/scoring.md's signal tables against the code: for every condition documented with a
+ * single weight, a session where that condition alone holds scores exactly that weight on its
+ * signal and names the condition. A condition without a way to produce it here fails the test.
+ */
+describe("docs/scoring.md's risk signal tables", () => {
+  const DOC = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'scoring.md'), 'utf8');
+  const START = new Date('2026-07-15T12:00:00Z');
+  const LONDON: IpFacts = {
+    location: { continent: 'EU', country_code: 'GB', city: 'London', timezone: 'Europe/London', latitude: 51.5, longitude: -0.12 },
+    network: { asn: 5089, service_provider: 'Virgin Media', connection_type: 'isp' },
+  };
+  const person: SdkFacts = {
+    source: 'web',
+    device_id: 'd-1',
+    user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+    languages: ['en-GB'],
+    timezone: 'Europe/London',
+    events: { mouse: 50, click: 3, keyboard: 20, touch: 0, clipboard: 0 },
+  };
+  const ios: SdkFacts = { ...person, source: 'ios', source_version: '1.0.0', user_agent: undefined, mobile: {} };
+
+  interface Setup {
+    sdk?: SdkFacts;
+    ip?: IpFacts;
+    lists?: IpListName[];
+    history?: Partial<SignalHistory>;
+  }
+  const hosting = { ...LONDON, network: { ...LONDON.network, connection_type: 'hosting' as const } };
+  const SETUPS: Record<string, Setup> = {
+    tor_exit_node: { lists: ['tor'] },
+    hosting_asn: { ip: hosting, sdk: { ...person, events: {} } },
+    datacenter_ip_list: { lists: ['datacenter'] },
+    vpn_ip_list: { lists: ['vpn'] },
+    hosting_network_residential_device: { ip: hosting },
+    timezone_far_from_ip: { sdk: { ...person, timezone: 'Asia/Tokyo' } },
+    proxy_ip_list: { lists: ['proxy'] },
+    private_relay: { ip: { ...LONDON, network: { ...LONDON.network, connection_type: 'private_relay' } } },
+    webrtc_ip_mismatch: { sdk: { ...person, webrtc_ips: ['8.8.4.4'] } },
+    ip_used_by_fraud: { history: { fraudOnIp: 1 } },
+    fraud_ip_list: { lists: ['fraud'] },
+    timezone_mismatch: { sdk: { ...person, timezone: 'Asia/Tokyo', languages: ['en'] } },
+    language_mismatch: { sdk: { ...person, languages: ['ja'] } },
+    mobile_device_on_hosting_network: { sdk: ios, ip: hosting },
+    geolocation_far_from_ip: { sdk: { ...person, geolocation: { latitude: 35.68, longitude: 139.69 } } },
+    timezone_spoofing: { sdk: { ...person, tampering: ['timezone_spoofing'] } },
+    webdriver: { sdk: { ...person, automation: { webdriver: true, signals: [] } } },
+    emulator: { sdk: { ...ios, mobile: { emulator: true } } },
+    rooted_device: { sdk: { ...ios, mobile: { rooted: true } } },
+    user_agent_platform_mismatch: { sdk: { ...person, client_hints: { platform: 'Windows' } } },
+  };
+
+  function run(setup: Setup) {
+    const sdk = setup.sdk ?? person;
+    const session = enrichSession(sdk, '81.2.69.142', START, setup.ip ?? LONDON);
+    return evaluateSignals({ now: START, sdk, session, ipLists: new Set(setup.lists ?? []), history: { ...EMPTY_HISTORY, ...setup.history } });
+  }
+
+  const rows: { signal: string; condition: string; weight: number }[] = [];
+  let signal: string | undefined;
+  for (const line of DOC.split('\n')) {
+    const heading = /^### `([a-z_]+)`/.exec(line);
+    if (heading) signal = heading[1];
+    else if (/^## /.test(line)) signal = undefined;
+    const row = /^\| `([a-z_]+)` \| ([0-9.]+) \|/.exec(line);
+    if (signal && row) rows.push({ signal, condition: row[1], weight: Number(row[2]) });
+  }
+
+  it('when the doc is read, then it documents the single-weight conditions of every signal', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(Object.keys(SETUPS).length);
+  });
+
+  it.each(rows)('when only `$condition` holds, then $signal scores $weight and names it', ({ signal: name, condition, weight }) => {
+    const setup = SETUPS[condition];
+    if (!setup) throw new Error(`no setup for the documented condition ${condition}: add one`);
+    const result = run(setup);
+    expect([...result.risk_signal_details.network, ...result.risk_signal_details.device]).toContain(condition);
+    expect(result.risk_signal_scores[name as keyof typeof result.risk_signal_scores]).toBeCloseTo(weight, 6);
+  });
+
+  it('when nothing holds, then every scored signal is 0', () => {
+    expect(Object.values(run({}).risk_signal_scores).every((s) => s === 0)).toBe(true);
   });
 });

@@ -1188,11 +1188,13 @@ export interface components {
          *     `repeat_device` (the capture device was used by another account), `repeat_id` (the
          *     document is on another account), `low_id_face_match_score` and
          *     `moderate_id_face_match_score` (the selfie and the ID photo agree poorly or only
-         *     moderately), `id_expired`, `id_age_below_16`, `liveness_failed` (the selfie looks
-         *     like a photo of a photo, a screen or a mask), `device_risk`, `ip_document_country_mismatch`.
+         *     moderately), `id_expired`, `id_age_below_16`, `id_invalid` (the document failed an
+         *     integrity check: `document_signals.id_validity` is `possible_fake_id` or
+         *     `likely_fake_id`), `liveness_failed` (the selfie looks like a photo of a photo, a
+         *     screen or a mask), `device_risk`, `ip_document_country_mismatch`.
          * @enum {string}
          */
-        RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "liveness_failed" | "device_risk" | "ip_document_country_mismatch";
+        RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "id_invalid" | "liveness_failed" | "device_risk" | "ip_document_country_mismatch";
         /**
          * @description How another account is linked to the verification: `face` (the same enrolled face),
          *     `browser` (the same browser fingerprint), `document_number` (the same document
@@ -1318,13 +1320,30 @@ export interface components {
              * @enum {string}
              */
             id_barcode_status: "success" | "barcode_not_found" | "barcode_unreadable" | "not_applicable";
-            /** @enum {string} */
-            id_face_status: "likely_original_face" | "possible_face_tampering" | "face_not_found";
-            /** @enum {string} */
+            /**
+             * @description Whether the document's portrait looks original. `face_not_found` when the front
+             *     shows no face; `undetermined` when a face was found but no tampering check could
+             *     be made on it.
+             * @enum {string}
+             */
+            id_face_status: "likely_original_face" | "possible_face_tampering" | "face_not_found" | "undetermined";
+            /**
+             * @description Whether the document's data looks original: `likely_original_text` when it was read
+             *     and every integrity check the document allows passed (barcode header and
+             *     structure, MRZ check digits, consistent dates), `possible_text_tampering` when one
+             *     failed, `text_not_read` when nothing could be read.
+             * @enum {string}
+             */
             id_text_status: "likely_original_text" | "possible_text_tampering" | "text_not_read";
-            /** @enum {string} */
+            /**
+             * @description Whether the document is a physical card or an image of one on a screen; `undetermined` when no such check could be made.
+             * @enum {string}
+             */
             is_id_digital_spoof: "likely_physical_id" | "possible_digital_spoof" | "undetermined";
-            /** @enum {string} */
+            /**
+             * @description Whether the document's four edges were all found in the front image.
+             * @enum {string}
+             */
             is_full_id_captured: "full_id_detected" | "partial_id_detected" | "id_not_detected";
             /**
              * @description The overall verdict from the checks that could be made (barcode, dates, check digits).

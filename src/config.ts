@@ -36,6 +36,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** How long a worker's claim on a webhook holds before another worker may take it over. */
   webhookLeaseMs: number;
+  /**
+   * A factor on the retry schedule's waits (1 = reference.md's 3 s, 10 s, 3 min, …). Below 1
+   * only for staging, load tests and demonstrations: receivers are retried sooner.
+   */
+  webhookRetryScale: number;
   /** Serve the demo sign-up page at /demo (on outside production unless set). */
   demo: boolean;
   /** Largest JSON body accepted. */
@@ -52,6 +57,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
+  return value;
+}
+
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new ConfigError(`${name} must be a number above 0 and at most 1, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -109,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
+    webhookRetryScale: fraction(env, 'WEBHOOK_RETRY_SCALE', 1),
     nodeEnv,
   };
 }

@@ -6,7 +6,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { makeLogger } from './logger';
 import { makeRuntime } from './runtime';
-import { makeWebhookWorker } from './webhooks/worker';
+import { makeWebhookWorker, workerSettings } from './webhooks/worker';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const stopWorker = new AbortController();
   const worker =
     config.webhookWorker === 'inline'
-      ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs }).start(stopWorker.signal)
+      ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stopWorker.signal)
       : Promise.resolve();
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();

@@ -10,6 +10,7 @@ import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeSessionRepository } from './storage/repositories/sessions';
+import { makeVerificationIndex } from './storage/repositories/verification-index';
 import { makeVerificationRepository } from './storage/repositories/verifications';
 import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
@@ -45,13 +46,38 @@ export function makeServices(deps: CoreDeps) {
     accounts: makeAccountRepository(deps.db),
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
-    verifications: makeVerificationRepository(deps.db),
-    outbox: makeOutbox(deps.db),
+    verifications: makeVerificationRepository(deps.db, deps.secretBox),
+    verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
+    outbox: makeOutbox(deps.db, deps.secretBox),
   };
   const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
   const mediaUrls = makeMediaUrls(media, deps.clock);
   const evaluation = makeEvaluation({ ...deps, ...repos });
   const projects = makeProjectUseCases({ ...deps, projects: repos.projects });
+  const verification = makeVerificationUseCases({
+    ...deps,
+    ...repos,
+    index: repos.verificationIndex,
+    media,
+    mediaUrls,
+    analysis: deps.analysis ?? unavailableAnalysisEngine,
+    async decisionThreshold(projectId) {
+      const project = await repos.projects.findById(projectId);
+      if (!project) throw new Error(`project ${projectId} no longer exists`);
+      return project.decisionThreshold;
+    },
+    async deviceSession(projectId, sessionId) {
+      const project = await repos.projects.findById(projectId);
+      if (!project) return undefined;
+      try {
+        return await evaluation.get(project, sessionId, deps.random.uuid());
+      } catch (err) {
+        // Not found or expired: the SDK's facts are not there.
+        if (err instanceof AppError && err.status === 400) return undefined;
+        throw err;
+      }
+    },
+  });
   return {
     repos,
     projects,
@@ -62,27 +88,12 @@ export function makeServices(deps: CoreDeps) {
       return { url: project.webhookUrl, secret: await projects.webhookSecret(project) };
     },
     evaluation,
-    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation }),
+    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
     lists: makeListUseCases({ ...deps, ...repos }),
     ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
-    verification: makeVerificationUseCases({
-      ...deps,
-      ...repos,
-      media,
-      mediaUrls,
-      analysis: deps.analysis ?? unavailableAnalysisEngine,
-      async deviceSession(projectId, sessionId) {
-        const project = await repos.projects.findById(projectId);
-        if (!project) return undefined;
-        try {
-          return await evaluation.get(project, sessionId, deps.random.uuid());
-        } catch (err) {
-          // Not found or expired: the SDK's facts are not there.
-          if (err instanceof AppError && err.status === 400) return undefined;
-          throw err;
-        }
-      },
-    }),
+    verification,
+    /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
+    renderWebhook: (row: { body: string }) => verification.renderWebhook(row.body),
     mediaUrls,
   };
 }

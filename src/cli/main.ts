@@ -20,7 +20,7 @@ import { loadConfig } from '../config';
 import { addToIpList, IP_LIST_NAMES, ipListFile, isIpListName, normaliseIpListEntry, readIpList, removeFromIpList } from '../geo/ip-lists';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../runtime';
-import { makeWebhookWorker } from '../webhooks/worker';
+import { makeWebhookWorker, workerSettings } from '../webhooks/worker';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--json]
@@ -199,7 +199,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs }).start(stop.signal);
+      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stop.signal);
       return 0;
     }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));

@@ -4,7 +4,7 @@
  * recovered to sign webhooks, so they are encrypted at rest with AES-256-GCM under a key from
  * configuration.
  */
-import { createCipheriv, createDecipheriv, createHash, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Random } from '../clock';
@@ -43,12 +43,23 @@ export function keyPrefix(key: string): string {
 export interface SecretBox {
   encrypt(plain: string): string;
   decrypt(sealed: string): string;
+  /**
+   * A keyed digest (HMAC-SHA256, hex) for values that must be matched but never stored, such
+   * as document numbers: equal inputs give equal digests, and without the key a digest cannot
+   * be reversed by trying every number.
+   */
+  digest(value: string): string;
 }
 
 /** AES-256-GCM; the sealed form is `v1.<iv>.<tag>.<ciphertext>`, each base64url. */
 export function makeSecretBox(key: Buffer, random: Random): SecretBox {
   if (key.length !== 32) throw new Error('the secret key must be 32 bytes');
+  // A subkey of its own, so that digests never share a key with encryption.
+  const digestKey = createHmac('sha256', key).update('trustgate digest v1').digest();
   return {
+    digest(value) {
+      return createHmac('sha256', digestKey).update(value, 'utf8').digest('hex');
+    },
     encrypt(plain) {
       const iv = random.bytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -18,6 +18,8 @@ export interface AccountDeps {
   lists: ListRepository;
   history: HistoryRepository;
   evaluation: EvaluationUseCases;
+  /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
+  forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
@@ -68,8 +70,9 @@ export function makeAccountUseCases(deps: AccountDeps) {
     },
 
     async delete(project: Project, id: string): Promise<void> {
+      const verified = await deps.forgetVerifications(project.id, id);
       const deleted = await db.transaction((trx) => accounts.delete(project.id, id, trx));
-      if (!deleted) throw new AppError(404, `Account ${id} not found`);
+      if (!deleted && !verified) throw new AppError(404, `Account ${id} not found`);
     },
 
     async sessions(project: Project, id: string, limit: number) {

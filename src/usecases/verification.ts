@@ -22,9 +22,11 @@ import { constantTimeEqual, hashApiKey } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { Project } from '../storage/repositories/projects';
 import type { VerificationRecord, VerificationRepository, VerificationType } from '../storage/repositories/verifications';
+import type { VerificationIndex } from '../storage/repositories/verification-index';
 import type { AnalysisEngine, CaptureKind } from '../verification/analysis';
 import { sniffImage, type MediaStore, type MediaUrls } from '../verification/media';
 import type { Outbox } from '../webhooks/outbox';
+import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './verification-result';
 
 /** Failed analysis attempts after which a session ends with face_match_failed. */
 export const MAX_ATTEMPTS = 3;
@@ -42,7 +44,7 @@ const EVENT_TYPE = {
   'id-check': 'verification.id-check.completed',
 } as const;
 
-export interface VerificationDeps {
+export interface VerificationDeps extends ResultDeps {
   db: Db;
   clock: Clock;
   random: Random;
@@ -51,6 +53,9 @@ export interface VerificationDeps {
   media: MediaStore;
   mediaUrls: MediaUrls;
   analysis: AnalysisEngine;
+  index: VerificationIndex;
+  /** The project's decision threshold (risk at or above it is Fake). */
+  decisionThreshold(projectId: string): Promise<number>;
   /** The web SDK's session (collected on the hosted page) in its top-level form, when it exists. */
   deviceSession(projectId: string, sessionId: string): Promise<Session | undefined>;
 }
@@ -72,9 +77,17 @@ export function redirectTo(record: VerificationRecord, success: boolean, errorMe
 
 export function makeVerificationUseCases(deps: VerificationDeps) {
   const { db, clock, random, verifications, outbox } = deps;
+  const results = makeResultBuilder(deps);
+  /** A stored (unsigned) media URL, signed from now. */
+  const sign = (url: string) => deps.mediaUrls.signStored(url);
 
   /** The one terminal transition and its webhook, in one transaction; false when the session had already ended. */
-  async function end(record: VerificationRecord, requestId: string, now: Date, ending: Ending | { result: FaceMatchResult | IdCheckResult }): Promise<boolean> {
+  async function end(
+    record: VerificationRecord,
+    requestId: string,
+    now: Date,
+    ending: Ending | { result: FaceMatchResult | IdCheckResult; enrolment: Enrolment },
+  ): Promise<boolean> {
     const success = 'result' in ending;
     const envelope = {
       request_id: requestId,
@@ -90,6 +103,12 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     return db.transaction(async (trx) => {
       const outcome = success ? 'success' : ending.code;
       if (!(await verifications.end(record.id, { outcome, result: success ? ending.result : undefined, webhookRequestId: requestId, at: now }, trx))) return false;
+      if ('enrolment' in ending) {
+        // The face and the document are enrolled with the result: later verifications are matched against them.
+        const { embedding, numberKey, nameKey } = ending.enrolment;
+        await deps.index.enrolFace({ sessionId: record.id, projectId: record.projectId, accountId: record.accountId, embedding, at: now }, trx);
+        if (numberKey || nameKey) await deps.index.enrolDocument({ sessionId: record.id, projectId: record.projectId, accountId: record.accountId, numberKey, nameKey, at: now }, trx);
+      }
       await outbox.enqueue({ requestId, projectId: record.projectId, sessionId: record.id, eventType: envelope.event_type, body: JSON.stringify(envelope), now }, trx);
       return true;
     });
@@ -99,6 +118,10 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   function endWithError(record: VerificationRecord, ending: Ending): Promise<boolean> {
     return end(record, random.uuid(), clock.now(), ending);
   }
+
+  /** Ends a session past its 30 days (the sweeper's work, done at once when the session is used after its time). */
+  const endExpired = (record: VerificationRecord) =>
+    endWithError(record, { code: 'max_duration_exceeded', message: 'The session was not completed within 30 days of its creation.' });
 
   /** How a session ended, and where the hosted page sends the user (cancel's and complete's answer). */
   async function endedAnswer(sessionId: string): Promise<VerificationSessionEnded> {
@@ -110,88 +133,6 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       ...(success ? {} : { error_code: ended.outcome as WebhookErrorCode }),
       redirect_url: redirectTo(ended, success, success ? undefined : ended.outcome),
     };
-  }
-
-  /** The result object from the analysis and the SDK's facts of the capture device. */
-  async function buildResult(
-    record: VerificationRecord,
-    analysis: Extract<Awaited<ReturnType<AnalysisEngine['analyse']>>, { outcome: 'passed' }>,
-    device: Session,
-    mediaIds: Partial<Record<CaptureKind, string>>,
-    baseUrl: string,
-    requestId: string,
-    now: Date,
-  ): Promise<FaceMatchResult | IdCheckResult> {
-    const url = (kind: CaptureKind) => deps.mediaUrls.sign(baseUrl, mediaIds[kind]!);
-    const signals = device.risk_signals;
-    const base = {
-      metadata: {
-        project_id: record.projectId,
-        session_id: record.id,
-        account_id: record.accountId ?? null,
-        referring_session_id: record.referringSessionId ?? null,
-        request_id: requestId,
-        timestamp: now.toISOString(),
-      },
-      decision: analysis.decision,
-      risk_score: analysis.risk_score,
-      risk_flags: analysis.risk_flags,
-      // Linking faces and documents across accounts is the analysis engine's (next issue); none yet.
-      matches: { num_accounts_linked: 0, accounts_linked: [] },
-      video_urls: [],
-    };
-    // The session's device without its screen size: the result's DeviceSummary has the device fields only.
-    const { screen_width: _w, screen_height: _h, ...deviceSummary } = device.device;
-    const sessionData = { network: device.network, location: device.location, browser: device.browser, device: deviceSummary };
-    // The referring session is compared by a later change; with none compared, every comparison is negative.
-    if (record.type === 'face-match') {
-      const n = (b: boolean) => (b ? 1 : 0);
-      const result: FaceMatchResult = {
-        ...base,
-        lists: [],
-        rules: [],
-        device_network_signals: {
-          device_risk: n(signals.device_risk),
-          proxy: n(signals.proxy),
-          vpn: n(signals.vpn),
-          datacenter: n(signals.datacenter),
-          tor: n(signals.tor),
-          spoofed_ip: n(signals.spoofed_ip),
-          recent_fraud_ip: n(signals.recent_fraud_ip),
-          device_network_mismatch: n(signals.device_network_mismatch),
-          location_spoofing: n(signals.location_spoofing),
-        },
-        referring_session_signals: { impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 },
-        photo_urls: { face: await url('selfie') },
-        session_data: { ...sessionData, ...(device.location.country_code ? { true_country_code: device.location.country_code } : {}) },
-      };
-      return result;
-    }
-    const doc = analysis.document;
-    if (!doc) throw new Error('the analysis engine passed an ID Check without document data');
-    const result: IdCheckResult = {
-      ...base,
-      device_network_signals: {
-        ip_document_country_mismatch: !!device.location.country_code && device.location.country_code !== doc.template_info.document_country_code,
-        device_risk: signals.device_risk,
-        proxy: signals.proxy,
-        vpn: signals.vpn,
-        datacenter: signals.datacenter,
-        tor: signals.tor,
-        spoofed_ip: signals.spoofed_ip,
-        recent_fraud_ip: signals.recent_fraud_ip,
-        device_network_mismatch: signals.device_network_mismatch,
-      },
-      referring_session_signals: { impossible_travel: false, ip_mismatch: false, user_agent_mismatch: false },
-      session_data: sessionData,
-      document_signals: doc.signals,
-      document_data: {
-        template_info: doc.template_info,
-        user_data: doc.user_data,
-        photo_urls: { face: await url('selfie'), id_scan_front: await url('id_front'), id_scan_back: await url('id_back') },
-      },
-    };
-    return result;
   }
 
   /** The capture token's hash against the stored one, in constant time. */
@@ -235,7 +176,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     /** The hosted page's Cancel: liveness_check_failed (the interface's code for a user's cancel). */
     async cancel(sessionId: string, token: string): Promise<VerificationSessionEnded> {
       const record = await byToken(sessionId, token);
-      await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
+      if (clock.now() >= record.expiresAt) await endExpired(record);
+      else await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
       return endedAnswer(sessionId);
     },
 
@@ -252,7 +194,11 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
 
     /** The hosted page's upload of one image; its type is decided by its first bytes. */
     async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown): Promise<CaptureStored> {
-      const record = await byToken(sessionId, token);
+      let record = await byToken(sessionId, token);
+      if (record.state === 'open' && clock.now() >= record.expiresAt) {
+        await endExpired(record);
+        record = (await verifications.find(sessionId))!;
+      }
       if (record.state !== 'open') throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
       if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
       if (!Buffer.isBuffer(body) || body.length === 0) throw new BadRequestError('body must be a JPEG, PNG or WebP image');
@@ -271,7 +217,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      */
     async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
-      if (record.state !== 'open') return endedAnswer(sessionId);
+      if (record.state === 'open' && clock.now() >= record.expiresAt) await endExpired(record);
+      if (record.state !== 'open' || clock.now() >= record.expiresAt) return endedAnswer(sessionId);
       const captures = await verifications.latestCaptures(sessionId);
       const missing = REQUIRED_CAPTURES[record.type].filter((k) => !captures.some((c) => c.kind === k));
       if (missing.length) throw new BadRequestError(`captures missing: ${missing.join(', ')}; upload them with POST /liveness/{session_id}/capture`);
@@ -301,9 +248,20 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       }
       const now = clock.now();
       const requestId = random.uuid();
-      const mediaIds = Object.fromEntries(captures.map((c) => [c.kind, c.mediaId]));
-      const result = await buildResult(record, outcome, device, mediaIds, options.baseUrl, requestId, now);
-      await end(record, requestId, now, { result });
+      const mediaIds = new Map(captures.map((c) => [c.kind, c.mediaId]));
+      const referring = record.referringSessionId ? await deps.deviceSession(record.projectId, record.referringSessionId) : undefined;
+      const built = await results.build({
+        record,
+        threshold: await deps.decisionThreshold(record.projectId),
+        selfie: outcome.selfie,
+        document: outcome.document,
+        device,
+        referring,
+        mediaUrl: (kind) => deps.mediaUrls.unsigned(options.baseUrl, mediaIds.get(kind)!),
+        requestId,
+        now,
+      });
+      await end(record, requestId, now, built);
       return endedAnswer(sessionId);
     },
 
@@ -311,9 +269,23 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     async sweep(limit = 500): Promise<number> {
       let ended = 0;
       for (const record of await verifications.expired(clock.now(), limit)) {
-        if (await endWithError(record, { code: 'max_duration_exceeded', message: 'The session was not completed within 30 days of its creation.' })) ended++;
+        if (await endExpired(record)) ended++;
       }
       return ended;
+    },
+
+    /**
+     * The account's erasure, for its verifications: results, captures and their images,
+     * enrolled faces and document keys, delivered webhooks. True when there was something.
+     */
+    async forgetAccount(projectId: string, accountId: string): Promise<boolean> {
+      const { mediaIds, sessions } = await db.transaction(async (trx) => {
+        await deps.index.forgetAccount(projectId, accountId, trx);
+        return verifications.forgetAccount(projectId, accountId, trx);
+      });
+      // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
+      for (const id of mediaIds) await deps.media.delete(id);
+      return sessions > 0;
     },
 
     /** verify-face / verify-id: the result of a session that ended with one. */
@@ -325,7 +297,15 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       }
       if (record.state === 'open') throw new BadRequestError('The verification session is not completed yet');
       if (record.outcome !== 'success') throw new BadRequestError(`The verification session ended without a result (${record.outcome})`);
-      return record.result as FaceMatchResult | IdCheckResult;
+      if (record.result === undefined) throw new BadRequestError("The verification session's result was erased with its account");
+      return signResultUrls(record.result as FaceMatchResult | IdCheckResult, sign);
+    },
+
+    /** A webhook's body as it is sent now: its media URLs signed from this moment (each attempt anew). */
+    async renderWebhook(body: string): Promise<string> {
+      const envelope = JSON.parse(body) as FaceMatchCompleted | IdCheckCompleted;
+      if (!envelope.data) return body;
+      return JSON.stringify({ ...envelope, data: await signResultUrls(envelope.data, sign) });
     },
   };
 }

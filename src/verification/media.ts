@@ -34,6 +34,8 @@ export interface MediaStore {
   /** Keeps the image and returns its id. */
   put(bytes: Buffer, contentType: ImageType): Promise<string>;
   get(id: string): Promise<StoredMedia | undefined>;
+  /** Removes the image (nothing when it is not there). */
+  delete(id: string): Promise<void>;
   /** The key that signs this store's URLs. */
   signingKey(): Promise<Buffer>;
 }
@@ -86,6 +88,10 @@ export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: R
       const newline = plain.indexOf('\n');
       return { contentType: plain.slice(0, newline) as ImageType, bytes: Buffer.from(plain.slice(newline + 1), 'base64') };
     },
+    async delete(id) {
+      if (!MEDIA_ID.test(id)) return;
+      await fs.rm(fileOf(id), { force: true });
+    },
     signingKey() {
       key ??= loadKey();
       key.catch(() => (key = undefined));
@@ -100,6 +106,7 @@ export const unconfiguredMediaStore: MediaStore = {
     return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
   },
   get: async () => undefined,
+  delete: async () => undefined,
   signingKey() {
     return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
   },
@@ -108,11 +115,20 @@ export const unconfiguredMediaStore: MediaStore = {
 /** `/media/{id}?expires=…&signature=…`: HMAC-SHA256 over the id and the expiry, base64url. */
 export function makeMediaUrls(store: MediaStore, clock: Clock) {
   const signatureOf = (key: Buffer, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
+  /** The media's URL without a signature, as results store it until they are sent. */
+  const unsigned = (baseUrl: string, id: string) => `${baseUrl}/media/${id}`;
+  /** A stored unsigned URL (`…/media/{id}`), signed for 60 minutes from now. */
+  async function signStored(url: string): Promise<string> {
+    const id = /\/media\/([0-9a-f-]{36})$/.exec(url)?.[1];
+    if (!id) throw new Error(`not a stored media URL: ${url}`);
+    const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
+    return `${url}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
+  }
   return {
-    async sign(baseUrl: string, id: string): Promise<string> {
-      const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
-      return `${baseUrl}/media/${id}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
-    },
+    unsigned,
+    signStored,
+    /** The URL signed for 60 minutes from now. */
+    sign: (baseUrl: string, id: string) => signStored(unsigned(baseUrl, id)),
     /** The image behind a signed URL; 403 when the URL is expired or altered. */
     async open(id: string, expires: unknown, signature: unknown): Promise<StoredMedia> {
       const forbidden = new AppError(403, 'The media URL is expired or its signature is not valid');

@@ -29,6 +29,8 @@ export interface DispatcherDeps {
   resolve: (host: string) => Promise<string[]>;
   /** The project's webhook URL and secret (decrypted), at delivery time. */
   target: (projectId: string) => Promise<WebhookTarget>;
+  /** The body as sent at this attempt (the service signs media URLs from the moment of sending); the stored body when absent. */
+  render?: (row: WebhookRecord) => Promise<string>;
   policy?: RetryPolicy;
   /** How long a claim holds before another dispatcher may take the row over. */
   leaseMs?: number;
@@ -94,9 +96,17 @@ export function makeDispatcher(deps: DispatcherDeps) {
       return retry(row, now, message);
     }
 
-    const headers = webhookHeaders({ secret: target.secret, requestId: row.requestId, eventType: row.eventType as EventType, rawBody: row.body, now });
+    let body: string;
     try {
-      const response = await deps.fetch(target.url, { method: 'POST', headers, body: row.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      body = deps.render ? await deps.render(row) : row.body;
+    } catch (err) {
+      const message = `render: ${(err as Error).message}`;
+      await record(undefined, message);
+      return retry(row, now, message);
+    }
+    const headers = webhookHeaders({ secret: target.secret, requestId: row.requestId, eventType: row.eventType as EventType, rawBody: body, now });
+    try {
+      const response = await deps.fetch(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       await response.arrayBuffer().catch(() => undefined);
       await record(response.status, response.ok ? undefined : `HTTP ${response.status}`);
       if (response.ok) return { status: 'delivered' };

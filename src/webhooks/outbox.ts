@@ -6,6 +6,7 @@
  * the dispatcher still holds, and a crashed dispatcher's lease expires.
  */
 import type { Knex } from 'knex';
+import type { SecretBox } from '../security/secrets';
 
 export type WebhookStatus = 'pending' | 'delivered' | 'failed';
 
@@ -36,13 +37,15 @@ export interface AttemptRecord {
 
 const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(Number(v)));
 
-function toRecord(r: Record<string, unknown>): WebhookRecord {
+/** A webhook without its body (listing never opens the sealed bodies). */
+export type WebhookSummary = Omit<WebhookRecord, 'body'>;
+
+function toSummary(r: Record<string, unknown>): WebhookSummary {
   return {
     requestId: String(r.request_id),
     projectId: String(r.project_id),
     sessionId: String(r.session_id),
     eventType: String(r.event_type),
-    body: String(r.body),
     status: r.status as WebhookStatus,
     attempts: Number(r.attempts),
     runAt: new Date(Number(r.run_at)),
@@ -54,7 +57,12 @@ function toRecord(r: Record<string, unknown>): WebhookRecord {
   };
 }
 
-export function makeOutbox(db: Knex) {
+function toRecord(r: Record<string, unknown>, box: SecretBox): WebhookRecord {
+  // Bodies carry personal data (an ID Check's document data): sealed at rest.
+  return { ...toSummary(r), body: box.decrypt(String(r.body)) };
+}
+
+export function makeOutbox(db: Knex, box: SecretBox) {
   const postgres = db.client.config.client === 'pg';
 
   return {
@@ -66,7 +74,7 @@ export function makeOutbox(db: Knex) {
           project_id: w.projectId,
           session_id: w.sessionId,
           event_type: w.eventType,
-          body: w.body,
+          body: box.encrypt(w.body),
           status: 'pending',
           attempts: 0,
           run_at: w.now.getTime(),
@@ -92,7 +100,7 @@ export function makeOutbox(db: Knex) {
         [worker, t, t, t, t - leaseMs, limit],
       );
       const rows: Record<string, unknown>[] = postgres ? result.rows : result;
-      return rows.map(toRecord);
+      return rows.map((r: Record<string, unknown>) => toRecord(r, box));
     },
 
     async recordAttempt(requestId: string, a: AttemptRecord): Promise<void> {
@@ -128,13 +136,13 @@ export function makeOutbox(db: Knex) {
 
     async find(requestId: string): Promise<WebhookRecord | undefined> {
       const row = await db('webhooks').where({ request_id: requestId }).first();
-      return row && toRecord(row);
+      return row && toRecord(row, box);
     },
 
-    async list(filter: { status?: WebhookStatus; limit?: number } = {}): Promise<WebhookRecord[]> {
+    async list(filter: { status?: WebhookStatus; limit?: number } = {}): Promise<WebhookSummary[]> {
       const q = db('webhooks').orderBy('created_at', 'desc').limit(filter.limit ?? 100);
       if (filter.status) q.where({ status: filter.status });
-      return (await q).map(toRecord);
+      return (await q).map(toSummary);
     },
 
     async attempts(requestId: string): Promise<AttemptRecord[]> {

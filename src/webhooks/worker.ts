@@ -5,8 +5,10 @@
  */
 import dns from 'node:dns/promises';
 import type { Clock } from '../clock';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
+import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher } from './dispatcher';
 
 export interface WorkerDeps {
@@ -15,8 +17,20 @@ export interface WorkerDeps {
   logger: Logger;
   allowPrivate: boolean;
   leaseMs?: number;
+  policy?: RetryPolicy;
   pollMs?: number;
   sweepEveryMs?: number;
+}
+
+/** The reference schedule with every wait multiplied by `scale`. */
+export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_POLICY): RetryPolicy {
+  if (scale === 1) return base;
+  return { ...base, delaysMs: base.delaysMs.map((d) => d * scale), repeatMs: base.repeatMs * scale, maxAgeMs: base.maxAgeMs * scale };
+}
+
+/** The worker's settings from the configuration. */
+export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale'>) {
+  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale) };
 }
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
@@ -29,8 +43,10 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     fetch,
     resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
     target: (projectId) => services.webhookTarget(projectId),
+    render: services.renderWebhook,
     allowPrivate: deps.allowPrivate,
     leaseMs: deps.leaseMs,
+    policy: deps.policy,
   });
 
   async function sweep(signal: AbortSignal): Promise<void> {

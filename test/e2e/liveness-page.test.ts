@@ -11,11 +11,15 @@ import request from 'supertest';
 import { buildSdk } from '../../scripts/build-sdk';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import type { AnalysisEngine } from '../../src/verification/analysis';
+import { seededUnitVector } from '../helpers/fake-analysis';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(100), Buffer.from([0xff, 0xd9])]);
-const fakeEngine: AnalysisEngine = { analyse: async () => ({ outcome: 'passed', decision: 'Real', risk_score: 0.05, risk_flags: [] }) };
+/** A fake engine that finds one live face in whatever the fake camera shows (the real engine has its own tests). */
+const fakeEngine: AnalysisEngine = {
+  analyse: async () => ({ outcome: 'analysed', selfie: { embedding: seededUnitVector('fake-camera'), liveness: 0.95, age: 30, confidence: 0.9 } }),
+};
 
 let ctx: TestContext;
 let trustgate: Listening;

@@ -9,29 +9,23 @@ import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { makeLogger } from '../../src/logger';
 import type { Services } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
-import type { AnalysisEngine, AnalysisOutcome } from '../../src/verification/analysis';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
-import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { personSession } from '../helpers/evaluation';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
+import { deliverDue } from '../helpers/verification';
 
 /** A tiny valid JPEG header and body (the fake engine never decodes it). */
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(200), Buffer.from([0xff, 0xd9])]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x40, 0, 0, 0]), Buffer.from('WEBPVP8 '), randomBytes(64)]);
 
-/** The deterministic fake engine: answers what the test queued, passing by default. Tests only. */
-const queued: AnalysisOutcome[] = [];
-const fakeEngine: AnalysisEngine = {
-  async analyse() {
-    return queued.shift() ?? { outcome: 'passed', decision: 'Real', risk_score: 0.07, risk_flags: [] };
-  },
-};
+/** A selfie in which the fake engine finds one live face. */
+const SELFIE = fakeImage({ faces: [{ person: 'ada' }] });
 
 let ctx: TestContext;
 let app: Express;
@@ -42,7 +36,7 @@ let mediaDir: string;
 let rx: Receiver;
 
 beforeAll(async () => {
-  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeEngine, media: true });
+  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
   ({ app, services, project } = ctx);
   mediaDir = ctx.dataDir!;
   // The server's default wiring on the same database and media: no engine given.
@@ -56,7 +50,6 @@ afterAll(async () => {
 });
 beforeEach(() => {
   rx.received.length = 0;
-  queued.length = 0;
   ctx.clock.set(TEST_NOW);
 });
 
@@ -81,16 +74,7 @@ const complete = async (s: { id: string; token: string }, on = app) =>
   request(on).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: await deviceSession() });
 
 async function delivered(sessionId: string) {
-  await makeDispatcher({
-    outbox: services.repos.outbox,
-    clock: ctx.clock,
-    random: Math.random,
-    logger: makeLogger('silent'),
-    fetch,
-    resolve: async () => ['127.0.0.1'],
-    target: (projectId) => services.webhookTarget(projectId),
-    allowPrivate: true,
-  }).runOnce();
+  await deliverDue(ctx);
   const mine = rx.received.map((d) => JSON.parse(d.body)).filter((b) => b.session_id === sessionId);
   for (const body of mine) expect(await validateWebhookBody(body)).toEqual([]);
   return mine;
@@ -151,7 +135,7 @@ describe('POST /liveness/{session_id}/capture', () => {
 describe('POST /liveness/{session_id}/complete', () => {
   test('when the fake engine passes a Face Match, then exactly one success webhook whose data verify-face returns unchanged', async () => {
     const s = await create();
-    await capture(s, 'selfie', JPEG);
+    await capture(s, 'selfie', SELFIE);
     const res = await complete(s);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ session_id: s.id, status: 'success', redirect_url: `https://shop.example.com/done?session_id=${s.id}&success=true` });
@@ -168,40 +152,14 @@ describe('POST /liveness/{session_id}/complete', () => {
 
   test('when an ID Check passes, then the webhook carries the document and three signed photo URLs', async () => {
     const s = await create('id-check');
-    for (const kind of ['selfie', 'id_front', 'id_back']) await capture(s, kind, JPEG);
-    queued.push({
-      outcome: 'passed',
-      decision: 'Real',
-      risk_score: 0.1,
-      risk_flags: [],
-      document: {
-        signals: {
-          id_age: 36,
-          face_age_estimate: 'over25',
-          id_face_match_score: 0.93,
-          id_barcode_status: 'success',
-          id_face_status: 'likely_original_face',
-          id_text_status: 'likely_original_text',
-          is_id_digital_spoof: 'likely_physical_id',
-          is_full_id_captured: 'full_id_detected',
-          id_validity: 'likely_authentic_id',
-        },
-        template_info: { document_country_code: 'GB', document_country: 'United Kingdom', document_state: '', template_type: 'driver_license' },
-        user_data: {
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          date_of_birth: '12/10/1990',
-          date_of_expiration: '12/10/2030',
-          date_of_issue: '12/10/2020',
-          id_number: 'LOVEL912100A99XY',
-          id_number2: null,
-          address: { city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: '', street: '1 Example Street' },
-        },
-      },
-    });
+    await capture(s, 'selfie', SELFIE);
+    await capture(s, 'id_front', fakeImage({ faces: [{ person: 'ada', similarity: 0.9 }], edges: 'full' }));
+    await capture(s, 'id_back', fakeImage({ fields: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-12-10', dateOfExpiration: '2030-12-10', dateOfIssue: '2020-12-10', idNumber: 'LOVEL912100A99XY', countryCode: 'GB', templateType: 'driver_license' } }));
     expect((await complete(s)).body.status).toBe('success');
     const [hook] = await delivered(s.id);
     expect(hook.data.device_network_signals.ip_document_country_mismatch).toBe(false);
+    expect(hook.data.document_data.user_data).toMatchObject({ first_name: 'Ada', date_of_birth: '12/10/1990', id_number: 'LOVEL912100A99XY' });
+    expect(hook.data.document_signals).toMatchObject({ id_face_match_score: 0.9, id_barcode_status: 'success', is_full_id_captured: 'full_id_detected' });
     expect(Object.keys(hook.data.document_data.photo_urls).sort()).toEqual(['face', 'id_scan_back', 'id_scan_front']);
   });
 
@@ -214,8 +172,7 @@ describe('POST /liveness/{session_id}/complete', () => {
 
   test('when three attempts fail, then retry, retry, and the session ends with face_match_failed', async () => {
     const s = await create();
-    await capture(s, 'selfie', JPEG);
-    queued.push(...[1, 2, 3].map(() => ({ outcome: 'failed_attempt' as const, reason: 'No face was found in the selfie' })));
+    await capture(s, 'selfie', fakeImage({ faces: [] }));
     expect((await complete(s)).body).toMatchObject({ status: 'retry', attempts_remaining: 2 });
     expect((await complete(s)).body).toMatchObject({ status: 'retry', attempts_remaining: 1 });
     const last = await complete(s);
@@ -227,15 +184,16 @@ describe('POST /liveness/{session_id}/complete', () => {
 
   test('when an ID document cannot be read, then the session ends with failed_to_process_id_scan', async () => {
     const s = await create('id-check');
-    for (const kind of ['selfie', 'id_front', 'id_back']) await capture(s, kind, JPEG);
-    queued.push({ outcome: 'not_processable', reason: 'The document could not be read' });
+    await capture(s, 'selfie', SELFIE);
+    await capture(s, 'id_front', fakeImage({ unprocessable: true }));
+    await capture(s, 'id_back', fakeImage({ unprocessable: true }));
     expect((await complete(s)).body).toMatchObject({ status: 'error', error_code: 'failed_to_process_id_scan' });
     expect((await delivered(s.id))[0].error.code).toBe('failed_to_process_id_scan');
   });
 
   test('when the web SDK data never arrived, then the session ends with failed_to_collect_device_data', async () => {
     const s = await create();
-    await capture(s, 'selfie', JPEG);
+    await capture(s, 'selfie', SELFIE);
     const res = await request(app).post(`/liveness/${s.id}/complete`).query({ token: s.token });
     expect(res.body).toMatchObject({ status: 'error', error_code: 'failed_to_collect_device_data' });
   });
@@ -253,7 +211,7 @@ describe('POST /liveness/{session_id}/complete', () => {
 describe('GET /media/{id} (signed URLs)', () => {
   test('when the photo URL is fresh, then the image; after 60 minutes or altered, then 403', async () => {
     const s = await create();
-    await capture(s, 'selfie', JPEG);
+    await capture(s, 'selfie', SELFIE);
     await complete(s);
     const [hook] = await delivered(s.id);
     const url = new URL(hook.data.photo_urls.face);
@@ -265,7 +223,7 @@ describe('GET /media/{id} (signed URLs)', () => {
     const ok = await get(url);
     expect(ok.status).toBe(200);
     expect(ok.headers['content-type']).toBe('image/jpeg');
-    expect(Buffer.compare(ok.body as Buffer, JPEG)).toBe(0);
+    expect(Buffer.compare(ok.body as Buffer, SELFIE)).toBe(0);
     const altered = new URL(url);
     altered.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 60));
     expect((await get(altered)).status).toBe(403);

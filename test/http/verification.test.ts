@@ -5,12 +5,11 @@
  */
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
-import { makeLogger } from '../../src/logger';
-import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
+import { deliverDue } from '../helpers/verification';
 
 let ctx: TestContext;
 let rx: Receiver;
@@ -30,18 +29,6 @@ beforeEach(() => {
 });
 
 const key = () => ctx.project.api_key;
-const dispatcher = () =>
-  makeDispatcher({
-    outbox: ctx.services.repos.outbox,
-    clock: ctx.clock,
-    random: Math.random,
-    logger: makeLogger('silent'),
-    fetch,
-    resolve: async () => ['127.0.0.1'],
-    target: (projectId) => ctx.services.webhookTarget(projectId),
-    allowPrivate: true,
-  });
-
 async function create(type: 'face-match' | 'id-check' = 'face-match', extra: Record<string, unknown> = {}) {
   const res = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type, ...extra });
   expect(res.status).toBe(200);
@@ -53,7 +40,7 @@ const cancel = (id: string, token: string) => request(ctx.app).post(`/liveness/$
 
 /** Delivers what is queued and returns the webhooks the receiver got for `sessionId`, each checked. */
 async function delivered(sessionId: string) {
-  await dispatcher().runOnce();
+  await deliverDue(ctx);
   const mine = rx.received.filter((d) => JSON.parse(d.body).session_id === sessionId);
   for (const d of mine) {
     expect(await validateWebhookBody(JSON.parse(d.body))).toEqual([]);

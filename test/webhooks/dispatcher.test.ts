@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function queued(clock: ReturnType<typeof fixedClock>) {
-  const outbox = makeOutbox(ctx.testDb.db);
+  const outbox = makeOutbox(ctx.testDb.db, ctx.deps.secretBox);
   const envelope = await example<Record<string, unknown>>('FaceMatchCompletedError');
   const requestId = randomUUID();
   const body = JSON.stringify({ ...envelope, request_id: requestId, project_id: ctx.project.project_id });
@@ -34,7 +34,7 @@ async function queued(clock: ReturnType<typeof fixedClock>) {
 
 function dispatcher(clock: ReturnType<typeof fixedClock>, url: string, overrides: Partial<DispatcherDeps> = {}) {
   return makeDispatcher({
-    outbox: makeOutbox(ctx.testDb.db),
+    outbox: makeOutbox(ctx.testDb.db, ctx.deps.secretBox),
     clock,
     random: () => 0.5,
     logger: makeLogger('silent'),

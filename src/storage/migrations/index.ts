@@ -11,6 +11,7 @@ import * as m0004 from './0004_accounts_lists_evaluations';
 import * as m0005 from './0005_webhooks';
 import * as m0006 from './0006_verification_sessions';
 import * as m0007 from './0007_verification_captures';
+import * as m0008 from './0008_verification_index';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0005_webhooks': m0005,
   '0006_verification_sessions': m0006,
   '0007_verification_captures': m0007,
+  '0008_verification_index': m0008,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

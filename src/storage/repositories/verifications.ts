@@ -1,5 +1,6 @@
 /** Verification sessions and their single terminal transition. */
 import type { Knex } from 'knex';
+import type { SecretBox } from '../../security/secrets';
 
 export type VerificationType = 'face-match' | 'id-check';
 
@@ -31,7 +32,7 @@ export interface CaptureRecord {
   createdAt: Date;
 }
 
-function toRecord(r: Record<string, unknown>): VerificationRecord {
+function toRecord(r: Record<string, unknown>, box: SecretBox): VerificationRecord {
   const opt = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   return {
     id: String(r.id),
@@ -44,7 +45,8 @@ function toRecord(r: Record<string, unknown>): VerificationRecord {
     attempts: Number(r.attempts),
     state: r.state as 'open' | 'ended',
     outcome: opt(r.outcome),
-    result: typeof r.result === 'string' ? JSON.parse(r.result) : undefined,
+    // The result holds personal data (names, dates of birth, document numbers): sealed at rest.
+    result: typeof r.result === 'string' ? JSON.parse(box.decrypt(r.result)) : undefined,
     webhookRequestId: opt(r.webhook_request_id),
     createdAt: new Date(Number(r.created_at)),
     expiresAt: new Date(Number(r.expires_at)),
@@ -52,7 +54,7 @@ function toRecord(r: Record<string, unknown>): VerificationRecord {
   };
 }
 
-export function makeVerificationRepository(db: Knex) {
+export function makeVerificationRepository(db: Knex, box: SecretBox) {
   return {
     async insert(v: VerificationRecord, trx: Knex = db): Promise<void> {
       await trx('verification_sessions').insert({
@@ -72,7 +74,7 @@ export function makeVerificationRepository(db: Knex) {
 
     async find(id: string, trx: Knex = db): Promise<VerificationRecord | undefined> {
       const row = await trx('verification_sessions').where({ id }).first();
-      return row && toRecord(row);
+      return row && toRecord(row, box);
     },
 
     /**
@@ -85,7 +87,7 @@ export function makeVerificationRepository(db: Knex) {
         .update({
           state: 'ended',
           outcome: e.outcome,
-          result: e.result === undefined ? null : JSON.stringify(e.result),
+          result: e.result === undefined ? null : box.encrypt(JSON.stringify(e.result)),
           webhook_request_id: e.webhookRequestId,
           ended_at: e.at.getTime(),
         });
@@ -132,10 +134,32 @@ export function makeVerificationRepository(db: Knex) {
       return Number(row.attempts);
     },
 
+    /**
+     * Erases what the account's verification sessions hold about the person: their results,
+     * their captures' rows and the webhooks already delivered or failed (with their
+     * attempts). Returns the media ids to remove from the media store and how many sessions
+     * were touched.
+     */
+    async forgetAccount(projectId: string, accountId: string, trx: Knex): Promise<{ mediaIds: string[]; sessions: number }> {
+      const ids = (await trx('verification_sessions').where({ project_id: projectId, account_id: accountId }).select('id')).map((r: { id: string }) => r.id);
+      if (ids.length === 0) return { mediaIds: [], sessions: 0 };
+      const mediaIds: string[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        mediaIds.push(...(await trx('verification_captures').whereIn('session_id', chunk).pluck('media_id')));
+        await trx('verification_captures').whereIn('session_id', chunk).delete();
+        await trx('verification_sessions').whereIn('id', chunk).update({ result: null });
+        const done = trx('webhooks').whereIn('session_id', chunk).whereIn('status', ['delivered', 'failed']).select('request_id');
+        await trx('webhook_attempts').whereIn('request_id', done).delete();
+        await trx('webhooks').whereIn('session_id', chunk).whereIn('status', ['delivered', 'failed']).delete();
+      }
+      return { mediaIds, sessions: ids.length };
+    },
+
     /** Open sessions past their 30 days, oldest first. */
     async expired(now: Date, limit: number, trx: Knex = db): Promise<VerificationRecord[]> {
       const rows = await trx('verification_sessions').where({ state: 'open' }).where('expires_at', '<=', now.getTime()).orderBy('expires_at').limit(limit);
-      return rows.map(toRecord);
+      return rows.map((r) => toRecord(r, box));
     },
   };
 }

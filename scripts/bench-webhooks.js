@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// Webhook delivery under load: N verification sessions are ended through the HTTP API and
+// their webhooks delivered by the server's own dispatcher to a loopback receiver, first one
+// that always answers 200, then one that fails 30% of requests at random (500).
+//
+//   npm run build && npm run bench:webhooks [-- --n 1000] [--fail-rate 0.3] [--timeout 180]
+//
+// The server is the compiled one (dist/, makeRuntime + createApp + the inline webhook worker,
+// as `npm start` runs it) in a child process, on a fresh SQLite file in a temporary folder, or
+// on PostgreSQL when DATABASE_URL is set (a new database there, dropped afterwards). The
+// retry schedule is reference.md's, scaled by WEBHOOK_RETRY_SCALE=0.001 (3 ms, 10 ms, 180 ms,
+// 1.8 s, …) so that a run with failures ends in minutes; nothing else is changed for the bench.
+//
+// Sessions end by the hosted page's Cancel (POST /liveness/{id}/cancel): the terminal
+// transition and its outbox row are the same for every ending, and the bench measures
+// delivery, not face analysis (bench:analysis measures that).
+//
+// Printed per phase: deliveries per second (sessions whose webhook was answered 2xx, over the
+// time from the first ending to the last delivery), requests the receiver saw, webhooks lost
+// (sessions never delivered before the timeout: must be 0), sessions whose requests carried
+// more than one request_id (must be 0), and attempts per webhook.
+'use strict';
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { fork } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { parseArgs } = require('node:util');
+
+const ROOT = path.resolve(__dirname, '..');
+const dist = path.join(ROOT, 'dist', 'src');
+if (!fs.existsSync(path.join(dist, 'app.js'))) {
+  console.error('bench-webhooks: run `npm run build` first');
+  process.exit(1);
+}
+const req = (p) => require(path.join(dist, p));
+
+const { values: args } = parseArgs({
+  options: {
+    n: { type: 'string', default: '1000' },
+    'fail-rate': { type: 'string', default: '0.3' },
+    timeout: { type: 'string', default: '180' },
+    concurrency: { type: 'string', default: '16' },
+    serve: { type: 'boolean', default: false },
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// Server (child process)
+
+async function serve() {
+  const { loadConfig } = req('config.js');
+  const { makeLogger } = req('logger.js');
+  const { makeRuntime } = req('runtime.js');
+  const { createApp } = req('app.js');
+  const { makeWebhookWorker, workerSettings } = req('webhooks/worker.js');
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: process.env.BENCH_DATA_DIR,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_SCALE: '0.001',
+    LOG_LEVEL: 'silent',
+  });
+  const logger = makeLogger(config.logLevel);
+  const runtime = await makeRuntime(config, logger, { ipData: false });
+  const stop = new AbortController();
+  const worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs: 50 }).start(stop.signal);
+  const app = createApp({ ...runtime, config });
+  const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('message', async (m) => {
+    if (m.project) {
+      const p = await runtime.services.projects.create({ name: m.project });
+      await runtime.services.projects.setWebhook(p.project_id, m.webhookUrl);
+      process.send({ project: p });
+    } else if (m === 'stop') {
+      stop.abort();
+      server.close();
+      await worker;
+      await runtime.close().catch(() => {});
+      process.exit(0);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// Load generator (main process)
+
+function receiver(failRate) {
+  const bySession = new Map(); // session_id → { ids: Set<request_id>, attempts, delivered, at }
+  let requests = 0;
+  let lastDelivery = 0;
+  const server = http.createServer((rq, rs) => {
+    const chunks = [];
+    rq.on('data', (c) => chunks.push(c));
+    rq.on('end', () => {
+      requests++;
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const entry = bySession.get(body.session_id) ?? { ids: new Set(), attempts: 0, delivered: false };
+      bySession.set(body.session_id, entry);
+      entry.ids.add(body.request_id);
+      entry.attempts++;
+      if (Math.random() < failRate) return rs.writeHead(500).end();
+      entry.delivered = true;
+      lastDelivery = performance.now();
+      rs.writeHead(200).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/hooks`,
+        bySession,
+        requests: () => requests,
+        lastDelivery: () => lastDelivery,
+        close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
+      }),
+    ),
+  );
+}
+
+async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+async function phase(child, base, n, failRate, timeoutS, concurrency) {
+  const rx = await receiver(failRate);
+  child.send({ project: `bench ${failRate}`, webhookUrl: rx.url });
+  const { project } = await new Promise((r) => child.once('message', r));
+  const post = (p, body) =>
+    fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': project.api_key }, body: body && JSON.stringify(body) }).then(async (res) => {
+      if (!res.ok) throw new Error(`${p} → ${res.status} ${await res.text()}`);
+      return res.json();
+    });
+  const sessions = [];
+  await pool(Array.from({ length: n }, (_, i) => i), concurrency, async () => {
+    const created = await post('/liveness/session', { type: 'face-match' });
+    sessions.push({ id: created.session_id, token: new URL(created.url).searchParams.get('token') });
+  });
+  const started = performance.now();
+  await pool(sessions, concurrency, (s) => post(`/liveness/${s.id}/cancel?token=${encodeURIComponent(s.token)}`));
+  const ended = performance.now();
+  const deadline = Date.now() + timeoutS * 1000;
+  const delivered = () => sessions.filter((s) => rx.bySession.get(s.id)?.delivered).length;
+  while (delivered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const seconds = (rx.lastDelivery() - started) / 1000;
+  const ok = delivered();
+  const multi = sessions.filter((s) => (rx.bySession.get(s.id)?.ids.size ?? 0) > 1).length;
+  const attempts = sessions.map((s) => rx.bySession.get(s.id)?.attempts ?? 0);
+  await rx.close();
+  return {
+    failRate,
+    n,
+    endSeconds: (ended - started) / 1000,
+    seconds,
+    perSecond: ok / seconds,
+    requests: attempts.reduce((a, b) => a + b, 0),
+    lost: n - ok,
+    multi,
+    maxAttempts: Math.max(...attempts),
+  };
+}
+
+async function main() {
+  const n = Number(args.n);
+  const failRate = Number(args['fail-rate']);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-bench-webhooks-'));
+  let databaseUrl;
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const knex = require('knex')({ client: 'pg', connection: process.env.DATABASE_URL });
+    const name = `bench_webhooks_${Date.now()}`;
+    await knex.raw(`create database ${name}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      await knex.raw(`drop database if exists ${name}`);
+      await knex.destroy();
+    };
+  }
+  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const { port } = await new Promise((r) => child.once('message', r));
+  const base = `http://127.0.0.1:${port}`;
+  console.log(`bench:webhooks: ${n} sessions per phase, database ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} CPUs, Node ${process.version}`);
+  const results = [];
+  try {
+    for (const rate of [0, failRate]) {
+      const r = await phase(child, base, n, rate, Number(args.timeout), Number(args.concurrency));
+      results.push(r);
+      console.log(
+        `receiver failing ${Math.round(rate * 100)}%: ${r.perSecond.toFixed(0)} deliveries/s (${n} delivered-or-lost in ${r.seconds.toFixed(2)} s; sessions ended in ${r.endSeconds.toFixed(2)} s); ` +
+          `${r.requests} requests, at most ${r.maxAttempts} attempts for one webhook; lost ${r.lost}; sessions with more than one request_id ${r.multi}`,
+      );
+    }
+  } finally {
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (results.some((r) => r.lost > 0 || r.multi > 0)) {
+    console.error('bench:webhooks: webhooks were lost or a session had more than one request_id');
+    process.exit(1);
+  }
+}
+
+if (args.serve) serve();
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

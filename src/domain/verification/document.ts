@@ -1,0 +1,171 @@
+/**
+ * An identity document's verdicts from what the engine read: the document signals, the data
+ * in the interface's form (MM/DD/YYYY dates, empty strings where a field was not read) and the
+ * document's risk flags. Nothing here claims a check that was not made: a field that could not
+ * be determined gets the value the spec documents for that (`undetermined`, `text_not_read`,
+ * null).
+ */
+import { countries, type TCountryCode } from 'countries-list';
+import type { components } from '../../api-types';
+import type { DocumentFields, DocumentFindings, FaceFindings, IsoDate } from '../../verification/analysis';
+import { faceAgeBand, faceSimilarity, FACE_THRESHOLDS } from './faces';
+
+type Schemas = components['schemas'];
+export type DocumentSignals = Schemas['DocumentSignals'];
+export type DocumentData = Schemas['DocumentData'];
+type RiskFlag = Schemas['RiskFlag'];
+
+/** Below this age (from the document's date of birth) the `id_age_below_16` flag is raised. */
+export const MIN_ID_AGE = 16;
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date from `YYYY-MM-DD`, or undefined. */
+function parseIso(date: IsoDate): { y: number; m: number; d: number } | undefined {
+  const match = date ? ISO.exec(date) : null;
+  if (!match) return undefined;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { y, m, d } : undefined;
+}
+
+/** `MM/DD/YYYY`, or the empty string when the date was not read. */
+export function documentDate(date: IsoDate): string {
+  const p = parseIso(date);
+  return p ? `${String(p.m).padStart(2, '0')}/${String(p.d).padStart(2, '0')}/${p.y}` : '';
+}
+
+/** Whole years from the date of birth to `now` (UTC calendar); undefined without a date of birth. */
+export function ageOn(dateOfBirth: IsoDate, now: Date): number | undefined {
+  const b = parseIso(dateOfBirth);
+  if (!b) return undefined;
+  const y = now.getUTCFullYear();
+  const beforeBirthday = now.getUTCMonth() + 1 < b.m || (now.getUTCMonth() + 1 === b.m && now.getUTCDate() < b.d);
+  return y - b.y - (beforeBirthday ? 1 : 0);
+}
+
+const dayOf = (date: IsoDate) => {
+  const p = parseIso(date);
+  return p ? Date.UTC(p.y, p.m - 1, p.d) : undefined;
+};
+const today = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+/** The document's expiry date has passed (a document is valid through its expiry day). */
+export function isExpired(fields: DocumentFields | null, now: Date): boolean {
+  const expiry = dayOf(fields?.dateOfExpiration ?? null);
+  return expiry !== undefined && expiry < today(now);
+}
+
+/**
+ * The dates' own consistency, beyond the engine's checks: a birth date in the future, an
+ * issue date before birth or in the future, an expiry before the issue. Each is the name of a
+ * failed check.
+ */
+export function dateProblems(fields: DocumentFields, now: Date): string[] {
+  const birth = dayOf(fields.dateOfBirth);
+  const issue = dayOf(fields.dateOfIssue);
+  const expiry = dayOf(fields.dateOfExpiration);
+  const problems: string[] = [];
+  if (fields.dateOfBirth !== null && birth === undefined) problems.push('date_of_birth_invalid');
+  if (birth !== undefined && birth > today(now)) problems.push('date_of_birth_in_future');
+  if (issue !== undefined && issue > today(now)) problems.push('date_of_issue_in_future');
+  if (birth !== undefined && issue !== undefined && issue < birth) problems.push('issued_before_birth');
+  if (issue !== undefined && expiry !== undefined && expiry <= issue) problems.push('expires_before_issue');
+  return problems;
+}
+
+const BARCODE_STATUS = {
+  read: 'success',
+  unreadable: 'barcode_unreadable',
+  not_found: 'barcode_not_found',
+  not_applicable: 'not_applicable',
+} as const satisfies Record<DocumentFindings['barcode'], DocumentSignals['id_barcode_status']>;
+
+const EDGES = {
+  full: 'full_id_detected',
+  partial: 'partial_id_detected',
+  none: 'id_not_detected',
+} as const satisfies Record<DocumentFindings['edges'], DocumentSignals['is_full_id_captured']>;
+
+/** The selfie against the document's portrait, 0..1, rounded to 3 places; null when the document shows no face. */
+export function idFaceMatchScore(selfie: FaceFindings, document: DocumentFindings): number | null {
+  return document.face ? Math.round(faceSimilarity(selfie.embedding, document.face.embedding) * 1000) / 1000 : null;
+}
+
+/**
+ * The overall validity from the checks that were made: undetermined when nothing was read or
+ * no check could be made; likely fake when two checks failed or a date is impossible; possibly
+ * fake when one check failed; likely authentic when every check passed.
+ */
+export function idValidity(document: DocumentFindings, now: Date): DocumentSignals['id_validity'] {
+  if (!document.fields) return 'undetermined';
+  const failed = document.checks.filter((c) => !c.passed).length;
+  const dates = dateProblems(document.fields, now);
+  if (dates.length > 0 || failed >= 2) return 'likely_fake_id';
+  if (failed === 1) return 'possible_fake_id';
+  return document.checks.length > 0 ? 'likely_authentic_id' : 'undetermined';
+}
+
+export function documentSignals(selfie: FaceFindings, document: DocumentFindings, now: Date): DocumentSignals {
+  const age = document.fields ? ageOn(document.fields.dateOfBirth, now) : undefined;
+  const failedChecks = document.checks.some((c) => !c.passed) || (document.fields !== null && dateProblems(document.fields, now).length > 0);
+  return {
+    id_age: age !== undefined && age >= 0 ? age : null,
+    face_age_estimate: faceAgeBand(selfie),
+    id_face_match_score: idFaceMatchScore(selfie, document),
+    id_barcode_status: BARCODE_STATUS[document.barcode],
+    // No tampering model runs on the portrait: a found face is undetermined, never a made-up pass.
+    id_face_status: document.face ? 'undetermined' : 'face_not_found',
+    id_text_status: !document.fields ? 'text_not_read' : failedChecks ? 'possible_text_tampering' : document.checks.length > 0 ? 'likely_original_text' : 'text_not_read',
+    // No screen-replay model runs on the document.
+    is_id_digital_spoof: 'undetermined',
+    is_full_id_captured: EDGES[document.edges],
+    id_validity: idValidity(document, now),
+  };
+}
+
+/** The document's country name from its ISO code (English); empty when unknown. */
+function countryName(code: string | null): string {
+  return (code && countries[code as TCountryCode]?.name) || '';
+}
+
+export function documentData(document: DocumentFindings, photoUrls: DocumentData['photo_urls']): DocumentData {
+  const f = document.fields;
+  return {
+    template_info: {
+      document_country_code: f?.countryCode ?? '',
+      document_country: countryName(f?.countryCode ?? null),
+      document_state: f?.state ?? '',
+      template_type: f?.templateType ?? 'unknown',
+    },
+    user_data: {
+      first_name: f?.firstName ?? '',
+      last_name: f?.lastName ?? '',
+      date_of_birth: documentDate(f?.dateOfBirth ?? null),
+      date_of_expiration: documentDate(f?.dateOfExpiration ?? null),
+      date_of_issue: documentDate(f?.dateOfIssue ?? null),
+      id_number: f?.idNumber ?? '',
+      id_number2: f?.idNumber2 ?? null,
+      address: {
+        street: f?.address.street ?? '',
+        city: f?.address.city ?? '',
+        state: f?.address.state ?? '',
+        postal_code: f?.address.postalCode ?? '',
+        country: f?.address.country ?? '',
+      },
+    },
+    photo_urls: photoUrls,
+  };
+}
+
+/** The document's own flags: expired, holder under 16, failed checks, and how well the selfie matches the portrait. */
+export function documentFlags(signals: DocumentSignals, document: DocumentFindings, now: Date): RiskFlag[] {
+  const flags: RiskFlag[] = [];
+  if (isExpired(document.fields, now)) flags.push('id_expired');
+  if (signals.id_age !== null && signals.id_age < MIN_ID_AGE) flags.push('id_age_below_16');
+  if (signals.id_validity === 'possible_fake_id' || signals.id_validity === 'likely_fake_id') flags.push('id_invalid');
+  const score = signals.id_face_match_score;
+  if (score !== null && score < FACE_THRESHOLDS.low) flags.push('low_id_face_match_score');
+  else if (score !== null && score < FACE_THRESHOLDS.moderate) flags.push('moderate_id_face_match_score');
+  return flags;
+}

@@ -1,0 +1,36 @@
+/**
+ * Comparing faces: the similarity of two embeddings and what it means. The thresholds are
+ * calibrated on the engine's model (docs/analysis.md records the measured figures).
+ */
+import type { FaceFindings } from '../../verification/analysis';
+
+/** Cosine similarity of two L2-normalised embeddings (their dot product), clamped to 0..1. */
+export function faceSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`embeddings of different sizes (${a.length}, ${b.length}) cannot be compared`);
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return Math.min(1, Math.max(0, dot));
+}
+
+export const FACE_THRESHOLDS = {
+  /** At or above: the same person (an enrolled face on another account is a repeat face). */
+  samePerson: 0.6,
+  /** Selfie against the document's portrait: below `low` the flag `low_id_face_match_score`, below `moderate` `moderate_id_face_match_score`. */
+  low: 0.45,
+  moderate: 0.6,
+  /** Below this liveness the selfie is taken to be a print, a screen or a mask (`liveness_failed`). */
+  liveness: 0.5,
+};
+
+export type FaceAgeBand = 'under16' | 'over16' | 'over18' | 'over21' | 'over25' | 'undetermined';
+
+/** The age band of an estimated age (the highest band it reaches); `undetermined` without an estimate. */
+export function faceAgeBand(selfie: Pick<FaceFindings, 'age'>): FaceAgeBand {
+  const age = selfie.age;
+  if (age === null || !Number.isFinite(age)) return 'undetermined';
+  if (age >= 25) return 'over25';
+  if (age >= 21) return 'over21';
+  if (age >= 18) return 'over18';
+  if (age >= 16) return 'over16';
+  return 'under16';
+}

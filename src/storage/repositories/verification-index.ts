@@ -1,0 +1,79 @@
+/**
+ * The project's enrolled faces and documents, which later verifications are matched against.
+ * Faces are searched by brute force: every embedding of the project is opened and compared
+ * (docs/analysis.md says how far that holds and what replaces it at scale). Documents are
+ * matched on keyed digests by index.
+ */
+import type { Knex } from 'knex';
+import type { SecretBox } from '../../security/secrets';
+
+export interface EnrolledFace {
+  sessionId: string;
+  accountId?: string;
+  embedding: Float32Array;
+}
+
+export function sealEmbedding(box: SecretBox, embedding: readonly number[]): string {
+  return box.encrypt(Buffer.from(Float32Array.from(embedding).buffer).toString('base64'));
+}
+
+export function openEmbedding(box: SecretBox, sealed: string): Float32Array {
+  const bytes = Buffer.from(box.decrypt(sealed), 'base64');
+  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+}
+
+export function makeVerificationIndex(db: Knex, box: SecretBox) {
+  return {
+    async enrolFace(f: { sessionId: string; projectId: string; accountId?: string; embedding: readonly number[]; at: Date }, trx: Knex = db): Promise<void> {
+      await trx('verification_faces')
+        .insert({ session_id: f.sessionId, project_id: f.projectId, account_id: f.accountId ?? null, embedding: sealEmbedding(box, f.embedding), created_at: f.at.getTime() })
+        .onConflict('session_id')
+        .ignore();
+    },
+
+    /**
+     * Calls `visit` with every enrolled face of the project that belongs to an account other
+     * than `excludeAccount`, in pages (so memory stays flat however many there are).
+     */
+    async eachFace(projectId: string, excludeAccount: string | undefined, visit: (face: EnrolledFace) => void, page = 2000): Promise<void> {
+      let after = '';
+      for (;;) {
+        const q = db('verification_faces').where('project_id', projectId).whereNotNull('account_id').where('session_id', '>', after).orderBy('session_id').limit(page);
+        if (excludeAccount !== undefined) q.whereNot('account_id', excludeAccount);
+        const rows: { session_id: string; account_id: string; embedding: string }[] = await q.select('session_id', 'account_id', 'embedding');
+        for (const r of rows) visit({ sessionId: r.session_id, accountId: r.account_id, embedding: openEmbedding(box, r.embedding) });
+        if (rows.length < page) return;
+        after = rows[rows.length - 1].session_id;
+      }
+    },
+
+    async enrolDocument(d: { sessionId: string; projectId: string; accountId?: string; numberKey?: string; nameKey?: string; at: Date }, trx: Knex = db): Promise<void> {
+      await trx('verification_documents')
+        .insert({
+          session_id: d.sessionId,
+          project_id: d.projectId,
+          account_id: d.accountId ?? null,
+          number_key: d.numberKey ?? null,
+          name_key: d.nameKey ?? null,
+          created_at: d.at.getTime(),
+        })
+        .onConflict('session_id')
+        .ignore();
+    },
+
+    /** Accounts (other than `excludeAccount`) with a document of this key, at most `limit`. */
+    async accountsWithDocument(projectId: string, column: 'number_key' | 'name_key', key: string, excludeAccount: string | undefined, limit: number): Promise<string[]> {
+      const q = db('verification_documents').where({ project_id: projectId, [column]: key }).whereNotNull('account_id').distinct('account_id').limit(limit);
+      if (excludeAccount !== undefined) q.whereNot('account_id', excludeAccount);
+      return (await q).map((r: { account_id: string }) => r.account_id);
+    },
+
+    /** Removes an account's faces and documents (with the account's erasure). */
+    async forgetAccount(projectId: string, accountId: string, trx: Knex = db): Promise<void> {
+      await trx('verification_faces').where({ project_id: projectId, account_id: accountId }).delete();
+      await trx('verification_documents').where({ project_id: projectId, account_id: accountId }).delete();
+    },
+  };
+}
+
+export type VerificationIndex = ReturnType<typeof makeVerificationIndex>;

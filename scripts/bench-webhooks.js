@@ -15,10 +15,12 @@
 // transition and its outbox row are the same for every ending, and the bench measures
 // delivery, not face analysis (bench:analysis measures that).
 //
-// Printed per phase: deliveries per second (sessions whose webhook was answered 2xx, over the
-// time from the first ending to the last delivery), requests the receiver saw, webhooks lost
-// (sessions never delivered before the timeout: must be 0), sessions whose requests carried
-// more than one request_id (must be 0), and attempts per webhook.
+// Each phase ends all N sessions first (the server's worker paused), then starts the worker and
+// times the drain: the outbox holds N due webhooks and one dispatcher delivers them. Printed
+// per phase: sessions ended per second (HTTP), deliveries per second (N over the time to the
+// last delivery), the time to 99% delivered (with failures the last ones wait out the scaled
+// backoff), requests the receiver saw, webhooks lost (never delivered before the timeout: must
+// be 0), sessions whose requests carried more than one request_id (must be 0).
 'use strict';
 const fs = require('node:fs');
 const http = require('node:http');
@@ -67,8 +69,16 @@ async function serve() {
   });
   const logger = makeLogger(config.logLevel);
   const runtime = await makeRuntime(config, logger, { ipData: false });
-  const stop = new AbortController();
-  const worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs: 50 }).start(stop.signal);
+  let stop;
+  let worker = Promise.resolve();
+  const startWorker = () => {
+    stop = new AbortController();
+    worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs: 50 }).start(stop.signal);
+  };
+  const stopWorker = async () => {
+    stop?.abort();
+    await worker;
+  };
   const app = createApp({ ...runtime, config });
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
   process.on('message', async (m) => {
@@ -76,10 +86,15 @@ async function serve() {
       const p = await runtime.services.projects.create({ name: m.project });
       await runtime.services.projects.setWebhook(p.project_id, m.webhookUrl);
       process.send({ project: p });
+    } else if (m === 'worker-start') {
+      startWorker();
+      process.send({ worker: 'started' });
+    } else if (m === 'worker-stop') {
+      await stopWorker();
+      process.send({ worker: 'stopped' });
     } else if (m === 'stop') {
-      stop.abort();
       server.close();
-      await worker;
+      await stopWorker();
       await runtime.close().catch(() => {});
       process.exit(0);
     }
@@ -93,6 +108,7 @@ function receiver(failRate) {
   const bySession = new Map(); // session_id → { ids: Set<request_id>, attempts, delivered, at }
   let requests = 0;
   let lastDelivery = 0;
+  const deliveries = [];
   const server = http.createServer((rq, rs) => {
     const chunks = [];
     rq.on('data', (c) => chunks.push(c));
@@ -104,6 +120,7 @@ function receiver(failRate) {
       entry.ids.add(body.request_id);
       entry.attempts++;
       if (Math.random() < failRate) return rs.writeHead(500).end();
+      if (!entry.delivered) deliveries.push(performance.now());
       entry.delivered = true;
       lastDelivery = performance.now();
       rs.writeHead(200).end();
@@ -114,6 +131,7 @@ function receiver(failRate) {
       resolve({
         url: `http://127.0.0.1:${server.address().port}/hooks`,
         bySession,
+        deliveries,
         requests: () => requests,
         lastDelivery: () => lastDelivery,
         close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
@@ -145,22 +163,29 @@ async function phase(child, base, n, failRate, timeoutS, concurrency) {
     const created = await post('/liveness/session', { type: 'face-match' });
     sessions.push({ id: created.session_id, token: new URL(created.url).searchParams.get('token') });
   });
-  const started = performance.now();
+  const ending = performance.now();
   await pool(sessions, concurrency, (s) => post(`/liveness/${s.id}/cancel?token=${encodeURIComponent(s.token)}`));
-  const ended = performance.now();
+  const endSeconds = (performance.now() - ending) / 1000;
+  const started = performance.now();
+  child.send('worker-start');
+  await new Promise((r) => child.once('message', r));
   const deadline = Date.now() + timeoutS * 1000;
   const delivered = () => sessions.filter((s) => rx.bySession.get(s.id)?.delivered).length;
-  while (delivered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (delivered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  child.send('worker-stop');
+  await new Promise((r) => child.once('message', r));
   const seconds = (rx.lastDelivery() - started) / 1000;
   const ok = delivered();
+  const p99 = (rx.deliveries[Math.ceil(n * 0.99) - 1] - started) / 1000;
   const multi = sessions.filter((s) => (rx.bySession.get(s.id)?.ids.size ?? 0) > 1).length;
   const attempts = sessions.map((s) => rx.bySession.get(s.id)?.attempts ?? 0);
   await rx.close();
   return {
     failRate,
     n,
-    endSeconds: (ended - started) / 1000,
+    endSeconds,
     seconds,
+    p99,
     perSecond: ok / seconds,
     requests: attempts.reduce((a, b) => a + b, 0),
     lost: n - ok,
@@ -197,8 +222,9 @@ async function main() {
       const r = await phase(child, base, n, rate, Number(args.timeout), Number(args.concurrency));
       results.push(r);
       console.log(
-        `receiver failing ${Math.round(rate * 100)}%: ${r.perSecond.toFixed(0)} deliveries/s (${n} delivered-or-lost in ${r.seconds.toFixed(2)} s; sessions ended in ${r.endSeconds.toFixed(2)} s); ` +
-          `${r.requests} requests, at most ${r.maxAttempts} attempts for one webhook; lost ${r.lost}; sessions with more than one request_id ${r.multi}`,
+        `receiver failing ${Math.round(rate * 100)}%: ${(n / r.endSeconds).toFixed(0)} sessions ended/s; ${r.perSecond.toFixed(0)} deliveries/s ` +
+          `(99% delivered in ${r.p99.toFixed(2)} s, all in ${r.seconds.toFixed(2)} s); ${r.requests} requests, at most ${r.maxAttempts} attempts for one webhook; ` +
+          `lost ${r.lost}; sessions with more than one request_id ${r.multi}`,
       );
     }
   } finally {

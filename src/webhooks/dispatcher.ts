@@ -5,6 +5,7 @@
  * did not allow. `runOnce()` drains what is due now (tests call it); `start(signal)` polls
  * until the signal aborts (the server and `trustgate worker` run it).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { isPublicIp } from '../domain/enrichment/ip';
 import type { Clock } from '../clock';
@@ -123,7 +124,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
   async function runOnce(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const rows = await outbox.claim(worker, clock.now(), leaseMs, deps.batch ?? 10);
+      const rows = await outbox.claim(worker, clock.now(), leaseMs, deps.batch ?? 32);
       if (rows.length === 0) return sent;
       await Promise.all(
         rows.map(async (row) => {
@@ -150,10 +151,8 @@ export function makeDispatcher(deps: DispatcherDeps) {
         } catch (err) {
           logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollMs);
-          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-        });
+        // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
+        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
       }
     },
   };

@@ -3,6 +3,7 @@
  * verification sessions after 30 days), run inside the server by default or on their own by
  * `trustgate worker`. Several workers may run at once: claims are leased.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import dns from 'node:dns/promises';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -57,10 +58,8 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
       } catch (err) {
         logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deps.sweepEveryMs ?? 60_000);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
+      await sleep(deps.sweepEveryMs ?? 60_000, undefined, { signal }).catch(() => undefined);
     }
   }
 

@@ -58,3 +58,14 @@ export async function shrink(image: RgbImage, maxSide: number): Promise<RgbImage
     .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
+
+/** The image turned by `degrees` clockwise about its centre (the corners filled with the colour of the first pixel). */
+export async function rotate(image: RgbImage, degrees: number): Promise<RgbImage> {
+  const [r, g, b] = [image.data[0], image.data[1], image.data[2]];
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .rotate(degrees, { background: { r, g, b } })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}

@@ -22,7 +22,7 @@ import { parseAamva } from './document/aamva';
 import { findDocumentEdges } from './document/edges';
 import { loadPdf417Reader, readDocumentBarcode, type BarcodeRead } from './document/pdf417';
 import { DEFAULT_FACE_OPTIONS, detectFaces, type DetectedFace, type FaceOptions } from './face/faces';
-import { defaultModelDir, loadHuman, unloadHuman } from './face/models';
+import { acquireHuman, defaultModelDir, releaseHuman } from './face/models';
 import { decodeImage, type RgbImage } from './image';
 
 export interface LocalAnalysisOptions {
@@ -74,8 +74,12 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
 
   function models(): Promise<Human> {
     if (!human) {
-      human = loadHuman(modelDir, MAX_FACES);
-      human.catch(() => (human = undefined));
+      const acquired = acquireHuman(modelDir, MAX_FACES);
+      human = acquired;
+      // A failed load is forgotten (by the shared loader too), so the next analysis tries again.
+      acquired.catch(() => {
+        if (human === acquired) human = undefined;
+      });
     }
     return human;
   }
@@ -133,9 +137,9 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
 
     async close(): Promise<void> {
       await queue;
-      const loaded = human;
+      const held = human;
       human = undefined;
-      if (loaded) unloadHuman(await loaded);
+      if (held && (await held.then(() => true, () => false))) await releaseHuman();
     },
   };
 }

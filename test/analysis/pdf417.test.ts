@@ -25,7 +25,7 @@ describe('readPdf417', () => {
   beforeAll(async () => {
     back = await cardBack(await pdf417Png(data));
     // Any network use by the reader (a CDN fetch of its wasm) would be seen here.
-    net.Socket.prototype.connect = function (...args: unknown[]) {
+    net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
       connects.push(args);
       return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
     } as typeof net.Socket.prototype.connect;

@@ -60,7 +60,9 @@ function fileModel(url: string): tf.io.IOHandler {
 let routerRegistered = false;
 function registerFileRouter(): void {
   if (routerRegistered) return;
-  tf.io.registerLoadRouter((url) => (typeof url === 'string' && url.startsWith('file://') ? fileModel(url) : null));
+  // A router answers null for URLs it does not handle (the type says IOHandler; the registry checks for null).
+  const router = (url: string | string[]) => (typeof url === 'string' && url.startsWith('file://') ? fileModel(url) : null);
+  tf.io.registerLoadRouter(router as Parameters<typeof tf.io.registerLoadRouter>[0]);
   routerRegistered = true;
 }
 
@@ -106,7 +108,7 @@ export function humanConfig(modelDir: string, maxFaces: number): Partial<Config>
 }
 
 /** Creates Human on the WebAssembly backend and loads the face models (about 150 ms here). */
-export async function loadHuman(modelDir: string, maxFaces: number): Promise<Human> {
+async function loadHuman(modelDir: string, maxFaces: number): Promise<Human> {
   registerFileRouter();
   // The wasm build is not in Human's `exports` map, so it is required by its path.
   const { Human: HumanClass } = require(path.join(humanDist(), 'human.node-wasm.js')) as HumanModule;
@@ -117,8 +119,36 @@ export async function loadHuman(modelDir: string, maxFaces: number): Promise<Hum
   return human;
 }
 
-/** Frees the models' weights. Human keeps its models per process, so the next `loadHuman` loads them anew. */
-export function unloadHuman(human: Human): void {
-  for (const model of Object.values(human.models.models)) model?.dispose();
-  human.reset();
+/**
+ * Human keeps its loaded models per process (module state inside its bundle), whatever the
+ * number of Human instances. So the models are shared here too, counted by their users: the
+ * last `releaseHuman` frees them, and two engines in one process cannot disagree on them.
+ */
+let shared: { human: Promise<Human>; users: number; key: string } | undefined;
+
+export function acquireHuman(modelDir: string, maxFaces: number): Promise<Human> {
+  const key = `${modelDir}|${maxFaces}`;
+  if (shared && shared.key !== key) return Promise.reject(new Error(`the face models are already loaded from ${shared.key} in this process`));
+  if (!shared) {
+    const entry = { human: loadHuman(modelDir, maxFaces), users: 0, key };
+    shared = entry;
+    entry.human.catch(() => {
+      if (shared === entry) shared = undefined;
+    });
+  }
+  shared.users++;
+  return shared.human;
+}
+
+/** One user is done; the last one frees the models' weights (the next `acquireHuman` loads them anew). */
+export async function releaseHuman(): Promise<void> {
+  if (!shared) return;
+  shared.users--;
+  if (shared.users > 0) return;
+  const { human } = shared;
+  shared = undefined;
+  const loaded = await human.catch(() => undefined);
+  if (!loaded) return;
+  for (const model of Object.values(loaded.models.models)) model?.dispose();
+  loaded.reset();
 }

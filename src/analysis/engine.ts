@@ -7,7 +7,7 @@
  * - selfie not an image, no face, or several faces: `failed_attempt` (the user may retry), with
  *   a reason that says what to do;
  * - ID Check whose document photos are not images, or show no document at all (no barcode, no
- *   document edges on either side, no portrait on the front): `not_processable`;
+ *   MRZ, no document edges on either side, no portrait on the front): `not_processable`;
  * - otherwise `analysed`. A licence whose barcode cannot be read is still analysed, with the
  *   barcode `unreadable` (a symbol was seen) or `not_found` and no fields, so that the verdict
  *   code reports `id_barcode_status` and `id_validity` from what was and was not read.
@@ -19,11 +19,12 @@ import path from 'node:path';
 import type { Human } from '@vladmandic/human';
 import type { AnalysisEngine, AnalysisInput, AnalysisOutcome, CaptureKind, DocumentFindings, FaceFindings } from '../verification/analysis';
 import { parseAamva } from './document/aamva';
-import { findDocumentEdges } from './document/edges';
+import { findDocumentEdges, type EdgeFindings } from './document/edges';
+import { makeMrzReader, type MrzFindings } from './document/mrz';
 import { loadPdf417Reader, readDocumentBarcode, type BarcodeRead } from './document/pdf417';
 import { DEFAULT_FACE_OPTIONS, detectFaces, type DetectedFace, type FaceOptions } from './face/faces';
 import { acquireHuman, defaultModelDir, releaseHuman } from './face/models';
-import { decodeImage, type RgbImage } from './image';
+import { decodeImage, rotate, type RgbImage } from './image';
 
 export interface LocalAnalysisOptions {
   /** Folder of Human's models (default: the installed package's `models/`). */
@@ -34,6 +35,10 @@ export interface LocalAnalysisOptions {
   documentMaxSide?: number;
   /** Which detections count as faces (default: confidence 0.5, 40 px). */
   face?: Partial<FaceOptions>;
+  /** Whether to look for an MRZ (OCR) when no barcode is read (default true). */
+  mrz?: boolean;
+  /** Today, for the MRZ's two-digit years (default: the system clock). */
+  now?: () => Date;
 }
 
 export interface LocalAnalysisEngine extends AnalysisEngine {
@@ -67,6 +72,8 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
   const selfieSide = options.selfieMaxSide ?? 1280;
   const documentSide = options.documentMaxSide ?? 1600;
   const faceOptions: FaceOptions = { ...DEFAULT_FACE_OPTIONS, ...options.face };
+  const now = options.now ?? (() => new Date());
+  const mrzReader = options.mrz === false ? null : makeMrzReader();
 
   let human: Promise<Human> | undefined;
   // Human keeps per-call state: one detection at a time, in arrival order.
@@ -90,11 +97,34 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
     return run;
   }
 
+  /** The MRZ on one side: in the lower part of the document, straightened by its tilt (of the photo, without a document). */
+  async function mrzOn(image: RgbImage, edges: EdgeFindings): Promise<MrzFindings | null> {
+    if (!mrzReader) return null;
+    const level = edges.angle !== null && Math.abs(edges.angle) >= 0.5 ? await rotate(image, -edges.angle) : image;
+    const corners = edges.edges === 'none' ? null : (level === image ? edges : findDocumentEdges(level)).corners;
+    let region = null;
+    if (corners) {
+      const left = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0]))));
+      const top = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1]))));
+      const right = Math.min(level.width, Math.ceil(Math.max(...corners.map((c) => c[0]))));
+      const bottom = Math.min(level.height, Math.ceil(Math.max(...corners.map((c) => c[1]))));
+      if (right - left >= 64 && bottom - top >= 64) region = { left, top, width: right - left, height: bottom - top };
+    }
+    return mrzReader.read(level, region, now());
+  }
+
   async function document(front: RgbImage, back: RgbImage): Promise<DocumentFindings | null> {
     const frontEdges = findDocumentEdges(front);
     const backEdges = findDocumentEdges(back);
     const [portraits, barcode] = await Promise.all([faces(front), readDocumentBarcode(back, backEdges.angle)]);
     const face = portraits[0] ? publicFace(portraits[0]) : null;
+    // No barcode read: an ID card's MRZ is on its back, a passport's on its data page (the front).
+    const mrz = barcode.status === 'read' ? null : ((await mrzOn(back, backEdges)) ?? (await mrzOn(front, frontEdges)));
+    if (mrz) {
+      // The document's machine-readable data is its MRZ: no PDF417 is expected, unless one was seen.
+      const status = barcode.status === 'unreadable' ? 'unreadable' : 'not_applicable';
+      return { barcode: status, source: 'mrz', fields: mrz.fields, checks: mrz.checks, face, edges: frontEdges.edges };
+    }
     if (barcode.status === 'not_found' && frontEdges.edges === 'none' && backEdges.edges === 'none' && !face) return null;
     return { ...fromBarcode(barcode), face, edges: frontEdges.edges };
   }
@@ -126,7 +156,7 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
     },
 
     async warmUp(): Promise<void> {
-      await Promise.all([models(), loadPdf417Reader()]);
+      await Promise.all([models(), loadPdf417Reader(), mrzReader?.load()]);
       // The first run of each model compiles its kernels: run them on a face (Human's own
       // screenshot of its author, shipped in its package) when it is there, else on a blank image.
       const sample = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'assets', 'screenshot-faceid.jpg');
@@ -137,6 +167,7 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
 
     async close(): Promise<void> {
       await queue;
+      await mrzReader?.close();
       const held = human;
       human = undefined;
       if (held && (await held.then(() => true, () => false))) await releaseHuman();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Measures the local analysis engine (compiled, from dist/): model load time, warm-up, seconds
-// per Face Match analysis and per ID Check analysis (median of --runs after warm-up), and the
+// per Face Match analysis and per ID Check analysis (a licence with its PDF417, and a passport
+// read by its MRZ; median of --runs after warm-up), and the
 // memory the process holds with the models loaded. With --similarity it also prints the face
 // similarity figures docs/analysis.md quotes; with --scan, the brute-force search over
 // --vectors enrolled embeddings.
@@ -64,6 +65,8 @@ async function main() {
   const selfie = await sharp(person.png).resize(960, 1280, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
   const front = await fx.photograph(await fx.cardFront(person.png), { width: 2400, height: 1800, rotate: 3, noise: 6, jpeg: true });
   const back = await fx.photograph(await fx.cardBack(await fx.pdf417Png(fx.buildAamva(fx.CALIFORNIA))), { width: 2400, height: 1800, rotate: -4, noise: 6, jpeg: true });
+  const passport = await fx.photograph(await fx.passportPage(person.png, fx.td3(fx.PASSPORT_HOLDER)), { width: 2400, height: 1800, rotate: 2, noise: 6, jpeg: true });
+  const cover = await fx.photograph(await sharp({ create: { width: 880, height: 1250, channels: 3, background: '#6b1420' } }).png().toBuffer(), { width: 2400, height: 1800, scale: 0.45, jpeg: true });
   const faceMatch = { type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/jpeg', bytes: selfie }] };
   const idCheck = {
     type: 'id-check',
@@ -71,6 +74,15 @@ async function main() {
       { kind: 'selfie', contentType: 'image/jpeg', bytes: selfie },
       { kind: 'id_front', contentType: 'image/jpeg', bytes: front },
       { kind: 'id_back', contentType: 'image/jpeg', bytes: back },
+    ],
+  };
+
+  const passportCheck = {
+    type: 'id-check',
+    captures: [
+      { kind: 'selfie', contentType: 'image/jpeg', bytes: selfie },
+      { kind: 'id_front', contentType: 'image/jpeg', bytes: passport },
+      { kind: 'id_back', contentType: 'image/jpeg', bytes: cover },
     ],
   };
 
@@ -88,20 +100,25 @@ async function main() {
   if (check.outcome !== 'analysed' || check.document.barcode !== 'read' || !check.document.face) {
     throw new Error(`the ID Check input was not fully read: ${JSON.stringify(check).slice(0, 300)}`);
   }
+  const mrz = await engine.analyse(passportCheck);
+  if (mrz.outcome !== 'analysed' || mrz.document.source !== 'mrz') throw new Error(`the passport's MRZ was not read: ${JSON.stringify(mrz).slice(0, 300)}`);
   const fm = [];
   const id = [];
+  const pp = [];
   for (let i = 0; i < RUNS; i++) {
     fm.push((await time(() => engine.analyse(faceMatch))).ms);
     id.push((await time(() => engine.analyse(idCheck))).ms);
+    pp.push((await time(() => engine.analyse(passportCheck))).ms);
   }
   global.gc?.();
   const held = process.memoryUsage();
 
   console.log(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0].model})`);
   console.log(`model load (Human's 5 face models from disk, wasm backend): ${seconds(load.ms)}`);
-  console.log(`warm-up (zxing wasm + first run of each model):          ${seconds(warm.ms)}`);
+  console.log(`warm-up (zxing wasm, Tesseract worker, first run of each face model): ${seconds(warm.ms)}`);
   console.log(`Face Match analysis, median of ${RUNS}: ${seconds(median(fm))}  (min ${seconds(Math.min(...fm))}, max ${seconds(Math.max(...fm))})`);
   console.log(`ID Check analysis,   median of ${RUNS}: ${seconds(median(id))}  (min ${seconds(Math.min(...id))}, max ${seconds(Math.max(...id))})`);
+  console.log(`ID Check, passport (no barcode: MRZ OCR on both sides), median of ${RUNS}: ${seconds(median(pp))}  (min ${seconds(Math.min(...pp))}, max ${seconds(Math.max(...pp))})`);
   console.log(`  inputs: selfie 960x1280 JPEG; front and back 2400x1800 JPEG`);
   console.log(
     `memory after warm-up and the runs: rss ${mb(held.rss)} (+${mb(held.rss - baseline.rss)}), heap used ${mb(held.heapUsed)}, ` +

@@ -139,8 +139,8 @@ export interface MrzReader {
 }
 
 /**
- * The band is read at the first width, and at the next ones while no MRZ was found or a check
- * digit failed; the read with the most passing checks is kept. On our synthetic MRZs Tesseract
+ * The band is read at the first width, and at the next ones while lines with fillers were seen
+ * but no MRZ was found or a check digit failed; the read with the most passing checks is kept. On our synthetic MRZs Tesseract
  * dropped a character after a run of fillers at some scales and not at others.
  */
 const BAND_WIDTHS = [800, 1000, 1200];
@@ -191,7 +191,10 @@ export function makeMrzReader(): MrzReader {
         const run = queue.then(async () => (await ocr()).recognize(png));
         queue = run.catch(() => undefined);
         const { data } = await run;
-        const found = findMrz(mrzCandidates(data.text), parse);
+        const candidates = mrzCandidates(data.text);
+        // Nothing like an MRZ line (fillers) at all: other scales will not find one either.
+        if (!candidates.some((l) => l.includes('<<'))) break;
+        const found = findMrz(candidates, parse);
         const findings = found ? mrzFindings(found, now) : null;
         const passed = (f: MrzFindings | null) => (f ? f.checks.filter((c) => c.passed).length - f.checks.length : -Infinity);
         if (findings && passed(findings) > passed(best)) best = findings;

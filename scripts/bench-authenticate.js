@@ -102,7 +102,7 @@ async function serve() {
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);
-  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub' });
+  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub', analysis: false });
 
   const profile = new Map();
   if (process.env.BENCH_PROFILE) {

@@ -68,7 +68,7 @@ async function serve() {
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);
-  const runtime = await makeRuntime(config, logger, { ipData: false });
+  const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
   let stop;
   let worker = Promise.resolve();
   const startWorker = () => {

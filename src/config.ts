@@ -41,6 +41,8 @@ export interface Config {
    * only for staging, load tests and demonstrations: receivers are retried sooner.
    */
   webhookRetryScale: number;
+  /** `local`: faces and documents are analysed in this process (src/analysis/); `off`: completing a verification answers 503. */
+  analysisEngine: 'local' | 'off';
   /** Serve the demo sign-up page at /demo (on outside production unless set). */
   demo: boolean;
   /** Largest JSON body accepted. */
@@ -66,6 +68,13 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || value > 1) throw new ConfigError(`${name} must be a number above 0 and at most 1, got ${JSON.stringify(raw)}`);
   return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -123,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
     webhookRetryScale: fraction(env, 'WEBHOOK_RETRY_SCALE', 1),
+    analysisEngine: oneOf(env, 'ANALYSIS_ENGINE', ['local', 'off'] as const, 'local'),
     nodeEnv,
   };
 }

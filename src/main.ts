@@ -30,6 +30,9 @@ async function main(): Promise<void> {
     );
   }
 
+  // The models load in the background; a verification completed before they are ready waits for them.
+  runtime.warmUp().catch((err) => logger.error({ err: (err as Error).message }, 'the analysis models could not be loaded; completing a verification will try again'));
+
   const app = createApp({ ...runtime, config });
   const stopWorker = new AbortController();
   const worker =

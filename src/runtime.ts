@@ -24,13 +24,15 @@ const ipDataNotLoaded: IpIntelligence = {
 
 export interface Runtime extends CoreDeps {
   services: Services;
+  /** Loads the analysis models ahead of the first verification (the server calls it at start). */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function makeRuntime(
   config: Config,
   logger: Logger = makeLogger(config.logLevel),
-  options: { ipData?: boolean } = {},
+  options: { ipData?: boolean; analysis?: boolean } = {},
 ): Promise<Runtime> {
   const db = makeDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'trustgate.sqlite') });
   await migrate(db);
@@ -61,11 +63,31 @@ export async function makeRuntime(
     onReload: (file, error) =>
       error ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped') : logger.info({ file }, 'IP list reloaded'),
   });
-  const deps: CoreDeps = { db, clock: systemClock, random: systemRandom, logger, secretBox: makeSecretBox(key, systemRandom), ipIntelligence, ipLists, dataDir: config.dataDir };
+  // The real engine, loaded lazily (its models load on the first analysis or on warmUp); the
+  // module itself is only imported when it is configured, so the CLI starts fast.
+  const analysis = config.analysisEngine === 'local' && (options.analysis ?? true) ? (await import('./analysis/engine')).makeLocalAnalysisEngine() : undefined;
+  const deps: CoreDeps = {
+    db,
+    clock: systemClock,
+    random: systemRandom,
+    logger,
+    secretBox: makeSecretBox(key, systemRandom),
+    ipIntelligence,
+    ipLists,
+    dataDir: config.dataDir,
+    analysis,
+  };
   return {
     ...deps,
     services: makeServices(deps),
+    warmUp: async () => {
+      if (!analysis) return;
+      const started = Date.now();
+      await analysis.warmUp();
+      logger.info({ ms: Date.now() - started }, 'analysis models loaded');
+    },
     close: async () => {
+      await analysis?.close();
       closeIpData();
       ipLists.close();
       await db.destroy();

@@ -195,7 +195,8 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return 0;
     }
     const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), { write: io.stderr } as never);
-    runtime = await makeRuntime(config, logger, { ipData: false });
+    // The CLI never analyses images: the engine's modules are not even loaded.
+    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());

@@ -135,7 +135,8 @@ async function similarity(engine, fx, photos) {
     const r = await engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes }] });
     return r.outcome === 'analysed' ? r.selfie.embedding : null;
   };
-  const dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
+  // The similarity the service uses (src/domain/verification/faces.ts), unclamped.
+  const { cosine: dot } = require(path.join(root, 'dist', 'src', 'domain', 'verification', 'faces.js'));
   const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(3);
   const embs = [];
   for (const p of photos) embs.push(await embed(p.png));

@@ -54,6 +54,8 @@ const path = require('node:path');
 const { fork } = require('node:child_process');
 const { createHash, randomBytes, randomUUID } = require('node:crypto');
 const { parseArgs } = require('node:util');
+// Deterministic, so that every run seeds the same history.
+const { mulberry32: prng } = require('./prng');
 
 const ROOT = path.resolve(__dirname, '..');
 const dist = path.join(ROOT, 'dist', 'src');
@@ -140,18 +142,6 @@ async function serve() {
 
 // ------------------------------------------------------------------------------------------
 // Seeding
-
-/** A deterministic generator (mulberry32), so that every run seeds the same history. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A stable hash of an integer (for attributes that must be the same each time they are derived). */
 function mix(x) {

@@ -5,7 +5,7 @@
  * Media URLs are stored unsigned and signed when the result leaves the service (each webhook
  * attempt, each verify-face / verify-id answer), so they hold 60 minutes from sending.
  */
-import type { FaceMatchResult, IdCheckResult, Session } from '../api-types';
+import type { components, FaceMatchResult, IdCheckResult, Session } from '../api-types';
 import { nameKey } from '../domain/linking';
 import { documentData, documentFlags, documentSignals } from '../domain/verification/document';
 import { faceSimilarity, FACE_THRESHOLDS } from '../domain/verification/faces';
@@ -19,7 +19,7 @@ import type { VerificationIndex } from '../storage/repositories/verification-ind
 import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../verification/analysis';
 import { LINK_CAP } from './links';
 
-type MatchType = FaceMatchResult['matches']['accounts_linked'][number]['match_types'][number];
+type MatchType = components['schemas']['VerificationMatchType'];
 
 export interface ResultDeps {
   history: HistoryRepository;

@@ -79,7 +79,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   const { db, clock, random, verifications, outbox } = deps;
   const results = makeResultBuilder(deps);
   /** A stored (unsigned) media URL, signed from now. */
-  const sign = (url: string) => deps.mediaUrls.signStored(url);
+  const sign = deps.mediaUrls.sign;
 
   /** The one terminal transition and its webhook, in one transaction; false when the session had already ended. */
   async function end(
@@ -138,11 +138,17 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   /** The capture token's hash against the stored one, in constant time. */
   const tokenFits = (record: VerificationRecord, token: unknown) => typeof token === 'string' && constantTimeEqual(record.tokenHash, hashApiKey(token));
 
+  /**
+   * The session the hosted page's token opens. One used after its 30 days is ended on the spot
+   * with max_duration_exceeded (as the sweeper would), and returned ended.
+   */
   async function byToken(sessionId: string, token: string): Promise<VerificationRecord> {
     const record = await verifications.find(sessionId);
     if (!record) throw new SessionNotFoundError();
     if (!tokenFits(record, token)) throw new AppError(403, 'The capture token is not valid for this session');
-    return record;
+    if (record.state !== 'open' || clock.now() < record.expiresAt) return record;
+    await endExpired(record);
+    return (await verifications.find(sessionId))!;
   }
 
   return {
@@ -176,8 +182,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     /** The hosted page's Cancel: liveness_check_failed (the interface's code for a user's cancel). */
     async cancel(sessionId: string, token: string): Promise<VerificationSessionEnded> {
       const record = await byToken(sessionId, token);
-      if (clock.now() >= record.expiresAt) await endExpired(record);
-      else await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
+      if (record.state === 'open') await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
       return endedAnswer(sessionId);
     },
 
@@ -194,11 +199,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
 
     /** The hosted page's upload of one image; its type is decided by its first bytes. */
     async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown): Promise<CaptureStored> {
-      let record = await byToken(sessionId, token);
-      if (record.state === 'open' && clock.now() >= record.expiresAt) {
-        await endExpired(record);
-        record = (await verifications.find(sessionId))!;
-      }
+      const record = await byToken(sessionId, token);
       if (record.state !== 'open') throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
       if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
       if (!Buffer.isBuffer(body) || body.length === 0) throw new BadRequestError('body must be a JPEG, PNG or WebP image');
@@ -217,8 +218,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      */
     async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
-      if (record.state === 'open' && clock.now() >= record.expiresAt) await endExpired(record);
-      if (record.state !== 'open' || clock.now() >= record.expiresAt) return endedAnswer(sessionId);
+      if (record.state !== 'open') return endedAnswer(sessionId);
       const captures = await verifications.latestCaptures(sessionId);
       const missing = REQUIRED_CAPTURES[record.type].filter((k) => !captures.some((c) => c.kind === k));
       if (missing.length) throw new BadRequestError(`captures missing: ${missing.join(', ')}; upload them with POST /liveness/{session_id}/capture`);

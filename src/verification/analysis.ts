@@ -7,6 +7,7 @@
  * Until an engine is installed the server wires `unavailableAnalysisEngine`, so completing a
  * session answers 503 and the session stays open.
  */
+import type { components } from '../api-types';
 import { AppError } from '../errors';
 import type { ImageType } from './media';
 
@@ -48,7 +49,7 @@ export interface DocumentFields {
   countryCode: string | null;
   /** The issuing state or province (e.g. `CA`), where there is one; empty otherwise. */
   state: string;
-  templateType: 'driver_license' | 'id_card' | 'passport' | 'residence_permit' | 'unknown';
+  templateType: components['schemas']['DocumentData']['template_info']['template_type'];
 }
 
 /** What reading an identity document found. */

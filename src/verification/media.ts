@@ -117,8 +117,8 @@ export function makeMediaUrls(store: MediaStore, clock: Clock) {
   const signatureOf = (key: Buffer, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   /** The media's URL without a signature, as results store it until they are sent. */
   const unsigned = (baseUrl: string, id: string) => `${baseUrl}/media/${id}`;
-  /** A stored unsigned URL (`…/media/{id}`), signed for 60 minutes from now. */
-  async function signStored(url: string): Promise<string> {
+  /** A stored unsigned URL (`…/media/{id}`), signed for 60 minutes from now (results are signed when they are sent). */
+  async function sign(url: string): Promise<string> {
     const id = /\/media\/([0-9a-f-]{36})$/.exec(url)?.[1];
     if (!id) throw new Error(`not a stored media URL: ${url}`);
     const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
@@ -126,9 +126,7 @@ export function makeMediaUrls(store: MediaStore, clock: Clock) {
   }
   return {
     unsigned,
-    signStored,
-    /** The URL signed for 60 minutes from now. */
-    sign: (baseUrl: string, id: string) => signStored(unsigned(baseUrl, id)),
+    sign,
     /** The image behind a signed URL; 403 when the URL is expired or altered. */
     async open(id: string, expires: unknown, signature: unknown): Promise<StoredMedia> {
       const forbidden = new AppError(403, 'The media URL is expired or its signature is not valid');

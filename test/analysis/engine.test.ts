@@ -3,7 +3,7 @@
  * carries a portrait and whose back carries the AAMVA PDF417 (fixtures/documents.ts).
  */
 import sharp from 'sharp';
-import { cosine } from '../../src/analysis/face/faces';
+import { cosine } from '../../src/domain/verification/faces';
 import { makeLocalAnalysisEngine, REASONS, type LocalAnalysisEngine } from '../../src/analysis/engine';
 import type { AnalysisInput, AnalysisOutcome, DocumentFindings } from '../../src/verification/analysis';
 import { buildAamva, CALIFORNIA } from './fixtures/aamva';

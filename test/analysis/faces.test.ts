@@ -4,13 +4,13 @@
  * recommends; the figures printed there come from scripts/bench-analysis.js --similarity.
  */
 import sharp from 'sharp';
-import { cosine } from '../../src/analysis/face/faces';
 import { makeLocalAnalysisEngine, REASONS, type LocalAnalysisEngine } from '../../src/analysis/engine';
+import { cosine, FACE_THRESHOLDS } from '../../src/domain/verification/faces';
 import type { AnalysisOutcome, FaceFindings } from '../../src/verification/analysis';
 import { facePhotos, sameManOtherPhoto, twoFaces, variations, type FacePhoto } from './fixtures/faces';
 
-/** At or above: the same person (docs/analysis.md: above every pair of different people measured). */
-const SAME_PERSON = 0.7;
+/** The threshold in use: at or above, the same person (docs/analysis.md: above every pair of different people measured). */
+const SAME_PERSON = FACE_THRESHOLDS.samePerson;
 
 let engine: LocalAnalysisEngine;
 let photos: FacePhoto[];

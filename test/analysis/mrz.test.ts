@@ -2,7 +2,7 @@ import net from 'node:net';
 import sharp from 'sharp';
 import { parse } from 'mrz';
 import { findMrz, mrzCandidates, mrzDate, mrzFindings } from '../../src/analysis/document/mrz';
-import { cosine } from '../../src/analysis/face/faces';
+import { cosine } from '../../src/domain/verification/faces';
 import { makeLocalAnalysisEngine, type LocalAnalysisEngine } from '../../src/analysis/engine';
 import type { AnalysisOutcome, DocumentFindings } from '../../src/verification/analysis';
 import { cardFront, photograph } from './fixtures/documents';

@@ -13,8 +13,8 @@ import { createApp } from '../../src/app';
 import { verifyWebhook } from '../../src/client';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
-import { LONDON_IP, US_IP } from '../helpers/evaluation';
-import { fakeAnalysisEngine, fakeImage, type FakeImage } from '../helpers/fake-analysis';
+import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
+import { fakeAnalysisEngine, fakeImage, type FakeFace, type FakeImage } from '../helpers/fake-analysis';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { verificationFlow, type Started } from '../helpers/verification';
 
@@ -36,7 +36,7 @@ beforeEach(() => {
   ctx.clock.set(TEST_NOW);
 });
 
-const selfie = (person: string, extra: Partial<FakeImage['faces'] extends (infer F)[] | undefined ? F : never> = {}) => fakeImage({ faces: [{ person, ...extra }] });
+const selfie = (person: string, extra: Omit<FakeFace, 'person'> = {}) => fakeImage({ faces: [{ person, ...extra }] });
 const LICENCE = {
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -130,7 +130,7 @@ describe('races end in one terminal state and one webhook', () => {
     const other = createApp({ ...ctx.deps, analysis: fakeAnalysisEngine, config: ctx.config });
     const s = await flow.create();
     await flow.capture(s, 'selfie', selfie('racer'));
-    const device = await flow.sdk.ingest((await import('../helpers/evaluation')).personSession());
+    const device = await flow.sdk.ingest(personSession());
     const answers = await Promise.all(
       [ctx.app, other, ctx.app, other, ctx.app, other].map((app) => request(app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device })),
     );
@@ -139,10 +139,24 @@ describe('races end in one terminal state and one webhook', () => {
     expect(await flow.delivered(s.id)).toHaveLength(1);
   });
 
+  test('when the hosted page is used after 30 days before the sweeper ran, then every step finds the session ended with max_duration_exceeded, one webhook', async () => {
+    const s = await flow.create();
+    ctx.clock.advance(30 * 24 * 3_600_000);
+    const capture = await flow.capture(s, 'selfie', selfie('too-late'));
+    expect(capture.status).toBe(400);
+    expect(capture.body.message).toMatch(/has ended \(max_duration_exceeded\)/);
+    const cancel = await request(ctx.app).post(`/liveness/${s.id}/cancel`).query({ token: s.token });
+    expect(cancel.body).toMatchObject({ status: 'error', error_code: 'max_duration_exceeded' });
+    const complete = await request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token });
+    expect(complete.body).toMatchObject({ status: 'error', error_code: 'max_duration_exceeded' });
+    const hooks = await flow.delivered(s.id);
+    expect(hooks.map((h) => JSON.parse(h.body).error.code)).toEqual(['max_duration_exceeded']);
+  });
+
   test('when completes and the sweeper race at the 30-day mark, then one terminal state and one webhook', async () => {
     const s = await flow.create();
     await flow.capture(s, 'selfie', selfie('late'));
-    const device = await flow.sdk.ingest((await import('../helpers/evaluation')).personSession());
+    const device = await flow.sdk.ingest(personSession());
     ctx.clock.advance(30 * 24 * 3_600_000);
     const complete = () => request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device });
     const [a, , b] = await Promise.all([complete(), ctx.services.verification.sweep(), complete(), ctx.services.verification.sweep()]);
@@ -187,7 +201,7 @@ describe('Face Match results', () => {
   });
 
   test('when the referring session was in London and the capture comes minutes later from California on a phone, then every referring signal is 1; without one, all 0', async () => {
-    const referring = await flow.sdk.ingest((await import('../helpers/evaluation')).personSession(), LONDON_IP);
+    const referring = await flow.sdk.ingest(personSession(), LONDON_IP);
     ctx.clock.advance(5 * 60_000);
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
     const { hook } = await verified(
@@ -286,7 +300,7 @@ describe('media URLs are signed when sent', () => {
       const res = await request(ctx.app).post('/liveness/session').set('x-api-key', p.api_key).send({ type: 'face-match' });
       const s = { id: res.body.session_id, token: new URL(res.body.url).searchParams.get('token')! };
       await request(ctx.app).post(`/liveness/${s.id}/capture`).query({ token: s.token, kind: 'selfie' }).set('content-type', 'image/jpeg').send(selfie('tess'));
-      const body = (await import('../helpers/evaluation')).personSession();
+      const body = personSession();
       await request(ctx.app).post('/ingest/session').set('x-project-id', p.project_id).set('x-forwarded-for', LONDON_IP).send(body);
       expect((await request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: body.session_id })).body.status).toBe('success');
       const frx = verificationFlow(ctx, failing);

@@ -34,6 +34,7 @@ import { makeLogger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/services';
 import type { Project } from '../../src/storage/repositories/projects';
+import { mulberry32 } from '../../scripts/prng';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
 
@@ -45,18 +46,6 @@ const DAY = 24 * HOUR;
 const NUM_ACCOUNTS = 1200;
 const NUM_SESSIONS = 3000;
 const DOMAINS = ['gmail.com', 'yahoo.com', 'acme-corp.com', 'stanford.edu'];
-
-/** A small deterministic generator, so that every run seeds the same history. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Statement {
   labels: Set<string>;
@@ -99,7 +88,8 @@ interface Seeded {
 let seeded: Seeded;
 
 async function seed(): Promise<Seeded> {
-  const rand = prng(42);
+  // Deterministic, so that every run seeds the same history.
+  const rand = mulberry32(42);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const { repos, evaluation } = services;
   const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;

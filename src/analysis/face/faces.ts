@@ -29,14 +29,6 @@ export function l2normalise(values: ArrayLike<number>): number[] {
   return Array.from(values, (v) => v / norm);
 }
 
-/** The dot product of two unit vectors: their cosine similarity, -1 to 1. */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new Error(`embeddings of different sizes (${a.length}, ${b.length})`);
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
-  return dot;
-}
-
 /**
  * Liveness from Human's two single-image models: `real` (anti-spoofing: a print, a screen) and
  * `live` (liveness). Both must agree for a face to count as live, so the lower of the two is

@@ -2,14 +2,20 @@
  * Comparing faces: the similarity of two embeddings and what it means. The thresholds are
  * calibrated on the engine's model (docs/analysis.md records the measured figures).
  */
+import type { components } from '../../api-types';
 import type { FaceFindings } from '../../verification/analysis';
 
-/** Cosine similarity of two L2-normalised embeddings (their dot product), clamped to 0..1. */
-export function faceSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+/** The dot product of two L2-normalised embeddings: their cosine similarity, -1 to 1. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) throw new Error(`embeddings of different sizes (${a.length}, ${b.length}) cannot be compared`);
   let dot = 0;
   for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
-  return Math.min(1, Math.max(0, dot));
+  return dot;
+}
+
+/** How alike two faces are: their cosine similarity clamped to 0..1 (opposite and unrelated faces are both 0). */
+export function faceSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return Math.min(1, Math.max(0, cosine(a, b)));
 }
 
 export const FACE_THRESHOLDS = {
@@ -30,7 +36,7 @@ export const FACE_THRESHOLDS = {
   liveness: 0.3,
 };
 
-export type FaceAgeBand = 'under16' | 'over16' | 'over18' | 'over21' | 'over25' | 'undetermined';
+export type FaceAgeBand = components['schemas']['DocumentSignals']['face_age_estimate'];
 
 /** The age band of an estimated age (the highest band it reaches); `undetermined` without an estimate. */
 export function faceAgeBand(selfie: Pick<FaceFindings, 'age'>): FaceAgeBand {

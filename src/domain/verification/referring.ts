@@ -4,18 +4,12 @@
  * time zone? Scores 0..1 for Face Match; ID Check reports each as a boolean (score ≥ 0.5).
  * Without a referring session every comparison is 0.
  */
-import type { Session } from '../../api-types';
+import type { components, Session } from '../../api-types';
 import { ipBlock } from '../enrichment/ip';
 import { distanceKm, ipLocationAccuracyKm, zoneOffsetMinutes } from '../signals/geo';
 import { IMPOSSIBLE_TRAVEL_KMH, TRAVEL_MIN_DISTANCE_KM } from '../signals/history';
 
-export interface ReferringComparison {
-  impossible_travel: number;
-  ip_mismatch: number;
-  user_agent_mismatch: number;
-  device_timezone_mismatch: number;
-  ip_timezone_mismatch: number;
-}
+export type ReferringComparison = components['schemas']['FaceMatchReferringSessionSignals'];
 
 export const NO_REFERRING_SESSION: ReferringComparison = { impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 };
 
@@ -77,6 +71,6 @@ export function compareWithReferring(capture: Session, referring: Session | unde
 }
 
 /** ID Check's form: each comparison as a boolean (score ≥ 0.5). */
-export function referringBooleans(c: ReferringComparison) {
+export function referringBooleans(c: ReferringComparison): components['schemas']['IdCheckReferringSessionSignals'] {
   return { impossible_travel: c.impossible_travel >= 0.5, ip_mismatch: c.ip_mismatch >= 0.5, user_agent_mismatch: c.user_agent_mismatch >= 0.5 };
 }

@@ -44,7 +44,7 @@ export interface VerdictInput {
 export interface Verdict {
   risk_flags: RiskFlag[];
   risk_score: number;
-  decision: 'Real' | 'Fake';
+  decision: Schemas['Decision'];
   rules: Rule[];
 }
 

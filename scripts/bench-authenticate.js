@@ -106,6 +106,9 @@ async function serve() {
   const logger = makeLogger(config.logLevel);
   const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub', analysis: false });
 
+  // Every statement the server sends to the database is counted (the bench reports statements per request).
+  let statements = 0;
+  runtime.db.on('query', () => statements++);
   const profile = new Map();
   if (process.env.BENCH_PROFILE) {
     const started = new Map();
@@ -127,7 +130,10 @@ async function serve() {
   const app = createApp({ ...runtime, config });
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port, validateResponses: config.validateResponses }));
   process.on('message', async (m) => {
-    if (m === 'profile') {
+    if (m === 'statements') {
+      process.send({ statements });
+      statements = 0;
+    } else if (m === 'profile') {
       process.send({ profile: [...profile.entries()] });
       profile.clear();
     } else if (m === 'stop') {
@@ -301,6 +307,10 @@ async function seed(db, dialect, n, now) {
         account_score: null,
         evaluated_at: null,
         risk_scores: null,
+        latitude: facts.location.latitude ?? null,
+        longitude: facts.location.longitude ?? null,
+        location_accuracy_km: facts.location.city ? 50 : 500,
+        anonymised: Boolean(facts.risk_signals.tor || facts.risk_signals.vpn || facts.risk_signals.proxy),
       };
       // Older sessions were evaluated when they were authenticated (or evaluated unauthenticated).
       if (!isLive && rand() < 0.85) {
@@ -316,7 +326,7 @@ async function seed(db, dialect, n, now) {
       sessions.push(row);
       if (native) counts.native++;
       if (authenticated) {
-        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000 });
+        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000, session_start: startTime });
         hasSessions[a] = 1;
         if (isLive) live.push({ id, account: a });
       }
@@ -398,6 +408,9 @@ async function seed(db, dialect, n, now) {
     `INSERT INTO email_domains (project_id, domain, num_accounts)
      SELECT project_id, email_domain, COUNT(*) FROM accounts WHERE email_domain IS NOT NULL GROUP BY project_id, email_domain`,
   );
+
+  // The accounts' aggregates over their sessions, as an evaluation keeps them.
+  await services.repos.accounts.refreshAggregates(projectId, 'all');
 
   // Each request authenticates a different live session with its own account, in random order.
   for (let i = live.length - 1; i > 0; i--) {
@@ -563,6 +576,8 @@ async function main() {
   const headers = { 'x-api-key': bench.apiKey, 'content-type': 'application/json' };
 
   const bare = { method: 'POST', path: '/session/unauthenticated', headers, body: JSON.stringify({ session_id: randomUUID() }) };
+  const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
+  const AUTH = 'POST /session/authenticate?accounts_linked=true';
   const live = bench.live;
   const authenticate = {
     method: 'POST',
@@ -589,6 +604,27 @@ async function main() {
     const text = await res.text();
     if (res.status !== expected) throw new Error(`${request.path} answered ${res.status}, not ${expected}: ${text.slice(0, 500)}`);
   }
+
+  // SQL statements per request of each session endpoint, from 20 requests one at a time.
+  const statementsPer = {};
+  const counted = async (name, send) => {
+    child.send('statements');
+    await message((m) => m && m.statements !== undefined);
+    for (let i = 0; i < 20; i++) {
+      const res = await send();
+      if (res.status >= 500) throw new Error(`${name} answered ${res.status}`);
+      await res.arrayBuffer();
+    }
+    child.send('statements');
+    statementsPer[name] = (await message((m) => m && m.statements !== undefined)).statements / 20;
+  };
+  const post = (p, body) => fetch(`${base}${p}`, { method: 'POST', headers, body });
+  const nextLive = () => live[bench.used++ % live.length];
+  await counted(AUTH, () => post('/session/authenticate?accounts_linked=true', nextLive()));
+  await counted('POST /session/authenticate', () => post('/session/authenticate', nextLive()));
+  await counted('POST /session/unauthenticated?accounts_linked=true', () => post('/session/unauthenticated?accounts_linked=true', JSON.stringify({ session_id: JSON.parse(nextLive()).session_id })));
+  await counted('GET /session/{session_id}', () => fetch(`${base}/session/${JSON.parse(nextLive()).session_id}`, { headers }));
+  await counted(BARE, () => post(bare.path, bare.body));
 
   // Warm-up (JIT, caches), then the measured runs: bare and authenticate in turn, `rounds` times.
   await run(bare, 3);
@@ -617,8 +653,6 @@ async function main() {
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
     (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors)` : '');
-  const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
-  const AUTH = 'POST /session/authenticate?accounts_linked=true';
   results.forEach((res, i) => {
     if (rounds > 1) console.log(`round ${i + 1}`);
     console.log(row(BARE, res.bare));
@@ -638,6 +672,8 @@ async function main() {
     `authenticated ${total} times${bench.used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
       `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
   );
+  console.log('\nSQL statements per request (mean of 20, transaction control included):');
+  for (const [name, n] of Object.entries(statementsPer)) console.log(`  ${name.padEnd(52)} ${n.toFixed(1)}`);
   if (profile.length) {
     const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
     console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);

@@ -6,6 +6,7 @@ import type { Logger } from './logger';
 import type { SecretBox } from './security/secrets';
 import type { Db } from './storage/db';
 import { makeAccountRepository } from './storage/repositories/accounts';
+import { makeEvaluationFactsRepository } from './storage/repositories/evaluation-facts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
@@ -46,6 +47,7 @@ export function makeServices(deps: CoreDeps) {
     accounts: makeAccountRepository(deps.db),
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
+    facts: makeEvaluationFactsRepository(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),

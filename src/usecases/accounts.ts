@@ -8,7 +8,6 @@ import type { HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from './evaluation';
-import { LINK_CAP, makeLinks, SESSIONS_FOLLOWED } from './links';
 import { applyAccountLists } from './lists';
 
 export interface AccountDeps {
@@ -24,7 +23,6 @@ export interface AccountDeps {
 
 export function makeAccountUseCases(deps: AccountDeps) {
   const { db, clock, accounts, lists, history, evaluation } = deps;
-  const links = makeLinks({ accounts, history, lists });
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
@@ -33,7 +31,8 @@ export function makeAccountUseCases(deps: AccountDeps) {
   }
 
   async function view(project: Project, r: AccountRecord) {
-    const [summary, memberships] = await Promise.all([history.accountSummary(project.id, r.id), lists.ofAccounts(project.id, [r.id])]);
+    const memberships = await lists.ofAccounts(project.id, [r.id]);
+    const summary = r.aggregates;
     return {
       account_id: r.id,
       ...(r.email !== undefined ? { email: r.email } : {}),
@@ -96,10 +95,8 @@ export function makeAccountUseCases(deps: AccountDeps) {
     },
 
     async linked(project: Project, id: string) {
-      const record = await found(project, id);
-      const sessions = await history.accountSessions(project.id, id, SESSIONS_FOLLOWED);
-      const all = await links.find(project.id, { sessions, account: record, groupsEnabled: project.groupsEnabled, group: record.group });
-      return { account_id: id, accounts_linked: Math.min(all.length, LINK_CAP), linked_accounts: await links.describe(project.id, all) };
+      const { count, linked_accounts } = await evaluation.linked(project, await found(project, id));
+      return { account_id: id, accounts_linked: count, linked_accounts };
     },
   };
 }

@@ -1,41 +1,59 @@
 /**
- * Session evaluation, the risk engine's outline: load the live session → (authenticate:
- * create or update the account, tie it to the session, apply its lists) → risk signals with
- * the service's history → linked accounts → scores → decision → persist → respond.
- * The pieces are pure (domain/*) or repositories; this module only orders them.
+ * Session evaluation: load → gather facts → evaluate (pure, domain/evaluation) → persist once →
+ * respond. The reads are storage/repositories/evaluation-facts.ts (a handful of set-based
+ * statements); the write is one transaction (account, session link, lists, decision); an
+ * authenticate that raced another on the same account is evaluated again on fresh facts.
+ * docs/pipeline.md describes the steps and what each costs.
  */
 import type {
-  AccountDetails,
   AccountInput,
   AuthenticateRequest,
   AuthenticateResponse,
-  EmailIntelligence,
   Evaluation,
-  EvaluatedSession,
+  LinkedAccount,
   Session,
   UnauthenticatedRequest,
   UnauthenticatedResponse,
 } from '../api-types';
 import type { Clock } from '../clock';
-import { emailFacts, emailIntelligence } from '../domain/email';
-import { ipBlock } from '../domain/enrichment/ip';
-import { nameKey, phoneKey, usernameKey } from '../domain/linking';
-import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../domain/scoring';
+import { emailFacts } from '../domain/email';
+import {
+  ACCOUNT_SESSIONS_READ,
+  describeLinks,
+  evaluate,
+  LINK_CAP,
+  linkEvidence,
+  linkSearch,
+  linkSearchOf,
+  linksOf,
+  SESSIONS_FOLLOWED,
+  NO_AGGREGATES,
+  signalsOf,
+  weighsDomainFraud,
+  type AccountRecord,
+  type CurrentSession,
+  type EvaluationFacts,
+  type EvaluationOutcome,
+  type LinkSearch,
+  type PastSession,
+} from '../domain/evaluation';
+import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
+import { listsAfter, STANDARD_LISTS } from '../domain/lists';
+import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
-import { AUTOMATION_CONDITION, evaluateSignals, ipLocationAccuracyKm, type IpListName, type PreviousSession, type SignalResult } from '../domain/signals';
-import { BadRequestError, SessionNotFoundError } from '../errors';
+import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
-import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
-import type { AccountSessionRow, HistoryRepository } from '../storage/repositories/history';
+import type { AccountRepository } from '../storage/repositories/accounts';
+import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
-import type { SessionRepository, StoredSession } from '../storage/repositories/sessions';
-import { LINK_CAP, makeLinks, SESSIONS_FOLLOWED, type Link } from './links';
-import { applyAccountLists, STANDARD_LISTS } from './lists';
+import type { SessionRepository } from '../storage/repositories/sessions';
+import { applyAccountLists } from './lists';
 
 /** A session can be evaluated for this long after it starts (reference.md). */
 export const EVALUATION_WINDOW_MS = 24 * 3_600_000;
-const DAY_MS = 86_400_000;
+/** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
+const ATTEMPTS = 8;
 
 export interface IpListLookup {
   lookup(ip: string): { list: IpListName }[];
@@ -47,7 +65,7 @@ export interface EvaluationDeps {
   sessions: SessionRepository;
   accounts: AccountRepository;
   lists: ListRepository;
-  history: HistoryRepository;
+  facts: EvaluationFactsRepository;
   ipLists: IpListLookup;
 }
 
@@ -56,59 +74,27 @@ export interface EvaluationOptions {
   accountsLinked: boolean;
 }
 
-const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
-const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
+const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/**
- * The session's previous one (of the account, or of the device) as the travel rule needs it.
- * It was anonymised when flagged so as stored, through a relay, or on an anonymising list now.
- */
-function previousOf(found: { startTime: Date; facts: EvaluatedSession } | undefined, ipLists: IpListLookup): PreviousSession | undefined {
-  if (!found) return undefined;
-  const { latitude, longitude } = found.facts.location;
-  if (latitude === undefined || longitude === undefined) return undefined;
-  const r = found.facts.risk_signals;
-  const listed = ipLists.lookup(found.facts.network.ip_address ?? '').some((m) => ANONYMISING_LISTS.has(m.list));
-  return {
-    time: found.startTime,
-    latitude,
-    longitude,
-    accuracyKm: ipLocationAccuracyKm(found.facts.location),
-    anonymised: r.tor || r.vpn || r.proxy || listed || found.facts.network.connection_type === 'private_relay',
-  };
+/** The session before `current` among `sessions` (newest first). */
+function previousIn(sessions: readonly PastSession[], current: PastSession): PastSession | undefined {
+  return sessions.find((s) => s.id !== current.id && s.startTime.getTime() < current.startTime.getTime());
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { db, clock, sessions, accounts, lists, history, ipLists } = deps;
-  const links = makeLinks({ accounts, history, lists });
+  const { db, clock, sessions, accounts, lists, facts: reads, ipLists } = deps;
+  const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
 
-  async function load(project: Project, sessionId: string): Promise<StoredSession> {
-    const stored = await sessions.find(project.id, sessionId);
-    if (!stored) throw new SessionNotFoundError();
-    return stored;
+  async function load(project: Project, sessionId: string, history?: { accountId: string; limit: number }) {
+    const found = await reads.session(project.id, sessionId, history);
+    if (!found) throw new SessionNotFoundError();
+    return found;
   }
 
-  function live(stored: StoredSession): void {
-    if (clock.now().getTime() - stored.startTime.getTime() > EVALUATION_WINDOW_MS) {
+  function live(session: CurrentSession, now: Date): void {
+    if (now.getTime() - session.startTime.getTime() > EVALUATION_WINDOW_MS) {
       throw new BadRequestError('Session expired; sessions can be evaluated for 24 hours after they start');
     }
-  }
-
-  /** The session's signals, recomputed with the IP lists and the service's history. */
-  async function signalsOf(project: Project, stored: StoredSession, of: { accountId: string } | { deviceId: string }): Promise<SignalResult> {
-    const now = clock.now();
-    const ip = stored.ipAddress;
-    const [h, previous] = await Promise.all([
-      history.signalHistory(project.id, stored.id, ip, ipBlock(ip), now),
-      history.previousSession(project.id, of, stored.startTime, stored.id),
-    ]);
-    return evaluateSignals({
-      now: stored.startTime,
-      sdk: stored.sdk ?? { source: stored.facts.source ?? 'web', device_id: stored.facts.device_id ?? '' },
-      session: stored.facts,
-      ipLists: new Set(ipLists.lookup(ip).map((m) => m.list)),
-      history: { ...h, previous: previousOf(previous, ipLists) },
-    });
   }
 
   /** The stored account with the input applied (identifiers normalised), or a 400 naming the rule. */
@@ -131,7 +117,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     const now = clock.now();
     const next: AccountRecord = existing
       ? { ...existing, updatedAt: now }
-      : { projectId: project.id, id, expectedCountries: [], metadata: {}, createdAt: now, updatedAt: now };
+      : { projectId: project.id, id, expectedCountries: [], metadata: {}, createdAt: now, updatedAt: now, aggregates: NO_AGGREGATES, version: 0 };
     if (input.email !== undefined) {
       const facts = emailFacts(input.email);
       Object.assign(next, { email: input.email, emailKey: facts.normalised || undefined, emailDomain: facts.domain || undefined });
@@ -147,178 +133,169 @@ export function makeEvaluation(deps: EvaluationDeps) {
     return next;
   }
 
-  /** The account's own creation, when it happened before this request (a new account has not been seen before). */
-  const seenBefore = (record: AccountRecord, now: Date) => (now.getTime() - record.createdAt.getTime() > 60_000 ? record.createdAt : undefined);
-  const earliest = (...dates: (Date | undefined)[]) =>
-    dates.filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0];
-
-  /** Email intelligence for the account's address, from the address and this project's accounts. */
-  async function emailOf(project: Project, record: AccountRecord): Promise<EmailIntelligence | undefined> {
-    if (record.email === undefined) return undefined;
-    const now = clock.now();
-    const facts = emailFacts(record.email);
-    const [fromDomain, address, domainFraud] = await Promise.all([
-      facts.domain ? accounts.countAtDomain(project.id, facts.domain, record.id) : 0,
-      facts.normalised ? accounts.addressHistory(project.id, facts.normalised, record.id) : { firstSeen: undefined, fraud: 0 },
-      // Fraud at a free-mail domain says nothing about this address; the rule weighs it only for organisations' domains.
-      facts.domain && ORGANISATION_DOMAINS.has(facts.domain_type) ? accounts.fraudAtDomain(project.id, facts.domain, record.id) : 0,
-    ]);
-    return emailIntelligence(facts, {
-      accountsFromDomain: fromDomain,
-      firstSeen: earliest(address.firstSeen, seenBefore(record, now)),
-      fraudAccountsWithAddress: address.fraud,
-      fraudAccountsAtDomain: domainFraud,
-      now,
-    });
+  /** The links' searches, then (to describe them or keep them within a group) the found accounts. */
+  async function gatherLinks(project: Project, search: LinkSearch, describe: boolean) {
+    const found = await reads.links(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1);
+    const ids = new Set([...found.identifiers.flatMap((m) => m.accountIds), ...found.networks.flatMap((m) => [...m.onIp, ...m.onBlock])]);
+    const linked = describe || project.groupsEnabled ? await reads.accounts(project.id, [...ids]) : new Map();
+    return { search, identifierMatches: found.identifiers, networkMatches: found.networks, linked };
   }
 
-  /** The account's details; `known` is its email intelligence when already computed. */
-  async function accountDetails(project: Project, record: AccountRecord, known?: EmailIntelligence): Promise<AccountDetails> {
+  /** What authenticate's evaluation is computed from. */
+  async function gatherAuthenticate(project: Project, body: AuthenticateRequest, describe: boolean): Promise<EvaluationFacts> {
     const now = clock.now();
-    const summary = await history.accountSummary(project.id, record.id);
-    const lastSeen = summary.lastSeen ?? now;
-    const week: AccountSessionRow[] = await history.accountSessions(project.id, record.id, 1000, new Date(lastSeen.getTime() - 7 * DAY_MS));
-    const scored = await history.accountSessions(project.id, record.id, 200);
-    const within = (days: number) => week.filter((s) => s.startTime.getTime() >= lastSeen.getTime() - days * DAY_MS);
-    const distinct = (rows: AccountSessionRow[], key: (s: AccountSessionRow) => string | undefined) => new Set(rows.map(key).filter(Boolean)).size;
-    const newest = week[0];
-    const details: AccountDetails = {
-      account: {
-        id: record.id,
-        metadata: record.metadata,
-        ...(record.email !== undefined ? { email: record.email } : {}),
-        ...(record.group !== undefined ? { group: record.group } : {}),
-      },
-      num_sessions: summary.numSessions,
-      first_seen: (summary.firstSeen ?? now).toISOString(),
-      last_seen: lastSeen.toISOString(),
-      last_session: newest?.id ?? '',
-      countries: summary.countries,
-      unique_devices: { '1_day': distinct(within(1), (s) => s.deviceId), '7_day': distinct(within(7), (s) => s.deviceId) },
-      unique_networks: { '1_day': distinct(within(1), (s) => s.ipBlock), '7_day': distinct(within(7), (s) => s.ipBlock) },
-      risk_signal_average: riskSignalAverage(
-        scored.filter((s) => s.scores).map((s) => ({ time: s.startTime, scores: s.scores!.scores, spoofedIp: s.scores!.spoofedIp })),
+    const { id, ...input } = body.account;
+    const [loaded, stored] = await Promise.all([load(project, body.session_id, { accountId: id, limit: ACCOUNT_SESSIONS_READ }), reads.accounts(project.id, [id])]);
+    const { session, history } = loaded;
+    live(session, now);
+    const existing = stored.get(id);
+    const record = applyInput(project, existing?.record, input, id);
+    const email = record.email === undefined ? undefined : emailFacts(record.email);
+    const account = { record, existing: existing?.record, lists: listsAfter(existing?.lists ?? [], input.lists ?? []), sessions: history };
+    const previous = previousIn(history, session);
+    const [counts, { search: _search, ...links }] = await Promise.all([
+      reads.counts(project.id, {
+        sessionId: session.id,
+        ip: session.ipAddress,
+        block: session.ipBlock,
         now,
-      ),
+        accountId: id,
+        ...(email
+          ? { email: { domain: email.domain || undefined, key: email.normalised || undefined, excludeAccount: id, domainFraud: weighsDomainFraud(record.email!) } }
+          : {}),
+      }),
+      gatherLinks(project, linkSearchOf({ session, account }), describe),
+    ]);
+    if (counts.email && existing?.record.emailDomain === email?.domain) counts.email.accountsFromDomain = Math.max(0, counts.email.accountsFromDomain - 1);
+    // The account is on the address once this session is linked to it.
+    const joins = !session.accountIds.includes(id) && !counts.accountOnIp;
+    return {
+      now,
+      interactive: true,
+      project,
+      session,
+      ipLists: listsOf(session.ipAddress),
+      previousIpLists: listsOf(previous?.ipAddress ?? ''),
+      network: { ...counts.network, ipDistinctAccounts: counts.network.ipDistinctAccounts + (joins ? 1 : 0) },
+      previous,
+      account: { ...account, ...(counts.email ? { email: counts.email } : {}) },
+      sessionAccountLists: [],
+      ...links,
     };
-    if (newest?.countryCode) details.country = newest.countryCode;
-    const email = known === undefined ? await emailOf(project, record) : known;
-    if (email) details.email = email;
-    return details;
   }
 
-  /** Scores and decision from the session's signals, its links and (authenticate) the account's email. */
-  function score(stored: StoredSession, signals: SignalResult, linkScores: number[], memberOf: string[], threshold: number, interactive: boolean, emailScore?: number) {
-    const automation = signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d));
-    const bot = botScore({
-      bot: stored.facts.bot,
-      source: stored.facts.source ?? undefined,
-      automation,
-      crawler: isCrawlerUserAgent(stored.facts.browser.user_agent),
-      interactive,
+  /** What unauthenticated's evaluation is computed from. */
+  async function gatherUnauthenticated(project: Project, sessionId: string, describe: boolean): Promise<EvaluationFacts> {
+    const now = clock.now();
+    const { session } = await load(project, sessionId);
+    live(session, now);
+    const [owners, previous, counts, { search: _search, ...links }] = await Promise.all([
+      reads.accounts(project.id, session.accountIds),
+      reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
+      reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now }),
+      gatherLinks(project, linkSearchOf({ session }), describe),
+    ]);
+    // With groups on, a session already used by an account links within that account's group.
+    const owner = session.accountIds.length ? owners.get(session.accountIds[session.accountIds.length - 1]) : undefined;
+    return {
+      now,
+      interactive: false,
+      project,
+      session,
+      ipLists: listsOf(session.ipAddress),
+      previousIpLists: listsOf(previous?.ipAddress ?? ''),
+      network: counts.network,
+      previous,
+      sessionAccountLists: [...new Set(session.accountIds.flatMap((a) => owners.get(a)?.lists ?? []))].sort(),
+      linkGroup: owner?.record.group,
+      ...links,
+    };
+  }
+
+  /** The evaluation's writes, in one transaction; false when the account changed since it was read. */
+  async function persist(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, listInput: readonly string[]): Promise<boolean> {
+    const now = clock.now();
+    const evaluation = {
+      decision: outcome.decision,
+      accountScore: outcome.scores.account_score,
+      at: now,
+      scores: outcome.signals.risk_signal_scores,
+      spoofedIp: outcome.signals.risk_signals.spoofed_ip,
+    };
+    const account = outcome.account;
+    if (!account) {
+      await sessions.setEvaluation(project.id, facts.session.id, evaluation);
+      return true;
+    }
+    return db.transaction(async (trx) => {
+      if (!(await accounts.writeEvaluated(account.record, facts.account?.existing, trx))) return false;
+      if (account.linksSession) await sessions.addAccount(project.id, facts.session, account.record.id, now, trx);
+      await applyAccountLists(lists, project.id, account.record.id, listInput, now, trx);
+      await sessions.setEvaluation(project.id, facts.session.id, evaluation, trx);
+      return true;
     });
-    const risk = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
-    const multiple = multipleAccountsScore(linkScores, memberOf.includes('main_account'));
-    const account = accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore });
-    return { bot, risk_signals: risk, multiple_accounts: multiple, account_score: account, decision: decide(account, threshold, memberOf) };
   }
 
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-
-  /** The members authenticate and unauthenticated share; the evaluation is persisted first. */
-  async function evaluated(
-    project: Project,
-    stored: StoredSession,
-    signals: SignalResult,
-    found: Link[],
-    memberOf: string[],
-    options: EvaluationOptions,
-    scored: ReturnType<typeof score>,
-    trx?: Db,
-  ): Promise<Evaluation> {
-    await sessions.setEvaluation(
-      project.id,
-      stored.id,
-      { decision: scored.decision, accountScore: scored.account_score, at: clock.now(), scores: signals.risk_signal_scores, spoofedIp: signals.risk_signals.spoofed_ip },
-      trx,
-    );
-    const out: Evaluation = {
+  function respond(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, options: EvaluationOptions): Evaluation {
+    return {
       project_id: project.id,
-      session_id: stored.id,
+      session_id: facts.session.id,
       request_id: options.requestId,
-      decision: scored.decision,
-      account_score: round(scored.account_score),
-      bot: round(scored.bot),
-      multiple_accounts: round(scored.multiple_accounts),
-      risk_signals: round(scored.risk_signals),
-      accounts_linked: Math.min(found.length, LINK_CAP),
-      lists: memberOf,
-      session: { ...stored.facts, ...signals },
+      decision: outcome.decision,
+      account_score: round(outcome.scores.account_score),
+      bot: round(outcome.scores.bot),
+      multiple_accounts: round(outcome.scores.multiple_accounts),
+      risk_signals: round(outcome.scores.risk_signals),
+      accounts_linked: Math.min(outcome.links.length, LINK_CAP),
+      lists: outcome.lists,
+      session: { ...facts.session.facts, ...outcome.signals },
     };
-    return out;
   }
 
   return {
     /** GET /session/{id}: the top-level form, with signals recomputed (no ip_reputation there). */
     async get(project: Project, sessionId: string, requestId: string): Promise<Session> {
-      const stored = await load(project, sessionId);
-      const accountIds = await sessions.accountIds(stored.id);
-      const signals = await signalsOf(project, stored, accountIds.length ? { accountId: accountIds[accountIds.length - 1] } : { deviceId: stored.facts.device_id ?? '' });
-      return toTopLevelSession({ ...stored.facts, ...signals }, { account_ids: accountIds, request_id: requestId, project_id: project.id, session_id: stored.id });
+      const { session } = await load(project, sessionId);
+      const owner = session.accountIds[session.accountIds.length - 1];
+      const [previous, counts] = await Promise.all([
+        owner !== undefined
+          ? reads.previousOfAccount(project.id, owner, session.startTime, session.id)
+          : reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
+        reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now: clock.now() }),
+      ]);
+      const signals = signalsOf({ session, ipLists: listsOf(session.ipAddress), previousIpLists: listsOf(previous?.ipAddress ?? ''), network: counts.network, previous });
+      return toTopLevelSession({ ...session.facts, ...signals }, { account_ids: session.accountIds, request_id: requestId, project_id: project.id, session_id: session.id });
     },
 
     async authenticate(project: Project, body: AuthenticateRequest, options: EvaluationOptions): Promise<AuthenticateResponse> {
-      const stored = await load(project, body.session_id);
-      live(stored);
-      const { id, ...input } = body.account;
-      const listInput = input.lists;
-      const existing = await accounts.find(project.id, id);
-      const record = applyInput(project, existing, input, id);
-      const now = clock.now();
-      await db.transaction(async (trx) => {
-        await accounts.upsert(record, trx);
-        await sessions.addAccount(project.id, stored.id, id, now, trx);
-        await applyAccountLists(lists, project.id, id, listInput ?? [], now, trx);
-      });
-
-      const signals = await signalsOf(project, stored, { accountId: id });
-      const accountSessions = await history.accountSessions(project.id, id, SESSIONS_FOLLOWED);
-      const found = await links.find(project.id, { sessions: accountSessions, account: record, groupsEnabled: project.groupsEnabled, group: record.group });
-      const memberOf = (await lists.ofAccounts(project.id, [id])).get(id) ?? [];
-      const email = await emailOf(project, record);
-      const s = score(stored, signals, found.map((l) => l.score), memberOf, project.decisionThreshold, true, email?.email_score);
-
-      const common = await db.transaction(async (trx) => {
-        await accounts.setDecision(project.id, id, s.decision, trx);
-        return evaluated(project, stored, signals, found, memberOf, options, s, trx);
-      });
-      const response: AuthenticateResponse = { ...common, account_id: id, account: await accountDetails(project, { ...record, decision: s.decision }, email) };
-      if (options.accountsLinked) response.linked_accounts = await links.describe(project.id, found);
-      return response;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const facts = await gatherAuthenticate(project, body, options.accountsLinked);
+        const outcome = evaluate(facts);
+        if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
+        const response: AuthenticateResponse = { ...respond(project, facts, outcome, options), account_id: body.account.id, account: outcome.account!.details };
+        if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
+        return response;
+      }
+      throw new AppError(409, `Account ${body.account.id} is being changed by other requests at the same time; retry`);
     },
 
     async evaluateUnauthenticated(project: Project, body: UnauthenticatedRequest, options: EvaluationOptions): Promise<UnauthenticatedResponse> {
-      const stored = await load(project, body.session_id);
-      live(stored);
-      const accountIds = await sessions.accountIds(stored.id);
-      const signals = await signalsOf(project, stored, { deviceId: stored.facts.device_id ?? '' });
-      // The session's identifiers as stored (the columns linking searches), not derived again here.
-      const row = (await history.sessionRow(project.id, stored.id))!;
-      // With groups on, a session already used by an account links within that account's group.
-      const owner = accountIds.length ? await accounts.find(project.id, accountIds[accountIds.length - 1]) : undefined;
-      const grouped = project.groupsEnabled && owner?.group !== undefined;
-      const found = (await links.find(project.id, { sessions: [row], groupsEnabled: grouped, group: owner?.group })).filter(
-        (l) => !accountIds.includes(l.accountId),
-      );
-      const memberships = await lists.ofAccounts(project.id, accountIds);
-      const memberOf = [...new Set(accountIds.flatMap((a) => memberships.get(a) ?? []))].sort();
-      const s = score(stored, signals, found.map((l) => l.score), memberOf, project.decisionThreshold, false);
-      const response: UnauthenticatedResponse = await evaluated(project, stored, signals, found, memberOf, options, s);
-      if (options.accountsLinked) response.linked_accounts = await links.describe(project.id, found);
+      const facts = await gatherUnauthenticated(project, body.session_id, options.accountsLinked);
+      const outcome = evaluate(facts);
+      await persist(project, facts, outcome, []);
+      const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
+      if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
       return response;
     },
 
-    accountDetails,
+    /** An account's linked accounts (the Account API), found as authenticate finds them. */
+    async linked(project: Project, record: AccountRecord): Promise<{ count: number; linked_accounts: LinkedAccount[] }> {
+      const history = await reads.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
+      const found = await gatherLinks(project, linkSearch(history, record), true);
+      const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, { enabled: project.groupsEnabled, name: record.group });
+      return { count: Math.min(all.length, LINK_CAP), linked_accounts: describeLinks(all, found.linked) };
+    },
+
     applyInput,
   };
 }

@@ -3,13 +3,14 @@
  * exclusive, never deleted) and custom lists (created on first use, overlapping freely).
  */
 import type { ListName } from '../api-types';
+import { STANDARD_LISTS } from '../domain/lists';
 import type { Clock } from '../clock';
 import { AppError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { ListRecord, ListRepository } from '../storage/repositories/lists';
 
-export const STANDARD_LISTS: readonly string[] = ['allow', 'block', 'main_account'];
+export { STANDARD_LISTS };
 
 const summary = (l: ListRecord) => ({ name: l.name, standard: l.standard, num_accounts: l.numAccounts, created_at: l.createdAt.toISOString() });
 

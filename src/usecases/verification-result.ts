@@ -17,7 +17,7 @@ import type { ListRepository } from '../storage/repositories/lists';
 import type { VerificationRecord } from '../storage/repositories/verifications';
 import type { VerificationIndex } from '../storage/repositories/verification-index';
 import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../verification/analysis';
-import { LINK_CAP } from './links';
+import { LINK_CAP } from '../domain/evaluation';
 
 type MatchType = components['schemas']['VerificationMatchType'];
 

@@ -17,10 +17,27 @@ export function ipLocationAccuracyKm(location: { city?: string }): number {
   return location.city ? 50 : 500;
 }
 
+/**
+ * One formatter per zone name (building one costs far more than formatting with it). Only names
+ * that construct are kept, and the map is emptied past MAX_FORMATS (zone names are matched
+ * without regard to case, so a client could send many spellings of one zone).
+ */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATS = 2000;
+function offsetFormat(zone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+    if (offsetFormats.size >= MAX_FORMATS) offsetFormats.clear();
+    offsetFormats.set(zone, format);
+  }
+  return format;
+}
+
 /** A zone's offset from UTC at `at`, in minutes east (DST included); undefined for an unknown zone. */
 export function zoneOffsetMinutes(zone: string, at: Date): number | undefined {
   try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    const name = offsetFormat(zone)
       .formatToParts(at)
       .find((p) => p.type === 'timeZoneName')?.value;
     if (!name) return undefined;

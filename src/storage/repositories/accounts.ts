@@ -1,30 +1,11 @@
 /** Accounts: the customer's accounts as authenticated, with the normalised identifiers linking searches. */
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
+import type { AccountRecord } from '../../domain/evaluation';
 
-export interface AccountRecord {
-  projectId: string;
-  id: string;
-  email?: string;
-  emailKey?: string;
-  emailDomain?: string;
-  phone?: string;
-  phoneKey?: string;
-  firstName?: string;
-  lastName?: string;
-  nameKey?: string;
-  username?: string;
-  usernameKey?: string;
-  expectedCountries: string[];
-  metadata: Record<string, unknown>;
-  group?: string;
-  /** The latest decision of a session authenticated with the account. */
-  decision?: Decision;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { AccountRecord };
 
-interface AccountRow {
+export interface AccountRow {
   project_id: string;
   id: string;
   email: string | null;
@@ -43,11 +24,20 @@ interface AccountRow {
   decision: string | null;
   created_at: number;
   updated_at: number;
+  num_sessions: number;
+  first_seen: number | null;
+  last_seen: number | null;
+  last_session_id: string | null;
+  last_country: string | null;
+  countries: string;
+  version: number;
 }
 
 const opt = (v: string | null) => v ?? undefined;
 
-function toRecord(r: AccountRow): AccountRecord {
+const date = (v: number | null) => (v == null ? undefined : new Date(Number(v)));
+
+export function toAccountRecord(r: AccountRow): AccountRecord {
   return {
     projectId: r.project_id,
     id: r.id,
@@ -67,6 +57,15 @@ function toRecord(r: AccountRow): AccountRecord {
     decision: (r.decision as Decision | null) ?? undefined,
     createdAt: new Date(Number(r.created_at)),
     updatedAt: new Date(Number(r.updated_at)),
+    aggregates: {
+      numSessions: Number(r.num_sessions ?? 0),
+      firstSeen: date(r.first_seen),
+      lastSeen: date(r.last_seen),
+      lastSessionId: opt(r.last_session_id),
+      lastCountry: opt(r.last_country),
+      countries: JSON.parse(r.countries ?? '[]') as string[],
+    },
+    version: Number(r.version ?? 0),
   };
 }
 
@@ -90,6 +89,13 @@ function toRow(a: AccountRecord): AccountRow {
     decision: a.decision ?? null,
     created_at: a.createdAt.getTime(),
     updated_at: a.updatedAt.getTime(),
+    num_sessions: a.aggregates.numSessions,
+    first_seen: a.aggregates.firstSeen?.getTime() ?? null,
+    last_seen: a.aggregates.lastSeen?.getTime() ?? null,
+    last_session_id: a.aggregates.lastSessionId ?? null,
+    last_country: a.aggregates.lastCountry ?? null,
+    countries: JSON.stringify(a.aggregates.countries),
+    version: a.version,
   };
 }
 
@@ -100,7 +106,7 @@ export function makeAccountRepository(db: Knex) {
   return {
     async find(projectId: string, id: string, trx: Knex = db): Promise<AccountRecord | undefined> {
       const row = await trx<AccountRow>('accounts').where({ project_id: projectId, id }).first();
-      return row && toRecord(row);
+      return row && toAccountRecord(row);
     },
 
     async findMany(projectId: string, ids: string[], trx: Knex = db): Promise<AccountRecord[]> {
@@ -109,15 +115,20 @@ export function makeAccountRepository(db: Knex) {
       for (let i = 0; i < ids.length; i += 500) {
         rows.push(...(await trx<AccountRow>('accounts').where({ project_id: projectId }).whereIn('id', ids.slice(i, i + 500))));
       }
-      return rows.map(toRecord);
+      return rows.map(toAccountRecord);
     },
 
     /** Creates or updates the account, keeping the per-domain account counts in step (use a transaction). */
     async upsert(a: AccountRecord, trx: Knex = db): Promise<void> {
       const row = toRow(a);
       const before = await trx('accounts').where({ project_id: a.projectId, id: a.id }).first('email_domain');
-      const { project_id: _p, id: _i, created_at: _c, ...changes } = row;
-      await trx('accounts').insert(row).onConflict(['project_id', 'id']).merge(changes);
+      const { project_id: _p, id: _i, created_at: _c, ...rest } = row;
+      // The aggregates are the evaluation's to keep; any other write bumps the version.
+      const { num_sessions: _n, first_seen: _f, last_seen: _l, last_session_id: _s, last_country: _k, countries: _cs, version: _v, ...changes } = rest;
+      await trx('accounts')
+        .insert(row)
+        .onConflict(['project_id', 'id'])
+        .merge({ ...changes, version: trx.raw('accounts.version + 1') });
       const previous: string | null = before ? before.email_domain : null;
       if (previous !== row.email_domain) {
         if (previous) await countDomain(trx, a.projectId, previous, -1);
@@ -127,6 +138,50 @@ export function makeAccountRepository(db: Knex) {
 
     async setDecision(projectId: string, id: string, decision: Decision, trx: Knex = db): Promise<void> {
       await trx('accounts').where({ project_id: projectId, id }).update({ decision });
+    },
+
+    /**
+     * An evaluation's write of the account (input, decision, aggregates): on the condition that
+     * it is still as `existing` was read (its version), or, for a new one, that none was created
+     * meanwhile. False when it was not: the evaluation is to be made again on fresh facts.
+     */
+    async writeEvaluated(a: AccountRecord, existing: AccountRecord | undefined, trx: Knex): Promise<boolean> {
+      const row = toRow({ ...a, version: (existing?.version ?? -1) + 1 });
+      if (existing) {
+        const { project_id: _p, id: _i, created_at: _c, ...changes } = row;
+        const changed = await trx('accounts').where({ project_id: a.projectId, id: a.id, version: existing.version }).update(changes);
+        if (changed !== 1) return false;
+      } else {
+        const inserted = await trx('accounts').insert(row).onConflict(['project_id', 'id']).ignore().returning('id');
+        if (inserted.length !== 1) return false;
+      }
+      if ((existing?.emailDomain ?? null) !== (a.emailDomain ?? null)) {
+        if (existing?.emailDomain) await countDomain(trx, a.projectId, existing.emailDomain, -1);
+        if (a.emailDomain) await countDomain(trx, a.projectId, a.emailDomain, +1);
+      }
+      return true;
+    },
+
+    /**
+     * Recomputes the accounts' aggregates from their sessions, in SQL: for rows linked outside
+     * an evaluation (test data, imports). An evaluation keeps them itself (domain/evaluation).
+     */
+    async refreshAggregates(projectId: string, ids: readonly string[] | 'all', trx: Knex = db): Promise<void> {
+      if (ids.length === 0) return;
+      const pg = trx.client.config.client === 'pg';
+      const of = `FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id WHERE sa.project_id = accounts.project_id AND sa.account_id = accounts.id`;
+      const countries = pg
+        ? `(SELECT COALESCE(json_agg(c ORDER BY c), '[]'::json)::text FROM (SELECT DISTINCT s.country_code AS c ${of} AND s.country_code IS NOT NULL) AS d)`
+        : `(SELECT COALESCE(json_group_array(c), '[]') FROM (SELECT DISTINCT s.country_code AS c ${of} AND s.country_code IS NOT NULL ORDER BY c))`;
+      await trx.raw(
+        `UPDATE accounts SET num_sessions = (SELECT COUNT(*) ${of}), first_seen = (SELECT MIN(s.start_time) ${of}),
+           last_seen = (SELECT MAX(s.start_time) ${of}),
+           last_session_id = (SELECT s.id ${of} ORDER BY s.start_time DESC, s.id DESC LIMIT 1),
+           last_country = (SELECT s.country_code ${of} ORDER BY s.start_time DESC, s.id DESC LIMIT 1),
+           countries = ${countries}, version = version + 1
+         WHERE project_id = ?${ids === 'all' ? '' : ` AND id IN (${ids.map(() => '?').join(', ')})`}`,
+        [projectId, ...(ids === 'all' ? [] : ids)],
+      );
     },
 
     /** Erases the account: its row (personal data), its session links and list memberships. */
@@ -185,10 +240,12 @@ export function makeAccountRepository(db: Knex) {
   };
 }
 
-/** Adds `delta` to the domain's account count (creating its row at 0 first). */
+/** Adds `delta` to the domain's account count (one upsert). */
 async function countDomain(trx: Knex, projectId: string, domain: string, delta: number): Promise<void> {
-  await trx('email_domains').insert({ project_id: projectId, domain, num_accounts: 0 }).onConflict(['project_id', 'domain']).ignore();
-  await trx('email_domains').where({ project_id: projectId, domain }).increment('num_accounts', delta);
+  await trx('email_domains')
+    .insert({ project_id: projectId, domain, num_accounts: delta })
+    .onConflict(['project_id', 'domain'])
+    .merge({ num_accounts: trx.raw('email_domains.num_accounts + ?', [delta]) });
 }
 
 /** Accounts matching `filter` that were decided Fake or are on the block list. */

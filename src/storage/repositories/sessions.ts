@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../../api-types';
 import { ipBlock } from '../../domain/enrichment/ip';
+import { ipLocationAccuracyKm } from '../../domain/signals';
 import type { SdkFacts } from '../../domain/enrichment/session';
 
 export interface StoredSession {
@@ -59,6 +60,19 @@ function searchColumns(s: StoredSession) {
     country_code: s.facts.location.country_code ?? null,
     mobile_id: s.sdk?.mobile?.mobile_id ?? null,
     apple_device_key: appleDeviceKey(s.sdk?.mobile?.apple_device_check) ?? null,
+    ...travelColumns(s.facts),
+  };
+}
+
+/** Where the session was, as the travel rule compares it with the next one. */
+function travelColumns(facts: EvaluatedSession) {
+  const { latitude, longitude } = facts.location;
+  const r = facts.risk_signals;
+  return {
+    latitude: latitude ?? null,
+    longitude: longitude ?? null,
+    location_accuracy_km: ipLocationAccuracyKm(facts.location),
+    anonymised: Boolean(r.tor || r.vpn || r.proxy || facts.network.connection_type === 'private_relay'),
   };
 }
 
@@ -138,9 +152,9 @@ export function makeSessionRepository(db: Knex) {
       return rows.map((r: { account_id: string }) => r.account_id);
     },
 
-    async addAccount(projectId: string, sessionId: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
+    async addAccount(projectId: string, session: { id: string; startTime: Date }, accountId: string, at: Date, trx: Knex = db): Promise<void> {
       await trx('session_accounts')
-        .insert({ session_id: sessionId, project_id: projectId, account_id: accountId, created_at: at.getTime() })
+        .insert({ session_id: session.id, project_id: projectId, account_id: accountId, created_at: at.getTime(), session_start: session.startTime.getTime() })
         .onConflict(['session_id', 'account_id'])
         .ignore();
     },

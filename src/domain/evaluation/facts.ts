@@ -1,0 +1,137 @@
+/**
+ * What one evaluation is computed from: plain data the use case gathers in a few reads
+ * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
+ */
+import type { EvaluatedRiskSignalScores, EvaluatedSession, MatchType } from '../../api-types';
+import type { SdkFacts } from '../enrichment/session';
+import type { IpListName, SignalHistory } from '../signals';
+
+/** One of the account's (or a device's) sessions, as history, linking and the travel rule need it. */
+export interface PastSession {
+  id: string;
+  startTime: Date;
+  deviceId: string;
+  browserFingerprint?: string;
+  ipAddress: string;
+  ipBlock?: string;
+  connectionType?: string;
+  countryCode?: string;
+  mobileId?: string;
+  appleDeviceKey?: string;
+  /** Its latest evaluation's signal scores, when it was evaluated. */
+  scores?: { scores: EvaluatedRiskSignalScores; spoofedIp: boolean };
+  /** Where it was, when the IP data placed it. */
+  location?: { latitude: number; longitude: number; accuracyKm: number; anonymised: boolean };
+}
+
+/** An account's aggregates over its sessions, kept on the account row at every link. */
+export interface AccountAggregates {
+  numSessions: number;
+  firstSeen?: Date;
+  lastSeen?: Date;
+  lastSessionId?: string;
+  lastCountry?: string;
+  /** Sorted. */
+  countries: string[];
+}
+
+export const NO_AGGREGATES: AccountAggregates = { numSessions: 0, countries: [] };
+
+/** An account as Trustgate keeps it, with the normalised identifiers linking searches. */
+export interface AccountRecord {
+  projectId: string;
+  id: string;
+  email?: string;
+  emailKey?: string;
+  emailDomain?: string;
+  phone?: string;
+  phoneKey?: string;
+  firstName?: string;
+  lastName?: string;
+  nameKey?: string;
+  username?: string;
+  usernameKey?: string;
+  expectedCountries: string[];
+  metadata: Record<string, unknown>;
+  group?: string;
+  /** The latest decision of a session authenticated with the account. */
+  decision?: 'Real' | 'Fake';
+  createdAt: Date;
+  updatedAt: Date;
+  aggregates: AccountAggregates;
+  /** Bumped at every write; a write is conditional on the version that was read. */
+  version: number;
+}
+
+/** The session being evaluated. */
+export interface CurrentSession extends PastSession {
+  facts: EvaluatedSession;
+  sdk: SdkFacts;
+  /** The accounts it was authenticated with, oldest link first. */
+  accountIds: string[];
+}
+
+/** The history of the account's email address and domain, from the project's other accounts. */
+export interface EmailHistoryFacts {
+  /** Other accounts with an address at the domain. */
+  accountsFromDomain: number;
+  /** When the address was first seen on another account. */
+  addressFirstSeen?: Date;
+  /** Other accounts with the address that were decided Fake or are block-listed. */
+  fraudAccountsWithAddress: number;
+  /** 1 when another account at an organisation's domain is fraudulent, else 0. */
+  fraudAccountsAtDomain: number;
+}
+
+/** The accounts found sharing one identifier value (at most the cap, plus one). */
+export interface IdentifierMatch {
+  type: MatchType;
+  value: string;
+  accountIds: string[];
+}
+
+/** The accounts on one followed session's address (±24 h) and block (±1 h). */
+export interface NetworkMatch {
+  sessionId: string;
+  onIp: string[];
+  onBlock: string[];
+}
+
+/** What a linked account is, as the response describes it and the group rule filters it. */
+export interface LinkedRecord {
+  record: AccountRecord;
+  lists: string[];
+}
+
+export interface EvaluationFacts {
+  now: Date;
+  /** authenticate (a form was submitted) or unauthenticated. */
+  interactive: boolean;
+  project: { decisionThreshold: number; groupsEnabled: boolean };
+  session: CurrentSession;
+  /** The IP lists the session's address is on, and those of the previous session's address. */
+  ipLists: ReadonlySet<IpListName>;
+  previousIpLists: ReadonlySet<IpListName>;
+  /** Fraud and crowd on the session's address and block (counts; the travel rule's previous session apart). */
+  network: Omit<SignalHistory, 'previous'>;
+  /** The session before this one, of the account or (without one) of the device. */
+  previous?: PastSession;
+  /** authenticate: the account with the request's input applied, its lists after the request, its history. */
+  account?: {
+    record: AccountRecord;
+    /** The stored account before the request (undefined: a new account). */
+    existing?: AccountRecord;
+    lists: string[];
+    /** Its newest sessions before this request (at most ACCOUNT_SESSIONS_READ), newest first. */
+    sessions: PastSession[];
+    email?: EmailHistoryFacts;
+  };
+  /** unauthenticated: the lists of the accounts the session was used with. */
+  sessionAccountLists: string[];
+  /** With groups on: the group links must share (authenticate: the account's; unauthenticated: the session's account's). */
+  linkGroup?: string;
+  identifierMatches: IdentifierMatch[];
+  networkMatches: NetworkMatch[];
+  /** The found accounts' records and lists (read when links are described or filtered by group). */
+  linked: Map<string, LinkedRecord>;
+}

@@ -1,0 +1,286 @@
+/**
+ * The reads of an evaluation, set-based: each call is one SQL statement whatever the account's
+ * history or the crowd on an address, every branch starts from an index and is bounded.
+ * docs/pipeline.md lists them with what each costs.
+ */
+import type { Knex } from 'knex';
+import type { EvaluatedSession, MatchType } from '../../api-types';
+import type { SdkFacts } from '../../domain/enrichment/session';
+import type { AccountRecord, CurrentSession, EmailHistoryFacts, IdentifierMatch, LinkedRecord, LinkSearch, NetworkMatch, PastSession } from '../../domain/evaluation';
+import type { SignalHistory } from '../../domain/signals';
+import { toAccountRecord, type AccountRow } from './accounts';
+
+const DAY_MS = 86_400_000;
+
+/** The columns of a session that history, linking and the travel rule read (never its facts). */
+const PAST_COLUMNS =
+  's.id, s.start_time, s.device_id, s.browser_fingerprint, s.ip_address, s.ip_block, s.connection_type, s.country_code, ' +
+  's.mobile_id, s.apple_device_key, s.risk_scores, s.latitude, s.longitude, s.location_accuracy_km, s.anonymised';
+
+export function toPastSession(r: Record<string, unknown>): PastSession {
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const out: PastSession = {
+    id: String(r.id),
+    startTime: new Date(Number(r.start_time)),
+    deviceId: String(r.device_id),
+    browserFingerprint: str(r.browser_fingerprint),
+    ipAddress: String(r.ip_address),
+    ipBlock: str(r.ip_block),
+    connectionType: str(r.connection_type),
+    countryCode: str(r.country_code),
+    mobileId: str(r.mobile_id),
+    appleDeviceKey: str(r.apple_device_key),
+    scores: typeof r.risk_scores === 'string' ? JSON.parse(r.risk_scores) : undefined,
+  };
+  if (r.latitude != null && r.longitude != null) {
+    out.location = { latitude: Number(r.latitude), longitude: Number(r.longitude), accuracyKm: Number(r.location_accuracy_km ?? 500), anonymised: Boolean(r.anonymised) };
+  }
+  return out;
+}
+
+/** Where each kind of identifier is searched: a session column (then its accounts) or an account column. */
+const IDENTIFIER_COLUMNS: Record<MatchType, { table: 'sessions' | 'accounts'; column: string } | undefined> = {
+  browser: { table: 'sessions', column: 'browser_fingerprint' },
+  device: { table: 'sessions', column: 'device_id' },
+  mobile_id: { table: 'sessions', column: 'mobile_id' },
+  apple_device_check: { table: 'sessions', column: 'apple_device_key' },
+  email: { table: 'accounts', column: 'email_key' },
+  phone: { table: 'accounts', column: 'phone_key' },
+  username: { table: 'accounts', column: 'username_key' },
+  name: { table: 'accounts', column: 'name_key' },
+  network: undefined,
+};
+
+/** What the counts statement is asked. */
+export interface CountsQuery {
+  sessionId: string;
+  ip: string;
+  block?: string;
+  now: Date;
+  /** authenticate: whether the account was seen on the address in 30 days (other than by this session). */
+  accountId?: string;
+  email?: { domain?: string; key?: string; excludeAccount: string; domainFraud: boolean };
+}
+
+export function makeEvaluationFactsRepository(db: Knex) {
+  const rows = async (sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]> => {
+    const result = await db.raw(sql, bindings as Knex.RawBinding[]);
+    // pg answers { rows }, SQLite an array.
+    return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
+  };
+
+  return {
+    /**
+     * The session with the accounts it was used with (oldest link first) and, with `history`,
+     * that account's newest sessions (at most `limit`): one statement.
+     */
+    async session(projectId: string, id: string, history?: { accountId: string; limit: number }): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
+      const current = `SELECT 0 AS part, ${PAST_COLUMNS}, s.facts, s.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
+           LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
+      const past = `SELECT * FROM (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id, CAST(NULL AS bigint) AS linked_at
+           FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+           WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?) AS h`;
+      const found = await rows(
+        history ? `SELECT * FROM (${current}) AS c UNION ALL ${past}` : current,
+        history ? [projectId, id, projectId, history.accountId, history.limit] : [projectId, id],
+      );
+      const own = found.filter((r) => Number(r.part) === 0).sort((a, b) => Number(a.linked_at) - Number(b.linked_at) || String(a.account_id).localeCompare(String(b.account_id)));
+      if (own.length === 0) return undefined;
+      const facts = JSON.parse(String(own[0].facts)) as EvaluatedSession;
+      const sdk: SdkFacts = own[0].sdk ? (JSON.parse(String(own[0].sdk)) as SdkFacts) : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
+      const accountIds = own.filter((r) => r.account_id != null).map((r) => String(r.account_id));
+      return { session: { ...toPastSession(own[0]), facts, sdk, accountIds }, history: found.filter((r) => Number(r.part) === 1).map(toPastSession) };
+    },
+
+    /** The account's session before `before`, other than `excludeSession`. */
+    async previousOfAccount(projectId: string, accountId: string, before: Date, excludeSession: string): Promise<PastSession | undefined> {
+      const found = await rows(
+        `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+         WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start < ? AND sa.session_id <> ? ORDER BY sa.session_start DESC LIMIT 1`,
+        [projectId, accountId, before.getTime(), excludeSession],
+      );
+      return found[0] && toPastSession(found[0]);
+    },
+
+    /** Accounts with their lists (list names in order). */
+    async accounts(projectId: string, ids: readonly string[]): Promise<Map<string, LinkedRecord>> {
+      const out = new Map<string, LinkedRecord>();
+      if (ids.length === 0) return out;
+      const list = ids.map(() => '?').join(', ');
+      // The members are narrowed by the ids themselves (not only through the join), so that
+      // PostgreSQL looks them up by account rather than reading the project's memberships.
+      const found = await rows(
+        `SELECT a.*, m.list_name FROM accounts a
+           LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
+         WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
+        [projectId, ...ids, projectId, ...ids],
+      );
+      for (const r of found) {
+        const id = String(r.id);
+        const entry = out.get(id) ?? { record: toAccountRecord(r as unknown as AccountRow), lists: [] };
+        if (r.list_name != null) entry.lists.push(String(r.list_name));
+        out.set(id, entry);
+      }
+      return out;
+    },
+
+    /** The account's newest sessions, at most `limit`. */
+    async accountSessions(projectId: string, accountId: string, limit: number): Promise<PastSession[]> {
+      const found = await rows(
+        `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+         WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?`,
+        [projectId, accountId, limit],
+      );
+      return found.map(toPastSession);
+    },
+
+    /** The device's session before `before` (without an account, the travel rule compares with it). */
+    async previousOfDevice(projectId: string, deviceId: string, before: Date, excludeSession: string): Promise<PastSession | undefined> {
+      const found = await rows(
+        `SELECT ${PAST_COLUMNS} FROM sessions s
+         WHERE s.project_id = ? AND s.device_id = ? AND s.start_time < ? AND s.id <> ? ORDER BY s.start_time DESC LIMIT 1`,
+        [projectId, deviceId, before.getTime(), excludeSession],
+      );
+      return found[0] && toPastSession(found[0]);
+    },
+
+    /**
+     * In one statement: fraud and crowd on the address and its block (the signals' history),
+     * and (authenticate) the history of the account's email address and domain.
+     */
+    async counts(projectId: string, q: CountsQuery): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
+      const since30 = q.now.getTime() - 30 * DAY_MS;
+      const parts: string[] = [];
+      const bindings: unknown[] = [];
+      const add = (name: string, sql: string, ...b: unknown[]) => {
+        parts.push(`(${sql}) AS ${name}`);
+        bindings.push(...b);
+      };
+      const onNetwork = (column: 'ip_address' | 'ip_block', otherIp?: string) =>
+        `FROM sessions s WHERE s.project_id = ? AND s.${column} = ? AND s.start_time >= ? AND s.id <> ?${otherIp ? ' AND s.ip_address <> ?' : ''}`;
+      const fraud = (prefix: string, column: 'ip_address' | 'ip_block', value: string, since: number, otherIp?: string) => {
+        const b = [projectId, value, since, q.sessionId, ...(otherIp ? [otherIp] : [])];
+        add(`${prefix}_fake`, `SELECT COUNT(*) ${onNetwork(column, otherIp)} AND s.decision = 'Fake'`, ...b);
+        const blocked = onNetwork(column, otherIp).replace(
+          'FROM sessions s',
+          `FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+             JOIN list_members m ON m.project_id = s.project_id AND m.account_id = sa.account_id AND m.list_name = 'block'`,
+        );
+        add(`${prefix}_blocked`, `SELECT COUNT(DISTINCT sa.account_id) ${blocked}`, ...b);
+      };
+      fraud('ip30', 'ip_address', q.ip, since30);
+      if (q.block) fraud('block30', 'ip_block', q.block, since30, q.ip);
+      fraud('ever', 'ip_address', q.ip, 0);
+      const accountsOnIp = `FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.ip_address = ? AND s.start_time >= ?`;
+      add('ip_accounts', `SELECT COUNT(DISTINCT sa.account_id) ${accountsOnIp}`, projectId, q.ip, since30);
+      if (q.accountId !== undefined) {
+        add('account_on_ip', `SELECT CASE WHEN EXISTS (SELECT 1 ${accountsOnIp} AND sa.account_id = ?) THEN 1 ELSE 0 END`, projectId, q.ip, since30, q.accountId);
+      }
+      const e = q.email;
+      if (e?.domain) add('domain_accounts', `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`, projectId, e.domain);
+      if (e?.key) {
+        add('address_first', `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`, projectId, e.key, e.excludeAccount);
+        add('address_fake', `SELECT COUNT(*) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ? AND a.decision = 'Fake'`, projectId, e.key, e.excludeAccount);
+        add(
+          'address_blocked',
+          `SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+           WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_key = ? AND a.id <> ? AND (a.decision IS NULL OR a.decision <> 'Fake')`,
+          projectId,
+          e.key,
+          e.excludeAccount,
+        );
+      }
+      if (e?.domain && e.domainFraud) {
+        add(
+          'domain_fraud',
+          `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
+                         OR EXISTS (SELECT 1 FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+                                    WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ? AND a.id <> ?) THEN 1 ELSE 0 END`,
+          projectId,
+          e.domain,
+          e.excludeAccount,
+          projectId,
+          e.domain,
+          e.excludeAccount,
+        );
+      }
+      const [r] = await rows(`SELECT ${parts.join(',\n')}`, bindings);
+      const n = (name: string) => Number(r[name] ?? 0);
+      return {
+        network: {
+          fraudOnIp: n('ip30_fake') + n('ip30_blocked'),
+          fraudOnBlock: n('block30_fake') + n('block30_blocked'),
+          ipFakeSessions: n('ever_fake'),
+          ipBlockedAccounts: n('ever_blocked'),
+          ipDistinctAccounts: n('ip_accounts'),
+        },
+        accountOnIp: n('account_on_ip') === 1,
+        ...(e
+          ? {
+              email: {
+                accountsFromDomain: n('domain_accounts'),
+                addressFirstSeen: r.address_first != null ? new Date(Number(r.address_first)) : undefined,
+                fraudAccountsWithAddress: n('address_fake') + n('address_blocked'),
+                fraudAccountsAtDomain: n('domain_fraud'),
+              },
+            }
+          : {}),
+      };
+    },
+
+    /**
+     * The accounts sharing each searched identifier value (at most `cap` each), and those on each
+     * followed session's address and block (at most `crowd` each): one compound statement.
+     */
+    async links(projectId: string, search: LinkSearch, cap: number, crowd: number): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
+      const branches: string[] = [];
+      const bindings: unknown[] = [];
+      const exclude = search.excludeAccount;
+      const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
+      const self = exclude === undefined ? [] : [exclude];
+      const branch = (sql: string, b: unknown[]) => {
+        const i = branches.length;
+        // The branch number is ours (an integer), never input.
+        branches.push(`SELECT ${i} AS b, account_id FROM (${sql}) AS t${i}`);
+        bindings.push(...b);
+      };
+      for (const { type, value } of search.identifiers) {
+        const where = IDENTIFIER_COLUMNS[type]!;
+        if (where.table === 'accounts') {
+          branch(`SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${where.column} = ? AND a.id <> ? LIMIT ?`, [projectId, value, exclude ?? '', cap]);
+        } else {
+          branch(
+            `SELECT DISTINCT sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+             WHERE s.project_id = ? AND s.${where.column} = ?${notSelf('sa.account_id')} LIMIT ?`,
+            [projectId, value, ...self, cap],
+          );
+        }
+      }
+      const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
+        branch(
+          `SELECT DISTINCT sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+           WHERE s.project_id = ? AND s.${column} = ? AND s.start_time BETWEEN ? AND ?${notSelf('sa.account_id')} LIMIT ?`,
+          [projectId, value, from.getTime(), to.getTime(), ...self, crowd],
+        );
+      for (const n of search.networks) {
+        onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
+        if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
+      }
+      const found = branches.length === 0 ? [] : await rows(branches.join('\nUNION ALL\n'), bindings);
+      const byBranch = new Map<number, string[]>();
+      for (const r of found) {
+        const b = Number(r.b);
+        const list = byBranch.get(b);
+        if (list) list.push(String(r.account_id));
+        else byBranch.set(b, [String(r.account_id)]);
+      }
+      let i = 0;
+      const next = () => byBranch.get(i++) ?? [];
+      const identifiers = search.identifiers.map(({ type, value }) => ({ type, value, accountIds: next() }));
+      const networks = search.networks.map((n) => ({ sessionId: n.sessionId, onIp: next(), onBlock: n.block ? next() : [] }));
+      return { identifiers, networks };
+    },
+  };
+}
+
+export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;

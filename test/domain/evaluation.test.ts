@@ -1,0 +1,210 @@
+/**
+ * The pure evaluation: whole evaluations computed from facts values, with no database. The
+ * linking and bot parts of docs/scoring.md's worked example go through `evaluate` itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EvaluatedSession } from '../../src/api-types';
+import {
+  evaluate,
+  linkSearchOf,
+  NO_AGGREGATES,
+  sessionsWithCurrent,
+  withSession,
+  type AccountRecord,
+  type CurrentSession,
+  type EvaluationFacts,
+  type PastSession,
+} from '../../src/domain/evaluation';
+
+const NOW = new Date('2026-11-20T12:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const SPEC = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'generated', 'openapi.json'), 'utf8'));
+/** The spec's example session: a person on an iPhone in San Francisco, nothing suspicious. */
+const EXAMPLE: EvaluatedSession = SPEC.components.examples.AuthenticateResponseReal.value.session;
+
+function session(overrides: Partial<CurrentSession> = {}, facts: Partial<EvaluatedSession> = {}): CurrentSession {
+  return {
+    id: 'session-now',
+    startTime: new Date(NOW.getTime() - 5 * 60_000),
+    deviceId: 'device-1',
+    ipAddress: EXAMPLE.network.ip_address!,
+    ipBlock: '172.58.12.0/24',
+    connectionType: 'mobile',
+    countryCode: 'US',
+    facts: { ...structuredClone(EXAMPLE), ...facts },
+    sdk: { source: 'ios', device_id: 'device-1' },
+    accountIds: [],
+    ...overrides,
+  };
+}
+
+function account(overrides: Partial<AccountRecord> = {}): AccountRecord {
+  return {
+    projectId: 'p',
+    id: 'acct',
+    email: 'ada@example.org',
+    emailKey: 'ada@example.org',
+    emailDomain: 'example.org',
+    nameKey: 'ada lovelace',
+    expectedCountries: [],
+    metadata: {},
+    createdAt: new Date(NOW.getTime() - 90 * DAY),
+    updatedAt: NOW,
+    aggregates: NO_AGGREGATES,
+    version: 3,
+    ...overrides,
+  };
+}
+
+function past(id: string, hoursAgo: number, overrides: Partial<PastSession> = {}): PastSession {
+  return { id, startTime: new Date(NOW.getTime() - hoursAgo * HOUR), deviceId: `device-${id}`, ipAddress: '73.162.0.1', ipBlock: '73.162.0.0/24', countryCode: 'US', ...overrides };
+}
+
+function facts(overrides: Partial<EvaluationFacts> = {}): EvaluationFacts {
+  return {
+    now: NOW,
+    interactive: true,
+    project: { decisionThreshold: 0.8, groupsEnabled: false },
+    session: session(),
+    ipLists: new Set(),
+    previousIpLists: new Set(),
+    network: { fraudOnIp: 0, fraudOnBlock: 0, ipFakeSessions: 0, ipBlockedAccounts: 0, ipDistinctAccounts: 0 },
+    account: { record: account(), lists: [], sessions: [] },
+    sessionAccountLists: [],
+    identifierMatches: [],
+    networkMatches: [],
+    linked: new Map(),
+    ...overrides,
+  };
+}
+
+describe('evaluate', () => {
+  it("when the worked example's shared identifiers and interaction are the facts, then its link scores and bot come out", () => {
+    // docs/scoring.md: acct-A shares the device (2 accounts) and, 5 minutes earlier, an address
+    // with two more accounts (4 in all); acct-B shares the name with one other account (3).
+    // Mouse 6, click 2, clipboard 2, keyboard 0 on the web, a submitted form.
+    const f = facts({
+      session: session({ sdk: { source: 'web', device_id: 'device-1' } }, {
+        source: 'web',
+        bot: { mouse_num_events: 6, click_num_events: 2, keyboard_num_events: 0, touch_num_events: 0, clipboard_num_events: 2 },
+        browser: { ...EXAMPLE.browser, user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36' },
+      }),
+    });
+    f.identifierMatches = [
+      { type: 'device', value: 'device-1', accountIds: ['acct-A'] },
+      { type: 'name', value: 'ada lovelace', accountIds: ['acct-B', 'acct-C'] },
+    ];
+    f.networkMatches = [{ sessionId: 'session-now', onIp: ['acct-A', 'acct-X', 'acct-Y'], onBlock: [] }];
+    const out = evaluate(f);
+    const score = (id: string) => out.links.find((l) => l.accountId === id)?.score;
+    expect(score('acct-A')).toBeCloseTo(0.8378, 4);
+    expect(score('acct-B')).toBeCloseTo(0.2121, 4);
+    // acct-X and acct-Y share the address only: two more, weaker links beside the example's.
+    expect(out.scores.bot).toBeCloseTo(0.31155, 5);
+    expect(out.links[0].accountId).toBe('acct-A');
+    expect(out.links.find((l) => l.accountId === 'acct-A')?.matchTypes).toEqual(['device', 'network']);
+  });
+
+  it('when the facts are clean, then Real, and the account is written with its new session counted', () => {
+    const history = [past('older', 30), past('old', 3 * 24)];
+    const f = facts({ account: { record: account({ aggregates: { numSessions: 2, firstSeen: history[1].startTime, lastSeen: history[0].startTime, lastSessionId: 'older', lastCountry: 'US', countries: ['US'] } }), lists: [], sessions: history } });
+    f.session = session({ countryCode: 'CA' });
+    const out = evaluate(f);
+    expect(out.decision).toBe('Real');
+    expect(out.account?.linksSession).toBe(true);
+    const a = out.account!.record.aggregates;
+    expect(a).toEqual({ numSessions: 3, firstSeen: history[1].startTime, lastSeen: f.session.startTime, lastSessionId: 'session-now', lastCountry: 'CA', countries: ['CA', 'US'] });
+    const d = out.account!.details;
+    expect(d.num_sessions).toBe(3);
+    expect(d.last_session).toBe('session-now');
+    expect(d.country).toBe('CA');
+    // Devices within a day of the last session: this one and `older` (30 h before: no). Within 7 days: all three.
+    expect(d.unique_devices).toEqual({ '1_day': 1, '7_day': 3 });
+    expect(d.unique_networks['7_day']).toBe(2);
+    expect(out.account!.record.decision).toBe('Real');
+  });
+
+  it('when the session was already linked to the account, then its aggregates are not counted twice', () => {
+    const a = { numSessions: 1, firstSeen: session().startTime, lastSeen: session().startTime, lastSessionId: 'session-now', lastCountry: 'US', countries: ['US'] };
+    const out = evaluate(facts({ session: session({ accountIds: ['acct'] }), account: { record: account({ aggregates: a }), lists: [], sessions: [session()] } }));
+    expect(out.account?.linksSession).toBe(false);
+    expect(out.account?.record.aggregates).toEqual(a);
+  });
+
+  it('when the account is on block, then Fake whatever the score; on allow, Real', () => {
+    expect(evaluate(facts({ account: { record: account(), lists: ['block'], sessions: [] } })).decision).toBe('Fake');
+    const risky = facts({ ipLists: new Set(['tor', 'fraud']), account: { record: account(), lists: ['allow'], sessions: [] } });
+    expect(evaluate(risky).decision).toBe('Real');
+    expect(evaluate({ ...risky, account: { record: account(), lists: [], sessions: [] } }).scores.risk_signals).toBeGreaterThan(0.5);
+  });
+
+  it('when unauthenticated, then the accounts the session was used with are not linked to it, and their lists decide', () => {
+    const f = facts({
+      interactive: false,
+      account: undefined,
+      session: session({ accountIds: ['owner'] }),
+      sessionAccountLists: ['block'],
+      identifierMatches: [{ type: 'device', value: 'device-1', accountIds: ['owner', 'other'] }],
+    });
+    const out = evaluate(f);
+    expect(out.links.map((l) => l.accountId)).toEqual(['other']);
+    expect(out.decision).toBe('Fake');
+    expect(out.account).toBeUndefined();
+  });
+
+  it('when groups are on, then only accounts of the same group are linked', () => {
+    const inGroup = { record: account({ id: 'same', group: 'g1' }), lists: [] };
+    const outside = { record: account({ id: 'elsewhere', group: 'g2' }), lists: [] };
+    const f = facts({
+      project: { decisionThreshold: 0.8, groupsEnabled: true },
+      account: { record: account({ group: 'g1' }), lists: [], sessions: [] },
+      identifierMatches: [{ type: 'device', value: 'device-1', accountIds: ['same', 'elsewhere'] }],
+      linked: new Map([
+        ['same', inGroup],
+        ['elsewhere', outside],
+      ]),
+    });
+    expect(evaluate(f).links.map((l) => l.accountId)).toEqual(['same']);
+  });
+
+  it('when the previous session was far away an hour ago, then impossible travel; through an anonymising list, not', () => {
+    const london = { latitude: 51.5072, longitude: -0.1276, accuracyKm: 50, anonymised: false };
+    const previous = past('prev', 1, { location: london, ipAddress: '81.2.69.142' });
+    const f = facts({ previous, account: { record: account(), lists: [], sessions: [previous] } });
+    expect(evaluate(f).signals.risk_signals.impossible_travel).toBe(true);
+    expect(evaluate({ ...f, previousIpLists: new Set(['vpn']) }).signals.risk_signals.impossible_travel).toBe(false);
+  });
+
+  it('when the email history shows fraud with the address, then the email score and the account score rise', () => {
+    const clean = evaluate(facts({ account: { record: account(), lists: [], sessions: [], email: { accountsFromDomain: 0, fraudAccountsWithAddress: 0, fraudAccountsAtDomain: 0 } } }));
+    const fraud = evaluate(facts({ account: { record: account(), lists: [], sessions: [], email: { accountsFromDomain: 0, fraudAccountsWithAddress: 2, fraudAccountsAtDomain: 0 } } }));
+    expect(fraud.account!.email!.email_score).toBeGreaterThan(clean.account!.email!.email_score);
+    expect(fraud.scores.account_score).toBeGreaterThan(clean.scores.account_score);
+  });
+});
+
+describe('the pieces', () => {
+  it('when the current session is older than some of the history, then it takes its place in time order', () => {
+    const h = [past('a', 1), past('b', 10)];
+    expect(sessionsWithCurrent(h, session({ startTime: new Date(NOW.getTime() - 5 * HOUR) })).map((s) => s.id)).toEqual(['a', 'session-now', 'b']);
+  });
+
+  it('when an account is searched for links, then its newest 50 sessions, its identifiers and its 10 newest networks are', () => {
+    const history = Array.from({ length: 60 }, (_, i) => past(`s${i}`, i + 1));
+    const search = linkSearchOf({ session: session(), account: { record: account(), lists: [], sessions: history } });
+    expect(search.identifiers.filter((i) => i.type === 'device')).toHaveLength(50);
+    expect(search.identifiers.filter((i) => i.of === 'account').map((i) => i.type)).toEqual(['email', 'name']);
+    expect(search.networks).toHaveLength(10);
+    expect(search.excludeAccount).toBe('acct');
+  });
+
+  it('when sessions are linked in any order, then the aggregates are the same', () => {
+    const sessions = [past('x', 5, { countryCode: 'GB' }), past('y', 50), past('z', 1, { countryCode: 'FR' })];
+    const forward = sessions.reduce(withSession, NO_AGGREGATES);
+    const backward = [...sessions].reverse().reduce(withSession, NO_AGGREGATES);
+    expect(forward).toEqual(backward);
+    expect(forward).toMatchObject({ numSessions: 3, lastSessionId: 'z', lastCountry: 'FR', countries: ['FR', 'GB', 'US'] });
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * The evaluation pipeline through the real app and database: how many SQL statements one
+ * request runs (every statement the database sees, transaction control included), and that
+ * a failure at any write step leaves nothing half-written.
+ */
+import type { Knex } from 'knex';
+import request from 'supertest';
+import { makeTestContext, type TestContext } from '../../helpers/app';
+import { personSession, scenario, US_IP } from '../../helpers/evaluation';
+
+/** The issue's budget for authenticate?accounts_linked=true, writes included. */
+const STATEMENT_BUDGET = 12;
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await makeTestContext();
+});
+afterEach(async () => {
+  await ctx.close();
+});
+
+/** The SQL statements the database is sent while `run` runs. */
+async function statementsOf(db: Knex, run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (q: { sql: string }) => seen.push(q.sql);
+  db.on('query', listener);
+  try {
+    await run();
+  } finally {
+    db.off('query', listener);
+  }
+  return seen;
+}
+
+/** A history for the account: sessions on other devices and addresses, other accounts sharing them. */
+async function withHistory(): Promise<{ accountId: string; sessionId: string }> {
+  const s = scenario(ctx);
+  const device = 'shared-device';
+  for (let i = 0; i < 6; i++) {
+    await s.signIn({ id: `crowd-${i}`, email: `crowd${i}@example.org`, phone: '+14155550123' }, { device_id: `${device}-${i % 2}` }, US_IP);
+  }
+  for (let i = 0; i < 4; i++) await s.signIn({ id: 'member', email: 'member@example.org', first_name: 'Ada', last_name: 'Lovelace' }, { device_id: `${device}-${i % 2}` });
+  const sessionId = await s.ingest(personSession({ device_id: `${device}-0` }), US_IP);
+  return { accountId: 'member', sessionId };
+}
+
+describe('POST /session/authenticate', () => {
+  it(`when an account with history and links is authenticated with accounts_linked, then at most ${STATEMENT_BUDGET} statements run`, async () => {
+    const { accountId, sessionId } = await withHistory();
+    // Counted as a client's second request: whatever the process caches after a first one is warm.
+    await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key).expect(200);
+    let body: { accounts_linked?: number } = {};
+    const statements = await statementsOf(ctx.testDb.db, async () => {
+      const res = await scenario(ctx).authenticate(sessionId, { id: accountId, email: 'member@example.org', phone: '+14155550123' }, true);
+      expect(res.status).toBe(200);
+      body = res.body;
+    });
+    expect(body.accounts_linked).toBeGreaterThan(2);
+    if (statements.length > STATEMENT_BUDGET) throw new Error(`${statements.length} statements:\n${statements.join('\n')}`);
+  });
+
+  it('when the history grows, then the number of statements does not', async () => {
+    const { accountId, sessionId } = await withHistory();
+    const s = scenario(ctx);
+    const count = async (session: string) =>
+      (await statementsOf(ctx.testDb.db, async () => expect((await s.authenticate(session, { id: accountId }, true)).status).toBe(200))).length;
+    const before = await count(sessionId);
+    for (let i = 0; i < 15; i++) await s.signIn({ id: accountId }, { device_id: `more-${i}` }, US_IP);
+    for (let i = 0; i < 15; i++) await s.signIn({ id: `other-${i}` }, { device_id: 'shared-device-0' }, US_IP);
+    const after = await count(await s.ingest(personSession({ device_id: 'shared-device-1' }), US_IP));
+    expect(after).toBe(before);
+  });
+});
+
+/** A trigger that fails the given write, on either engine. */
+async function failOn(db: Knex, table: string, op: 'INSERT' | 'UPDATE'): Promise<() => Promise<void>> {
+  const name = `fail_${table}_${op.toLowerCase()}`;
+  if (db.client.config.client === 'pg') {
+    await db.raw(`CREATE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`);
+    await db.raw(`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+    return async () => {
+      await db.raw(`DROP TRIGGER ${name} ON ${table}`);
+      await db.raw(`DROP FUNCTION ${name}()`);
+    };
+  }
+  await db.raw(`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+  return async () => {
+    await db.raw(`DROP TRIGGER ${name}`);
+  };
+}
+
+/** Everything an authenticate writes, as the database holds it. */
+async function written(db: Knex, projectId: string, sessionId: string) {
+  return {
+    accounts: await db('accounts').where({ project_id: projectId }).orderBy('id'),
+    links: await db('session_accounts').where({ project_id: projectId }).orderBy(['session_id', 'account_id']),
+    members: await db('list_members').where({ project_id: projectId }).orderBy(['list_name', 'account_id']),
+    lists: await db('lists').where({ project_id: projectId }).orderBy('name'),
+    domains: await db('email_domains').where({ project_id: projectId }).orderBy('domain'),
+    session: await db('sessions').where({ id: sessionId }).first('decision', 'account_score', 'evaluated_at', 'risk_scores'),
+  };
+}
+
+describe('the evaluation write', () => {
+  const steps: [string, 'INSERT' | 'UPDATE'][] = [
+    ['accounts', 'UPDATE'],
+    ['email_domains', 'INSERT'],
+    ['email_domains', 'UPDATE'],
+    ['session_accounts', 'INSERT'],
+    ['lists', 'INSERT'],
+    ['list_members', 'INSERT'],
+    ['sessions', 'UPDATE'],
+  ];
+  it.each(steps)('when the write to %s (%s) fails, then nothing of the evaluation is written', async (table, op) => {
+    const s = scenario(ctx);
+    // An existing account moving to another domain and onto lists, with a session not yet linked.
+    await s.signIn({ id: 'acct', email: 'acct@example.org' });
+    const sessionId = await s.ingest(personSession());
+    const before = await written(ctx.testDb.db, ctx.project.project_id, sessionId);
+    const restore = await failOn(ctx.testDb.db, table, op);
+    try {
+      const res = await s.authenticate(sessionId, { id: 'acct', email: 'acct@example.net', lists: ['vip', 'block'] });
+      expect(res.status).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(await written(ctx.testDb.db, ctx.project.project_id, sessionId)).toEqual(before);
+    // And the same request succeeds once the database does, with everything written.
+    const ok = await s.authenticated(sessionId, { id: 'acct', email: 'acct@example.net', lists: ['vip', 'block'] });
+    expect(ok.decision).toBe('Fake');
+    const after = await written(ctx.testDb.db, ctx.project.project_id, sessionId);
+    expect(after.links.map((l: { session_id: string }) => l.session_id)).toContain(sessionId);
+    expect(after.members.map((m: { list_name: string }) => m.list_name)).toEqual(['block', 'vip']);
+    expect(after.session?.decision).toBe('Fake');
+  });
+
+  it('when two authenticates of one account race, then both are counted in its aggregates', async () => {
+    const s = scenario(ctx);
+    await s.signIn({ id: 'racer' });
+    const sessions = await Promise.all(Array.from({ length: 6 }, () => s.ingest(personSession())));
+    const results = await Promise.all(sessions.map((id) => s.authenticate(id, { id: 'racer' })));
+    expect(results.map((r) => r.status)).toEqual(sessions.map(() => 200));
+    const account = await request(ctx.app).get('/account/racer').set('x-api-key', ctx.project.api_key).expect(200);
+    expect(account.body.num_sessions).toBe(7);
+  });
+
+  it('when the aggregates are recomputed from the sessions in SQL, then they are what the evaluations kept', async () => {
+    const s = scenario(ctx);
+    const places = [US_IP, '81.2.69.142', US_IP, '2.120.1.1'];
+    for (const [i, ip] of places.entries()) await s.signIn({ id: 'traveller' }, { device_id: `d-${i}` }, ip);
+    // Authenticated again: the session is already linked, nothing is counted twice.
+    const again = await s.ingest(personSession(), US_IP);
+    await s.authenticated(again, { id: 'traveller' });
+    await s.authenticated(again, { id: 'traveller' });
+    const columns = ['num_sessions', 'first_seen', 'last_seen', 'last_session_id', 'last_country', 'countries'];
+    const read = () => ctx.testDb.db('accounts').where({ project_id: ctx.project.project_id, id: 'traveller' }).first(columns);
+    const kept = await read();
+    expect(kept.num_sessions).toBe(5);
+    await ctx.services.repos.accounts.refreshAggregates(ctx.project.project_id, ['traveller']);
+    expect(await read()).toEqual(kept);
+  });
+});

@@ -101,6 +101,7 @@ async function serve() {
     IP_LISTS_DIR: path.join(process.env.BENCH_DATA_DIR, 'ip-lists'),
     TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    ...(process.env.EVALUATION_CONCURRENCY ? { EVALUATION_CONCURRENCY: process.env.EVALUATION_CONCURRENCY } : {}),
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);

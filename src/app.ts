@@ -5,6 +5,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
+import { makeAdmission } from './http/admission';
 import { makeApiKeyHandler } from './http/auth';
 import './http/context';
 import { makeDemoRouter } from './demo/router';
@@ -27,7 +28,7 @@ import { MAX_CAPTURE_BYTES } from './verification/media';
 
 export type AppConfig = Pick<
   Config,
-  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo'
+  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
 >;
 
 export interface AppDeps extends CoreDeps {
@@ -80,9 +81,10 @@ export function createApp(deps: AppDeps): Express {
   const system = makeSystemHandlers(db, logger);
   const sdk = makeSdkHandlers(services.ingest);
 
-  app.get('/session/:session_id', session.getSession);
-  app.post('/session/authenticate', session.authenticateSession);
-  app.post('/session/unauthenticated', session.evaluateUnauthenticatedSession);
+  const admitted = makeAdmission(config.evaluationConcurrency);
+  app.get('/session/:session_id', admitted, session.getSession);
+  app.post('/session/authenticate', admitted, session.authenticateSession);
+  app.post('/session/unauthenticated', admitted, session.evaluateUnauthenticatedSession);
   app.get('/account/:account_id', account.getAccount);
   app.put('/account/:account_id', account.putAccount);
   app.delete('/account/:account_id', account.deleteAccount);

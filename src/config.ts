@@ -2,6 +2,7 @@
  * Configuration: declared, validated and read from the environment here and nowhere else.
  */
 import path from 'node:path';
+import { DB_DEFAULTS } from './storage/db';
 
 export interface Config {
   /** TCP port to listen on (0 picks a free one). */
@@ -45,6 +46,13 @@ export interface Config {
   analysisEngine: 'local' | 'off';
   /** Serve the demo sign-up page at /demo (on outside production unless set). */
   demo: boolean;
+  /** Evaluations (the Session API) run at once per process; more wait in arrival order (src/http/admission.ts). */
+  evaluationConcurrency: number;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
+  /** SQLite page cache and memory map, in MB. */
+  sqliteCacheMb: number;
+  sqliteMmapMb: number;
   /** Largest JSON body accepted. */
   bodyLimit: string;
   nodeEnv: string;
@@ -127,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT || '1mb',
+    evaluationConcurrency: integer(env, 'EVALUATION_CONCURRENCY', 64, 1, 10_000),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DB_DEFAULTS.poolSize, 1, 1000),
+    sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),
+    sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', DB_DEFAULTS.sqliteMmapMb, 0, 1_000_000),
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),

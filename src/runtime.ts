@@ -34,7 +34,13 @@ export async function makeRuntime(
   logger: Logger = makeLogger(config.logLevel),
   options: { ipData?: boolean; analysis?: boolean } = {},
 ): Promise<Runtime> {
-  const db = makeDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'trustgate.sqlite') });
+  const db = makeDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'trustgate.sqlite'),
+    poolSize: config.databasePoolSize,
+    sqliteCacheMb: config.sqliteCacheMb,
+    sqliteMmapMb: config.sqliteMmapMb,
+  });
   await migrate(db);
   const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom);
   if (created) {

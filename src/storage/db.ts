@@ -68,6 +68,7 @@ export function makeDb(options: DbOptions): Db {
           conn.pragma('foreign_keys = ON');
           conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
           conn.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
+          cachePreparedStatements(conn);
           done(null, conn);
         } catch (err) {
           done(err as Error, conn);
@@ -75,6 +76,31 @@ export function makeDb(options: DbOptions): Db {
       },
     },
   });
+}
+
+/** Prepared statements kept per connection (the hot path's statements are a few dozen shapes). */
+export const PREPARED_CACHE_SIZE = 500;
+
+/**
+ * Knex prepares every statement it runs afresh; preparing costs more than running most of
+ * ours. The connection keeps its prepared statements by SQL text instead, least recently used
+ * dropped first. Safe because knex only calls `all` or `run` on them (each runs to completion
+ * at once), and SQLite recompiles a statement itself when a migration changes the schema.
+ */
+function cachePreparedStatements(conn: BetterSqlite3.Database): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  conn.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = prepare(sql);
+      if (cache.size >= PREPARED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  }) as BetterSqlite3.Database['prepare'];
 }
 
 export async function migrate(db: Db): Promise<void> {

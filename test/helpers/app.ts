@@ -87,6 +87,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     validateResponses: true,
     trustProxy: false,
     bodyLimit: '1mb',
+    evaluationConcurrency: 4,
     demo: true,
     ...overrides,
   };

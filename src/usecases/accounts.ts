@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
+import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
@@ -16,6 +17,7 @@ export interface AccountDeps {
   accounts: AccountRepository;
   lists: ListRepository;
   history: HistoryRepository;
+  facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
   forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
@@ -76,7 +78,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
     async sessions(project: Project, id: string, limit: number) {
       await found(project, id);
-      const rows = await history.accountSessions(project.id, id, limit);
+      const rows = await deps.facts.accountSessions(project.id, id, limit);
       const evaluations = await history.evaluations(project.id, rows.map((r) => r.id));
       return {
         account_id: id,

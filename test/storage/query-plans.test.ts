@@ -362,7 +362,6 @@ const ENGINE_METHODS = [
   'accounts.writeEvaluated',
   'sessions.addAccount',
   'sessions.setEvaluation',
-  'history.accountSessions',
   'history.evaluations',
   'history.accountsSharing',
   'lists.members',
@@ -415,7 +414,6 @@ test('every statement of an evaluation starts from an index', async () => {
   });
   await repos.facts.links(p, search(s.accountId), 1501, 21);
   await repos.facts.links(p, search(undefined), 1501, 21);
-  await repos.history.accountSessions(p, s.accountId!, 50);
   await repos.history.evaluations(p, seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id));
   await repos.history.accountsSharing(p, 'device_id', s.deviceId, s.accountId, 1501);
   await repos.history.accountsSharing(p, 'browser_fingerprint', s.fingerprint || 'none', s.accountId, 1501);

@@ -63,8 +63,8 @@ export interface CountsQuery {
 }
 
 export function makeEvaluationFactsRepository(db: Knex) {
-  const rows = async (sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]> => {
-    const result = await db.raw(sql, bindings as Knex.RawBinding[]);
+  const rows = async (trx: Knex, sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]> => {
+    const result = await trx.raw(sql, bindings as Knex.RawBinding[]);
     // pg answers { rows }, SQLite an array.
     return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
   };
@@ -74,13 +74,14 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * The session with the accounts it was used with (oldest link first) and, with `history`,
      * that account's newest sessions (at most `limit`): one statement.
      */
-    async session(projectId: string, id: string, history?: { accountId: string; limit: number }): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
+    async session(projectId: string, id: string, history?: { accountId: string; limit: number }, trx: Knex = db): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
       const current = `SELECT 0 AS part, ${PAST_COLUMNS}, s.facts, s.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
            LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
       const past = `SELECT * FROM (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id, CAST(NULL AS bigint) AS linked_at
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
            WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?) AS h`;
       const found = await rows(
+        trx,
         history ? `SELECT * FROM (${current}) AS c UNION ALL ${past}` : current,
         history ? [projectId, id, projectId, history.accountId, history.limit] : [projectId, id],
       );
@@ -93,8 +94,9 @@ export function makeEvaluationFactsRepository(db: Knex) {
     },
 
     /** The account's session before `before`, other than `excludeSession`. */
-    async previousOfAccount(projectId: string, accountId: string, before: Date, excludeSession: string): Promise<PastSession | undefined> {
+    async previousOfAccount(projectId: string, accountId: string, before: Date, excludeSession: string, trx: Knex = db): Promise<PastSession | undefined> {
       const found = await rows(
+        trx,
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start < ? AND sa.session_id <> ? ORDER BY sa.session_start DESC LIMIT 1`,
         [projectId, accountId, before.getTime(), excludeSession],
@@ -103,13 +105,14 @@ export function makeEvaluationFactsRepository(db: Knex) {
     },
 
     /** Accounts with their lists (list names in order). */
-    async accounts(projectId: string, ids: readonly string[]): Promise<Map<string, LinkedRecord>> {
+    async accounts(projectId: string, ids: readonly string[], trx: Knex = db): Promise<Map<string, LinkedRecord>> {
       const out = new Map<string, LinkedRecord>();
       if (ids.length === 0) return out;
       const list = ids.map(() => '?').join(', ');
       // The members are narrowed by the ids themselves (not only through the join), so that
       // PostgreSQL looks them up by account rather than reading the project's memberships.
       const found = await rows(
+        trx,
         `SELECT a.*, m.list_name FROM accounts a
            LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
          WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
@@ -125,8 +128,9 @@ export function makeEvaluationFactsRepository(db: Knex) {
     },
 
     /** The account's newest sessions, at most `limit`. */
-    async accountSessions(projectId: string, accountId: string, limit: number): Promise<PastSession[]> {
+    async accountSessions(projectId: string, accountId: string, limit: number, trx: Knex = db): Promise<PastSession[]> {
       const found = await rows(
+        trx,
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?`,
         [projectId, accountId, limit],
@@ -135,8 +139,9 @@ export function makeEvaluationFactsRepository(db: Knex) {
     },
 
     /** The device's session before `before` (without an account, the travel rule compares with it). */
-    async previousOfDevice(projectId: string, deviceId: string, before: Date, excludeSession: string): Promise<PastSession | undefined> {
+    async previousOfDevice(projectId: string, deviceId: string, before: Date, excludeSession: string, trx: Knex = db): Promise<PastSession | undefined> {
       const found = await rows(
+        trx,
         `SELECT ${PAST_COLUMNS} FROM sessions s
          WHERE s.project_id = ? AND s.device_id = ? AND s.start_time < ? AND s.id <> ? ORDER BY s.start_time DESC LIMIT 1`,
         [projectId, deviceId, before.getTime(), excludeSession],
@@ -148,7 +153,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * In one statement: fraud and crowd on the address and its block (the signals' history),
      * and (authenticate) the history of the account's email address and domain.
      */
-    async counts(projectId: string, q: CountsQuery): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
+    async counts(projectId: string, q: CountsQuery, trx: Knex = db): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
       const since30 = q.now.getTime() - 30 * DAY_MS;
       const parts: string[] = [];
       const bindings: unknown[] = [];
@@ -204,7 +209,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
           e.excludeAccount,
         );
       }
-      const [r] = await rows(`SELECT ${parts.join(',\n')}`, bindings);
+      const [r] = await rows(trx, `SELECT ${parts.join(',\n')}`, bindings);
       const n = (name: string) => Number(r[name] ?? 0);
       return {
         network: {
@@ -232,7 +237,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * The accounts sharing each searched identifier value (at most `cap` each), and those on each
      * followed session's address and block (at most `crowd` each): one compound statement.
      */
-    async links(projectId: string, search: LinkSearch, cap: number, crowd: number): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
+    async links(projectId: string, search: LinkSearch, cap: number, crowd: number, trx: Knex = db): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
       const branches: string[] = [];
       const bindings: unknown[] = [];
       const exclude = search.excludeAccount;
@@ -266,7 +271,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
         onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
         if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
       }
-      const found = branches.length === 0 ? [] : await rows(branches.join('\nUNION ALL\n'), bindings);
+      const found = branches.length === 0 ? [] : await rows(trx, branches.join('\nUNION ALL\n'), bindings);
       const byBranch = new Map<number, string[]>();
       for (const r of found) {
         const b = Number(r.b);

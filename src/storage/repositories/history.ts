@@ -27,25 +27,14 @@ export type SessionIdentifier = 'browser_fingerprint' | 'device_id' | 'mobile_id
 export function makeHistoryRepository(db: Knex) {
   return {
     /** One session's searchable identifiers, as linking follows them. */
-    async sessionRow(projectId: string, sessionId: string): Promise<PastSession | undefined> {
-      const row = await db('sessions as s').where({ 's.project_id': projectId, 's.id': sessionId }).first(SESSION_COLUMNS);
+    async sessionRow(projectId: string, sessionId: string, trx: Knex = db): Promise<PastSession | undefined> {
+      const row = await trx('sessions as s').where({ 's.project_id': projectId, 's.id': sessionId }).first(SESSION_COLUMNS);
       return row && toPastSession(row);
     },
 
-    /** The account's sessions, newest first, at most `limit`. */
-    async accountSessions(projectId: string, accountId: string, limit: number): Promise<PastSession[]> {
-      const q = db('session_accounts as sa')
-        .join('sessions as s', 's.id', 'sa.session_id')
-        .where({ 'sa.project_id': projectId, 'sa.account_id': accountId })
-        .orderBy([{ column: 'sa.session_start', order: 'desc' }, { column: 'sa.session_id', order: 'desc' }])
-        .limit(limit)
-        .select(SESSION_COLUMNS);
-      return (await q).map(toPastSession);
-    },
-
     /** Accounts (other than `excludeAccount`) of sessions sharing an identifier value, at most `limit` per value. */
-    async accountsSharing(projectId: string, column: SessionIdentifier, value: string, excludeAccount: string | undefined, limit: number): Promise<string[]> {
-      const q = db('sessions as s')
+    async accountsSharing(projectId: string, column: SessionIdentifier, value: string, excludeAccount: string | undefined, limit: number, trx: Knex = db): Promise<string[]> {
+      const q = trx('sessions as s')
         .join('session_accounts as sa', 'sa.session_id', 's.id')
         .where({ 's.project_id': projectId, [`s.${column}`]: value })
         .distinct('sa.account_id')
@@ -55,10 +44,10 @@ export function makeHistoryRepository(db: Knex) {
     },
 
     /** The latest evaluation of each of these sessions. */
-    async evaluations(projectId: string, sessionIds: string[]): Promise<Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>> {
+    async evaluations(projectId: string, sessionIds: string[], trx: Knex = db): Promise<Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>> {
       const out = new Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>();
       if (sessionIds.length === 0) return out;
-      const rows = await db('sessions').where('project_id', projectId).whereIn('id', sessionIds).whereNotNull('decision').select('id', 'decision', 'account_score');
+      const rows = await trx('sessions').where('project_id', projectId).whereIn('id', sessionIds).whereNotNull('decision').select('id', 'decision', 'account_score');
       for (const r of rows as { id: string; decision: 'Real' | 'Fake'; account_score: number }[]) out.set(r.id, { decision: r.decision, accountScore: Number(r.account_score) });
       return out;
     },

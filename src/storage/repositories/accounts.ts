@@ -35,6 +35,13 @@ export interface AccountRow {
 
 const opt = (v: string | null) => v ?? undefined;
 
+/** The columns of AccountRow, for statements that name them (a prepared statement must not say `*`). */
+export const ACCOUNT_COLUMNS = [
+  'project_id', 'id', 'email', 'email_key', 'email_domain', 'phone', 'phone_key', 'first_name', 'last_name', 'name_key', 'username', 'username_key',
+  'expected_countries', 'metadata', 'group_name', 'decision', 'created_at', 'updated_at',
+  'num_sessions', 'first_seen', 'last_seen', 'last_session_id', 'last_country', 'countries', 'version',
+] as const satisfies readonly (keyof AccountRow)[];
+
 const date = (v: number | null) => (v == null ? undefined : new Date(Number(v)));
 
 export function toAccountRecord(r: AccountRow): AccountRecord {

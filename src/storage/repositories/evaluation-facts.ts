@@ -3,12 +3,13 @@
  * history or the crowd on an address, every branch starts from an index and is bounded.
  * docs/pipeline.md lists them with what each costs.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/enrichment/session';
 import type { AccountRecord, CurrentSession, EmailHistoryFacts, IdentifierMatch, LinkedRecord, LinkSearch, NetworkMatch, PastSession } from '../../domain/evaluation';
 import type { SignalHistory } from '../../domain/signals';
-import { toAccountRecord, type AccountRow } from './accounts';
+import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 
 const DAY_MS = 86_400_000;
 
@@ -62,9 +63,30 @@ export interface CountsQuery {
   email?: { domain?: string; key?: string; excludeAccount: string; domainFraud: boolean };
 }
 
+/**
+ * The PostgreSQL prepared statement name of a statement's text (a digest, so one name is one
+ * text). The shapes are few (the links and accounts reads vary with how many values they look
+ * up); past MAX_PREPARED the rest run unnamed, so a connection never holds more than that.
+ */
+const MAX_PREPARED = 256;
+const prepared = new Map<string, string>();
+function preparedName(sql: string): string | undefined {
+  let name = prepared.get(sql);
+  if (!name && prepared.size < MAX_PREPARED) {
+    name = `tg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    prepared.set(sql, name);
+  }
+  return name;
+}
+
 export function makeEvaluationFactsRepository(db: Knex) {
+  const pg = db.client.config.client === 'pg';
   const rows = async (trx: Knex, sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]> => {
-    const result = await trx.raw(sql, bindings as Knex.RawBinding[]);
+    const query = trx.raw(sql, bindings as Knex.RawBinding[]);
+    // PostgreSQL: a named statement is parsed and planned once per connection, not at every call.
+    // (Statements name their columns, so a migration that adds one does not invalidate them.)
+    const name = pg ? preparedName(sql) : undefined;
+    const result = await (name ? query.options({ name }) : query);
     // pg answers { rows }, SQLite an array.
     return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
   };
@@ -113,7 +135,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
       // PostgreSQL looks them up by account rather than reading the project's memberships.
       const found = await rows(
         trx,
-        `SELECT a.*, m.list_name FROM accounts a
+        `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
            LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
          WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
         [projectId, ...ids, projectId, ...ids],

@@ -101,7 +101,8 @@ async function serve() {
     IP_LISTS_DIR: path.join(process.env.BENCH_DATA_DIR, 'ip-lists'),
     TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-    ...(process.env.EVALUATION_CONCURRENCY ? { EVALUATION_CONCURRENCY: process.env.EVALUATION_CONCURRENCY } : {}),
+    // Settings an operator would tune, passed through when set.
+    ...Object.fromEntries(['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'DATABASE_POOL_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);

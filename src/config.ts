@@ -15,6 +15,11 @@ export interface Config {
   secretKey?: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /**
+   * Where the rate limits count: `database` (one row per key and minute, shared by every process
+   * on the database) or `memory` (per process: N processes allow N times the limits).
+   */
+  rateLimitStore: 'database' | 'memory';
   /** SDK posts per minute per client address, and per project. */
   ingestRateLimitPerIp: number;
   ingestRateLimitPerProject: number;
@@ -117,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,

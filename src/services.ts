@@ -9,6 +9,7 @@ import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
+import { makeRateLimitRepository } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
 import { makeVerificationRepository } from './storage/repositories/verifications';
@@ -49,6 +50,7 @@ export function makeServices(deps: CoreDeps) {
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
+    rateLimits: makeRateLimitRepository(deps.db),
   };
   const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
   const mediaUrls = makeMediaUrls(media, deps.clock);

@@ -84,6 +84,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     rateLimitPerMinute: 1000,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
+    rateLimitStore: 'database',
     validateResponses: true,
     trustProxy: false,
     bodyLimit: '1mb',

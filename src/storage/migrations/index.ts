@@ -12,6 +12,7 @@ import * as m0005 from './0005_webhooks';
 import * as m0006 from './0006_verification_sessions';
 import * as m0007 from './0007_verification_captures';
 import * as m0008 from './0008_verification_index';
+import * as m0009 from './0009_rate_limits';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0006_verification_sessions': m0006,
   '0007_verification_captures': m0007,
   '0008_verification_index': m0008,
+  '0009_rate_limits': m0009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,6 +20,11 @@ export interface Config {
    * on the database) or `memory` (per process: N processes allow N times the limits).
    */
   rateLimitStore: 'database' | 'memory';
+  /**
+   * How long an API key's project is kept in this process's memory (0: not kept). A key rotated
+   * by this process stops working at once; rotated by another (the CLI), within this time.
+   */
+  apiKeyCacheTtlMs: number;
   /** SDK posts per minute per client address, and per project. */
   ingestRateLimitPerIp: number;
   ingestRateLimitPerProject: number;
@@ -104,6 +109,9 @@ function webhookWorker(raw: string | undefined): 'inline' | 'off' {
   throw new ConfigError(`WEBHOOK_WORKER must be inline or off, got ${JSON.stringify(raw)}`);
 }
 
+/** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
+export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -123,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
+    apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,

@@ -76,6 +76,7 @@ export async function makeRuntime(
     ipLists,
     dataDir: config.dataDir,
     analysis,
+    apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
   };
   return {
     ...deps,

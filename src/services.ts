@@ -38,6 +38,8 @@ export interface CoreDeps {
   media?: MediaStore;
   /** Face and document analysis; until the real engine is installed, one that answers 503. Never a fake. */
   analysis?: AnalysisEngine;
+  /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
+  apiKeyCacheTtlMs?: number;
 }
 
 export function makeServices(deps: CoreDeps) {

@@ -622,10 +622,13 @@ async function measure(bench, processes) {
     },
   };
   const run = async (request, seconds) => {
+    const cpu = process.cpuUsage();
     const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
+    // The load generator shares the machine's cores with the server: what it took of them.
+    const { user, system } = process.cpuUsage(cpu);
     // The server finishes the requests that were in flight when the run ended before the next starts.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    return summary(result);
+    return { ...summary(result), loadCpu: (user + system) / 1e6 / seconds };
   };
 
   // One request of each first: the load is measured only if they answer as they should.
@@ -654,11 +657,11 @@ async function measure(bench, processes) {
   }
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
-  return { processes, results, profile, validateResponses: ready.validateResponses };
+  return { processes, results, profile, validateResponses: ready.validateResponses, used: bench.used };
 }
 
 /** Prints one measurement; returns its medians. */
-function report(bench, { processes, results, profile, validateResponses }) {
+function report(bench, { processes, results, profile, validateResponses, used }) {
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const rounds = Number(args.rounds);
@@ -671,7 +674,7 @@ function report(bench, { processes, results, profile, validateResponses }) {
   );
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
-    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors)` : '');
+    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)` : '');
   const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
   const AUTH = 'POST /session/authenticate?accounts_linked=true';
   results.forEach((res, i) => {
@@ -690,7 +693,7 @@ function report(bench, { processes, results, profile, validateResponses }) {
   console.log(`authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s, p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x`);
   const total = results.reduce((s, x) => s + x.auth.total, 0);
   console.log(
-    `authenticated ${total} times${bench.used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
+    `authenticated ${total} times${used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
       `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
   );
   if (profile.length) {

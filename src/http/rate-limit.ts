@@ -23,7 +23,7 @@ import type { RateLimitRepository } from '../storage/repositories/rate-limits';
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /** The fixed window that holds `now` (milliseconds since the epoch). */
-export function windowAt(now: number): { start: number; end: number } {
+function windowAt(now: number): { start: number; end: number } {
   const start = now - (now % RATE_LIMIT_WINDOW_MS);
   return { start, end: start + RATE_LIMIT_WINDOW_MS };
 }

@@ -5,7 +5,7 @@
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
-//       [--keep | --reuse <folder>]
+//       [--keep | --reuse <folder>] [--processes N]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -25,7 +25,7 @@
 //    production configuration, so response validation off) in a child process on a loopback
 //    port, with the real shipped IP data (--stub-ip-data for none: authenticate never reads it,
 //    only ingestion does) and the shipped IP lists, and the API rate limit raised to 1,000,000
-//    a minute.
+//    a minute (counted where RATE_LIMIT_STORE says, by default in the database).
 // 3. Loads it with autocannon (duration 15 s, 16 connections): first the bare route, then
 //    POST /session/authenticate?accounts_linked=true, each request for another live session
 //    with its own account.
@@ -44,6 +44,10 @@
 // needs of it, in bench.json) for --reuse <folder>, which measures it again without seeding, from
 // the next unused live session, within 18 hours of the seeding.
 //
+// --processes N (N > 1) measures the server twice in one run, as one process and as N (a
+// node:cluster primary whose workers each call makeRuntime + createApp, as WEB_CONCURRENCY=N
+// runs it), and prints the N-process figures over the 1-process ones for both routes.
+//
 // --spread-domains puts the addresses at N/100 business domains (about 100 accounts each)
 // instead of six. (Before num_account_from_domain became a kept count, the domain counts read
 // every account at the domain and grew with N at six domains; the option isolates such effects.)
@@ -52,6 +56,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
+const cluster = require('node:cluster');
 const { createHash, randomBytes, randomUUID } = require('node:crypto');
 const { parseArgs } = require('node:util');
 // Deterministic, so that every run seeds the same history.
@@ -77,6 +82,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    processes: { type: 'string', default: '1' },
     // Internal: run as the server process.
     serve: { type: 'boolean', default: false },
   },
@@ -89,7 +95,39 @@ const RATE_LIMIT = 1_000_000;
 // ------------------------------------------------------------------------------------------
 // Server (child process)
 
+/** With BENCH_PROCESSES > 1: a cluster primary that relays the workers' port, statement counts and profiles, and the stop. */
+function servePrimary(workers) {
+  const all = Array.from({ length: workers }, () => cluster.fork());
+  let listening = 0;
+  let profiles = [];
+  let counts = [];
+  for (const worker of all) {
+    worker.on('message', (m) => {
+      if (m && m.port && ++listening === workers) process.send(m);
+      if (m && m.statements !== undefined && counts.push(m.statements) === workers) {
+        process.send({ statements: counts.reduce((a, b) => a + b, 0) });
+        counts = [];
+      }
+      if (m && m.profile && profiles.push(m.profile) === workers) {
+        const merged = new Map();
+        for (const [sql, p] of profiles.flat()) {
+          const q = merged.get(sql) ?? { calls: 0, ms: 0 };
+          merged.set(sql, { calls: q.calls + p.calls, ms: q.ms + p.ms });
+        }
+        process.send({ profile: [...merged.entries()] });
+        profiles = [];
+      }
+    });
+  }
+  process.on('message', (m) => {
+    for (const worker of all) worker.send(m);
+    if (m === 'stop') Promise.all(all.map((w) => new Promise((resolve) => w.once('exit', resolve)))).then(() => process.exit(0));
+  });
+}
+
 async function serve() {
+  const processes = Number(process.env.BENCH_PROCESSES || 1);
+  if (processes > 1 && cluster.isPrimary) return servePrimary(processes);
   const { loadConfig } = req('config.js');
   const { makeLogger } = req('logger.js');
   const { makeRuntime } = req('runtime.js');
@@ -103,10 +141,11 @@ async function serve() {
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // Settings an operator would tune, passed through when set.
     ...Object.fromEntries(['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'DATABASE_POOL_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
+    ...(process.env.RATE_LIMIT_STORE ? { RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE } : {}),
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);
-  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub', analysis: false });
+  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub', analysis: false, migrate: !cluster.isWorker });
 
   // Every statement the server sends to the database is counted (the bench reports statements per request).
   let statements = 0;
@@ -532,11 +571,6 @@ async function discard(bench) {
 }
 
 async function main() {
-  const duration = Number(args.duration);
-  const connections = Number(args.connections);
-  const rounds = Number(args.rounds);
-  const autocannon = require('autocannon');
-
   let bench;
   if (args.reuse) {
     bench = JSON.parse(fs.readFileSync(path.join(args.reuse, 'bench.json'), 'utf8'));
@@ -547,6 +581,24 @@ async function main() {
     if (!Number.isInteger(n) || n < 100) throw new Error('--n must be an integer of at least 100');
     bench = await prepare(n);
   }
+  const processes = Number(args.processes);
+  if (!Number.isInteger(processes) || processes < 1) throw new Error('--processes must be an integer of at least 1');
+  const measured = [];
+  for (const count of processes > 1 ? [1, processes] : [1]) measured.push(await measure(bench, count));
+  await discard(bench);
+  const [one, many] = measured.map((m) => report(bench, m));
+  if (many) {
+    const ratio = (key) => (many[key].rps / one[key].rps).toFixed(2);
+    console.log(`\n${processes} processes / 1 process, req/s: bare ${ratio('bare')}x, authenticate ${ratio('auth')}x (the target with one process per core: ${(0.7 * processes).toFixed(1)}x)`);
+  }
+}
+
+/** Starts the server as `processes` processes (a cluster when more than 1), loads it and stops it. */
+async function measure(bench, processes) {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const rounds = Number(args.rounds);
+  const autocannon = require('autocannon');
 
   // The server, as `npm start` runs it, in a process of its own.
   const child = fork(__filename, ['--serve'], {
@@ -556,6 +608,7 @@ async function main() {
       ...(bench.databaseUrl ? { DATABASE_URL: bench.databaseUrl } : {}),
       BENCH_IP_DATA: args['stub-ip-data'] ? 'stub' : 'real',
       BENCH_PROFILE: args.profile ? '1' : '',
+      BENCH_PROCESSES: String(processes),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -591,10 +644,13 @@ async function main() {
     },
   };
   const run = async (request, seconds) => {
+    const cpu = process.cpuUsage();
     const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
+    // The load generator shares the machine's cores with the server: what it took of them.
+    const { user, system } = process.cpuUsage(cpu);
     // The server finishes the requests that were in flight when the run ended before the next starts.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    return summary(result);
+    return { ...summary(result), loadCpu: (user + system) / 1e6 / seconds };
   };
 
   // One request of each first: the load is measured only if they answer as they should.
@@ -644,17 +700,24 @@ async function main() {
   }
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
-  await discard(bench);
+  return { processes, results, profile, validateResponses: ready.validateResponses, used: bench.used };
+}
 
+/** Prints one measurement; returns its medians. */
+function report(bench, { processes, results, profile, validateResponses, used }) {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const rounds = Number(args.rounds);
+  const live = bench.live;
   const cpu = os.cpus();
   console.log(
     `\n${bench.dialect}, ${bench.n.toLocaleString('en')} sessions; node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? '?'}), load average ${os.loadavg()[0].toFixed(2)}; ` +
       `autocannon ${duration} s × ${connections} connections${rounds > 1 ? `, ${rounds} rounds` : ''}; IP data ${args['stub-ip-data'] ? 'stubbed' : 'real (shipped)'}; ` +
-      `response validation ${ready.validateResponses ? 'on' : 'off'}`,
+      `response validation ${validateResponses ? 'on' : 'off'}; ${processes} server process${processes > 1 ? 'es (node:cluster)' : ''}`,
   );
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
-    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors)` : '');
+    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)` : '');
   results.forEach((res, i) => {
     if (rounds > 1) console.log(`round ${i + 1}`);
     console.log(row(BARE, res.bare));
@@ -671,7 +734,7 @@ async function main() {
   console.log(`authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s, p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x`);
   const total = results.reduce((s, x) => s + x.auth.total, 0);
   console.log(
-    `authenticated ${total} times${bench.used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
+    `authenticated ${total} times${used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
       `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
   );
   console.log('\nSQL statements per request (mean of 20, transaction control included):');
@@ -683,6 +746,7 @@ async function main() {
       console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.calls).padStart(7)} calls ${(p.ms / p.calls).toFixed(3).padStart(8)} ms  ${sql.slice(0, 170)}`);
     }
   }
+  return { bare: b, auth: a };
 }
 
 if (args.serve) {

@@ -17,7 +17,7 @@ import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
 import { makeSdkHandlers } from './http/handlers/sdk';
-import { makeApiRateLimit, makeIngestRateLimits } from './http/rate-limit';
+import { makeRateLimits } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
@@ -28,7 +28,7 @@ import { MAX_CAPTURE_BYTES } from './verification/media';
 
 export type AppConfig = Pick<
   Config,
-  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
+  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'rateLimitStore' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
 >;
 
 export interface AppDeps extends CoreDeps {
@@ -45,8 +45,9 @@ export interface AppDeps extends CoreDeps {
 const OUTSIDE_SPEC = /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
-  const { config, logger, random, db } = deps;
+  const { config, logger, random, db, clock } = deps;
   const services = deps.services ?? makeServices(deps);
+  const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -60,8 +61,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/liveness/:session_id/capture', express.raw({ type: () => true, limit: MAX_CAPTURE_BYTES }));
   app.use(express.json({ limit: config.bodyLimit }));
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
-  app.use('/ingest', makeIngestRateLimits(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use(['/session', '/liveness', '/account', '/list', '/demo'], makeApiRateLimit(config.rateLimitPerMinute));
+  app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
+  app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
   if (config.demo) app.use(makeDemoRouter(services));
   app.use(
     OpenApiValidator.middleware({

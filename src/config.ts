@@ -1,6 +1,7 @@
 /**
  * Configuration: declared, validated and read from the environment here and nowhere else.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { DB_DEFAULTS } from './storage/db';
 
@@ -16,6 +17,18 @@ export interface Config {
   secretKey?: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /**
+   * Where the rate limits count: `database` (one row per key and minute, shared by every process
+   * on the database) or `memory` (per process: N processes allow N times the limits).
+   */
+  rateLimitStore: 'database' | 'memory';
+  /**
+   * How long an API key's project is kept in this process's memory (0: not kept). A key rotated
+   * by this process stops working at once; rotated by another (the CLI), within this time.
+   */
+  apiKeyCacheTtlMs: number;
+  /** Server processes on this machine (node:cluster workers when above 1). */
+  webConcurrency: number;
   /** SDK posts per minute per client address, and per project. */
   ingestRateLimitPerIp: number;
   ingestRateLimitPerProject: number;
@@ -107,6 +120,18 @@ function webhookWorker(raw: string | undefined): 'inline' | 'off' {
   throw new ConfigError(`WEBHOOK_WORKER must be inline or off, got ${JSON.stringify(raw)}`);
 }
 
+/** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
+export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
+
+/** A number of processes, or `auto`: one per core this process may use. */
+function webConcurrency(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return os.availableParallelism();
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 1024) throw new ConfigError(`WEB_CONCURRENCY must be auto or an integer from 1 to 1024, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -125,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
+    apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
+    webConcurrency: webConcurrency(env.WEB_CONCURRENCY),
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,

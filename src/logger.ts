@@ -34,7 +34,8 @@ export function makeLogger(level: string, destination?: pino.DestinationStream):
   return pino(
     {
       level,
-      base: { service: 'trustgate' },
+      // The pid tells a cluster's workers apart (WEB_CONCURRENCY).
+      base: { service: 'trustgate', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },

@@ -1,19 +1,23 @@
 /**
  * The server's entry point: the only place that reads the environment (through config.ts),
  * builds the real dependencies and listens.
+ *
+ * With WEB_CONCURRENCY above 1 this process becomes a cluster primary (cluster.ts): it runs
+ * the migrations and creates the default project (and the demo's) once, then starts the
+ * workers, each of which serves as a single server does, without migrating.
  */
+import cluster from 'node:cluster';
 import { createApp } from './app';
-import { loadConfig } from './config';
-import { makeLogger } from './logger';
+import { runPrimary } from './cluster';
+import { loadConfig, type Config } from './config';
+import { makeLogger, type Logger } from './logger';
 import { makeRuntime } from './runtime';
+import type { Services } from './services';
 import { makeWebhookWorker, workerSettings } from './webhooks/worker';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = makeLogger(config.logLevel);
-  const runtime = await makeRuntime(config, logger);
-
-  const created = await runtime.services.projects.ensureDefault();
+/** Creates the default project when there is none and prints its credentials. */
+async function ensureDefaultProject(services: Services): Promise<void> {
+  const created = await services.projects.ensureDefault();
   if (created) {
     // Printed once, to the terminal only (not through the logger): the key and secret are
     // not stored in the clear and cannot be shown again.
@@ -29,12 +33,30 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+}
+
+/** The cluster primary's one-time work before the workers start; it keeps nothing open. */
+async function prepare(config: Config, logger: Logger): Promise<void> {
+  const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
+  try {
+    await ensureDefaultProject(runtime.services);
+    // Created on first use otherwise: by two workers at once, it could be created twice.
+    if (config.demo) await runtime.services.projects.ensureDemo();
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function serve(config: Config, logger: Logger): Promise<void> {
+  const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker });
+  if (!cluster.isWorker) await ensureDefaultProject(runtime.services);
 
   // The models load in the background; a verification completed before they are ready waits for them.
   runtime.warmUp().catch((err) => logger.error({ err: (err as Error).message }, 'the analysis models could not be loaded; completing a verification will try again'));
 
   const app = createApp({ ...runtime, config });
   const stopWorker = new AbortController();
+  // In every worker of a cluster too: claims are leased, so the dispatchers share the outbox safely.
   const worker =
     config.webhookWorker === 'inline'
       ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stopWorker.signal)
@@ -45,7 +67,11 @@ async function main(): Promise<void> {
     logger.info({ port, database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
   });
 
+  let stopping = false;
   const shutdown = (signal: string) => {
+    // A cluster's worker may get the signal twice: from the terminal's process group and from the primary.
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     stopWorker.abort();
     server.close(() => {
@@ -55,6 +81,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = makeLogger(config.logLevel);
+  if (cluster.isPrimary && config.webConcurrency > 1) {
+    await prepare(config, logger);
+    runPrimary({ workers: config.webConcurrency, logger });
+    return;
+  }
+  await serve(config, logger);
 }
 
 main().catch((err) => {

@@ -32,7 +32,7 @@ export interface Runtime extends CoreDeps {
 export async function makeRuntime(
   config: Config,
   logger: Logger = makeLogger(config.logLevel),
-  options: { ipData?: boolean; analysis?: boolean } = {},
+  options: { ipData?: boolean; analysis?: boolean; migrate?: boolean } = {},
 ): Promise<Runtime> {
   const db = makeDb({
     databaseUrl: config.databaseUrl,
@@ -41,7 +41,9 @@ export async function makeRuntime(
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,
   });
-  await migrate(db);
+  // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
+  // even when nothing is pending, and N workers would contend for it).
+  if (options.migrate ?? true) await migrate(db);
   const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom);
   if (created) {
     logger.warn(
@@ -82,6 +84,7 @@ export async function makeRuntime(
     ipLists,
     dataDir: config.dataDir,
     analysis,
+    apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
   };
   return {
     ...deps,

@@ -10,6 +10,7 @@ import { makeEvaluationFactsRepository } from './storage/repositories/evaluation
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
+import { makeRateLimitRepository } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
 import { makeVerificationRepository } from './storage/repositories/verifications';
@@ -38,6 +39,8 @@ export interface CoreDeps {
   media?: MediaStore;
   /** Face and document analysis; until the real engine is installed, one that answers 503. Never a fake. */
   analysis?: AnalysisEngine;
+  /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
+  apiKeyCacheTtlMs?: number;
 }
 
 export function makeServices(deps: CoreDeps) {
@@ -51,6 +54,7 @@ export function makeServices(deps: CoreDeps) {
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
+    rateLimits: makeRateLimitRepository(deps.db),
   };
   const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
   const mediaUrls = makeMediaUrls(media, deps.clock);

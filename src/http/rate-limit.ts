@@ -1,12 +1,79 @@
 /**
- * Requests per minute per API key (the key's hash names the bucket, so keys are not kept in
- * memory in the clear). Requests without a key are limited per client address. Counters are
- * per process: behind a load balancer with N processes the effective limit is N times this.
+ * Rate limits (express-rate-limit): requests per minute per API key (the key's hash names the
+ * bucket, so keys are not kept in the clear; requests without a key are limited per client
+ * address), and the SDK's posts per client address and per project.
+ *
+ * The counts are kept in the database by default, so that every process on it (the workers of
+ * one machine, several machines on one PostgreSQL) shares one limit: fixed 60-second windows,
+ * one upsert per request and limiter that returns the window's count, past windows dropped
+ * once a window by each process. `RATE_LIMIT_STORE=memory` keeps them per process instead
+ * (express-rate-limit's MemoryStore: no write per request, but N processes allow N times the
+ * limits).
  */
+import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { ErrorBody } from '../api-types';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { hashApiKey } from '../security/secrets';
+import type { RateLimitRepository } from '../storage/repositories/rate-limits';
+
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+/** The fixed window that holds `now` (milliseconds since the epoch). */
+function windowAt(now: number): { start: number; end: number } {
+  const start = now - (now % RATE_LIMIT_WINDOW_MS);
+  return { start, end: start + RATE_LIMIT_WINDOW_MS };
+}
+
+export interface RateLimitDeps {
+  store: Config['rateLimitStore'];
+  counters: RateLimitRepository;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The database's counters, shared by the limiters of one app. At the first hit of each window
+ * the windows before the previous one are deleted (the previous one stays for processes whose
+ * clocks lag); that delete is not awaited by the request.
+ */
+function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
+  let cleanedFor = -1;
+  const current = () => windowAt(clock.now().getTime());
+  return {
+    async hit(bucket: string) {
+      const window = current();
+      if (window.start !== cleanedFor) {
+        cleanedFor = window.start;
+        counters.deleteBefore(window.start - RATE_LIMIT_WINDOW_MS).catch((err: Error) => logger.warn({ err: err.message }, 'past rate-limit windows could not be deleted'));
+      }
+      return { totalHits: await counters.hit(bucket, window.start), resetTime: new Date(window.end) };
+    },
+    async get(bucket: string) {
+      const window = current();
+      return { totalHits: await counters.hits(bucket, window.start), resetTime: new Date(window.end) };
+    },
+    unhit: (bucket: string) => counters.unhit(bucket, current().start),
+    reset: (bucket: string) => counters.reset(bucket, current().start),
+  };
+}
+
+/** An express-rate-limit Store on the shared counters; `name` keeps the limiters' buckets apart. */
+function databaseStore(shared: ReturnType<typeof makeSharedCounters>, name: string): Store {
+  // A fixed-size bucket whatever the key (a project id header can be long), and no client address in the clear.
+  const bucket = (key: string) => createHash('sha256').update(`${name}\n${key}`, 'utf8').digest('hex');
+  return {
+    localKeys: false,
+    prefix: `${name}:`,
+    increment: (key) => shared.hit(bucket(key)),
+    get: (key) => shared.get(bucket(key)),
+    decrement: (key) => shared.unhit(bucket(key)),
+    resetKey: (key) => shared.reset(bucket(key)),
+  };
+}
 
 function tooManyRequests(res: Response, retryAfterSeconds: number, message: string): void {
   res.setHeader('Retry-After', String(retryAfterSeconds));
@@ -14,37 +81,56 @@ function tooManyRequests(res: Response, retryAfterSeconds: number, message: stri
   res.status(429).json(body);
 }
 
-/** SDK posts: per client address, and per project (named by header or query parameter). */
-export function makeIngestRateLimits(perIp: number, perProject: number): RequestHandler[] {
-  const limited = (what: string) => (_req: unknown, res: Response) =>
-    tooManyRequests(res, 60, `Too many session posts for this ${what}; retry after 60 seconds`);
-  return [
-    rateLimit({ windowMs: 60_000, limit: perIp, standardHeaders: 'draft-6', legacyHeaders: false, keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''), handler: limited('address') }),
+export function makeRateLimits(deps: RateLimitDeps) {
+  const shared = makeSharedCounters(deps);
+  // The time the store counts by: the injected clock for the database's windows, the system's for MemoryStore.
+  const now = deps.store === 'database' ? () => deps.clock.now().getTime() : () => Date.now();
+  const limiter = (name: string, options: Partial<Options>): RequestHandler =>
     rateLimit({
-      windowMs: 60_000,
-      limit: perProject,
-      standardHeaders: false,
+      windowMs: RATE_LIMIT_WINDOW_MS,
       legacyHeaders: false,
-      keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
-      handler: limited('project'),
-    }),
-  ];
-}
+      // A counter that cannot be read (the database is down or busy) lets the request through: the
+      // request then fails or succeeds on its own, and the failure is logged.
+      passOnStoreError: true,
+      logger: {
+        error: (err, message) => deps.logger.error({ err }, message ?? 'rate limiter error'),
+        warn: (err, message) => deps.logger.warn({ err }, message ?? 'rate limiter warning'),
+      },
+      ...(deps.store === 'database' ? { store: databaseStore(shared, name) } : {}),
+      ...options,
+    });
 
-export function makeApiRateLimit(perMinute: number): RequestHandler {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    keyGenerator: (req) => {
-      const key = req.header('x-api-key');
-      return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+  return {
+    /** SDK posts: per client address, and per project (named by header or query parameter). */
+    ingest(perIp: number, perProject: number): RequestHandler[] {
+      const limited = (what: string) => (_req: unknown, res: Response) =>
+        tooManyRequests(res, 60, `Too many session posts for this ${what}; retry after 60 seconds`);
+      return [
+        limiter('ingest-ip', { limit: perIp, standardHeaders: 'draft-6', keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''), handler: limited('address') }),
+        limiter('ingest-project', {
+          limit: perProject,
+          standardHeaders: false,
+          keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
+          handler: limited('project'),
+        }),
+      ];
     },
-    handler: (req, res, _next, options) => {
-      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
-      tooManyRequests(res, retryAfter, `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
+
+    /** The API: per key. */
+    api(perMinute: number): RequestHandler {
+      return limiter('api', {
+        limit: perMinute,
+        standardHeaders: 'draft-6',
+        keyGenerator: (req) => {
+          const key = req.header('x-api-key');
+          return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+        },
+        handler: (req, res, _next, options) => {
+          const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+          const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? now() + options.windowMs) - now()) / 1000));
+          tooManyRequests(res, retryAfter, `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
+        },
+      });
     },
-  });
+  };
 }

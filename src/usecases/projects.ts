@@ -11,6 +11,7 @@ import {
 } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
+import { makeApiKeyCache } from './api-key-cache';
 
 export interface ProjectDeps {
   db: Db;
@@ -18,6 +19,8 @@ export interface ProjectDeps {
   random: Random;
   secretBox: SecretBox;
   projects: ProjectRepository;
+  /** How long a key's project is kept in memory (api-key-cache.ts); 0 or absent: not kept. */
+  apiKeyCacheTtlMs?: number;
 }
 
 /** What a new project's owner is shown once: the key and secret are not retrievable later. */
@@ -59,6 +62,7 @@ export function validateWebhookUrl(url: string): string {
 
 export function makeProjectUseCases(deps: ProjectDeps) {
   const { db, clock, random, secretBox, projects } = deps;
+  const keyCache = makeApiKeyCache({ ttlMs: deps.apiKeyCacheTtlMs ?? 0, clock });
 
   async function issueKey(projectId: string, trx: Db): Promise<string> {
     const apiKey = generateApiKey(random);
@@ -122,22 +126,34 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         await projects.revokeKeys(projectId, clock.now(), trx);
         return issueKey(projectId, trx);
       });
+      // After the commit: a lookup that overlapped the rotation is not kept either.
+      keyCache.forgetProject(projectId);
       return { project_id: projectId, api_key: apiKey };
     },
 
     async setWebhook(projectId: string, url: string | null): Promise<void> {
       const normalised = url ? validateWebhookUrl(url) : null;
       if (!(await projects.setWebhookUrl(projectId, normalised))) throw new AppError(404, `project ${projectId} not found`);
+      keyCache.forgetProject(projectId);
     },
 
-    /** The project whose active key this is; undefined for a missing, unknown or revoked key. */
+    /**
+     * The project whose active key this is; undefined for a missing, unknown or revoked key.
+     * Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts): a key revoked by
+     * another process keeps working here until then.
+     */
     async authenticate(apiKey: string): Promise<Project | undefined> {
       const hash = hashApiKey(apiKey);
+      const cached = keyCache.get(hash);
+      if (cached) return cached;
+      const generation = keyCache.generation();
       const key = await projects.findActiveKeyByHash(hash);
       // The lookup is by hash through a unique index; the comparison of the found hash is
       // constant-time, so nothing about a near-miss key is observable.
       if (!key || !constantTimeEqual(key.keyHash, hash)) return undefined;
-      return projects.findById(key.projectId);
+      const project = await projects.findById(key.projectId);
+      if (project) keyCache.set(hash, project, generation);
+      return project;
     },
 
     async webhookSecret(project: Project): Promise<string> {

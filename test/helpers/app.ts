@@ -10,6 +10,7 @@ import type { Express } from 'express';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../../src/app';
 import { fixedClock, systemRandom } from '../../src/clock';
+import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../../src/config';
 import { makeLogger, type Logger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type CoreDeps, type Services } from '../../src/services';
@@ -78,12 +79,15 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     ipIntelligence: await sharedIpData(),
     ipLists,
     ...(dataDir ? { dataDir } : {}),
+    // As in production: a key's project is kept in memory (by the fixed clock's time).
+    apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,
   };
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
+    rateLimitStore: 'database',
     validateResponses: true,
     trustProxy: false,
     bodyLimit: '1mb',

@@ -12,6 +12,7 @@ import * as m0005 from './0005_webhooks';
 import * as m0006 from './0006_verification_sessions';
 import * as m0007 from './0007_verification_captures';
 import * as m0008 from './0008_verification_index';
+import * as m0009 from './0009_rate_limits';
 import * as m0010 from './0010_evaluation_aggregates';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0006_verification_sessions': m0006,
   '0007_verification_captures': m0007,
   '0008_verification_index': m0008,
+  '0009_rate_limits': m0009,
   '0010_evaluation_aggregates': m0010,
 };
 

@@ -1,0 +1,41 @@
+/**
+ * The rate limits' counters (table rate_limits): hits per key and fixed window. Each method is
+ * one statement; `hit` is the one on the hot path (an upsert that returns the new count).
+ */
+import type { Knex } from 'knex';
+
+export function makeRateLimitRepository(db: Knex) {
+  return {
+    /** Counts one hit of `key` in the window starting at `windowStart`; returns the window's hits so far. */
+    async hit(key: string, windowStart: number, trx: Knex = db): Promise<number> {
+      const rows: { hits: number | string }[] = await trx('rate_limits')
+        .insert({ window_start: windowStart, key, hits: 1 })
+        .onConflict(['window_start', 'key'])
+        .merge({ hits: trx.raw('?? + 1', ['rate_limits.hits']) })
+        .returning('hits');
+      return Number(rows[0].hits);
+    },
+
+    /** The window's hits of `key` (0 when none). */
+    async hits(key: string, windowStart: number, trx: Knex = db): Promise<number> {
+      const row = await trx('rate_limits').where({ window_start: windowStart, key }).first('hits');
+      return Number(row?.hits ?? 0);
+    },
+
+    /** Takes one hit back (never below 0). */
+    async unhit(key: string, windowStart: number, trx: Knex = db): Promise<void> {
+      await trx('rate_limits').where({ window_start: windowStart, key }).where('hits', '>', 0).decrement('hits', 1);
+    },
+
+    async reset(key: string, windowStart: number, trx: Knex = db): Promise<void> {
+      await trx('rate_limits').where({ window_start: windowStart, key }).delete();
+    },
+
+    /** Drops the windows that started before `windowStart`; returns how many rows went. */
+    async deleteBefore(windowStart: number, trx: Knex = db): Promise<number> {
+      return trx('rate_limits').where('window_start', '<', windowStart).delete();
+    },
+  };
+}
+
+export type RateLimitRepository = ReturnType<typeof makeRateLimitRepository>;

@@ -1,0 +1,66 @@
+/**
+ * API key → project, kept in this process's memory for a few seconds (API_KEY_CACHE_TTL_MS), so
+ * that a request with a known key makes no database query.
+ *
+ * - Keyed by the key's SHA-256 (hashApiKey): keys are never held in the clear. Finding an entry
+ *   compares hashes as strings, not in constant time; what that could reveal is a stored key's
+ *   hash, which is useless without a preimage of SHA-256 (the database's index lookup is no
+ *   different).
+ * - Only keys that were found are kept. Unknown keys are not: each would be an entry an attacker
+ *   can make by sending random keys, and a full cache would push the real keys out. An unknown
+ *   key costs its one indexed lookup every time, as it did before the cache.
+ * - Bounded (maxEntries, by default far above the number of active keys of any installation):
+ *   when full, expired entries go first, then the oldest.
+ * - Changes made by this process (a key rotated, a webhook URL set) drop the project's entries
+ *   at once; a lookup that was under way when they were dropped is not kept. Changes made by
+ *   another process (`trustgate project rotate-key`, another server) show after at most the TTL.
+ */
+import type { Clock } from '../clock';
+import type { Project } from '../storage/repositories/projects';
+
+export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
+
+export interface ApiKeyCache {
+  get(keyHash: string): Project | undefined;
+  /** Taken before a lookup and given to `set`: a lookup that overlapped `forgetProject` is not kept. */
+  generation(): number;
+  set(keyHash: string, project: Project, generation: number): void;
+  forgetProject(projectId: string): void;
+}
+
+export function makeApiKeyCache(options: { ttlMs: number; clock: Clock; maxEntries?: number }): ApiKeyCache {
+  const { ttlMs, clock } = options;
+  const maxEntries = options.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
+  const entries = new Map<string, { project: Project; expiresAt: number }>();
+  let generation = 0;
+
+  function makeRoom(now: number): void {
+    for (const [hash, entry] of entries) if (entry.expiresAt <= now) entries.delete(hash);
+    for (const hash of entries.keys()) {
+      if (entries.size < maxEntries) break;
+      entries.delete(hash);
+    }
+  }
+
+  return {
+    get(keyHash) {
+      const entry = entries.get(keyHash);
+      if (!entry) return undefined;
+      if (entry.expiresAt > clock.now().getTime()) return entry.project;
+      entries.delete(keyHash);
+      return undefined;
+    },
+    generation: () => generation,
+    set(keyHash, project, since) {
+      if (ttlMs <= 0 || since !== generation) return;
+      const now = clock.now().getTime();
+      entries.delete(keyHash);
+      if (entries.size >= maxEntries) makeRoom(now);
+      entries.set(keyHash, { project, expiresAt: now + ttlMs });
+    },
+    forgetProject(projectId) {
+      generation++;
+      for (const [hash, entry] of entries) if (entry.project.id === projectId) entries.delete(hash);
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The compiled server and CLI as real OS processes. The sources under test are compiled once
+ * per test file into a folder of that file's own under the package root (not dist/, which
+ * another test file may be compiling at the same moment); servers are started with an
+ * environment of the test's choosing and their JSON log lines are collected.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../src/spec';
+import type { TestDb } from './db';
+
+const BUILD_ROOT = path.join(PACKAGE_ROOT, '.test-build');
+let built: string | undefined;
+
+/** Compiles src/ (once per test file); returns the folder that holds src/main.js and src/cli/main.js. */
+export function compileSources(): string {
+  if (built) return built;
+  const outDir = path.join(BUILD_ROOT, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  execFileSync(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir, '--declaration', 'false', '--sourceMap', 'false'], {
+    cwd: PACKAGE_ROOT,
+    stdio: 'pipe',
+  });
+  built = outDir;
+  return outDir;
+}
+
+export function removeCompiled(): void {
+  if (built) fs.rmSync(built, { recursive: true, force: true });
+  built = undefined;
+}
+
+/** What a server or the CLI needs to reach the test's database, with a data folder for the rest. */
+export function databaseEnv(testDb: TestDb, dataDir: string, secretKey: Buffer): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    TRUSTGATE_SECRET_KEY: secretKey.toString('base64'),
+    // SQLite: the server opens DATA_DIR/trustgate.sqlite, which is the test's own file.
+    DATA_DIR: testDb.sqliteFile ? path.dirname(testDb.sqliteFile) : dataDir,
+    ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),
+  };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Every JSON log line so far, parsed. */
+  lines: Record<string, unknown>[];
+  /** Everything written to stdout. */
+  stdout(): string;
+  port: number;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills (SIGKILL) whatever a test left running; for afterAll. */
+export function killAll(): void {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export async function until(ok: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Starts `node <compiled>/src/main.js` on a free loopback port and waits until `listeners`
+ * processes log `listening` (the workers of a cluster share one port).
+ */
+export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promise<ServerProcess> {
+  const main = path.join(compileSources(), 'src', 'main.js');
+  const child = spawn(process.execPath, [main], { env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const lines: Record<string, unknown>[] = [];
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    const parts = (partial + chunk.toString('utf8')).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  let ended = false;
+  void exited.then(() => (ended = true));
+  const listening = () => lines.filter((l) => l.msg === 'listening');
+  await until(() => {
+    if (ended) throw new Error(`the server exited before listening: ${stderr}${stdout}`.slice(0, 2000));
+    return listening().length >= listeners;
+  }, 'the server to listen');
+  return { child, lines, stdout: () => stdout, port: Number(listening()[0].port), exited };
+}
+
+/** Runs the compiled CLI (`trustgate …`) as a process of its own. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  const entry = path.join(compileSources(), 'src', 'cli', 'main.js');
+  const script = `require(${JSON.stringify(entry)}).cli(process.argv.slice(1)).then((code) => process.exit(code))`;
+  const child = spawn(process.execPath, ['-e', script, ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+}
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+
+/** One request on a connection of its own (so that a cluster may hand it to any worker). */
+export function send(port: number, method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: urlPath, agent: false, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

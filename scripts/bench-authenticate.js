@@ -88,6 +88,8 @@ const { values: args } = parseArgs({
   },
 });
 
+const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
+const AUTH = 'POST /session/authenticate?accounts_linked=true';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RATE_LIMIT = 1_000_000;
@@ -631,8 +633,6 @@ async function measure(bench, processes) {
   const headers = { 'x-api-key': bench.apiKey, 'content-type': 'application/json' };
 
   const bare = { method: 'POST', path: '/session/unauthenticated', headers, body: JSON.stringify({ session_id: randomUUID() }) };
-  const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
-  const AUTH = 'POST /session/authenticate?accounts_linked=true';
   const live = bench.live;
   const authenticate = {
     method: 'POST',
@@ -700,11 +700,11 @@ async function measure(bench, processes) {
   }
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
-  return { processes, results, profile, validateResponses: ready.validateResponses, used: bench.used };
+  return { processes, results, profile, statementsPer, validateResponses: ready.validateResponses, used: bench.used };
 }
 
 /** Prints one measurement; returns its medians. */
-function report(bench, { processes, results, profile, validateResponses, used }) {
+function report(bench, { processes, results, profile, statementsPer, validateResponses, used }) {
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const rounds = Number(args.rounds);

@@ -35,6 +35,21 @@ export interface AttemptRecord {
   error?: string;
 }
 
+/** What one attempt ended in, as the dispatcher settles it. */
+export interface Outcome {
+  status: WebhookStatus;
+  /** The next attempt's time, when rescheduled (status pending). */
+  runAt?: Date;
+  error?: string;
+}
+
+/** A claimed row's settlement: its attempt (when one was made) and its outcome. */
+export interface Settlement {
+  requestId: string;
+  attempt?: AttemptRecord;
+  outcome: Outcome;
+}
+
 const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(Number(v)));
 
 /** A webhook without its body (listing never opens the sealed bodies). */
@@ -103,35 +118,34 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return rows.map((r: Record<string, unknown>) => toRecord(r, box));
     },
 
-    async recordAttempt(requestId: string, a: AttemptRecord): Promise<void> {
-      await db('webhook_attempts').insert({
-        request_id: requestId,
-        attempt: a.attempt,
-        at: a.at.getTime(),
-        worker: a.worker,
-        status_code: a.statusCode ?? null,
-        latency_ms: Math.round(a.latencyMs),
-        error: a.error ?? null,
+    /**
+     * Records the attempts and settles the rows `worker` still holds, all in one transaction;
+     * returns the request_ids it settled (a row whose lease was lost, taken over by another
+     * dispatcher, is not touched; its attempt is still recorded: it was made).
+     */
+    async settle(worker: string, at: Date, settlements: Settlement[]): Promise<Set<string>> {
+      if (settlements.length === 0) return new Set();
+      const attempts = settlements.flatMap(({ requestId, attempt: a }) =>
+        a
+          ? [{ request_id: requestId, attempt: a.attempt, at: a.at.getTime(), worker: a.worker, status_code: a.statusCode ?? null, latency_ms: Math.round(a.latencyMs), error: a.error ?? null }]
+          : [],
+      );
+      const delivered = settlements.filter((s) => s.outcome.status === 'delivered').map((s) => s.requestId);
+      const others = settlements.filter((s) => s.outcome.status !== 'delivered');
+      const held = (trx: Knex, ids: string[]) => trx('webhooks').whereIn('request_id', ids).where({ locked_by: worker });
+      const unlocked = { locked_by: null, locked_at: null };
+      return db.transaction(async (trx) => {
+        if (attempts.length) await trx('webhook_attempts').insert(attempts).onConflict(['request_id', 'attempt']).ignore();
+        const settled: { request_id: string }[] = [];
+        if (delivered.length) {
+          settled.push(...(await held(trx, delivered).update({ ...unlocked, status: 'delivered', last_error: null, delivered_at: at.getTime() }).returning('request_id')));
+        }
+        for (const { requestId, outcome } of others) {
+          const update = { ...unlocked, status: outcome.status, last_error: outcome.error ?? null, ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}) };
+          settled.push(...(await held(trx, [requestId]).update(update).returning('request_id')));
+        }
+        return new Set(settled.map((r) => r.request_id));
       });
-    },
-
-    /** Settles a claimed row; false when the lease was lost (another dispatcher took it over). */
-    async settle(
-      requestId: string,
-      worker: string,
-      outcome: { status: WebhookStatus; at: Date; runAt?: Date; error?: string },
-    ): Promise<boolean> {
-      const changed = await db('webhooks')
-        .where({ request_id: requestId, locked_by: worker })
-        .update({
-          status: outcome.status,
-          locked_by: null,
-          locked_at: null,
-          last_error: outcome.error ?? null,
-          ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}),
-          ...(outcome.status === 'delivered' ? { delivered_at: outcome.at.getTime() } : {}),
-        });
-      return changed > 0;
     },
 
     async find(requestId: string): Promise<WebhookRecord | undefined> {

@@ -3,10 +3,10 @@
  * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
  * the policy runs out or the target is a private address the operator did not allow. A claimed
  * batch is posted concurrently and settled, attempts included, in one transaction.
- * `runOnce()` drains what is due now (tests call it); `start(signal)` polls until the signal
- * aborts (the server and `trustgate worker` run it).
+ * `runOnce()` drains what is due now (tests call it); `start(signal)` runs until the signal
+ * aborts (the server and `trustgate worker` run it), sleeping between drains until it is woken
+ * (a webhook was queued: wake.ts), the soonest pending webhook is due, or `pollMs` has passed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { isPublicIp } from '../domain/enrichment/ip';
 import type { Clock } from '../clock';
@@ -14,6 +14,7 @@ import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
+import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
 
 export interface WebhookTarget {
@@ -43,6 +44,8 @@ export interface DispatcherDeps {
   workerId?: string;
   /** How many webhooks one claim takes, posted concurrently. */
   batch?: number;
+  /** What ends `start()`'s sleep early (the process's queueing use cases and the PostgreSQL listener call it). */
+  wake?: Wake;
 }
 
 export function makeDispatcher(deps: DispatcherDeps) {
@@ -51,6 +54,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
   const timeoutMs = deps.timeoutMs ?? 15_000;
   const worker = deps.workerId ?? `dispatcher-${randomUUID()}`;
   const batch = deps.batch ?? 64;
+  const wake = deps.wake ?? makeWake();
   const { outbox, clock, logger } = deps;
 
   /** Whether the URL's host is an address we may post to. */
@@ -138,16 +142,23 @@ export function makeDispatcher(deps: DispatcherDeps) {
   return {
     worker,
     runOnce,
-    /** Polls every `pollMs` until `signal` aborts; errors are logged, never thrown. */
+    /**
+     * Drains, then sleeps until woken, until the soonest pending webhook is due, or for `pollMs`
+     * at most (the fallback: webhooks queued by other processes on SQLite, leases that expire),
+     * until `signal` aborts; errors are logged, never thrown.
+     */
     async start(signal: AbortSignal, pollMs = 1000): Promise<void> {
       while (!signal.aborted) {
+        let sleepMs = pollMs;
         try {
           await runOnce();
+          const next = await outbox.nextRunAt();
+          if (next) sleepMs = Math.max(0, Math.min(pollMs, next.getTime() - clock.now().getTime()));
         } catch (err) {
           logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
         }
-        // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
-        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+        if (!wake.pending) logger.debug({ worker, sleepMs }, 'webhook dispatcher idle');
+        await wake.sleep(sleepMs, signal);
       }
     },
   };

@@ -148,6 +148,15 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       });
     },
 
+    /**
+     * When the soonest pending webhook no dispatcher holds is due (undefined when there is none).
+     * Held rows are left out: a lease that expires is found by the poll.
+     */
+    async nextRunAt(): Promise<Date | undefined> {
+      const row = await db('webhooks').where({ status: 'pending' }).whereNull('locked_at').orderBy('run_at').first('run_at');
+      return row ? new Date(Number(row.run_at)) : undefined;
+    },
+
     async find(requestId: string): Promise<WebhookRecord | undefined> {
       const row = await db('webhooks').where({ request_id: requestId }).first();
       return row && toRecord(row, box);

@@ -2,6 +2,11 @@
  * The webhook worker: the dispatcher (delivering due webhooks) and the sweeper (ending
  * verification sessions after 30 days), run inside the server by default or on their own by
  * `trustgate worker`. Several workers may run at once: claims are leased.
+ *
+ * The dispatcher is woken when a webhook is queued by the use case in its own process, once
+ * the transaction has committed (services.webhookWake). Between wakes it polls, every `pollMs`
+ * or sooner when the soonest pending webhook (a retry) is due sooner: that poll is how a
+ * separate worker process learns of webhooks the server queued.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import dns from 'node:dns/promises';
@@ -19,9 +24,13 @@ export interface WorkerDeps {
   allowPrivate: boolean;
   leaseMs?: number;
   policy?: RetryPolicy;
+  /** The fallback poll: the longest the dispatcher sleeps without a wake. */
   pollMs?: number;
   sweepEveryMs?: number;
 }
+
+/** The fallback poll's default (see WorkerDeps.pollMs). */
+export const DEFAULT_POLL_MS = 1000;
 
 /** The reference schedule with every wait multiplied by `scale`. */
 export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_POLICY): RetryPolicy {
@@ -45,6 +54,7 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
     target: (projectId) => services.webhookTarget(projectId),
     render: services.renderWebhook,
+    wake: services.webhookWake,
     allowPrivate: deps.allowPrivate,
     leaseMs: deps.leaseMs,
     policy: deps.policy,
@@ -67,7 +77,7 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     dispatcher,
     async start(signal) {
       logger.info({ worker: dispatcher.worker }, 'webhook worker started');
-      await Promise.all([dispatcher.start(signal, deps.pollMs ?? 1000), sweep(signal)]);
+      await Promise.all([dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS), sweep(signal)]);
     },
   };
 }

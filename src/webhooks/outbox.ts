@@ -4,6 +4,11 @@
  * The claim is one statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so dispatchers never take the
  * same row; SQLite has one writer), attempts are counted at claim, settlement touches only rows
  * the dispatcher still holds, and a crashed dispatcher's lease expires.
+ *
+ * Waking dispatchers: on PostgreSQL, queueing a webhook also sends `NOTIFY` on
+ * WEBHOOK_CHANNEL in the queueing transaction, which PostgreSQL delivers to every listening
+ * worker when (and only if) it commits. A dispatcher in the same process is woken by the caller
+ * once its transaction has committed (see wake.ts): only the transaction's owner knows when that is.
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
@@ -34,6 +39,9 @@ export interface AttemptRecord {
   latencyMs: number;
   error?: string;
 }
+
+/** The PostgreSQL channel on which queued webhooks are announced (webhooks/listener.ts listens). */
+export const WEBHOOK_CHANNEL = 'trustgate_webhooks';
 
 /** What one attempt ended in, as the dispatcher settles it. */
 export interface Outcome {
@@ -79,9 +87,15 @@ function toRecord(r: Record<string, unknown>, box: SecretBox): WebhookRecord {
 
 export function makeOutbox(db: Knex, box: SecretBox) {
   const postgres = db.client.config.client === 'pg';
+  /** Announces due webhooks to the listening workers, at the commit of `trx` (PostgreSQL only). */
+  const notify = (trx: Knex) => trx.raw('SELECT pg_notify(?, ?)', [WEBHOOK_CHANNEL, '']);
 
   return {
-    /** Queues the session's webhook; false when the session already has one (the unique key holds). */
+    /**
+     * Queues the session's webhook; false when the session already has one (the unique key holds).
+     * On PostgreSQL the listening workers are notified when `trx` commits; the caller wakes its
+     * own process's dispatcher after the commit.
+     */
     async enqueue(w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date }, trx: Knex = db): Promise<boolean> {
       const inserted = await trx('webhooks')
         .insert({
@@ -98,7 +112,9 @@ export function makeOutbox(db: Knex, box: SecretBox) {
         .onConflict('session_id')
         .ignore()
         .returning('request_id');
-      return inserted.length > 0;
+      if (inserted.length === 0) return false;
+      if (postgres) await notify(trx);
+      return true;
     },
 
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
@@ -182,10 +198,13 @@ export function makeOutbox(db: Knex, box: SecretBox) {
 
     /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
     async replay(requestId: string, now: Date): Promise<boolean> {
-      const changed = await db('webhooks')
-        .where({ request_id: requestId })
-        .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
-      return changed > 0;
+      return db.transaction(async (trx) => {
+        const changed = await trx('webhooks')
+          .where({ request_id: requestId })
+          .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
+        if (changed > 0 && postgres) await notify(trx);
+        return changed > 0;
+      });
     },
   };
 }

@@ -3,10 +3,11 @@
  * verification sessions after 30 days), run inside the server by default or on their own by
  * `trustgate worker`. Several workers may run at once: claims are leased.
  *
- * The dispatcher is woken when a webhook is queued by the use case in its own process, once
- * the transaction has committed (services.webhookWake). Between wakes it polls, every `pollMs`
- * or sooner when the soonest pending webhook (a retry) is due sooner: that poll is how a
- * separate worker process learns of webhooks the server queued.
+ * The dispatcher is woken when a webhook is queued: by the use case in its own process, once
+ * the transaction has committed (services.webhookWake), and on PostgreSQL by the NOTIFY that
+ * the queueing transaction sends to every worker's LISTEN (listener.ts). Between wakes it
+ * polls, every `pollMs` or sooner when the soonest pending webhook (a retry) is due sooner: on
+ * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import dns from 'node:dns/promises';
@@ -16,6 +17,7 @@ import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher } from './dispatcher';
+import { listenForWebhooks } from './listener';
 
 export interface WorkerDeps {
   services: Services;
@@ -27,6 +29,8 @@ export interface WorkerDeps {
   /** The fallback poll: the longest the dispatcher sleeps without a wake. */
   pollMs?: number;
   sweepEveryMs?: number;
+  /** PostgreSQL's URL: the worker LISTENs on a connection of its own. Unset (SQLite): no listener. */
+  databaseUrl?: string;
 }
 
 /** The fallback poll's default (see WorkerDeps.pollMs). */
@@ -39,8 +43,8 @@ export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_
 }
 
 /** The worker's settings from the configuration. */
-export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale'>) {
-  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale) };
+export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'databaseUrl'>) {
+  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale), databaseUrl: config.databaseUrl };
 }
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
@@ -77,7 +81,12 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     dispatcher,
     async start(signal) {
       logger.info({ worker: dispatcher.worker }, 'webhook worker started');
-      await Promise.all([dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS), sweep(signal)]);
+      const { databaseUrl } = deps;
+      await Promise.all([
+        dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
+        sweep(signal),
+        databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
+      ]);
     },
   };
 }

@@ -17,10 +17,13 @@
 //
 // Three phases:
 // 1. Completion to delivery, the worker running: sessions are ended one every 10 ms (paced),
-//    then by --concurrency clients as fast as the API answers (burst). For each webhook, the
-//    time from the session's completion (the envelope's completed_at, stamped by the server
-//    just before the transaction that ends the session and queues the webhook) to its
-//    arrival at the receiver (same machine, same clock); printed as p50, p99 and max.
+//    then by --concurrency clients as fast as the API answers (burst), with the server's own
+//    worker; then paced again with a separate `trustgate worker` process instead (the server's
+//    worker stopped, as with WEBHOOK_WORKER=off): on PostgreSQL it is woken by NOTIFY, on
+//    SQLite it finds the webhooks by its poll. For each webhook, the time from the session's
+//    completion (the envelope's completed_at, stamped by the server just before the
+//    transaction that ends the session and queues the webhook) to its arrival at the receiver
+//    (same machine, same clock); printed as p50, p99 and max.
 // 2. Draining a full outbox to a healthy receiver: all N sessions are ended first (the
 //    server's worker stopped), then the worker starts and one dispatcher delivers them.
 // 3. The same with the receiver failing --fail-rate of requests at random (500).
@@ -33,7 +36,9 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { fork } = require('node:child_process');
+const { fork, spawn } = require('node:child_process');
+const { once } = require('node:events');
+const readline = require('node:readline');
 const { randomBytes } = require('node:crypto');
 const { parseArgs } = require('node:util');
 
@@ -69,7 +74,7 @@ async function serve() {
     NODE_ENV: 'production',
     DATA_DIR: process.env.BENCH_DATA_DIR,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    TRUSTGATE_SECRET_KEY: process.env.BENCH_SECRET_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_RETRY_SCALE: '0.001',
@@ -187,10 +192,35 @@ async function setUp(child, base, n, failRate, concurrency) {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)];
 
-/** Completion-to-delivery latencies (ms) of N webhooks queued while the worker runs. */
-async function latencyPhase(child, base, n, timeoutS, concurrency, paced) {
+/** The server's own worker, started and stopped through the server process. */
+const inlineWorker = (child) => ({ start: () => ask(child, 'worker-start'), stop: () => ask(child, 'worker-stop') });
+
+/**
+ * A `trustgate worker` process, as an operator runs it next to servers with WEBHOOK_WORKER=off;
+ * started once it is ready (on PostgreSQL: listening).
+ */
+function workerProcess(env, postgres) {
+  let proc;
+  return {
+    async start() {
+      proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'trustgate.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const ready = postgres ? 'listening for queued webhooks' : 'webhook worker started';
+      await new Promise((resolve, reject) => {
+        readline.createInterface({ input: proc.stderr }).on('line', (line) => JSON.parse(line).msg === ready && resolve());
+        proc.once('exit', (code) => reject(new Error(`trustgate worker exited (${code})`)));
+      });
+    },
+    async stop() {
+      proc.kill('SIGTERM');
+      await once(proc, 'exit');
+    },
+  };
+}
+
+/** Completion-to-delivery latencies (ms) of N webhooks queued while `worker` runs. */
+async function latencyPhase(child, base, n, timeoutS, concurrency, paced, worker) {
   const { rx, sessions, cancel, delivered, waitForAll } = await setUp(child, base, n, 0, concurrency);
-  await ask(child, 'worker-start');
+  await worker.start();
   if (paced) {
     for (const s of sessions) {
       await cancel(s);
@@ -198,7 +228,7 @@ async function latencyPhase(child, base, n, timeoutS, concurrency, paced) {
     }
   } else await pool(sessions, concurrency, cancel);
   await waitForAll(timeoutS);
-  await ask(child, 'worker-stop');
+  await worker.stop();
   const latencies = sessions.map((s) => rx.bySession.get(s.id)?.latencyMs).filter((l) => l !== undefined).sort((a, b) => a - b);
   await rx.close();
   return { n, lost: n - delivered(), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1] };
@@ -251,17 +281,36 @@ async function main() {
       await knex.destroy();
     };
   }
-  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const secretKey = randomBytes(32).toString('base64');
+  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_SECRET_KEY: secretKey, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const separateWorker = workerProcess(
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      TRUSTGATE_SECRET_KEY: secretKey,
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETRY_SCALE: '0.001',
+      LOG_LEVEL: 'info',
+    },
+    Boolean(databaseUrl),
+  );
   const { port } = await new Promise((r) => child.once('message', r));
   const base = `http://127.0.0.1:${port}`;
   console.log(`bench:webhooks: ${n} sessions per phase, database ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} CPUs, Node ${process.version}`);
   const results = [];
   try {
-    for (const paced of [true, false]) {
-      const r = await latencyPhase(child, base, Number(args['latency-n']), Number(args.timeout), Number(args.concurrency), paced);
+    const latencies = [
+      { paced: true, worker: inlineWorker(child), label: "the server's worker" },
+      { paced: false, worker: inlineWorker(child), label: "the server's worker" },
+      { paced: true, worker: separateWorker, label: `a separate trustgate worker process (${databaseUrl ? 'woken by NOTIFY' : 'SQLite: its poll'})` },
+    ];
+    for (const { paced, worker, label } of latencies) {
+      const r = await latencyPhase(child, base, Number(args['latency-n']), Number(args.timeout), Number(args.concurrency), paced, worker);
       results.push(r);
       console.log(
-        `completion to delivery, worker running, ${r.n} sessions ${paced ? 'ended one every 10 ms' : `ended by ${args.concurrency} clients at once`}: ` +
+        `completion to delivery, ${label}, ${r.n} sessions ${paced ? 'ended one every 10 ms' : `ended by ${args.concurrency} clients at once`}: ` +
           `p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; lost ${r.lost}`,
       );
     }

@@ -1,32 +1,44 @@
 #!/usr/bin/env node
-// Webhook delivery under load: N verification sessions are ended through the HTTP API and
-// their webhooks delivered by the server's own dispatcher to a loopback receiver, first one
-// that always answers 200, then one that fails 30% of requests at random (500).
+// Webhook delivery under load: verification sessions are ended through the HTTP API and their
+// webhooks delivered by the server's own dispatcher to a loopback receiver.
 //
-//   npm run build && npm run bench:webhooks [-- --n 1000] [--fail-rate 0.3] [--timeout 180]
+//   npm run build && npm run bench:webhooks [-- --n 1000] [--latency-n 500] [--fail-rate 0.3] [--timeout 180]
 //
 // The server is the compiled one (dist/, makeRuntime + createApp + the inline webhook worker,
-// as `npm start` runs it) in a child process, on a fresh SQLite file in a temporary folder, or
-// on PostgreSQL when DATABASE_URL is set (a new database there, dropped afterwards). The
-// retry schedule is reference.md's, scaled by WEBHOOK_RETRY_SCALE=0.001 (3 ms, 10 ms, 180 ms,
-// 1.8 s, …) so that a run with failures ends in minutes; nothing else is changed for the bench.
+// as `npm start` runs it, with the worker's production settings: workerSettings(config) and
+// the default poll) in a child process, on a fresh SQLite file in a temporary folder, or on
+// PostgreSQL when DATABASE_URL is set (a new database there, dropped afterwards). The only
+// change for the bench: the retry schedule is reference.md's scaled by WEBHOOK_RETRY_SCALE=0.001
+// (3 ms, 10 ms, 180 ms, 1.8 s, …) so that a run with failures ends in minutes.
 //
 // Sessions end by the hosted page's Cancel (POST /liveness/{id}/cancel): the terminal
 // transition and its outbox row are the same for every ending, and the bench measures
 // delivery, not face analysis (bench:analysis measures that).
 //
-// Each phase ends all N sessions first (the server's worker paused), then starts the worker and
-// times the drain: the outbox holds N due webhooks and one dispatcher delivers them. Printed
-// per phase: sessions ended per second (HTTP), deliveries per second (N over the time to the
-// last delivery), the time to 99% delivered (with failures the last ones wait out the scaled
-// backoff), requests the receiver saw, webhooks lost (never delivered before the timeout: must
-// be 0), sessions whose requests carried more than one request_id (must be 0).
+// Three phases:
+// 1. Completion to delivery, the worker running: sessions are ended one every 10 ms (paced),
+//    then by --concurrency clients as fast as the API answers (burst), with the server's own
+//    worker; then paced again with a separate `trustgate worker` process instead (the server's
+//    worker stopped, as with WEBHOOK_WORKER=off): on PostgreSQL it is woken by NOTIFY, on
+//    SQLite it finds the webhooks by its poll. For each webhook, the time from the session's
+//    completion (the envelope's completed_at, stamped by the server just before the
+//    transaction that ends the session and queues the webhook) to its arrival at the receiver
+//    (same machine, same clock); printed as p50, p99 and max.
+// 2. Draining a full outbox to a healthy receiver: all N sessions are ended first (the
+//    server's worker stopped), then the worker starts and one dispatcher delivers them.
+// 3. The same with the receiver failing --fail-rate of requests at random (500).
+// Printed for 2 and 3: sessions ended per second (HTTP), deliveries per second (N over the
+// time to the last delivery), the time to 99% delivered (with failures the last ones wait out
+// the scaled backoff), requests the receiver saw, webhooks lost (never delivered before the
+// timeout: must be 0), sessions whose requests carried more than one request_id (must be 0).
 'use strict';
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { fork } = require('node:child_process');
+const { fork, spawn } = require('node:child_process');
+const { once } = require('node:events');
+const readline = require('node:readline');
 const { randomBytes } = require('node:crypto');
 const { parseArgs } = require('node:util');
 
@@ -41,6 +53,7 @@ const req = (p) => require(path.join(dist, p));
 const { values: args } = parseArgs({
   options: {
     n: { type: 'string', default: '1000' },
+    'latency-n': { type: 'string', default: '500' },
     'fail-rate': { type: 'string', default: '0.3' },
     timeout: { type: 'string', default: '180' },
     concurrency: { type: 'string', default: '16' },
@@ -61,7 +74,7 @@ async function serve() {
     NODE_ENV: 'production',
     DATA_DIR: process.env.BENCH_DATA_DIR,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    TRUSTGATE_SECRET_KEY: process.env.BENCH_SECRET_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_RETRY_SCALE: '0.001',
@@ -73,7 +86,7 @@ async function serve() {
   let worker = Promise.resolve();
   const startWorker = () => {
     stop = new AbortController();
-    worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs: 50 }).start(stop.signal);
+    worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stop.signal);
   };
   const stopWorker = async () => {
     stop?.abort();
@@ -105,7 +118,7 @@ async function serve() {
 // Load generator (main process)
 
 function receiver(failRate) {
-  const bySession = new Map(); // session_id → { ids: Set<request_id>, attempts, delivered, at }
+  const bySession = new Map(); // session_id → { ids: Set<request_id>, attempts, delivered, latencyMs }
   let requests = 0;
   let lastDelivery = 0;
   const deliveries = [];
@@ -120,7 +133,10 @@ function receiver(failRate) {
       entry.ids.add(body.request_id);
       entry.attempts++;
       if (Math.random() < failRate) return rs.writeHead(500).end();
-      if (!entry.delivered) deliveries.push(performance.now());
+      if (!entry.delivered) {
+        deliveries.push(performance.now());
+        entry.latencyMs = Date.now() - Date.parse(body.completed_at);
+      }
       entry.delivered = true;
       lastDelivery = performance.now();
       rs.writeHead(200).end();
@@ -149,10 +165,12 @@ async function pool(items, concurrency, fn) {
   );
 }
 
-async function phase(child, base, n, failRate, timeoutS, concurrency) {
+const ask = (child, message) => (child.send(message), new Promise((r) => child.once('message', r)));
+
+/** A project whose webhooks go to a new receiver, and N open verification sessions in it. */
+async function setUp(child, base, n, failRate, concurrency) {
   const rx = await receiver(failRate);
-  child.send({ project: `bench ${failRate}`, webhookUrl: rx.url });
-  const { project } = await new Promise((r) => child.once('message', r));
+  const { project } = await ask(child, { project: `bench ${failRate} ${Date.now()}`, webhookUrl: rx.url });
   const post = (p, body) =>
     fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': project.api_key }, body: body && JSON.stringify(body) }).then(async (res) => {
       if (!res.ok) throw new Error(`${p} → ${res.status} ${await res.text()}`);
@@ -163,17 +181,68 @@ async function phase(child, base, n, failRate, timeoutS, concurrency) {
     const created = await post('/liveness/session', { type: 'face-match' });
     sessions.push({ id: created.session_id, token: new URL(created.url).searchParams.get('token') });
   });
+  const cancel = (s) => post(`/liveness/${s.id}/cancel?token=${encodeURIComponent(s.token)}`);
+  const delivered = () => sessions.filter((s) => rx.bySession.get(s.id)?.delivered).length;
+  const waitForAll = async (timeoutS) => {
+    const deadline = Date.now() + timeoutS * 1000;
+    while (delivered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { rx, sessions, cancel, delivered, waitForAll };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)];
+
+/** The server's own worker, started and stopped through the server process. */
+const inlineWorker = (child) => ({ start: () => ask(child, 'worker-start'), stop: () => ask(child, 'worker-stop') });
+
+/**
+ * A `trustgate worker` process, as an operator runs it next to servers with WEBHOOK_WORKER=off;
+ * started once it is ready (on PostgreSQL: listening).
+ */
+function workerProcess(env, postgres) {
+  let proc;
+  return {
+    async start() {
+      proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'trustgate.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const ready = postgres ? 'listening for queued webhooks' : 'webhook worker started';
+      await new Promise((resolve, reject) => {
+        readline.createInterface({ input: proc.stderr }).on('line', (line) => JSON.parse(line).msg === ready && resolve());
+        proc.once('exit', (code) => reject(new Error(`trustgate worker exited (${code})`)));
+      });
+    },
+    async stop() {
+      proc.kill('SIGTERM');
+      await once(proc, 'exit');
+    },
+  };
+}
+
+/** Completion-to-delivery latencies (ms) of N webhooks queued while `worker` runs. */
+async function latencyPhase(child, base, n, timeoutS, concurrency, paced, worker) {
+  const { rx, sessions, cancel, delivered, waitForAll } = await setUp(child, base, n, 0, concurrency);
+  await worker.start();
+  if (paced) {
+    for (const s of sessions) {
+      await cancel(s);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } else await pool(sessions, concurrency, cancel);
+  await waitForAll(timeoutS);
+  await worker.stop();
+  const latencies = sessions.map((s) => rx.bySession.get(s.id)?.latencyMs).filter((l) => l !== undefined).sort((a, b) => a - b);
+  await rx.close();
+  return { n, lost: n - delivered(), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1] };
+}
+
+async function phase(child, base, n, failRate, timeoutS, concurrency) {
+  const { rx, sessions, cancel, delivered, waitForAll } = await setUp(child, base, n, failRate, concurrency);
   const ending = performance.now();
-  await pool(sessions, concurrency, (s) => post(`/liveness/${s.id}/cancel?token=${encodeURIComponent(s.token)}`));
+  await pool(sessions, concurrency, cancel);
   const endSeconds = (performance.now() - ending) / 1000;
   const started = performance.now();
-  child.send('worker-start');
-  await new Promise((r) => child.once('message', r));
-  const deadline = Date.now() + timeoutS * 1000;
-  const delivered = () => sessions.filter((s) => rx.bySession.get(s.id)?.delivered).length;
-  while (delivered() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  child.send('worker-stop');
-  await new Promise((r) => child.once('message', r));
+  await ask(child, 'worker-start');
+  await waitForAll(timeoutS);
+  await ask(child, 'worker-stop');
   const seconds = (rx.lastDelivery() - started) / 1000;
   const ok = delivered();
   const p99 = (rx.deliveries[Math.ceil(n * 0.99) - 1] - started) / 1000;
@@ -212,12 +281,39 @@ async function main() {
       await knex.destroy();
     };
   }
-  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const secretKey = randomBytes(32).toString('base64');
+  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_SECRET_KEY: secretKey, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const separateWorker = workerProcess(
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      TRUSTGATE_SECRET_KEY: secretKey,
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETRY_SCALE: '0.001',
+      LOG_LEVEL: 'info',
+    },
+    Boolean(databaseUrl),
+  );
   const { port } = await new Promise((r) => child.once('message', r));
   const base = `http://127.0.0.1:${port}`;
   console.log(`bench:webhooks: ${n} sessions per phase, database ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} CPUs, Node ${process.version}`);
   const results = [];
   try {
+    const latencies = [
+      { paced: true, worker: inlineWorker(child), label: "the server's worker" },
+      { paced: false, worker: inlineWorker(child), label: "the server's worker" },
+      { paced: true, worker: separateWorker, label: `a separate trustgate worker process (${databaseUrl ? 'woken by NOTIFY' : 'SQLite: its poll'})` },
+    ];
+    for (const { paced, worker, label } of latencies) {
+      const r = await latencyPhase(child, base, Number(args['latency-n']), Number(args.timeout), Number(args.concurrency), paced, worker);
+      results.push(r);
+      console.log(
+        `completion to delivery, ${label}, ${r.n} sessions ${paced ? 'ended one every 10 ms' : `ended by ${args.concurrency} clients at once`}: ` +
+          `p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; lost ${r.lost}`,
+      );
+    }
     for (const rate of [0, failRate]) {
       const r = await phase(child, base, n, rate, Number(args.timeout), Number(args.concurrency));
       results.push(r);
@@ -233,7 +329,7 @@ async function main() {
     await dropDatabase();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  if (results.some((r) => r.lost > 0 || r.multi > 0)) {
+  if (results.some((r) => r.lost > 0 || (r.multi ?? 0) > 0)) {
     console.error('bench:webhooks: webhooks were lost or a session had more than one request_id');
     process.exit(1);
   }

@@ -23,6 +23,7 @@ import { makeVerificationUseCases } from './usecases/verification';
 import { unavailableAnalysisEngine, type AnalysisEngine } from './verification/analysis';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './verification/media';
 import { makeOutbox } from './webhooks/outbox';
+import { makeWake } from './webhooks/wake';
 
 export interface CoreDeps {
   db: Db;
@@ -58,6 +59,8 @@ export function makeServices(deps: CoreDeps) {
   };
   const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
   const mediaUrls = makeMediaUrls(media, deps.clock);
+  /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
+  const webhookWake = makeWake();
   const evaluation = makeEvaluation({ ...deps, ...repos });
   const projects = makeProjectUseCases({ ...deps, projects: repos.projects });
   const verification = makeVerificationUseCases({
@@ -67,6 +70,7 @@ export function makeServices(deps: CoreDeps) {
     media,
     mediaUrls,
     analysis: deps.analysis ?? unavailableAnalysisEngine,
+    webhooksQueued: webhookWake.wake,
     async decisionThreshold(projectId) {
       const project = await repos.projects.findById(projectId);
       if (!project) throw new Error(`project ${projectId} no longer exists`);
@@ -100,6 +104,7 @@ export function makeServices(deps: CoreDeps) {
     verification,
     /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
     renderWebhook: (row: { body: string }) => verification.renderWebhook(row.body),
+    webhookWake,
     mediaUrls,
   };
 }

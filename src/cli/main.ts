@@ -9,7 +9,7 @@
  *   trustgate iplist show <list> [--json]
  *   trustgate webhooks list [--status pending|delivered|failed] [--json]
  *   trustgate webhooks replay <request_id>
- *   trustgate worker            (delivers webhooks and ends expired sessions until stopped)
+ *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
  * IP_LISTS_DIR). The IP lists are files the server reloads by itself; they need no database.
@@ -35,9 +35,11 @@ const USAGE = `usage:
   trustgate webhooks list [--status pending|delivered|failed] [--json]
   trustgate webhooks replay REQUEST_ID
       a replayed webhook is sent again with the same request_id (x-event-id) and body
-  trustgate worker
+  trustgate worker [--poll-ms N]
       delivers webhooks and ends verification sessions after 30 days until SIGINT/SIGTERM;
-      run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes
+      run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
+      On PostgreSQL it is woken by NOTIFY as soon as a webhook is queued; it also looks for
+      due webhooks every N ms (default 1000), which on SQLite is how it finds new ones
 `;
 
 export class UsageError extends Error {}
@@ -169,6 +171,20 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
   }
 }
 
+/** `trustgate worker`'s options: the fallback poll's interval. */
+function workerPollMs(argv: string[]): number | undefined {
+  let raw: string | undefined;
+  try {
+    raw = parseArgs({ args: argv, options: { 'poll-ms': { type: 'string' } } }).values['poll-ms'];
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n` + USAGE);
+  }
+  if (raw === undefined) return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}\n` + USAGE);
+  return ms;
+}
+
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
@@ -194,13 +210,14 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       runIpList(argv, config.ipListsDir ?? path.join(config.dataDir, 'ip-lists'), (line) => io.stdout(line + '\n'));
       return 0;
     }
+    const pollMs = argv[0] === 'worker' ? workerPollMs(argv.slice(1)) : undefined;
     const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), { write: io.stderr } as never);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stop.signal);
+      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs }).start(stop.signal);
       return 0;
     }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));

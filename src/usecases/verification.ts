@@ -54,6 +54,8 @@ export interface VerificationDeps extends ResultDeps {
   mediaUrls: MediaUrls;
   analysis: AnalysisEngine;
   index: VerificationIndex;
+  /** Called once a transaction that queued a webhook has committed: wakes this process's dispatcher (webhooks/wake.ts). */
+  webhooksQueued(): void;
   /** The project's decision threshold (risk at or above it is Fake). */
   decisionThreshold(projectId: string): Promise<number>;
   /** The web SDK's session (collected on the hosted page) in its top-level form, when it exists. */
@@ -100,7 +102,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       data: success ? ending.result : null,
       error: success ? null : { code: ending.code, message: ending.message },
     } as FaceMatchCompleted | IdCheckCompleted;
-    return db.transaction(async (trx) => {
+    const ended = await db.transaction(async (trx) => {
       const outcome = success ? 'success' : ending.code;
       if (!(await verifications.end(record.id, { outcome, result: success ? ending.result : undefined, webhookRequestId: requestId, at: now }, trx))) return false;
       if ('enrolment' in ending) {
@@ -112,6 +114,9 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       await outbox.enqueue({ requestId, projectId: record.projectId, sessionId: record.id, eventType: envelope.event_type, body: JSON.stringify(envelope), now }, trx);
       return true;
     });
+    // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
+    if (ended) deps.webhooksQueued();
+    return ended;
   }
 
   /** Ends an open session with an error and queues its webhook; false when it had already ended. */

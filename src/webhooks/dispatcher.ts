@@ -1,18 +1,20 @@
 /**
- * The webhook dispatcher: claims due webhooks, posts each one signed afresh (reference.md),
- * records the attempt and settles it: delivered on a 2xx, otherwise rescheduled on the retry
- * policy, or failed when the policy runs out or the target is a private address the operator
- * did not allow. `runOnce()` drains what is due now (tests call it); `start(signal)` polls
- * until the signal aborts (the server and `trustgate worker` run it).
+ * The webhook dispatcher: claims due webhooks, posts each one signed afresh (reference.md) and
+ * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
+ * the policy runs out or the target is a private address the operator did not allow. A claimed
+ * batch is posted concurrently and settled, attempts included, in one transaction.
+ * `runOnce()` drains what is due now (tests call it); `start(signal)` runs until the signal
+ * aborts (the server and `trustgate worker` run it), sleeping between drains until it is woken
+ * (a webhook was queued: wake.ts), the soonest pending webhook is due, or `pollMs` has passed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { isPublicIp } from '../domain/enrichment/ip';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
-import type { Outbox, WebhookRecord } from './outbox';
+import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
+import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
 
 export interface WebhookTarget {
@@ -40,16 +42,19 @@ export interface DispatcherDeps {
   /** WEBHOOK_ALLOW_PRIVATE: deliver to private, loopback and link-local addresses. */
   allowPrivate?: boolean;
   workerId?: string;
+  /** How many webhooks one claim takes, posted concurrently. */
   batch?: number;
+  /** What ends `start()`'s sleep early (the process's queueing use cases and the PostgreSQL listener call it). */
+  wake?: Wake;
 }
-
-type Outcome = { status: 'delivered' | 'pending' | 'failed'; runAt?: Date; error?: string };
 
 export function makeDispatcher(deps: DispatcherDeps) {
   const policy = deps.policy ?? REFERENCE_RETRY_POLICY;
   const leaseMs = deps.leaseMs ?? 60_000;
   const timeoutMs = deps.timeoutMs ?? 15_000;
   const worker = deps.workerId ?? `dispatcher-${randomUUID()}`;
+  const batch = deps.batch ?? 64;
+  const wake = deps.wake ?? makeWake();
   const { outbox, clock, logger } = deps;
 
   /** Whether the URL's host is an address we may post to. */
@@ -72,87 +77,88 @@ export function makeDispatcher(deps: DispatcherDeps) {
     return runAt ? { status: 'pending', runAt, error } : { status: 'failed', error: `${error}; no retries left` };
   }
 
-  async function deliver(row: WebhookRecord): Promise<Outcome> {
+  /** Posts one claimed webhook; the attempt and its outcome, for the batch's settlement. */
+  async function deliver(row: WebhookRecord, targetOf: (projectId: string) => Promise<WebhookTarget>): Promise<Settlement> {
     const now = clock.now();
     const started = process.hrtime.bigint();
-    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const record = (statusCode: number | undefined, error: string | undefined) =>
-      outbox.recordAttempt(row.requestId, { attempt: row.attempts, at: now, worker, statusCode, latencyMs: elapsed(), error });
+    /** The attempt as made (its error as it happened) and what follows from it. */
+    const settle = (outcome: Outcome, attempt: { statusCode?: number; error?: string }): Settlement => ({
+      requestId: row.requestId,
+      attempt: { attempt: row.attempts, at: now, worker, ...attempt, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 },
+      outcome,
+    });
+    const failed = (error: string, statusCode?: number, retryAfterMs?: number) => settle(retry(row, now, error, retryAfterMs), { statusCode, error });
 
     let target: WebhookTarget;
     try {
-      target = await deps.target(row.projectId);
-      if (!target.url) {
-        await record(undefined, 'the project has no webhook URL');
-        return retry(row, now, 'the project has no webhook URL');
-      }
+      target = await targetOf(row.projectId);
+      if (!target.url) return failed('the project has no webhook URL');
       const refused = await refusedTarget(target.url);
-      if (refused) {
-        await record(undefined, refused);
-        return { status: 'failed', error: refused };
-      }
+      if (refused) return settle({ status: 'failed', error: refused }, { error: refused });
     } catch (err) {
-      const message = `target: ${(err as Error).message}`;
-      await record(undefined, message);
-      return retry(row, now, message);
+      return failed(`target: ${(err as Error).message}`);
     }
 
     let body: string;
     try {
       body = deps.render ? await deps.render(row) : row.body;
     } catch (err) {
-      const message = `render: ${(err as Error).message}`;
-      await record(undefined, message);
-      return retry(row, now, message);
+      return failed(`render: ${(err as Error).message}`);
     }
     const headers = webhookHeaders({ secret: target.secret, requestId: row.requestId, eventType: row.eventType as EventType, rawBody: body, now });
     try {
       const response = await deps.fetch(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       await response.arrayBuffer().catch(() => undefined);
-      await record(response.status, response.ok ? undefined : `HTTP ${response.status}`);
-      if (response.ok) return { status: 'delivered' };
+      if (response.ok) return settle({ status: 'delivered' }, { statusCode: response.status });
       const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), now) : undefined;
-      return retry(row, now, `HTTP ${response.status}`, retryAfter);
+      return failed(`HTTP ${response.status}`, response.status, retryAfter);
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      const message = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`;
-      await record(undefined, message);
-      return retry(row, now, message);
+      return failed(e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`);
     }
   }
 
   async function runOnce(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const rows = await outbox.claim(worker, clock.now(), leaseMs, deps.batch ?? 32);
+      const rows = await outbox.claim(worker, clock.now(), leaseMs, batch);
       if (rows.length === 0) return sent;
-      await Promise.all(
-        rows.map(async (row) => {
-          const outcome = await deliver(row);
-          const settled = await outbox.settle(row.requestId, worker, { ...outcome, at: clock.now() });
-          logger.info(
-            { requestId: row.requestId, eventType: row.eventType, attempt: row.attempts, status: outcome.status, error: outcome.error, settled },
-            'webhook attempt',
-          );
-          sent++;
-        }),
-      );
+      // One look-up per project and batch (the project row and its decrypted secret).
+      const targets = new Map<string, Promise<WebhookTarget>>();
+      const targetOf = (projectId: string) => {
+        if (!targets.has(projectId)) targets.set(projectId, deps.target(projectId));
+        return targets.get(projectId)!;
+      };
+      const settlements = await Promise.all(rows.map((row) => deliver(row, targetOf)));
+      const settled = await outbox.settle(worker, clock.now(), settlements);
+      rows.forEach((row, i) => {
+        const { status, error } = settlements[i].outcome;
+        logger.info({ requestId: row.requestId, eventType: row.eventType, attempt: row.attempts, status, error, settled: settled.has(row.requestId) }, 'webhook attempt');
+      });
+      sent += rows.length;
     }
   }
 
   return {
     worker,
     runOnce,
-    /** Polls every `pollMs` until `signal` aborts; errors are logged, never thrown. */
+    /**
+     * Drains, then sleeps until woken, until the soonest pending webhook is due, or for `pollMs`
+     * at most (the fallback: webhooks queued by other processes on SQLite, leases that expire),
+     * until `signal` aborts; errors are logged, never thrown.
+     */
     async start(signal: AbortSignal, pollMs = 1000): Promise<void> {
       while (!signal.aborted) {
+        let sleepMs = pollMs;
         try {
           await runOnce();
+          const next = await outbox.nextRunAt();
+          if (next) sleepMs = Math.max(0, Math.min(pollMs, next.getTime() - clock.now().getTime()));
         } catch (err) {
           logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
         }
-        // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
-        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+        if (!wake.pending) logger.debug({ worker, sleepMs }, 'webhook dispatcher idle');
+        await wake.sleep(sleepMs, signal);
       }
     },
   };

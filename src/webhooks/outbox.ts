@@ -4,6 +4,11 @@
  * The claim is one statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so dispatchers never take the
  * same row; SQLite has one writer), attempts are counted at claim, settlement touches only rows
  * the dispatcher still holds, and a crashed dispatcher's lease expires.
+ *
+ * Waking dispatchers: on PostgreSQL, queueing a webhook also sends `NOTIFY` on
+ * WEBHOOK_CHANNEL in the queueing transaction, which PostgreSQL delivers to every listening
+ * worker when (and only if) it commits. A dispatcher in the same process is woken by the caller
+ * once its transaction has committed (see wake.ts): only the transaction's owner knows when that is.
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
@@ -35,6 +40,24 @@ export interface AttemptRecord {
   error?: string;
 }
 
+/** The PostgreSQL channel on which queued webhooks are announced (webhooks/listener.ts listens). */
+export const WEBHOOK_CHANNEL = 'trustgate_webhooks';
+
+/** What one attempt ended in, as the dispatcher settles it. */
+export interface Outcome {
+  status: WebhookStatus;
+  /** The next attempt's time, when rescheduled (status pending). */
+  runAt?: Date;
+  error?: string;
+}
+
+/** A claimed row's settlement: its attempt (when one was made) and its outcome. */
+export interface Settlement {
+  requestId: string;
+  attempt?: AttemptRecord;
+  outcome: Outcome;
+}
+
 const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(Number(v)));
 
 /** A webhook without its body (listing never opens the sealed bodies). */
@@ -64,9 +87,15 @@ function toRecord(r: Record<string, unknown>, box: SecretBox): WebhookRecord {
 
 export function makeOutbox(db: Knex, box: SecretBox) {
   const postgres = db.client.config.client === 'pg';
+  /** Announces due webhooks to the listening workers, at the commit of `trx` (PostgreSQL only). */
+  const notify = (trx: Knex) => trx.raw('SELECT pg_notify(?, ?)', [WEBHOOK_CHANNEL, '']);
 
   return {
-    /** Queues the session's webhook; false when the session already has one (the unique key holds). */
+    /**
+     * Queues the session's webhook; false when the session already has one (the unique key holds).
+     * On PostgreSQL the listening workers are notified when `trx` commits; the caller wakes its
+     * own process's dispatcher after the commit.
+     */
     async enqueue(w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date }, trx: Knex = db): Promise<boolean> {
       const inserted = await trx('webhooks')
         .insert({
@@ -83,7 +112,9 @@ export function makeOutbox(db: Knex, box: SecretBox) {
         .onConflict('session_id')
         .ignore()
         .returning('request_id');
-      return inserted.length > 0;
+      if (inserted.length === 0) return false;
+      if (postgres) await notify(trx);
+      return true;
     },
 
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
@@ -103,35 +134,43 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return rows.map((r: Record<string, unknown>) => toRecord(r, box));
     },
 
-    async recordAttempt(requestId: string, a: AttemptRecord): Promise<void> {
-      await db('webhook_attempts').insert({
-        request_id: requestId,
-        attempt: a.attempt,
-        at: a.at.getTime(),
-        worker: a.worker,
-        status_code: a.statusCode ?? null,
-        latency_ms: Math.round(a.latencyMs),
-        error: a.error ?? null,
+    /**
+     * Records the attempts and settles the rows `worker` still holds, all in one transaction;
+     * returns the request_ids it settled (a row whose lease was lost, taken over by another
+     * dispatcher, is not touched; its attempt is still recorded: it was made).
+     */
+    async settle(worker: string, at: Date, settlements: Settlement[]): Promise<Set<string>> {
+      if (settlements.length === 0) return new Set();
+      const attempts = settlements.flatMap(({ requestId, attempt: a }) =>
+        a
+          ? [{ request_id: requestId, attempt: a.attempt, at: a.at.getTime(), worker: a.worker, status_code: a.statusCode ?? null, latency_ms: Math.round(a.latencyMs), error: a.error ?? null }]
+          : [],
+      );
+      const delivered = settlements.filter((s) => s.outcome.status === 'delivered').map((s) => s.requestId);
+      const others = settlements.filter((s) => s.outcome.status !== 'delivered');
+      const held = (trx: Knex, ids: string[]) => trx('webhooks').whereIn('request_id', ids).where({ locked_by: worker });
+      const unlocked = { locked_by: null, locked_at: null };
+      return db.transaction(async (trx) => {
+        if (attempts.length) await trx('webhook_attempts').insert(attempts).onConflict(['request_id', 'attempt']).ignore();
+        const settled: { request_id: string }[] = [];
+        if (delivered.length) {
+          settled.push(...(await held(trx, delivered).update({ ...unlocked, status: 'delivered', last_error: null, delivered_at: at.getTime() }).returning('request_id')));
+        }
+        for (const { requestId, outcome } of others) {
+          const update = { ...unlocked, status: outcome.status, last_error: outcome.error ?? null, ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}) };
+          settled.push(...(await held(trx, [requestId]).update(update).returning('request_id')));
+        }
+        return new Set(settled.map((r) => r.request_id));
       });
     },
 
-    /** Settles a claimed row; false when the lease was lost (another dispatcher took it over). */
-    async settle(
-      requestId: string,
-      worker: string,
-      outcome: { status: WebhookStatus; at: Date; runAt?: Date; error?: string },
-    ): Promise<boolean> {
-      const changed = await db('webhooks')
-        .where({ request_id: requestId, locked_by: worker })
-        .update({
-          status: outcome.status,
-          locked_by: null,
-          locked_at: null,
-          last_error: outcome.error ?? null,
-          ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}),
-          ...(outcome.status === 'delivered' ? { delivered_at: outcome.at.getTime() } : {}),
-        });
-      return changed > 0;
+    /**
+     * When the soonest pending webhook no dispatcher holds is due (undefined when there is none).
+     * Held rows are left out: a lease that expires is found by the poll.
+     */
+    async nextRunAt(): Promise<Date | undefined> {
+      const row = await db('webhooks').where({ status: 'pending' }).whereNull('locked_at').orderBy('run_at').first('run_at');
+      return row ? new Date(Number(row.run_at)) : undefined;
     },
 
     async find(requestId: string): Promise<WebhookRecord | undefined> {
@@ -159,10 +198,13 @@ export function makeOutbox(db: Knex, box: SecretBox) {
 
     /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
     async replay(requestId: string, now: Date): Promise<boolean> {
-      const changed = await db('webhooks')
-        .where({ request_id: requestId })
-        .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
-      return changed > 0;
+      return db.transaction(async (trx) => {
+        const changed = await trx('webhooks')
+          .where({ request_id: requestId })
+          .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
+        if (changed > 0 && postgres) await notify(trx);
+        return changed > 0;
+      });
     },
   };
 }

@@ -2,6 +2,12 @@
  * The webhook worker: the dispatcher (delivering due webhooks) and the sweeper (ending
  * verification sessions after 30 days), run inside the server by default or on their own by
  * `trustgate worker`. Several workers may run at once: claims are leased.
+ *
+ * The dispatcher is woken when a webhook is queued: by the use case in its own process, once
+ * the transaction has committed (services.webhookWake), and on PostgreSQL by the NOTIFY that
+ * the queueing transaction sends to every worker's LISTEN (listener.ts). Between wakes it
+ * polls, every `pollMs` or sooner when the soonest pending webhook (a retry) is due sooner: on
+ * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import dns from 'node:dns/promises';
@@ -11,6 +17,7 @@ import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher } from './dispatcher';
+import { listenForWebhooks } from './listener';
 
 export interface WorkerDeps {
   services: Services;
@@ -19,9 +26,15 @@ export interface WorkerDeps {
   allowPrivate: boolean;
   leaseMs?: number;
   policy?: RetryPolicy;
+  /** The fallback poll: the longest the dispatcher sleeps without a wake. */
   pollMs?: number;
   sweepEveryMs?: number;
+  /** PostgreSQL's URL: the worker LISTENs on a connection of its own. Unset (SQLite): no listener. */
+  databaseUrl?: string;
 }
+
+/** The fallback poll's default (see WorkerDeps.pollMs). */
+export const DEFAULT_POLL_MS = 1000;
 
 /** The reference schedule with every wait multiplied by `scale`. */
 export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_POLICY): RetryPolicy {
@@ -30,8 +43,8 @@ export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_
 }
 
 /** The worker's settings from the configuration. */
-export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale'>) {
-  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale) };
+export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'databaseUrl'>) {
+  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale), databaseUrl: config.databaseUrl };
 }
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
@@ -45,6 +58,7 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
     target: (projectId) => services.webhookTarget(projectId),
     render: services.renderWebhook,
+    wake: services.webhookWake,
     allowPrivate: deps.allowPrivate,
     leaseMs: deps.leaseMs,
     policy: deps.policy,
@@ -67,7 +81,12 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     dispatcher,
     async start(signal) {
       logger.info({ worker: dispatcher.worker }, 'webhook worker started');
-      await Promise.all([dispatcher.start(signal, deps.pollMs ?? 1000), sweep(signal)]);
+      const { databaseUrl } = deps;
+      await Promise.all([
+        dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
+        sweep(signal),
+        databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
+      ]);
     },
   };
 }

@@ -156,3 +156,16 @@ describe('trustgate webhooks', () => {
     expect((await trustgate('webhooks', 'list', '--status', 'lost')).code).toBe(2);
   });
 });
+
+describe('trustgate worker', () => {
+  it('when --poll-ms is not a whole number of milliseconds above 0, or an option is unknown, then usage and exit code 2', async () => {
+    for (const bad of ['0', '-5', '1.5', 'soon']) {
+      const r = await trustgate('worker', `--poll-ms=${bad}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--poll-ms is a whole number of milliseconds above 0, not ${bad}`);
+    }
+    const unknown = await trustgate('worker', '--poll', '5');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--poll'/);
+  });
+});

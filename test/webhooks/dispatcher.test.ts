@@ -153,7 +153,7 @@ describe('delivering a webhook', () => {
     expect(row.status).toBe('delivered');
     expect(row.attempts).toBe(2);
     // The crashed holder cannot settle any more.
-    expect(await outbox.settle(requestId, 'crashed-dispatcher', { status: 'failed', at: clock.now() })).toBe(false);
+    expect(await outbox.settle('crashed-dispatcher', clock.now(), [{ requestId, outcome: { status: 'failed' } }])).toEqual(new Set());
   });
 
   test('when a session already has its webhook, then a second one is refused by the database', async () => {

@@ -1,15 +1,17 @@
 /**
- * `trustgate worker` as its own process, killed with SIGKILL in the middle of a delivery: the
+ * `trustgate worker` as its own process. Killed with SIGKILL in the middle of a delivery: the
  * webhook is still delivered, by another worker once the lease expires, with the same
- * request_id. Real processes (the compiled CLI), a real database, a real receiver.
+ * request_id. On PostgreSQL, woken by the NOTIFY of the transaction that queued a webhook while
+ * it sleeps a 10-minute poll. Real processes (the compiled CLI), a real database, a real receiver.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fixedClock, systemClock, systemRandom } from '../../src/clock';
 import { makeLogger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices } from '../../src/services';
+import { makeServices, type Services } from '../../src/services';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { webhookReceiver } from '../helpers/receiver';
@@ -17,19 +19,41 @@ import { example } from '../helpers/spec';
 
 const LEASE_MS = 1500;
 let testDb: TestDb;
+let services: Services;
+const key = randomBytes(32);
 const children: ChildProcess[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   // The workers run the compiled CLI: compile the sources under test first.
   execFileSync(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
+  testDb = await makeTestDb();
+  services = makeServices({
+    db: testDb.db,
+    clock: systemClock,
+    random: systemRandom,
+    logger: makeLogger('silent'),
+    secretBox: makeSecretBox(key, systemRandom),
+    ipIntelligence: { lookup: () => ({}) },
+    ipLists: { lookup: () => [] },
+  });
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await testDb?.destroy();
 });
 
-function worker(env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'trustgate.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/** The worker process's environment: the test's database and secret key, loopback allowed. */
+const workerEnv = (logLevel = 'silent'): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  TRUSTGATE_SECRET_KEY: key.toString('base64'),
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_LEASE_MS: String(LEASE_MS),
+  LOG_LEVEL: logLevel,
+  ...(testDb.url ? { DATABASE_URL: testDb.url } : { DATA_DIR: path.dirname(testDb.sqliteFile!) }),
+});
+
+function worker(env: NodeJS.ProcessEnv, args: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'trustgate.js'), 'worker', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   return child;
 }
@@ -43,18 +67,6 @@ const until = async (ok: () => boolean | Promise<boolean>, ms = 20_000) => {
 };
 
 test('when the worker is killed with SIGKILL mid-delivery, then another worker delivers the webhook with the same request_id', async () => {
-  testDb = await makeTestDb();
-  const key = randomBytes(32);
-  const services = makeServices({
-    db: testDb.db,
-    clock: systemClock,
-    random: systemRandom,
-    logger: makeLogger('silent'),
-    secretBox: makeSecretBox(key, systemRandom),
-    ipIntelligence: { lookup: () => ({}) },
-    ipLists: { lookup: () => [] },
-  });
-
   // A receiver that never answers the first delivery (the worker dies waiting) and accepts the next.
   const rx = await webhookReceiver(['hang', 200]);
   const received = rx.received;
@@ -73,14 +85,7 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
       now: fixedClock(new Date()).now(),
     });
 
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      TRUSTGATE_SECRET_KEY: key.toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE: '1',
-      WEBHOOK_LEASE_MS: String(LEASE_MS),
-      LOG_LEVEL: 'silent',
-      ...(testDb.url ? { DATABASE_URL: testDb.url } : { DATA_DIR: path.dirname(testDb.sqliteFile!) }),
-    };
+    const env = workerEnv();
     const first = worker(env);
     await until(() => received.length === 1);
     first.kill('SIGKILL');
@@ -104,3 +109,36 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
     await rx.close();
   }
 }, 60_000);
+
+// On SQLite a separate worker learns of new webhooks by its poll alone: there is nothing to wake it.
+(process.env.DATABASE_URL ? test : test.skip)(
+  "when a session ends while a worker process sleeps a 10-minute poll, then PostgreSQL's NOTIFY wakes it and it delivers the webhook",
+  async () => {
+    const rx = await webhookReceiver();
+    const child = worker(workerEnv('debug'), ['--poll-ms', '600000']);
+    const logs: Record<string, unknown>[] = [];
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => logs.push(JSON.parse(line)));
+    try {
+      const credentials = await services.projects.create({ name: 'Worker NOTIFY test', webhookUrl: rx.url });
+      const project = (await services.repos.projects.findById(credentials.project_id))!;
+
+      // Listening, then asleep for the whole poll with no wake pending: from here only a NOTIFY can wake it.
+      await until(() => {
+        const listening = logs.findIndex((l) => l.msg === 'listening for queued webhooks');
+        return listening >= 0 && logs.slice(listening).some((l) => l.msg === 'webhook dispatcher idle' && l.sleepMs === 600_000);
+      });
+
+      const created = await services.verification.create(project, { type: 'face-match' }, { requestId: randomUUID(), baseUrl: 'http://127.0.0.1' });
+      await services.verification.cancel(created.session_id, new URL(created.url).searchParams.get('token')!);
+
+      await until(() => rx.received.length > 0);
+      expect(JSON.parse(rx.received[0].body)).toMatchObject({ session_id: created.session_id, error: { code: 'liveness_check_failed' } });
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      expect(child.exitCode).toBe(0);
+    } finally {
+      await rx.close();
+    }
+  },
+  60_000,
+);

@@ -48,6 +48,10 @@ export interface Config {
   webhookWorker: 'inline' | 'off';
   /** Deliver webhooks to private, loopback and link-local addresses (development and tests). */
   webhookAllowPrivate: boolean;
+  /** The longest the webhook dispatcher sleeps without being woken (a fallback: queued webhooks wake it). */
+  webhookPollMs: number;
+  /** Webhooks one claim takes and posts at once. */
+  webhookBatch: number;
   /** How long a worker's claim on a webhook holds before another worker may take it over. */
   webhookLeaseMs: number;
   /**
@@ -171,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
+    webhookBatch: integer(env, 'WEBHOOK_BATCH', 64, 1, 10_000),
     webhookRetryScale: fraction(env, 'WEBHOOK_RETRY_SCALE', 1),
     analysisEngine: oneOf(env, 'ANALYSIS_ENGINE', ['local', 'off'] as const, 'local'),
     nodeEnv,

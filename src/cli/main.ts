@@ -217,7 +217,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), pollMs }).start(stop.signal);
+      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), ...(pollMs ? { pollMs } : {}) }).start(stop.signal);
       return 0;
     }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));

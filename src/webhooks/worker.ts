@@ -31,6 +31,8 @@ export interface WorkerDeps {
   sweepEveryMs?: number;
   /** PostgreSQL's URL: the worker LISTENs on a connection of its own. Unset (SQLite): no listener. */
   databaseUrl?: string;
+  /** Webhooks one claim takes and posts at once. */
+  batch?: number;
 }
 
 /** The fallback poll's default (see WorkerDeps.pollMs). */
@@ -43,8 +45,15 @@ export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_
 }
 
 /** The worker's settings from the configuration. */
-export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'databaseUrl'>) {
-  return { allowPrivate: config.webhookAllowPrivate, leaseMs: config.webhookLeaseMs, policy: scaledPolicy(config.webhookRetryScale), databaseUrl: config.databaseUrl };
+export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'webhookPollMs' | 'webhookBatch' | 'databaseUrl'>) {
+  return {
+    allowPrivate: config.webhookAllowPrivate,
+    leaseMs: config.webhookLeaseMs,
+    policy: scaledPolicy(config.webhookRetryScale),
+    pollMs: config.webhookPollMs,
+    batch: config.webhookBatch,
+    databaseUrl: config.databaseUrl,
+  };
 }
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
@@ -62,6 +71,7 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     allowPrivate: deps.allowPrivate,
     leaseMs: deps.leaseMs,
     policy: deps.policy,
+    batch: deps.batch,
   });
 
   async function sweep(signal: AbortSignal): Promise<void> {

@@ -12,6 +12,8 @@ import type { SignalHistory } from '../../domain/signals';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 
 const DAY_MS = 86_400_000;
+/** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
+const ACCOUNTS_PER_READ = 5000;
 
 /** The columns of a session that history, linking and the travel rule read (never its facts). */
 const PAST_COLUMNS =
@@ -91,6 +93,26 @@ export function makeEvaluationFactsRepository(db: Knex) {
     return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
   };
 
+  /** One read of `accounts` (below), into `out`. */
+  async function accountsInto(out: Map<string, LinkedRecord>, projectId: string, ids: readonly string[], trx: Knex): Promise<void> {
+    const list = ids.map(() => '?').join(', ');
+    // The members are narrowed by the ids themselves (not only through the join), so that
+    // PostgreSQL looks them up by account rather than reading the project's memberships.
+    const found = await rows(
+      trx,
+      `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
+         LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
+       WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
+      [projectId, ...ids, projectId, ...ids],
+    );
+    for (const r of found) {
+      const id = String(r.id);
+      const entry = out.get(id) ?? { record: toAccountRecord(r as unknown as AccountRow), lists: [] };
+      if (r.list_name != null) entry.lists.push(String(r.list_name));
+      out.set(id, entry);
+    }
+  }
+
   return {
     /**
      * The session with the accounts it was used with (oldest link first) and, with `history`,
@@ -126,26 +148,14 @@ export function makeEvaluationFactsRepository(db: Knex) {
       return found[0] && toPastSession(found[0]);
     },
 
-    /** Accounts with their lists (list names in order). */
+    /**
+     * Accounts with their lists (list names in order): one statement for up to ACCOUNTS_PER_READ
+     * ids (an evaluation describes at most LINK_CAP), more only past that (SQLite's bound
+     * parameters are limited).
+     */
     async accounts(projectId: string, ids: readonly string[], trx: Knex = db): Promise<Map<string, LinkedRecord>> {
       const out = new Map<string, LinkedRecord>();
-      if (ids.length === 0) return out;
-      const list = ids.map(() => '?').join(', ');
-      // The members are narrowed by the ids themselves (not only through the join), so that
-      // PostgreSQL looks them up by account rather than reading the project's memberships.
-      const found = await rows(
-        trx,
-        `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
-           LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
-         WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
-        [projectId, ...ids, projectId, ...ids],
-      );
-      for (const r of found) {
-        const id = String(r.id);
-        const entry = out.get(id) ?? { record: toAccountRecord(r as unknown as AccountRow), lists: [] };
-        if (r.list_name != null) entry.lists.push(String(r.list_name));
-        out.set(id, entry);
-      }
+      for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ) await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ), trx);
       return out;
     },
 

@@ -159,4 +159,15 @@ describe('the evaluation write', () => {
     await ctx.services.repos.accounts.refreshAggregates(ctx.project.project_id, ['traveller']);
     expect(await read()).toEqual(kept);
   });
+
+  it('when more accounts are looked up than one statement can bind, then all are read', async () => {
+    const s = scenario(ctx);
+    await s.signIn({ id: 'needle-1' });
+    await s.signIn({ id: 'needle-2' });
+    const ids = Array.from({ length: 12_000 }, (_, i) => `absent-${i}`);
+    ids.splice(3, 0, 'needle-1');
+    ids.push('needle-2');
+    const found = await ctx.services.repos.facts.accounts(ctx.project.project_id, ids);
+    expect([...found.keys()].sort()).toEqual(['needle-1', 'needle-2']);
+  });
 });

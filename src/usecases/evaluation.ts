@@ -28,6 +28,7 @@ import {
   linksOf,
   SESSIONS_FOLLOWED,
   NO_AGGREGATES,
+  previousIn,
   signalsOf,
   weighsDomainFraud,
   type AccountRecord,
@@ -35,7 +36,6 @@ import {
   type EvaluationFacts,
   type EvaluationOutcome,
   type LinkSearch,
-  type PastSession,
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
@@ -75,11 +75,6 @@ export interface EvaluationOptions {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-
-/** The session before `current` among `sessions` (newest first). */
-function previousIn(sessions: readonly PastSession[], current: PastSession): PastSession | undefined {
-  return sessions.find((s) => s.id !== current.id && s.startTime.getTime() < current.startTime.getTime());
-}
 
 export function makeEvaluation(deps: EvaluationDeps) {
   const { db, clock, sessions, accounts, lists, facts: reads, ipLists } = deps;

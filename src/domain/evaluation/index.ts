@@ -53,8 +53,13 @@ export function linkSearchOf(facts: Pick<EvaluationFacts, 'session' | 'account'>
   return linkSearch(sessionsWithCurrent(facts.account.sessions, facts.session).slice(0, SESSIONS_FOLLOWED), facts.account.record);
 }
 
+/** The session before `current` among `sessions` (newest first): the one the travel rule compares with. */
+export function previousIn(sessions: readonly PastSession[], current: PastSession): PastSession | undefined {
+  return sessions.find((s) => s.id !== current.id && s.startTime.getTime() < current.startTime.getTime());
+}
+
 /** The previous session as the travel rule takes it; anonymised when stored so or its address is on an anonymising list now. */
-function previousOf(facts: EvaluationFacts): PreviousSession | undefined {
+function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>): PreviousSession | undefined {
   const p = facts.previous;
   if (!p?.location) return undefined;
   const listed = [...facts.previousIpLists].some((l) => ANONYMISING_LISTS.has(l));
@@ -157,7 +162,7 @@ export function signalsOf(facts: Pick<EvaluationFacts, 'session' | 'ipLists' | '
     sdk: s.sdk,
     session: s.facts,
     ipLists: facts.ipLists,
-    history: { ...facts.network, previous: previousOf(facts as EvaluationFacts) },
+    history: { ...facts.network, previous: previousOf(facts) },
   });
 }
 

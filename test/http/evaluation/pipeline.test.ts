@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../../helpers/app';
+import { statementsDuring } from '../../helpers/db';
 import { personSession, scenario, US_IP } from '../../helpers/evaluation';
 
 /** The issue's budget for authenticate?accounts_linked=true, writes included. */
@@ -21,15 +22,7 @@ afterEach(async () => {
 
 /** The SQL statements the database is sent while `run` runs. */
 async function statementsOf(db: Knex, run: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (q: { sql: string }) => seen.push(q.sql);
-  db.on('query', listener);
-  try {
-    await run();
-  } finally {
-    db.off('query', listener);
-  }
-  return seen;
+  return (await statementsDuring(db, run)).map((q) => q.sql);
 }
 
 /** A history for the account: sessions on other devices and addresses, other accounts sharing them. */

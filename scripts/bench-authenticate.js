@@ -305,6 +305,7 @@ async function seed(db, dialect, n, now) {
   const counts = { sessions: 0, links: 0, native: 0, decided: 0, fake: 0 };
   for (let start = 0; start < n; start += perTransaction) {
     const sessions = [];
+    const sessionFacts = [];
     const links = [];
     for (let i = start; i < Math.min(n, start + perTransaction); i++) {
       const authenticated = rand() >= 0.1;
@@ -338,9 +339,7 @@ async function seed(db, dialect, n, now) {
         ip_address: ip,
         start_time: startTime,
         updated_at: startTime,
-        facts: JSON.stringify(facts),
         browser_fingerprint: fingerprint,
-        sdk: JSON.stringify(sdk),
         ip_block: ipBlock(ip) ?? null,
         connection_type: facts.network.connection_type ?? null,
         country_code: facts.location.country_code ?? null,
@@ -367,6 +366,7 @@ async function seed(db, dialect, n, now) {
         }
       }
       sessions.push(row);
+      sessionFacts.push({ session_id: id, facts: JSON.stringify(facts), sdk: JSON.stringify(sdk) });
       if (native) counts.native++;
       if (authenticated) {
         links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000, session_start: startTime });
@@ -379,6 +379,7 @@ async function seed(db, dialect, n, now) {
       const pending = [];
       await insertAll('sessions', sessions, trx, pending);
       await Promise.all(pending.splice(0));
+      await insertAll('session_facts', sessionFacts, trx, pending);
       await insertAll('session_accounts', links, trx, pending);
       await Promise.all(pending);
     });

@@ -119,7 +119,8 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * that account's newest sessions (at most `limit`): one statement.
      */
     async session(projectId: string, id: string, history?: { accountId: string; limit: number }, trx: Knex = db): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
-      const current = `SELECT 0 AS part, ${PAST_COLUMNS}, s.facts, s.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
+      const current = `SELECT 0 AS part, ${PAST_COLUMNS}, f.facts, f.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
+           JOIN session_facts f ON f.session_id = s.id
            LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
       const past = `SELECT * FROM (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id, CAST(NULL AS bigint) AS linked_at
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id

@@ -29,6 +29,7 @@ interface SessionRow {
   ip_address: string;
   start_time: number;
   updated_at: number;
+  /** session_facts.facts and .sdk, read with the row. */
   facts: string;
   browser_fingerprint: string | null;
   sdk: string | null;
@@ -98,10 +99,19 @@ function toStored(row: SessionRow): StoredSession {
   };
 }
 
+/** The facts columns (session_facts) of a session. */
+function factsColumns(s: StoredSession) {
+  return { facts: JSON.stringify(s.facts), sdk: s.sdk ? JSON.stringify(s.sdk) : null };
+}
+
+/** Sessions with their facts. */
+const withFacts = (trx: Knex) => trx('sessions as s').join('session_facts as f', 'f.session_id', 's.id').select('s.*', 'f.facts', 'f.sdk');
+
 export function makeSessionRepository(db: Knex) {
   return {
+    /** The session's row and its facts (two statements: call it in a transaction). */
     async insert(s: StoredSession, trx: Knex = db): Promise<void> {
-      await trx<SessionRow>('sessions').insert({
+      await trx('sessions').insert({
         id: s.id,
         project_id: s.projectId,
         source: s.facts.source,
@@ -110,18 +120,18 @@ export function makeSessionRepository(db: Knex) {
         ip_address: s.ipAddress,
         start_time: s.startTime.getTime(),
         updated_at: s.updatedAt.getTime(),
-        facts: JSON.stringify(s.facts),
         browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
-        sdk: s.sdk ? JSON.stringify(s.sdk) : null,
         ...searchColumns(s),
       });
+      await trx('session_facts').insert({ session_id: s.id, ...factsColumns(s) });
     },
 
-    /** Replaces what a later SDK post changes: the facts, the merged SDK facts, the update time. */
+    /** Replaces what a later SDK post changes: the facts, the merged SDK facts, the update time (in a transaction). */
     async update(s: StoredSession, trx: Knex = db): Promise<void> {
-      await trx<SessionRow>('sessions')
+      await trx('sessions')
         .where({ id: s.id, project_id: s.projectId })
-        .update({ updated_at: s.updatedAt.getTime(), facts: JSON.stringify(s.facts), sdk: s.sdk ? JSON.stringify(s.sdk) : null, ...searchColumns(s) });
+        .update({ updated_at: s.updatedAt.getTime(), browser_fingerprint: s.sdk?.browser_fingerprint ?? null, ...searchColumns(s) });
+      await trx('session_facts').where({ session_id: s.id }).update(factsColumns(s));
     },
 
     async setEvaluation(projectId: string, id: string, e: SessionEvaluation, trx: Knex = db): Promise<void> {
@@ -137,13 +147,13 @@ export function makeSessionRepository(db: Knex) {
 
     /** The session with this id in whichever project holds it (ingestion refuses foreign ones). */
     async findInAnyProject(id: string, trx: Knex = db): Promise<StoredSession | undefined> {
-      const row = await trx<SessionRow>('sessions').where({ id }).first();
+      const row: SessionRow | undefined = await withFacts(trx).where('s.id', id).first();
       return row && toStored(row);
     },
 
     /** The session with this id in this project; another project's session is not found. */
     async find(projectId: string, id: string, trx: Knex = db): Promise<StoredSession | undefined> {
-      const row = await trx<SessionRow>('sessions').where({ id, project_id: projectId }).first();
+      const row: SessionRow | undefined = await withFacts(trx).where({ 's.id': id, 's.project_id': projectId }).first();
       return row && toStored(row);
     },
 

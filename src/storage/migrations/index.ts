@@ -15,6 +15,7 @@ import * as m0008 from './0008_verification_index';
 import * as m0009 from './0009_rate_limits';
 import * as m0010 from './0010_evaluation_aggregates';
 import * as m0011 from './0011_session_facts';
+import * as m0012 from './0012_covering_session_indexes';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0009_rate_limits': m0009,
   '0010_evaluation_aggregates': m0010,
   '0011_session_facts': m0011,
+  '0012_covering_session_indexes': m0012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

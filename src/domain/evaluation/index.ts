@@ -4,7 +4,7 @@
  * account's details and the aggregates its row keeps. The use case gathers, calls `evaluate`
  * once, writes what it returns in one transaction and answers. docs/pipeline.md.
  */
-import type { AccountDetails, Decision, EmailIntelligence } from '../../api-types';
+import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
 import { emailFacts, emailIntelligence } from '../email';
 import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
@@ -22,12 +22,8 @@ const NEW_ACCOUNT_MS = 60_000;
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
 const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
 
-export interface Scores {
-  bot: number;
-  risk_signals: number;
-  multiple_accounts: number;
-  account_score: number;
-}
+/** The four scores, unrounded (the response rounds them). */
+export type Scores = Pick<Evaluation, 'bot' | 'risk_signals' | 'multiple_accounts' | 'account_score'>;
 
 export interface EvaluationOutcome {
   signals: SignalResult;

@@ -162,7 +162,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         now,
         accountId: id,
         ...(email
-          ? { email: { domain: email.domain || undefined, key: email.normalised || undefined, excludeAccount: id, domainFraud: weighsDomainFraud(record.email!) } }
+          ? { email: { domain: email.domain || undefined, key: email.normalised || undefined, excludeAccount: id, domainFraud: weighsDomainFraud(email) } }
           : {}),
       }),
       gatherLinks(project, linkSearchOf({ session, account }), describe),

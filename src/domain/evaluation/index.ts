@@ -5,7 +5,7 @@
  * once, writes what it returns in one transaction and answers. docs/pipeline.md.
  */
 import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
-import { emailFacts, emailIntelligence } from '../email';
+import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
 import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type { AccountAggregates, AccountRecord, EvaluationFacts, PastSession } from './facts';
@@ -87,15 +87,14 @@ function emailOf(facts: EvaluationFacts, record: AccountRecord): EmailIntelligen
     accountsFromDomain: history.accountsFromDomain,
     firstSeen,
     fraudAccountsWithAddress: history.fraudAccountsWithAddress,
-    // Fraud at a free-mail domain says nothing about this address; the rule weighs it only for organisations' domains.
-    fraudAccountsAtDomain: ORGANISATION_DOMAINS.has(email.domain_type) ? history.fraudAccountsAtDomain : 0,
+    fraudAccountsAtDomain: weighsDomainFraud(email) ? history.fraudAccountsAtDomain : 0,
     now: facts.now,
   });
 }
 
-/** Whether the email history must weigh fraud at the domain (organisations' domains only). */
-export function weighsDomainFraud(email: string): boolean {
-  return ORGANISATION_DOMAINS.has(emailFacts(email).domain_type);
+/** Whether the email history weighs fraud at the domain: for organisations' domains only (fraud at a free-mail domain says nothing about an address there). */
+export function weighsDomainFraud(email: EmailFacts): boolean {
+  return ORGANISATION_DOMAINS.has(email.domain_type);
 }
 
 /**

@@ -136,11 +136,7 @@ export function makeAccountRepository(db: Knex) {
         .insert(row)
         .onConflict(['project_id', 'id'])
         .merge({ ...changes, version: trx.raw('accounts.version + 1') });
-      const previous: string | null = before ? before.email_domain : null;
-      if (previous !== row.email_domain) {
-        if (previous) await countDomain(trx, a.projectId, previous, -1);
-        if (row.email_domain) await countDomain(trx, a.projectId, row.email_domain, +1);
-      }
+      await moveDomainCount(trx, a.projectId, before?.email_domain ?? undefined, a.emailDomain);
     },
 
     async setDecision(projectId: string, id: string, decision: Decision, trx: Knex = db): Promise<void> {
@@ -162,10 +158,7 @@ export function makeAccountRepository(db: Knex) {
         const inserted = await trx('accounts').insert(row).onConflict(['project_id', 'id']).ignore().returning('id');
         if (inserted.length !== 1) return false;
       }
-      if ((existing?.emailDomain ?? null) !== (a.emailDomain ?? null)) {
-        if (existing?.emailDomain) await countDomain(trx, a.projectId, existing.emailDomain, -1);
-        if (a.emailDomain) await countDomain(trx, a.projectId, a.emailDomain, +1);
-      }
+      await moveDomainCount(trx, a.projectId, existing?.emailDomain, a.emailDomain);
       return true;
     },
 
@@ -245,6 +238,13 @@ export function makeAccountRepository(db: Knex) {
       return blocked ? 1 : 0;
     },
   };
+}
+
+/** Keeps the per-domain account counts in step when an account's domain goes from `previous` to `next`. */
+async function moveDomainCount(trx: Knex, projectId: string, previous: string | undefined, next: string | undefined): Promise<void> {
+  if (previous === next) return;
+  if (previous) await countDomain(trx, projectId, previous, -1);
+  if (next) await countDomain(trx, projectId, next, +1);
 }
 
 /** Adds `delta` to the domain's account count (one upsert). */

@@ -5,7 +5,7 @@
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
-//       [--keep | --reuse <folder>] [--processes N]
+//       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -35,6 +35,8 @@
 // key lookup: two indexed queries) and one indexed lookup of the session, then a 400.
 // GET /healthz does less (no key, no rate limit, no body) but queries the database too.
 // Nothing is added to the server for the benchmark.
+//
+// --cpu-prof <folder> writes the server's V8 CPU profile (.cpuprofile, for Chrome's DevTools) there.
 //
 // --profile times every SQL statement in the server (knex query events) and prints the
 // statements by total time.
@@ -83,6 +85,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
     processes: { type: 'string', default: '1' },
+    'cpu-prof': { type: 'string' },
     // Internal: run as the server process.
     serve: { type: 'boolean', default: false },
   },
@@ -127,6 +130,24 @@ function servePrimary(workers) {
   });
 }
 
+/**
+ * CPU time this server process has used, in µs: all threads, and its main thread alone (Linux,
+ * from /proc; undefined elsewhere). Unlike req/s, CPU per request hardly moves when other work
+ * shares the machine, so it compares two builds on a busy machine.
+ */
+function serverCpu() {
+  const { user, system } = process.cpuUsage();
+  let main;
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, after the parenthesised command name.
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    main = ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    main = undefined;
+  }
+  return { all: user + system, main };
+}
+
 async function serve() {
   const processes = Number(process.env.BENCH_PROCESSES || 1);
   if (processes > 1 && cluster.isPrimary) return servePrimary(processes);
@@ -142,7 +163,7 @@ async function serve() {
     TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // Settings an operator would tune, passed through when set.
-    ...Object.fromEntries(['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'DATABASE_POOL_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
+    ...Object.fromEntries(['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'SQLITE_CHECKPOINT_MS', 'DATABASE_POOL_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
     ...(process.env.RATE_LIMIT_STORE ? { RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE } : {}),
     LOG_LEVEL: 'silent',
   });
@@ -173,7 +194,9 @@ async function serve() {
   const app = createApp({ ...runtime, config });
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port, validateResponses: config.validateResponses }));
   process.on('message', async (m) => {
-    if (m === 'statements') {
+    if (m === 'cpu') {
+      process.send({ cpu: serverCpu() });
+    } else if (m === 'statements') {
       process.send({ statements });
       statements = 0;
     } else if (m === 'profile') {
@@ -369,7 +392,7 @@ async function seed(db, dialect, n, now) {
       sessionFacts.push({ session_id: id, facts: JSON.stringify(facts), sdk: JSON.stringify(sdk) });
       if (native) counts.native++;
       if (authenticated) {
-        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000, session_start: startTime });
+        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000, session_start: startTime, ip_address: ip, ip_block: row.ip_block });
         hasSessions[a] = 1;
         if (isLive) live.push({ id, account: a });
       }
@@ -453,8 +476,9 @@ async function seed(db, dialect, n, now) {
      SELECT project_id, email_domain, COUNT(*) FROM accounts WHERE email_domain IS NOT NULL GROUP BY project_id, email_domain`,
   );
 
-  // The accounts' aggregates over their sessions, as an evaluation keeps them.
+  // The accounts' aggregates over their sessions, and the accounts of each identifier value, as an evaluation keeps them.
   await services.repos.accounts.refreshAggregates(projectId, 'all');
+  await req('storage/repositories/identifier-accounts.js').rebuildIdentifierAccounts(db, projectId);
 
   // Each request authenticates a different live session with its own account, in random order.
   for (let i = live.length - 1; i > 0; i--) {
@@ -605,6 +629,7 @@ async function measure(bench, processes) {
 
   // The server, as `npm start` runs it, in a process of its own.
   const child = fork(__filename, ['--serve'], {
+    execArgv: args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(args['cpu-prof'])] : [],
     env: {
       ...process.env,
       BENCH_DATA_DIR: bench.dataDir,
@@ -644,14 +669,23 @@ async function measure(bench, processes) {
       return request;
     },
   };
+  const cpuOfServer = async () => {
+    if (processes > 1) return undefined;
+    child.send('cpu');
+    return (await message((m) => m && m.cpu)).cpu;
+  };
   const run = async (request, seconds) => {
+    const serverBefore = await cpuOfServer();
     const cpu = process.cpuUsage();
     const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
     // The load generator shares the machine's cores with the server: what it took of them.
     const { user, system } = process.cpuUsage(cpu);
     // The server finishes the requests that were in flight when the run ended before the next starts.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    return { ...summary(result), loadCpu: (user + system) / 1e6 / seconds };
+    const serverAfter = await cpuOfServer();
+    const r = summary(result);
+    const perRequest = (key) => (serverBefore?.[key] !== undefined ? (serverAfter[key] - serverBefore[key]) / 1000 / r.total : undefined);
+    return { ...r, loadCpu: (user + system) / 1e6 / seconds, cpuMs: perRequest('all'), mainCpuMs: perRequest('main') };
   };
 
   // One request of each first: the load is measured only if they answer as they should.
@@ -718,13 +752,17 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   );
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
+    (r.cpuMs !== undefined ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})` : '') +
     (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)` : '');
   results.forEach((res, i) => {
     if (rounds > 1) console.log(`round ${i + 1}`);
     console.log(row(BARE, res.bare));
     console.log(row(AUTH, res.auth));
   });
-  const med = (key) => ({ rps: median(results.map((x) => x[key].rps)), p50: median(results.map((x) => x[key].p50)), p99: median(results.map((x) => x[key].p99)), mean: median(results.map((x) => x[key].mean)) });
+  const med = (key) => {
+    const of = (m) => (results.every((x) => x[key][m] !== undefined) ? median(results.map((x) => x[key][m])) : undefined);
+    return { rps: of('rps'), p50: of('p50'), p99: of('p99'), mean: of('mean'), cpuMs: of('cpuMs'), mainCpuMs: of('mainCpuMs') };
+  };
   const b = med('bare');
   const a = med('auth');
   if (rounds > 1) {
@@ -732,7 +770,11 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     console.log(row(BARE, b));
     console.log(row(AUTH, a));
   }
-  console.log(`authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s, p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x`);
+  console.log(
+    `authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
+      `p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 1)).toFixed(1)}` +
+      (a.cpuMs !== undefined ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)` : ''),
+  );
   const total = results.reduce((s, x) => s + x.auth.total, 0);
   console.log(
     `authenticated ${total} times${used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +

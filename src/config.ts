@@ -70,6 +70,7 @@ export interface Config {
   /** SQLite page cache and memory map, in MB. */
   sqliteCacheMb: number;
   sqliteMmapMb: number;
+  sqliteCheckpointMs: number;
   /** Largest JSON body accepted. */
   bodyLimit: string;
   nodeEnv: string;
@@ -171,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DB_DEFAULTS.poolSize, 1, 1000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),
     sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', DB_DEFAULTS.sqliteMmapMb, 0, 1_000_000),
+    sqliteCheckpointMs: integer(env, 'SQLITE_CHECKPOINT_MS', DB_DEFAULTS.sqliteCheckpointMs, 0, 60_000),
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),

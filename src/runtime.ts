@@ -40,6 +40,8 @@ export async function makeRuntime(
     poolSize: config.databasePoolSize,
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,
+    sqliteCheckpointMs: config.sqliteCheckpointMs,
+    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
   });
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
   // even when nothing is pending, and N workers would contend for it).

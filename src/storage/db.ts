@@ -14,6 +14,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { CHECKPOINT_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { migrationSource } from './migrations';
 
 export type Db = Knex;
@@ -32,9 +33,13 @@ export interface DbOptions {
   /** SQLite page cache and memory map, in MB. */
   sqliteCacheMb?: number;
   sqliteMmapMb?: number;
+  /** How often a worker thread checkpoints SQLite's WAL (0: SQLite checkpoints in the committing request). */
+  sqliteCheckpointMs?: number;
+  /** Told when the checkpoint thread fails (the request connection's own checkpoints still run). */
+  onCheckpointError?: (message: string) => void;
 }
 
-export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 64, sqliteMmapMb: 1024 } as const;
+export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 64, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
 
 export function dialectOf(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
@@ -52,7 +57,9 @@ export function makeDb(options: DbOptions): Db {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   const cacheMb = options.sqliteCacheMb ?? DB_DEFAULTS.sqliteCacheMb;
   const mmapMb = options.sqliteMmapMb ?? DB_DEFAULTS.sqliteMmapMb;
-  return knex({
+  const checkpointMs = filename === ':memory:' ? 0 : (options.sqliteCheckpointMs ?? DB_DEFAULTS.sqliteCheckpointMs);
+  let checkpointer: Checkpointer | undefined;
+  const db = knex({
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -68,6 +75,11 @@ export function makeDb(options: DbOptions): Db {
           conn.pragma('foreign_keys = ON');
           conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
           conn.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
+          if (checkpointMs > 0) {
+            // The file exists now that a connection opened it.
+            conn.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`);
+            checkpointer ??= startCheckpointer(filename, checkpointMs, options.onCheckpointError);
+          }
           cachePreparedStatements(conn);
           done(null, conn);
         } catch (err) {
@@ -76,6 +88,15 @@ export function makeDb(options: DbOptions): Db {
       },
     },
   });
+  // Closing the database stops its checkpoint thread first.
+  // (knex.destroy() calls its client's destroy; the instance's own members are read-only.)
+  const client = db.client as { destroy(callback?: unknown): Promise<void> };
+  const destroy = client.destroy.bind(client);
+  client.destroy = async (callback?: unknown) => {
+    await checkpointer?.stop();
+    return destroy(callback);
+  };
+  return db;
 }
 
 /** Prepared statements kept per connection (the hot path's statements are a few dozen shapes). */

@@ -230,7 +230,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     }
     return db.transaction(async (trx) => {
       if (!(await accounts.writeEvaluated(account.record, facts.account?.existing, trx))) return false;
-      if (account.linksSession) await sessions.addAccount(project.id, facts.session, account.record.id, now, trx);
+      if (account.linksSession) await sessions.addAccount(project.id, facts.session.id, account.record.id, now, trx);
       await applyAccountLists(lists, project.id, account.record.id, listInput, now, trx);
       await sessions.setEvaluation(project.id, facts.session.id, evaluation, trx);
       return true;

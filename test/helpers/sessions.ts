@@ -16,7 +16,7 @@ export async function storeSession(
   facts.start_time = startTime.toISOString();
   await services.repos.sessions.insert({ id, projectId, ipAddress: facts.network.ip_address, startTime, updatedAt: startTime, facts });
   for (const account of options.accounts ?? []) {
-    await services.repos.sessions.addAccount(projectId, { id, startTime }, account, startTime);
+    await services.repos.sessions.addAccount(projectId, id, account, startTime);
   }
   await services.repos.accounts.refreshAggregates(projectId, options.accounts ?? []);
   return { id, facts };

@@ -38,7 +38,7 @@ import { mulberry32 } from '../../scripts/prng';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
 
-const GUARDED = new Set(['sessions', 'accounts', 'session_accounts', 'list_members']);
+const GUARDED = new Set(['sessions', 'accounts', 'session_accounts', 'list_members', 'identifier_accounts']);
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -148,7 +148,7 @@ async function seed(): Promise<Seeded> {
       await repos.sessions.insert({ id, projectId: project.id, ipAddress: ip, startTime, updatedAt: startTime, facts, sdk }, trx);
       // Most sessions were authenticated with an account; a few were not.
       const accountId = i % 10 === 9 ? undefined : pick(out.accounts);
-      if (accountId) await repos.sessions.addAccount(project.id, { id, startTime }, accountId, startTime, trx);
+      if (accountId) await repos.sessions.addAccount(project.id, id, accountId, startTime, trx);
       if (i % 4 !== 3) {
         const fake = rand() < 0.05;
         await repos.sessions.setEvaluation(
@@ -194,7 +194,7 @@ function aliasesOf(sql: string): Map<string, string> {
   const out = new Map<string, string>([...GUARDED].map((t) => [t, t]));
   for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2], m[1]);
   // Hand-written statements (evaluation-facts.ts) name their aliases unquoted: `sessions s`.
-  for (const m of sql.matchAll(/\b(sessions|accounts|session_accounts|list_members)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi)) out.set(m[2], m[1]);
+  for (const m of sql.matchAll(/\b(sessions|accounts|session_accounts|list_members|identifier_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi)) out.set(m[2], m[1]);
   return out;
 }
 

@@ -10,6 +10,12 @@ export const FAST_TRAVEL_KMH = 600;
 export const FAST_TRAVEL_MAX = 0.4;
 /** An address seen on more accounts than this in 30 days is crowded (weak evidence alone). */
 export const CROWDED_IP_ACCOUNTS = 10;
+/**
+ * The history of an address or block is read from its newest sessions, at most this many per
+ * question (the counts below saturate far sooner), so that a busy address (a carrier's NAT,
+ * an office) costs an evaluation no more than a quiet one.
+ */
+export const NETWORK_HISTORY_SCAN = 1500;
 
 export function recentFraudIp(ctx: SignalContext): Finding {
   const h = ctx.history;

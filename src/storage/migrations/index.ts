@@ -16,6 +16,7 @@ import * as m0009 from './0009_rate_limits';
 import * as m0010 from './0010_evaluation_aggregates';
 import * as m0011 from './0011_session_facts';
 import * as m0012 from './0012_covering_session_indexes';
+import * as m0013 from './0013_link_aggregates';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0010_evaluation_aggregates': m0010,
   '0011_session_facts': m0011,
   '0012_covering_session_indexes': m0012,
+  '0013_link_aggregates': m0013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

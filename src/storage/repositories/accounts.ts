@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
+import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
 
@@ -184,10 +185,11 @@ export function makeAccountRepository(db: Knex) {
       );
     },
 
-    /** Erases the account: its row (personal data), its session links and list memberships. */
+    /** Erases the account: its row (personal data), its session links (and the identifiers they gave it) and list memberships. */
     async delete(projectId: string, id: string, trx: Knex = db): Promise<boolean> {
       const before = await trx('accounts').where({ project_id: projectId, id }).first('email_domain');
       await trx('session_accounts').where({ project_id: projectId, account_id: id }).delete();
+      await forgetIdentifierAccounts(trx, projectId, id);
       await trx('list_members').where({ project_id: projectId, account_id: id }).delete();
       const deleted = (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
       if (deleted && before?.email_domain) await countDomain(trx, projectId, before.email_domain, -1);

@@ -9,6 +9,7 @@ import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/enrichment/session';
 import type { AccountRecord, CurrentSession, EmailHistoryFacts, IdentifierMatch, LinkedRecord, LinkSearch, NetworkMatch, PastSession } from '../../domain/evaluation';
 import type { SignalHistory } from '../../domain/signals';
+import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 
 const DAY_MS = 86_400_000;
@@ -41,17 +42,12 @@ export function toPastSession(r: Record<string, unknown>): PastSession {
   return out;
 }
 
-/** Where each kind of identifier is searched: a session column (then its accounts) or an account column. */
-const IDENTIFIER_COLUMNS: Record<MatchType, { table: 'sessions' | 'accounts'; column: string } | undefined> = {
-  browser: { table: 'sessions', column: 'browser_fingerprint' },
-  device: { table: 'sessions', column: 'device_id' },
-  mobile_id: { table: 'sessions', column: 'mobile_id' },
-  apple_device_check: { table: 'sessions', column: 'apple_device_key' },
-  email: { table: 'accounts', column: 'email_key' },
-  phone: { table: 'accounts', column: 'phone_key' },
-  username: { table: 'accounts', column: 'username_key' },
-  name: { table: 'accounts', column: 'name_key' },
-  network: undefined,
+/** The account column each kind of account identifier is searched in (the session identifiers are in identifier_accounts). */
+const ACCOUNT_IDENTIFIER_COLUMNS: Partial<Record<MatchType, string>> = {
+  email: 'email_key',
+  phone: 'phone_key',
+  username: 'username_key',
+  name: 'name_key',
 };
 
 /** What the counts statement is asked. */
@@ -194,25 +190,44 @@ export function makeEvaluationFactsRepository(db: Knex) {
         parts.push(`(${sql}) AS ${name}`);
         bindings.push(...b);
       };
-      const onNetwork = (column: 'ip_address' | 'ip_block', otherIp?: string) =>
-        `FROM sessions s WHERE s.project_id = ? AND s.${column} = ? AND s.start_time >= ? AND s.id <> ?${otherIp ? ' AND s.ip_address <> ?' : ''}`;
-      const fraud = (prefix: string, column: 'ip_address' | 'ip_block', value: string, since: number, otherIp?: string) => {
-        const b = [projectId, value, since, q.sessionId, ...(otherIp ? [otherIp] : [])];
-        add(`${prefix}_fake`, `SELECT COUNT(*) ${onNetwork(column, otherIp)} AND s.decision = 'Fake'`, ...b);
-        const blocked = onNetwork(column, otherIp).replace(
-          'FROM sessions s',
-          `FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
-             JOIN list_members m ON m.project_id = s.project_id AND m.account_id = sa.account_id AND m.list_name = 'block'`,
-        );
-        add(`${prefix}_blocked`, `SELECT COUNT(DISTINCT sa.account_id) ${blocked}`, ...b);
+      // Each question reads the newest NETWORK_HISTORY_SCAN sessions (or session links) of the
+      // address or block in the period, from an index that carries what it asks (no table rows).
+      type Network = { column: 'ip_address' | 'ip_block'; value: string };
+      const newest = (table: 'sessions' | 'session_accounts', { column, value }: Network, since: number, read: string, options: { otherIp?: string; self?: boolean } = {}) => {
+        const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
+        return {
+          sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${column} = ? AND ${start} >= ?${options.self === false ? '' : ` AND ${id} <> ?`}${options.otherIp ? ' AND s.ip_address <> ?' : ''}
+                ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
+          bindings: [projectId, value, since, ...(options.self === false ? [] : [q.sessionId]), ...(options.otherIp ? [options.otherIp] : [])],
+        };
       };
-      fraud('ip30', 'ip_address', q.ip, since30);
-      if (q.block) fraud('block30', 'ip_block', q.block, since30, q.ip);
-      fraud('ever', 'ip_address', q.ip, 0);
-      const accountsOnIp = `FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.ip_address = ? AND s.start_time >= ?`;
-      add('ip_accounts', `SELECT COUNT(DISTINCT sa.account_id) ${accountsOnIp}`, projectId, q.ip, since30);
+      const fraud = (prefix: string, network: Network, since: number, otherIp?: string) => {
+        const fake = newest('sessions', network, since, 's.decision', { otherIp });
+        add(`${prefix}_fake`, `SELECT COUNT(*) FROM (${fake.sql}) AS t WHERE t.decision = 'Fake'`, ...fake.bindings);
+        const linked = newest('session_accounts', network, since, 's.account_id', { otherIp });
+        add(
+          `${prefix}_blocked`,
+          `SELECT COUNT(DISTINCT t.account_id) FROM (${linked.sql}) AS t
+             JOIN list_members m ON m.project_id = ? AND m.account_id = t.account_id AND m.list_name = 'block'`,
+          ...linked.bindings,
+          projectId,
+        );
+      };
+      const address: Network = { column: 'ip_address', value: q.ip };
+      fraud('ip30', address, since30);
+      if (q.block) fraud('block30', { column: 'ip_block', value: q.block }, since30, q.ip);
+      fraud('ever', address, 0);
+      const crowd = newest('session_accounts', address, since30, 's.account_id', { self: false });
+      add('ip_accounts', `SELECT COUNT(DISTINCT t.account_id) FROM (${crowd.sql}) AS t`, ...crowd.bindings);
       if (q.accountId !== undefined) {
-        add('account_on_ip', `SELECT CASE WHEN EXISTS (SELECT 1 ${accountsOnIp} AND sa.account_id = ?) THEN 1 ELSE 0 END`, projectId, q.ip, since30, q.accountId);
+        add(
+          'account_on_ip',
+          `SELECT CASE WHEN EXISTS (SELECT 1 FROM session_accounts sa WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start >= ? AND sa.ip_address = ?) THEN 1 ELSE 0 END`,
+          projectId,
+          q.accountId,
+          since30,
+          q.ip,
+        );
       }
       const e = q.email;
       if (e?.domain) add('domain_accounts', `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`, projectId, e.domain);
@@ -283,21 +298,24 @@ export function makeEvaluationFactsRepository(db: Knex) {
         bindings.push(...b);
       };
       for (const { type, value } of search.identifiers) {
-        const where = IDENTIFIER_COLUMNS[type]!;
-        if (where.table === 'accounts') {
-          branch(`SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${where.column} = ? AND a.id <> ? LIMIT ?`, [projectId, value, exclude ?? '', cap]);
+        const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
+        if (column) {
+          branch(`SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? LIMIT ?`, [projectId, value, exclude ?? '', cap]);
         } else {
-          branch(
-            `SELECT DISTINCT sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
-             WHERE s.project_id = ? AND s.${where.column} = ?${notSelf('sa.account_id')} LIMIT ?`,
-            [projectId, value, ...self, cap],
-          );
+          branch(`SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${notSelf('i.account_id')} LIMIT ?`, [
+            projectId,
+            type,
+            value,
+            ...self,
+            cap,
+          ]);
         }
       }
+      // The links carry their session's address and start (migration 0013): one index range each.
       const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
         branch(
-          `SELECT DISTINCT sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
-           WHERE s.project_id = ? AND s.${column} = ? AND s.start_time BETWEEN ? AND ?${notSelf('sa.account_id')} LIMIT ?`,
+          `SELECT DISTINCT sa.account_id FROM session_accounts sa
+           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} LIMIT ?`,
           [projectId, value, from.getTime(), to.getTime(), ...self, crowd],
         );
       for (const n of search.networks) {

@@ -5,6 +5,7 @@ import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../.
 import { ipBlock } from '../../domain/enrichment/ip';
 import { ipLocationAccuracyKm } from '../../domain/signals';
 import type { SdkFacts } from '../../domain/enrichment/session';
+import { keepIdentifierAccounts } from './identifier-accounts';
 
 export interface StoredSession {
   id: string;
@@ -126,12 +127,16 @@ export function makeSessionRepository(db: Knex) {
       await trx('session_facts').insert({ session_id: s.id, ...factsColumns(s) });
     },
 
-    /** Replaces what a later SDK post changes: the facts, the merged SDK facts, the update time (in a transaction). */
+    /**
+     * Replaces what a later SDK post changes: the facts, the merged SDK facts, the update time;
+     * an identifier it brings counts for the accounts the session is already linked to (in a transaction).
+     */
     async update(s: StoredSession, trx: Knex = db): Promise<void> {
       await trx('sessions')
         .where({ id: s.id, project_id: s.projectId })
         .update({ updated_at: s.updatedAt.getTime(), browser_fingerprint: s.sdk?.browser_fingerprint ?? null, ...searchColumns(s) });
       await trx('session_facts').where({ session_id: s.id }).update(factsColumns(s));
+      await keepIdentifierAccounts(trx, s.projectId, s.id, s.updatedAt);
     },
 
     async setEvaluation(projectId: string, id: string, e: SessionEvaluation, trx: Knex = db): Promise<void> {
@@ -162,11 +167,18 @@ export function makeSessionRepository(db: Knex) {
       return rows.map((r: { account_id: string }) => r.account_id);
     },
 
-    async addAccount(projectId: string, session: { id: string; startTime: Date }, accountId: string, at: Date, trx: Knex = db): Promise<void> {
-      await trx('session_accounts')
-        .insert({ session_id: session.id, project_id: projectId, account_id: accountId, created_at: at.getTime(), session_start: session.startTime.getTime() })
-        .onConflict(['session_id', 'account_id'])
-        .ignore();
+    /**
+     * Links the session to the account, with the session's start and address copied onto the
+     * link and its identifiers counted for the account (two statements: call it in a transaction).
+     */
+    async addAccount(projectId: string, sessionId: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
+      await trx.raw(
+        `INSERT INTO session_accounts (session_id, project_id, account_id, created_at, session_start, ip_address, ip_block)
+         SELECT s.id, s.project_id, ?, ?, s.start_time, s.ip_address, s.ip_block FROM sessions s WHERE s.project_id = ? AND s.id = ?
+         ON CONFLICT (session_id, account_id) DO NOTHING`,
+        [accountId, at.getTime(), projectId, sessionId],
+      );
+      await keepIdentifierAccounts(trx, projectId, sessionId, at);
     },
   };
 }

@@ -87,6 +87,7 @@ async function written(db: Knex, projectId: string, sessionId: string) {
   return {
     accounts: await db('accounts').where({ project_id: projectId }).orderBy('id'),
     links: await db('session_accounts').where({ project_id: projectId }).orderBy(['session_id', 'account_id']),
+    identifiers: await db('identifier_accounts').where({ project_id: projectId }).orderBy(['kind', 'value', 'account_id']),
     members: await db('list_members').where({ project_id: projectId }).orderBy(['list_name', 'account_id']),
     lists: await db('lists').where({ project_id: projectId }).orderBy('name'),
     domains: await db('email_domains').where({ project_id: projectId }).orderBy('domain'),
@@ -100,6 +101,7 @@ describe('the evaluation write', () => {
     ['email_domains', 'INSERT'],
     ['email_domains', 'UPDATE'],
     ['session_accounts', 'INSERT'],
+    ['identifier_accounts', 'INSERT'],
     ['lists', 'INSERT'],
     ['list_members', 'INSERT'],
     ['sessions', 'UPDATE'],
@@ -123,6 +125,7 @@ describe('the evaluation write', () => {
     expect(ok.decision).toBe('Fake');
     const after = await written(ctx.testDb.db, ctx.project.project_id, sessionId);
     expect(after.links.map((l: { session_id: string }) => l.session_id)).toContain(sessionId);
+    expect(after.identifiers.length).toBeGreaterThan(before.identifiers.length);
     expect(after.members.map((m: { list_name: string }) => m.list_name)).toEqual(['block', 'vip']);
     expect(after.session?.decision).toBe('Fake');
   });

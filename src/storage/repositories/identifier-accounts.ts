@@ -1,0 +1,70 @@
+/**
+ * The write-time aggregate of the link search (migration 0013): per identifier value a session
+ * carries, the accounts that presented it, at most IDENTIFIER_ACCOUNTS_CAP per value. Kept in
+ * the transaction that links a session to an account (and when a linked session's identifiers
+ * change), so the search for a value is one range of its primary key, whatever the number of
+ * sessions that carried it.
+ */
+import type { Knex } from 'knex';
+import type { MatchType } from '../../api-types';
+import { LINK_CAP } from '../../domain/evaluation/links';
+
+/** Accounts kept per value: the link search reads LINK_CAP + 1 others, and the account itself may be one of them. */
+export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
+
+/** The session column each kind of session identifier is taken from. */
+export const SESSION_IDENTIFIER_COLUMNS = {
+  browser: 'browser_fingerprint',
+  device: 'device_id',
+  mobile_id: 'mobile_id',
+  apple_device_check: 'apple_device_key',
+} as const satisfies Partial<Record<MatchType, string>>;
+
+export type SessionIdentifierKind = keyof typeof SESSION_IDENTIFIER_COLUMNS;
+
+/**
+ * Records the session's identifiers against every account it is linked to (one statement; a
+ * value already at the cap takes no more accounts). Call it in the transaction that links.
+ */
+export async function keepIdentifierAccounts(trx: Knex, projectId: string, sessionId: string, at: Date): Promise<void> {
+  // The kinds and columns are ours (constants), never input.
+  const values = Object.entries(SESSION_IDENTIFIER_COLUMNS).map(
+    ([kind, column]) =>
+      `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+       WHERE s.project_id = ? AND s.id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''`,
+  );
+  await trx.raw(
+    `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
+     SELECT x.project_id, x.kind, x.value, x.account_id, ? FROM (${values.join(' UNION ALL ')}) AS x
+     WHERE (SELECT COUNT(*) FROM (SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value LIMIT ?) AS kept) < ?
+     ON CONFLICT (project_id, kind, value, account_id) DO NOTHING`,
+    [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP, IDENTIFIER_ACCOUNTS_CAP],
+  );
+}
+
+/**
+ * Recomputes a project's rows from its sessions and links, in SQL: for links written outside
+ * an evaluation (imports, the benchmark's seeding). The accounts that first presented a value
+ * are the ones kept.
+ */
+export async function rebuildIdentifierAccounts(trx: Knex, projectId: string): Promise<void> {
+  await trx('identifier_accounts').where({ project_id: projectId }).delete();
+  for (const [kind, column] of Object.entries(SESSION_IDENTIFIER_COLUMNS)) {
+    await trx.raw(
+      `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
+       SELECT project_id, ?, value, account_id, created_at FROM (
+         SELECT project_id, value, account_id, created_at, ROW_NUMBER() OVER (PARTITION BY value ORDER BY created_at, account_id) AS n
+         FROM (SELECT sa.project_id, s.${column} AS value, sa.account_id, MIN(sa.created_at) AS created_at
+               FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+               WHERE sa.project_id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''
+               GROUP BY sa.project_id, s.${column}, sa.account_id) AS pairs
+       ) AS ranked WHERE n <= ?`,
+      [kind, projectId, IDENTIFIER_ACCOUNTS_CAP],
+    );
+  }
+}
+
+/** Forgets an erased account's identifiers. */
+export async function forgetIdentifierAccounts(trx: Knex, projectId: string, accountId: string): Promise<void> {
+  await trx('identifier_accounts').where({ project_id: projectId, account_id: accountId }).delete();
+}

@@ -1,0 +1,62 @@
+/**
+ * SQLite's WAL is checkpointed by a worker thread with its own connection, not inside the
+ * request connection's commits (src/storage/checkpointer.ts). Through a real database file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
+import { makeDb, type Db } from '../../src/storage/db';
+
+const onSqlite = !process.env.DATABASE_URL;
+const maybe = onSqlite ? describe : describe.skip;
+
+maybe('the WAL checkpoint thread', () => {
+  let dir: string;
+  const opened: Db[] = [];
+  const open = (sqliteCheckpointMs: number) => {
+    const db = makeDb({ sqliteFile: path.join(dir, `t${opened.length}.sqlite`), sqliteCheckpointMs });
+    opened.push(db);
+    return db;
+  };
+  const pragma = async (db: Db, name: string) => Object.values(((await db.raw(`PRAGMA ${name}`)) as Record<string, unknown>[])[0])[0];
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-checkpoint-'));
+  });
+  afterAll(async () => {
+    for (const db of opened) await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies committed pages into the database file while the request connection only appends to the WAL', async () => {
+    const db = open(20);
+    expect(await pragma(db, 'journal_mode')).toBe('wal');
+    // The request connection would checkpoint by itself only far past SQLite's 1,000 pages.
+    expect(await pragma(db, 'wal_autocheckpoint')).toBe(CHECKPOINT_FALLBACK_PAGES);
+    await db.raw('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
+    const file = path.join(dir, 't0.sqlite');
+    const before = fs.statSync(file).size;
+    // About 600 pages of 4 KB: under both checkpoint sizes, so only the thread copies them.
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 150; i++) await trx('blobs').insert({ id: i, data: Buffer.alloc(16_000, i) });
+    });
+    const deadline = Date.now() + 10_000;
+    while (fs.statSync(file).size < before + 2_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.statSync(file).size).toBeGreaterThan(before + 2_000_000);
+    expect(await db('blobs').count({ n: '*' })).toEqual([{ n: 150 }]);
+  });
+
+  it('is off with SQLITE_CHECKPOINT_MS=0: SQLite checkpoints at its own 1,000 pages', async () => {
+    const db = open(0);
+    expect(await pragma(db, 'wal_autocheckpoint')).toBe(1000);
+  });
+
+  it('stops when the database closes (nothing keeps the process alive)', async () => {
+    const db = open(20);
+    await db.raw('SELECT 1');
+    await db.destroy();
+    opened.pop();
+    await expect(db.raw('SELECT 1')).rejects.toThrow();
+  });
+});

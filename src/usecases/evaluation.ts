@@ -40,6 +40,7 @@ import {
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
+import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
@@ -52,7 +53,7 @@ import type { SessionRepository } from '../storage/repositories/sessions';
 import { applyAccountLists } from './lists';
 
 /** A session can be evaluated for this long after it starts (reference.md). */
-export const EVALUATION_WINDOW_MS = 24 * 3_600_000;
+export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
 
@@ -74,8 +75,6 @@ export interface EvaluationOptions {
   requestId: string;
   accountsLinked: boolean;
 }
-
-const round = (x: number) => Math.round(x * 1000) / 1000;
 
 export function makeEvaluation(deps: EvaluationDeps) {
   const { db, clock, sessions, accounts, lists, facts: reads, ipLists } = deps;
@@ -243,10 +242,10 @@ export function makeEvaluation(deps: EvaluationDeps) {
       session_id: facts.session.id,
       request_id: options.requestId,
       decision: outcome.decision,
-      account_score: round(outcome.scores.account_score),
-      bot: round(outcome.scores.bot),
-      multiple_accounts: round(outcome.scores.multiple_accounts),
-      risk_signals: round(outcome.scores.risk_signals),
+      account_score: round3(outcome.scores.account_score),
+      bot: round3(outcome.scores.bot),
+      multiple_accounts: round3(outcome.scores.multiple_accounts),
+      risk_signals: round3(outcome.scores.risk_signals),
       accounts_linked: Math.min(outcome.links.length, LINK_CAP),
       lists: outcome.lists,
       session: { ...facts.session.facts, ...outcome.signals },

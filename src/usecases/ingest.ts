@@ -5,7 +5,9 @@
  */
 import type { IngestSession, IngestSessionResponse } from '../api-types';
 import type { Clock } from '../clock';
-import { enrichSession, mergeSdkFacts, type IpFacts, type SdkFacts } from '../domain/enrichment/session';
+import { enrichSession, mergeSdkFacts, type IpFacts } from '../domain/enrichment/session';
+import type { SdkFacts } from '../domain/session/sdk-facts';
+import { DAY_MS } from '../domain/numbers';
 import { BadRequestError } from '../errors';
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
@@ -16,7 +18,7 @@ export interface IpIntelligence {
   lookup(ip: string): IpFacts;
 }
 
-export const SESSION_UPDATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 
 export interface IngestDeps {
   db: Db;

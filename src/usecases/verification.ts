@@ -17,6 +17,7 @@ import type {
   WebhookErrorCode,
 } from '../api-types';
 import type { Clock, Random } from '../clock';
+import { DAY_MS } from '../domain/numbers';
 import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
 import { constantTimeEqual, hashApiKey } from '../security/secrets';
 import type { Db } from '../storage/db';
@@ -37,7 +38,7 @@ const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
 };
 
 /** Sessions can be completed for 30 days (the interface's limit). */
-export const VERIFICATION_LIFETIME_MS = 30 * 24 * 3_600_000;
+export const VERIFICATION_LIFETIME_MS = 30 * DAY_MS;
 
 const EVENT_TYPE = {
   'face-match': 'verification.face-match.completed',

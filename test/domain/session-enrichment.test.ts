@@ -1,4 +1,5 @@
-import { enrichSession, mergeSdkFacts, type SdkFacts } from '../../src/domain/enrichment/session';
+import { enrichSession, mergeSdkFacts } from '../../src/domain/enrichment/session';
+import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 
 const base: SdkFacts = { source: 'web', device_id: 'dev-1', user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36' };
 const start = new Date('2026-11-20T12:00:00Z');

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { enrichSession, type IpFacts, type SdkFacts } from '../../src/domain/enrichment/session';
+import { enrichSession, type IpFacts } from '../../src/domain/enrichment/session';
+import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
-import { noisyOr } from '../../src/domain/signals/context';
+import { noisyOr } from '../../src/domain/numbers';
 
 describe('signal geometry', () => {
   it('when London and New York are measured, then about 5,570 km apart', () => {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
-import type { SdkFacts } from '../../src/domain/enrichment/session';
+import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { IDENTIFIER_ACCOUNTS_CAP, rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeProjectRepository } from '../../src/storage/repositories/projects';

@@ -29,7 +29,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
 import { fixedClock, systemRandom } from '../../src/clock';
-import type { SdkFacts } from '../../src/domain/enrichment/session';
+import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { makeLogger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/services';

@@ -3,12 +3,11 @@
  * says about it. Pure: the IP facts are looked up at the edge and passed in.
  *
  */
-import type { EvaluatedNetwork, EvaluatedSession, IngestSession, Location, Mobile } from '../../api-types';
+import type { EvaluatedNetwork, EvaluatedSession, Location, Mobile } from '../../api-types';
+import type { SdkFacts } from '../session/sdk-facts';
 import { EMPTY_HISTORY, evaluateSignals } from '../signals';
 import { normaliseIp } from './ip';
 import { parseUserAgent } from './user-agent';
-
-export type SdkFacts = Omit<IngestSession, 'session_id'>;
 
 /** What IP data knows about an address; every member may be missing. */
 export interface IpFacts {

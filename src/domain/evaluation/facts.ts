@@ -3,7 +3,7 @@
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
 import type { EvaluatedRiskSignalScores, EvaluatedSession, MatchType } from '../../api-types';
-import type { SdkFacts } from '../enrichment/session';
+import type { SdkFacts } from '../session/sdk-facts';
 import type { IpListName, SignalHistory } from '../signals';
 
 /** One of the account's (or a device's) sessions, as history, linking and the travel rule need it. */

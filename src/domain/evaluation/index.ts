@@ -6,6 +6,7 @@
  */
 import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
 import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
+import { DAY_MS } from '../numbers';
 import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type { AccountAggregates, AccountRecord, EvaluationFacts, PastSession } from './facts';
@@ -16,7 +17,6 @@ export * from './links';
 
 /** An account's newest sessions read for its details and signal averages. */
 export const ACCOUNT_SESSIONS_READ = 200;
-const DAY_MS = 86_400_000;
 /** An account created less than this before the request has not been seen before it. */
 const NEW_ACCOUNT_MS = 60_000;
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);

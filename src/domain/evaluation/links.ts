@@ -5,6 +5,7 @@
  */
 import type { LinkedAccount, MatchType } from '../../api-types';
 import { linkScore, NETWORK_CROWD_LIMIT, type LinkEvidence } from '../linking';
+import { DAY_MS, HOUR_MS } from '../numbers';
 import type { AccountRecord, IdentifierMatch, LinkedRecord, NetworkMatch, PastSession } from './facts';
 
 /** The interface caps the count at 1,500; searches stop one past it. */
@@ -14,8 +15,8 @@ export const SESSIONS_FOLLOWED = 50;
 /** Of those, the newest whose address and block are followed. */
 export const NETWORK_SESSIONS_FOLLOWED = 10;
 /** Network matches: the same address within a day, the same block within an hour. */
-export const IP_WINDOW_MS = 24 * 3_600_000;
-export const BLOCK_WINDOW_MS = 3_600_000;
+export const IP_WINDOW_MS = DAY_MS;
+export const BLOCK_WINDOW_MS = HOUR_MS;
 /** Networks whose addresses are shared by design: not evidence of one person. */
 const SHARED_NETWORKS: ReadonlySet<string> = new Set(['hosting', 'private_relay']);
 

@@ -6,7 +6,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { MatchType } from '../../api-types';
-import { noisyOr } from '../scoring';
+import { noisyOr } from '../numbers';
 
 // ---------------------------------------------------------------- keys
 

@@ -17,23 +17,10 @@ import {
   RISK_SIGNAL_WEIGHTS,
   SIGNAL_AVERAGE_HALF_LIFE_DAYS,
 } from './constants';
+import { clamp01, DAY_MS, noisyOr } from '../numbers';
 
 export * from './constants';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `x` held to 0..1; anything that is not a number (NaN, undefined) counts as 0. */
-export function clamp01(x: number | undefined): number {
-  if (x === undefined || Number.isNaN(x)) return 0;
-  return Math.min(1, Math.max(0, x));
-}
-
-/** The noisy-OR of terms in 0..1: `1 - Π (1 - term)`. No terms: 0. */
-export function noisyOr(terms: readonly number[]): number {
-  let none = 1;
-  for (const term of terms) none *= 1 - clamp01(term);
-  return clamp01(1 - none);
-}
 
 /** An event count; anything that is not a positive number counts as 0. */
 function count(n: number): number {

@@ -3,7 +3,8 @@
  * on, and the history of this service that the use case looked up. Plain data; no I/O.
  */
 import type { EvaluatedSession } from '../../api-types';
-import type { SdkFacts } from '../enrichment/session';
+import type { SdkFacts } from '../session/sdk-facts';
+import { noisyOr, round3 } from '../numbers';
 
 export type IpListName = 'tor' | 'vpn' | 'proxy' | 'datacenter' | 'fraud';
 
@@ -52,15 +53,8 @@ export interface Finding {
   device?: string[];
 }
 
-/** Independent pieces of evidence combined: 1 − Π(1 − sᵢ). Never lower than the strongest piece. */
-export function noisyOr(scores: number[]): number {
-  return 1 - scores.reduce((rest, s) => rest * (1 - Math.min(1, Math.max(0, s))), 1);
-}
-
 /** Conditions with their weights → a finding (the details name every condition present). */
 export function findingOf(conditions: { name: string; weight: number; present: boolean }[], kind: 'network' | 'device'): Finding {
   const present = conditions.filter((c) => c.present);
-  return { score: round(noisyOr(present.map((c) => c.weight))), [kind]: present.map((c) => c.name) };
+  return { score: round3(noisyOr(present.map((c) => c.weight))), [kind]: present.map((c) => c.name) };
 }
-
-export const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -2,7 +2,7 @@
 import { countries } from 'countries-list';
 import { parseUserAgent } from '../enrichment/user-agent';
 import { findingOf, type Finding, type SignalContext } from './context';
-import { distanceKm, ipLocationAccuracyKm, zoneOffsetMinutes, zonesOfCountry } from './geo';
+import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes, zonesOfCountry } from './geo';
 
 /** Browser and IP zones this far apart (minutes), in a zone not of the IP's country, do not fit. */
 export const MISMATCH_TIMEZONE_GAP_MIN = 60;
@@ -47,13 +47,10 @@ export function deviceRisk(ctx: SignalContext): Finding {
 
 function timezoneMismatch(ctx: SignalContext): boolean {
   const browserZone = ctx.session.browser.timezone;
-  const ipZone = ctx.session.location.timezone;
   const country = ctx.session.location.country_code;
-  if (!browserZone || !ipZone || !country) return false;
-  const a = zoneOffsetMinutes(browserZone, ctx.now);
-  const b = zoneOffsetMinutes(ipZone, ctx.now);
-  if (a === undefined || b === undefined) return false;
-  return Math.abs(a - b) >= MISMATCH_TIMEZONE_GAP_MIN && !zonesOfCountry(country).has(browserZone);
+  if (!browserZone || !country) return false;
+  const gap = zoneGapMinutes(browserZone, ctx.session.location.timezone, ctx.now);
+  return gap !== undefined && gap >= MISMATCH_TIMEZONE_GAP_MIN && !zonesOfCountry(country).has(browserZone);
 }
 
 /** None of the browser's languages is a language of the IP's country, nor English (spoken everywhere online). */

@@ -49,6 +49,18 @@ export function zoneOffsetMinutes(zone: string, at: Date): number | undefined {
   }
 }
 
+/**
+ * How far apart two zones' clocks are at `at`, in minutes (DST included); undefined when either
+ * is missing or unknown. The browser's zone against the address's is the one comparison several
+ * rules make.
+ */
+export function zoneGapMinutes(a: string | undefined, b: string | undefined, at: Date): number | undefined {
+  if (!a || !b) return undefined;
+  const offA = zoneOffsetMinutes(a, at);
+  const offB = zoneOffsetMinutes(b, at);
+  return offA === undefined || offB === undefined ? undefined : Math.abs(offA - offB);
+}
+
 /** The IANA zones in use in a country (countries-and-timezones, MIT), aliases included. */
 export function zonesOfCountry(country: string): ReadonlySet<string> {
   const found = ct.getCountry(country as Parameters<typeof ct.getCountry>[0], { deprecated: true });

@@ -1,5 +1,6 @@
 /** Signals from this service's history: recent fraud on the address, the address's reputation, impossible travel. */
-import { findingOf, round, type Finding, type SignalContext } from './context';
+import { HOUR_MS, round3 } from '../numbers';
+import { findingOf, type Finding, type SignalContext } from './context';
 import { distanceKm, ipLocationAccuracyKm } from './geo';
 
 /** Reference rule: farther than max(50 km, the locations' accuracy) at more than 900 km/h. */
@@ -59,7 +60,7 @@ export function travelSpeed(ctx: SignalContext): { km: number; kmh: number } | u
   const km = distanceKm(prev.latitude, prev.longitude, latitude, longitude);
   const accuracyKm = Math.max(prev.accuracyKm, ipLocationAccuracyKm(ctx.session.location));
   if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, accuracyKm)) return undefined;
-  const hours = Math.max((ctx.now.getTime() - prev.time.getTime()) / 3_600_000, 1 / 60);
+  const hours = Math.max((ctx.now.getTime() - prev.time.getTime()) / HOUR_MS, 1 / 60);
   return { km, kmh: km / hours };
 }
 
@@ -69,5 +70,5 @@ export function impossibleTravel(ctx: SignalContext): Finding {
   // Above 900 km/h nobody travels (reference rule): certain. From 600 km/h (a fast airliner)
   // up to 900 the score rises to 0.4: worth weighing, never raised.
   if (travel.kmh > IMPOSSIBLE_TRAVEL_KMH) return { score: 1, network: ['impossible_travel'] };
-  return { score: round(Math.max(0, (travel.kmh - FAST_TRAVEL_KMH) / (IMPOSSIBLE_TRAVEL_KMH - FAST_TRAVEL_KMH)) * FAST_TRAVEL_MAX), network: [] };
+  return { score: round3(Math.max(0, (travel.kmh - FAST_TRAVEL_KMH) / (IMPOSSIBLE_TRAVEL_KMH - FAST_TRAVEL_KMH)) * FAST_TRAVEL_MAX), network: [] };
 }

@@ -11,6 +11,7 @@ import { datacenter, proxy, spoofedAddresses, tor, vpn } from './network';
 
 export { AUTOMATION_CONDITION } from './device';
 export { ipLocationAccuracyKm } from './geo';
+export { isAnonymised } from './network';
 export { EMPTY_HISTORY, type IpListName, type PreviousSession, type SignalContext, type SignalHistory } from './context';
 
 export const ON_THRESHOLD = 0.5;

@@ -2,12 +2,22 @@
  * The network signals: tor, datacenter, vpn, proxy. Lists (shipped snapshots and the
  * operator's own) are certain; the rest is evidence, weighted and combined.
  */
+import type { Session } from '../../api-types';
 import { isPublicIp, normaliseIp } from '../enrichment/ip';
-import { zoneOffsetMinutes } from './geo';
+import { zoneGapMinutes } from './geo';
 import { findingOf, type Finding, type SignalContext } from './context';
 
 /** How far apart (minutes) the browser's and the IP's time zones must be to hint at a tunnel. */
 export const TUNNEL_TIMEZONE_GAP_MIN = 120;
+
+/**
+ * A stored session whose address hides where the person is (Tor, a VPN, a proxy or a private
+ * relay, as its signals said): the travel rules neither start nor end at it.
+ */
+export function isAnonymised(session: { risk_signals: Pick<Session['risk_signals'], 'tor' | 'vpn' | 'proxy'>; network: Pick<Session['network'], 'connection_type'> }): boolean {
+  const r = session.risk_signals;
+  return Boolean(r.tor || r.vpn || r.proxy || session.network.connection_type === 'private_relay');
+}
 
 export function tor(ctx: SignalContext): Finding {
   return findingOf([{ name: 'tor_exit_node', weight: 1, present: ctx.ipLists.has('tor') }], 'network');
@@ -32,12 +42,8 @@ function looksResidential(ctx: SignalContext): boolean {
 }
 
 function timezoneFarFromIp(ctx: SignalContext): boolean {
-  const browserZone = ctx.session.browser.timezone;
-  const ipZone = ctx.session.location.timezone;
-  if (!browserZone || !ipZone) return false;
-  const a = zoneOffsetMinutes(browserZone, ctx.now);
-  const b = zoneOffsetMinutes(ipZone, ctx.now);
-  return a !== undefined && b !== undefined && Math.abs(a - b) >= TUNNEL_TIMEZONE_GAP_MIN;
+  const gap = zoneGapMinutes(ctx.session.browser.timezone, ctx.session.location.timezone, ctx.now);
+  return gap !== undefined && gap >= TUNNEL_TIMEZONE_GAP_MIN;
 }
 
 export function vpn(ctx: SignalContext): Finding {

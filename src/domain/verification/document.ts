@@ -8,6 +8,7 @@
 import { countries, type TCountryCode } from 'countries-list';
 import type { components } from '../../api-types';
 import type { DocumentFields, DocumentFindings, FaceFindings, IsoDate } from '../../verification/analysis';
+import { round3 } from '../numbers';
 import { faceAgeBand, faceSimilarity, FACE_THRESHOLDS } from './faces';
 
 type Schemas = components['schemas'];
@@ -89,7 +90,7 @@ const EDGES = {
 
 /** The selfie against the document's portrait, 0..1, rounded to 3 places; null when the document shows no face. */
 export function idFaceMatchScore(selfie: FaceFindings, document: DocumentFindings): number | null {
-  return document.face ? Math.round(faceSimilarity(selfie.embedding, document.face.embedding) * 1000) / 1000 : null;
+  return document.face ? round3(faceSimilarity(selfie.embedding, document.face.embedding)) : null;
 }
 
 /**

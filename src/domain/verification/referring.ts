@@ -6,8 +6,10 @@
  */
 import type { components, Session } from '../../api-types';
 import { ipBlock } from '../enrichment/ip';
-import { distanceKm, ipLocationAccuracyKm, zoneOffsetMinutes } from '../signals/geo';
+import { HOUR_MS } from '../numbers';
+import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes } from '../signals/geo';
 import { IMPOSSIBLE_TRAVEL_KMH, TRAVEL_MIN_DISTANCE_KM } from '../signals/history';
+import { isAnonymised } from '../signals/network';
 
 export type ReferringComparison = components['schemas']['FaceMatchReferringSessionSignals'];
 
@@ -18,16 +20,14 @@ export const IP_MISMATCH = { sameBlock: 0.3, sameProvider: 0.6, other: 1 };
 /** Scores of a user-agent change: same browser and OS in another version 0.3, another browser on the same OS 0.6, another OS or device 1. */
 export const USER_AGENT_MISMATCH = { version: 0.3, browser: 0.6, platform: 1 };
 
-const anonymised = (s: Session) => s.risk_signals.tor || s.risk_signals.vpn || s.risk_signals.proxy || s.network.connection_type === 'private_relay';
-
 function travel(capture: Session, referring: Session): number {
   const a = referring.location;
   const b = capture.location;
-  if (anonymised(capture) || anonymised(referring)) return 0;
+  if (isAnonymised(capture) || isAnonymised(referring)) return 0;
   if (a.latitude === undefined || a.longitude === undefined || b.latitude === undefined || b.longitude === undefined) return 0;
   const km = distanceKm(a.latitude, a.longitude, b.latitude, b.longitude);
   if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, ipLocationAccuracyKm(a), ipLocationAccuracyKm(b))) return 0;
-  const hours = Math.max(Math.abs(new Date(capture.start_time).getTime() - new Date(referring.start_time).getTime()) / 3_600_000, 1 / 60);
+  const hours = Math.max(Math.abs(new Date(capture.start_time).getTime() - new Date(referring.start_time).getTime()) / HOUR_MS, 1 / 60);
   return km / hours > IMPOSSIBLE_TRAVEL_KMH ? 1 : 0;
 }
 
@@ -52,10 +52,9 @@ function userAgentMismatch(capture: Session, referring: Session): number {
 
 /** Two zones differ when their offsets at `at` differ (aliases and same-offset neighbours are equal). */
 function zonesDiffer(a: string | undefined, b: string | undefined, at: Date): number {
-  if (!a || !b || a === b) return 0;
-  const offA = zoneOffsetMinutes(a, at);
-  const offB = zoneOffsetMinutes(b, at);
-  return offA !== undefined && offB !== undefined && offA !== offB ? 1 : 0;
+  if (a === b) return 0;
+  const gap = zoneGapMinutes(a, b, at);
+  return gap !== undefined && gap > 0 ? 1 : 0;
 }
 
 export function compareWithReferring(capture: Session, referring: Session | undefined): ReferringComparison {

@@ -4,7 +4,7 @@
  * device's signals come in as plain data. docs/analysis.md explains the weights.
  */
 import type { components } from '../../api-types';
-import { noisyOr } from '../scoring';
+import { noisyOr, round3 } from '../numbers';
 import { FACE_THRESHOLDS } from './faces';
 
 type Schemas = components['schemas'];
@@ -57,7 +57,7 @@ export function verdict(input: VerdictInput): Verdict {
   if (input.deviceRisk) flags.add('device_risk');
   if (input.ipDocumentCountryMismatch) flags.add('ip_document_country_mismatch');
   const risk_flags = [...flags].sort((a, b) => FLAG_WEIGHTS[b] - FLAG_WEIGHTS[a] || a.localeCompare(b));
-  const risk_score = Math.round(noisyOr(risk_flags.map((f) => FLAG_WEIGHTS[f])) * 1000) / 1000;
+  const risk_score = round3(noisyOr(risk_flags.map((f) => FLAG_WEIGHTS[f])));
 
   // The account's lists decide first, as they do for sessions; then the threshold.
   if (input.lists.includes('block')) {

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { EvaluatedSession, MatchType } from '../../api-types';
-import type { SdkFacts } from '../../domain/enrichment/session';
+import type { SdkFacts } from '../../domain/session/sdk-facts';
 import type { AccountRecord, CurrentSession, EmailHistoryFacts, IdentifierMatch, LinkedRecord, LinkSearch, NetworkMatch, PastSession } from '../../domain/evaluation';
+import { DAY_MS } from '../../domain/numbers';
 import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 
-const DAY_MS = 86_400_000;
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
 

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../../api-types';
 import { ipBlock } from '../../domain/enrichment/ip';
-import { ipLocationAccuracyKm } from '../../domain/signals';
-import type { SdkFacts } from '../../domain/enrichment/session';
+import { ipLocationAccuracyKm, isAnonymised } from '../../domain/signals';
+import type { SdkFacts } from '../../domain/session/sdk-facts';
 import { keepIdentifierAccounts } from './identifier-accounts';
 
 export interface StoredSession {
@@ -69,12 +69,11 @@ function searchColumns(s: StoredSession) {
 /** Where the session was, as the travel rule compares it with the next one. */
 function travelColumns(facts: EvaluatedSession) {
   const { latitude, longitude } = facts.location;
-  const r = facts.risk_signals;
   return {
     latitude: latitude ?? null,
     longitude: longitude ?? null,
     location_accuracy_km: ipLocationAccuracyKm(facts.location),
-    anonymised: Boolean(r.tor || r.vpn || r.proxy || facts.network.connection_type === 'private_relay'),
+    anonymised: isAnonymised(facts),
   };
 }
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// The import graph of src/: fails (exit 1) on a cycle among the imports that run (an `import
+// type`, or an import whose every name is a type, is gone once compiled) and on an import of a
+// higher layer by a lower one, types included (docs/architecture.md, "Who may import whom").
+//
+//   node scripts/check-imports.js [--graph]
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const ts = require('typescript');
+
+const ROOT = path.resolve(__dirname, '..');
+const SRC = path.join(ROOT, 'src');
+
+/**
+ * Layers, lowest first: a module may import its own layer and the ones below it. The first
+ * prefix that matches a module's path (from src/, without extension) gives its layer.
+ */
+const LAYERS = [
+  ['foundation', ['api-types', 'clock', 'errors', 'logger', 'spec', 'config']],
+  ['domain', ['domain/']],
+  ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'verification/', 'client/']],
+  ['use cases', ['usecases/', 'webhooks/']],
+  ['delivery', ['http/', 'demo/', 'liveness-page/']],
+  ['composition', ['app', 'services', 'runtime', 'main', 'cli/', 'cluster']],
+];
+
+function layerOf(module) {
+  for (let i = 0; i < LAYERS.length; i++) {
+    if (LAYERS[i][1].some((p) => (p.endsWith('/') ? module.startsWith(p) : module === p))) return i;
+  }
+  return undefined;
+}
+
+function filesUnder(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(p);
+    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+/** A relative specifier resolved to a module of src/ (its path from src/, no extension), or undefined. */
+function resolve(from, specifier) {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(candidate) && candidate.startsWith(SRC + path.sep)) return path.relative(SRC, candidate).replace(/\.ts$/, '').split(path.sep).join('/');
+  }
+  return undefined;
+}
+
+/** Whether the import declaration survives compilation (it names a value, or only runs the module). */
+function runs(node) {
+  const clause = node.importClause;
+  if (!clause) return true;
+  if (clause.isTypeOnly) return false;
+  if (clause.name) return true;
+  const bindings = clause.namedBindings;
+  if (!bindings) return true;
+  if (ts.isNamespaceImport(bindings)) return true;
+  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+}
+
+function importsOf(file) {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
+  const out = [];
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = resolve(file, node.moduleSpecifier.text);
+      const atRuntime = ts.isImportDeclaration(node) ? runs(node) : !node.isTypeOnly;
+      if (target) out.push({ target, runtime: atRuntime });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      const target = resolve(file, node.arguments[0].text);
+      if (target) out.push({ target, runtime: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const graph = new Map();
+for (const file of filesUnder(SRC)) graph.set(path.relative(SRC, file).replace(/\.ts$/, '').split(path.sep).join('/'), importsOf(file));
+
+const problems = [];
+
+// Layers.
+for (const [module, imports] of graph) {
+  const own = layerOf(module);
+  if (own === undefined) {
+    problems.push(`${module}: in no layer (add its folder to LAYERS in scripts/check-imports.js and to docs/architecture.md)`);
+    continue;
+  }
+  for (const { target } of imports) {
+    const theirs = layerOf(target);
+    if (theirs !== undefined && theirs > own) problems.push(`upward import: ${module} (${LAYERS[own][0]}) imports ${target} (${LAYERS[theirs][0]})`);
+  }
+}
+
+// Cycles among the imports that run: strongly connected components (Tarjan).
+let index = 0;
+const stack = [];
+const state = new Map();
+function connect(v) {
+  const s = { index, low: index, onStack: true };
+  index++;
+  state.set(v, s);
+  stack.push(v);
+  for (const { target, runtime } of graph.get(v) ?? []) {
+    if (!runtime || !graph.has(target)) continue;
+    const t = state.get(target);
+    if (!t) {
+      connect(target);
+      s.low = Math.min(s.low, state.get(target).low);
+    } else if (t.onStack) s.low = Math.min(s.low, t.index);
+  }
+  if (s.low === s.index) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      state.get(w).onStack = false;
+      component.push(w);
+    } while (w !== v);
+    const selfImport = (graph.get(v) ?? []).some((i) => i.runtime && i.target === v);
+    if (component.length > 1 || selfImport) problems.push(`import cycle: ${component.sort().join(' → ')}`);
+  }
+}
+for (const v of graph.keys()) if (!state.has(v)) connect(v);
+
+if (process.argv.includes('--graph')) {
+  for (const [module, imports] of [...graph].sort()) console.log(`${module}: ${imports.map((i) => i.target + (i.runtime ? '' : ' (type)')).join(', ')}`);
+}
+if (problems.length) {
+  console.error(problems.join('\n'));
+  console.error(`\ncheck-imports: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${graph.size} modules`);
+  process.exit(1);
+}
+console.log(`check-imports: ${graph.size} modules, no cycle, no upward import`);

@@ -16,6 +16,8 @@ import * as m0009 from './0009_rate_limits';
 import * as m0010 from './0010_evaluation_aggregates';
 import * as m0011 from './0011_session_facts';
 import * as m0012 from './0012_covering_session_indexes';
+// 0013 is taken by the evaluation's next migration (another branch).
+import * as m0014 from './0014_standard_lists';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -30,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0010_evaluation_aggregates': m0010,
   '0011_session_facts': m0011,
   '0012_covering_session_indexes': m0012,
+  '0014_standard_lists': m0014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

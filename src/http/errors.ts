@@ -3,10 +3,12 @@
  * unknown all leave as `{statusCode, message}`. Unknown errors are logged with their cause
  * and answered 500 without internals.
  */
+import fs from 'node:fs';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors';
 import type { ErrorBody } from '../api-types';
 import type { Logger } from '../logger';
+import { BUNDLED_SPEC_PATH } from '../spec';
 
 interface ValidationItem {
   path?: string;
@@ -41,15 +43,27 @@ export function fieldName(errorPath: string | undefined): string {
   return parts.join('.');
 }
 
+let textPattern: string | undefined;
+/**
+ * The rule of the spec's `Text` (every string of a request), in words rather than as its
+ * pattern. The pattern is read from the bundled spec, so the two cannot drift apart.
+ */
+function inWords(rule: string): string {
+  textPattern ??= (JSON.parse(fs.readFileSync(BUNDLED_SPEC_PATH, 'utf8')) as { components: { schemas: { Text: { pattern: string } } } }).components.schemas.Text.pattern;
+  return rule === `must match pattern "${textPattern}"` ? 'must not contain U+0000 (NUL) or an unpaired surrogate' : rule;
+}
+
 /** One message naming the field and the rule, for the first (or only) validation error. */
 export function validationMessage(err: HttpLikeError): string {
   const first = err.errors?.[0];
   if (!first?.message) return err.message ?? 'Invalid request';
+  // The validator's path parameters are percent-decoded; a path that cannot be is named whole.
+  if (first.message.startsWith('malformed uri')) return `${first.path} is not a valid path (percent-encoded UTF-8)`;
   let errorPath = first.path;
   // The validator appends a missing member's name to the path; Ajv's message names it already.
   const missing = /^must have required property '(.+)'$/.exec(first.message)?.[1];
   if (missing && errorPath?.endsWith(`/${missing}`)) errorPath = errorPath.slice(0, -missing.length - 1);
-  return `${fieldName(errorPath)} ${first.message}`;
+  return `${fieldName(errorPath)} ${inWords(first.message)}`;
 }
 
 function statusOf(err: HttpLikeError): number {
@@ -75,6 +89,11 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
         message = `Request body is larger than the limit`;
       } else if (e.type === 'entity.parse.failed') {
         message = 'Request body is not valid JSON';
+      } else if (status === 404 && e.errors?.length) {
+        // The validator's answer for a path that is none of the spec's.
+        message = routeNotFound(req.method, req.path);
+      } else if (status === 405 && e.errors?.length) {
+        message = `Method ${req.method} is not allowed on ${req.path}`;
       } else if (status === 401 || status === 403) {
         // The security handler's own message, without the validator's path prefix.
         message = e.errors?.[0]?.message ?? e.message ?? 'Unauthorized';
@@ -90,8 +109,10 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+const routeNotFound = (method: string, path: string) => `Route ${method} ${path} not found`;
+
 /** Routes that no handler took (outside the spec's paths, which the validator answers). */
 export const notFound: RequestHandler = (req, res) => {
-  const body: ErrorBody = { statusCode: 404, message: `Route ${req.method} ${req.path} not found` };
+  const body: ErrorBody = { statusCode: 404, message: routeNotFound(req.method, req.path) };
   res.status(404).json(body);
 };

@@ -3,12 +3,11 @@
  * unknown all leave as `{statusCode, message}`. Unknown errors are logged with their cause
  * and answered 500 without internals.
  */
-import fs from 'node:fs';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors';
 import type { ErrorBody } from '../api-types';
 import type { Logger } from '../logger';
-import { BUNDLED_SPEC_PATH } from '../spec';
+import { TEXT_RULE, textPattern } from './text';
 
 interface ValidationItem {
   path?: string;
@@ -43,22 +42,17 @@ export function fieldName(errorPath: string | undefined): string {
   return parts.join('.');
 }
 
-let textPattern: string | undefined;
-/**
- * The rule of the spec's `Text` (every string of a request), in words rather than as its
- * pattern. The pattern is read from the bundled spec, so the two cannot drift apart.
- */
-function inWords(rule: string): string {
-  textPattern ??= (JSON.parse(fs.readFileSync(BUNDLED_SPEC_PATH, 'utf8')) as { components: { schemas: { Text: { pattern: string } } } }).components.schemas.Text.pattern;
-  return rule === `must match pattern "${textPattern}"` ? 'must not contain U+0000 (NUL) or an unpaired surrogate' : rule;
-}
+/** The rule of the spec's `Text` (every string of a request) in words, rather than as its pattern. */
+const inWords = (rule: string): string => (rule === `must match pattern "${textPattern().source}"` ? TEXT_RULE : rule);
+
+const malformedPath = (path: string) => `${path} is not a valid path (percent-encoded UTF-8)`;
 
 /** One message naming the field and the rule, for the first (or only) validation error. */
 export function validationMessage(err: HttpLikeError): string {
   const first = err.errors?.[0];
   if (!first?.message) return err.message ?? 'Invalid request';
   // The validator's path parameters are percent-decoded; a path that cannot be is named whole.
-  if (first.message.startsWith('malformed uri')) return `${first.path} is not a valid path (percent-encoded UTF-8)`;
+  if (first.message.startsWith('malformed uri')) return malformedPath(first.path ?? 'the path');
   let errorPath = first.path;
   // The validator appends a missing member's name to the path; Ajv's message names it already.
   const missing = /^must have required property '(.+)'$/.exec(first.message)?.[1];
@@ -89,6 +83,9 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
         message = `Request body is larger than the limit`;
       } else if (e.type === 'entity.parse.failed') {
         message = 'Request body is not valid JSON';
+      } else if (err instanceof URIError) {
+        // Express could not percent-decode a path parameter (the validator says the same below).
+        message = malformedPath(req.path);
       } else if (status === 404 && e.errors?.length) {
         // The validator's answer for a path that is none of the spec's.
         message = routeNotFound(req.method, req.path);

@@ -10,7 +10,7 @@ import type { AccountInput, AuthenticateResponse, IngestSession } from '../../sr
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { makeChangeProbe } from '../helpers/db-changes';
 import { personSession, scenario } from '../helpers/evaluation';
-import { describeErrors, schemaValidator } from '../helpers/spec';
+import { declaredStatuses, describeErrors, schemaValidator } from '../helpers/spec';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -120,6 +120,13 @@ describe('GET /list', () => {
     const res = await q.add('vip', 'mine');
     expect(res.status).toBe(404);
     expect(await listsOf(p, 'mine')).toEqual(['private-list']);
+  });
+
+  test('when a query parameter it does not have is sent, then 400 naming it, a status the spec declares for it', async () => {
+    const p = await newProject();
+    const res = await request(ctx.app).get('/list?limit=5').set('x-api-key', p.key);
+    expect(res.body).toEqual({ statusCode: 400, message: "query parameter limit Unknown query parameter 'limit'" });
+    expect(await declaredStatuses('get', '/list')).toContain(400);
   });
 
   test('when x-api-key is missing, then 401 on every List operation', async () => {

@@ -1120,7 +1120,7 @@ export interface components {
             referring_session_id?: components["schemas"]["SessionId"];
             /**
              * Format: uri
-             * @description Where the hosted page sends the user at the end (http or https), with `session_id`, `success` and `error_message`.
+             * @description Where the hosted page sends the user at the end (an http or https URL, without spaces or control characters), with `session_id`, `success` and `error_message`.
              */
             redirect_url?: string;
         };

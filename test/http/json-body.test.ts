@@ -56,6 +56,16 @@ describe('JSON request bodies', () => {
     }
   });
 
+  it('when an operation whose body is required gets an empty one, then 400 "body is required", and nothing is written', async () => {
+    for (const [method, path] of [['put', '/account/empty-body'], ['post', '/session/authenticate'], ['post', '/liveness/session']] as const) {
+      const res = await request(ctx.app)[method](path).set('x-api-key', ctx.project.api_key).set('content-type', 'application/json').send('');
+      expect(res.body).toEqual({ statusCode: 400, message: 'body is required' });
+    }
+    expect((await request(ctx.app).get('/account/empty-body').set('x-api-key', ctx.project.api_key)).status).toBe(404);
+    // `{}` is a body.
+    expect((await request(ctx.app).put('/account/empty-body').set('x-api-key', ctx.project.api_key).send({})).status).toBe(200);
+  });
+
   it('when an operation that takes JSON gets a body over the limit, then still 413', async () => {
     const res = await request(ctx.app).put('/account/x').set('x-api-key', ctx.project.api_key).set('content-type', 'application/json').send(JSON.stringify({ blob: 'x'.repeat(2_000_000) }));
     expect(res.body).toEqual({ statusCode: 413, message: 'Request body is larger than the limit' });

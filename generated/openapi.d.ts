@@ -474,6 +474,32 @@ export interface components {
          */
         SessionId: string;
         /**
+         * @description A string of a request: any Unicode text except U+0000 (NUL), which PostgreSQL cannot
+         *     store, and unpaired UTF-16 surrogates (`\ud800`–`\udfff` alone in JSON), which are not
+         *     Unicode. Refused with `400` naming the field; inside `metadata` both are accepted and
+         *     stored escaped.
+         */
+        Text: string;
+        /**
+         * @description Free-form key/value object stored with the account: at most 64 members in each object
+         *     and 64 items in each array, keys of at most 128 characters, nested at most three
+         *     levels deep (`{"a": {"b": {"c": 1}}}`), and at most 16384 bytes as JSON (UTF-8).
+         *     Its strings may hold any character (stored escaped).
+         */
+        Metadata: {
+            [key: string]: components["schemas"]["MetadataValue"];
+        };
+        /** @description A member of `metadata`; an object or array here holds members of the next level. */
+        MetadataValue: string | number | boolean | null | {
+            [key: string]: components["schemas"]["MetadataInnerValue"];
+        } | components["schemas"]["MetadataInnerValue"][];
+        /** @description A member of an object or array in `metadata`; an object or array here holds scalars only. */
+        MetadataInnerValue: string | number | boolean | null | {
+            [key: string]: components["schemas"]["MetadataScalar"];
+        } | components["schemas"]["MetadataScalar"][];
+        /** @description A value of the deepest level of `metadata`. */
+        MetadataScalar: string | number | boolean | null;
+        /**
          * @description An ISO 3166-1 alpha-2 country code, upper case.
          * @example US
          */
@@ -669,9 +695,9 @@ export interface components {
         /** @description The members of the mobile device facts. */
         MobileFields: {
             /** @description Device brand. */
-            brand?: string | null;
+            brand?: components["schemas"]["Text"] | null;
             /** @description Device model. */
-            model?: string | null;
+            model?: components["schemas"]["Text"] | null;
             /** @description Total RAM in GB. Null on Android. */
             system_memory_gb?: number | null;
             /** @description Number of boots. Null on iOS. */
@@ -681,7 +707,7 @@ export interface components {
             /** @description Battery level between 0 and 1. Null on Android. */
             battery_level?: number | null;
             /** @description The device's language preferences. */
-            languages?: string[] | null;
+            languages?: components["schemas"]["Text"][] | null;
             /** @description The platform's app integrity verdict. */
             oem_app_integrity?: components["schemas"]["IntegrityVerdict"] | null;
             /** @description The platform's device integrity verdict. */
@@ -749,41 +775,38 @@ export interface components {
         /** @description The members of an account that the customer sends (every form). */
         AccountFields: {
             /**
-             * @description Email of the account. Any string is accepted; whether it is a valid address is
+             * @description Email of the account. Any text is accepted; whether it is a valid address is
              *     reported in `account.email.valid`.
              */
-            email?: string;
+            email?: components["schemas"]["Text"];
             /**
              * @description Phone number in E.164 format, used for phone matching across accounts.
              * @example +14155550123
              */
             phone?: string;
             /** @description First name; combined with `last_name` for name matching. */
-            first_name?: string;
-            last_name?: string;
+            first_name?: components["schemas"]["Text"];
+            last_name?: components["schemas"]["Text"];
             /** @description Username, matched case-insensitively across accounts. */
-            username?: string;
+            username?: components["schemas"]["Text"];
             /**
              * @description Countries the account is expected in. A non-empty list replaces the stored
              *     list; an empty or omitted list leaves the stored list unchanged.
              */
             expected_countries?: components["schemas"]["CountryCode"][];
-            /** @description Free-form key/value object stored with the account. */
-            metadata?: {
-                [key: string]: unknown;
-            };
+            metadata?: components["schemas"]["Metadata"];
             /**
              * @description The account's group; accounts link only within their group. The project must
              *     have groups enabled, and an account cannot move to another group.
              */
-            group?: string;
+            group?: components["schemas"]["Text"];
             /** @description Lists the account is added to during authentication; missing lists are created. */
             lists?: components["schemas"]["ListName"][];
         };
         /** @description The customer's account that the session is authenticated with. */
         AccountInput: components["schemas"]["AccountFields"] & {
             /** @description The customer's identifier of the account. */
-            id: string;
+            id: components["schemas"]["Text"];
         };
         /** @description An account's members for `PUT /account/{account_id}` (the id is in the path). */
         AccountUpdate: components["schemas"]["AccountFields"];
@@ -809,17 +832,17 @@ export interface components {
              */
             source: "web" | "ios" | "android";
             /** @description The native SDK's version; null for the web SDK. */
-            source_version?: string | null;
+            source_version?: components["schemas"]["Text"] | null;
             /** @description The SDK's persistent identifier of the device (local storage on the web). */
-            device_id: string;
+            device_id: components["schemas"]["Text"];
             /** @description A stable hash of the browser's characteristics (web). */
-            browser_fingerprint?: string;
-            user_agent?: string;
+            browser_fingerprint?: components["schemas"]["Text"];
+            user_agent?: components["schemas"]["Text"];
             client_hints?: components["schemas"]["ClientHints"];
             /** @description The browser's or device's preferred languages, BCP 47 tags, most preferred first. */
-            languages?: string[];
+            languages?: components["schemas"]["Text"][];
             /** @description The device's IANA time zone. */
-            timezone?: string;
+            timezone?: components["schemas"]["Text"];
             /** @description The device's offset from UTC in minutes (positive east of Greenwich). */
             timezone_offset_minutes?: number;
             screen?: {
@@ -830,16 +853,16 @@ export interface components {
             /** @description Device memory in GB as the platform reports it (the web rounds to 0.25 … 8). */
             memory?: number;
             /** @description The GPU renderer string. */
-            gpu?: string;
+            gpu?: components["schemas"]["Text"];
             /** @description Signs that the page is driven by automation. */
             automation?: {
                 /** @description `navigator.webdriver`. */
                 webdriver?: boolean;
                 /** @description Other automation hints found, for example `headless_user_agent`. */
-                signals?: string[];
+                signals?: components["schemas"]["Text"][];
             };
             /** @description Signs that the environment was tampered with, for example `browser_tampering_detected`. */
-            tampering?: string[];
+            tampering?: components["schemas"]["Text"][];
             /** @description Addresses the browser revealed through WebRTC. */
             webrtc_ips?: (string & (unknown | unknown))[];
             events?: components["schemas"]["IngestEvents"];
@@ -862,14 +885,14 @@ export interface components {
              */
             full_version_list?: components["schemas"]["ClientHintsBrand"][];
             mobile?: boolean;
-            platform?: string;
-            platform_version?: string;
-            model?: string;
+            platform?: components["schemas"]["Text"];
+            platform_version?: components["schemas"]["Text"];
+            model?: components["schemas"]["Text"];
         };
         /** @description A brand of the browser (`Chromium`, `Google Chrome`, `Microsoft Edge`, or a meaningless "GREASE" brand) and its version. */
         ClientHintsBrand: {
-            brand: string;
-            version: string;
+            brand: components["schemas"]["Text"];
+            version: components["schemas"]["Text"];
         };
         /** @description Cumulative counts of interaction events since the session started. */
         IngestEvents: {
@@ -886,9 +909,9 @@ export interface components {
             /** @description The device is rooted or jailbroken. */
             rooted?: boolean | null;
             /** @description A vendor identifier of the device (identifierForVendor, Android ID). */
-            mobile_id?: string | null;
+            mobile_id?: components["schemas"]["Text"] | null;
             /** @description An Apple DeviceCheck token. */
-            apple_device_check?: string | null;
+            apple_device_check?: components["schemas"]["Text"] | null;
         };
         /** @description The stored session's id. */
         IngestSessionResponse: {
@@ -1092,12 +1115,12 @@ export interface components {
         CreateVerificationSession: {
             type: components["schemas"]["VerificationType"];
             /** @description The customer's account being verified. */
-            account_id?: string;
+            account_id?: components["schemas"]["Text"];
             /** @description The SDK session the user came from; the capture is compared with it. */
             referring_session_id?: components["schemas"]["SessionId"];
             /**
              * Format: uri
-             * @description Where the hosted page sends the user at the end (http or https), with `session_id`, `success` and `error_message`.
+             * @description Where the hosted page sends the user at the end (an http or https URL, without spaces or control characters), with `session_id`, `success` and `error_message`.
              */
             redirect_url?: string;
         };
@@ -1525,8 +1548,10 @@ export interface components {
             };
         };
         /**
-         * @description The request is invalid (the message names the field and the rule), or the session
-         *     was not found (`Session ID not found`), or it can no longer be evaluated.
+         * @description The request is invalid (the message names the field and the rule: a query parameter
+         *     the operation does not have is refused too), or the session was not found
+         *     (`Session ID not found`), or it can no longer be evaluated, or the request is not
+         *     well-formed HTTP.
          */
         BadRequest: {
             headers: {
@@ -1563,6 +1588,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The request (its head, or its body) did not arrive in time; the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed. */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The API key has used up its requests for the current minute. */
         TooManyRequests: {
             headers: {
@@ -1588,9 +1631,9 @@ export interface components {
         /** @description When `true`, the response includes `linked_accounts`. */
         AccountsLinked: boolean;
         /** @description The customer's identifier of the account. */
-        AccountId: string;
+        AccountId: components["schemas"]["Text"];
         /** @description The capture token from the hosted page's URL. */
-        CaptureToken: string;
+        CaptureToken: components["schemas"]["Text"];
         /** @description The list's name. */
         ListNameParam: components["schemas"]["ListName"];
         /**
@@ -1645,7 +1688,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1676,9 +1721,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1709,9 +1756,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1739,9 +1788,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1771,7 +1822,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1812,6 +1865,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description The image is larger than 8 MB. */
             413: {
                 headers: {
@@ -1831,6 +1885,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1863,7 +1918,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1892,9 +1949,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1922,9 +1981,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1952,7 +2013,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1983,9 +2046,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2011,7 +2076,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2042,7 +2109,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2070,7 +2139,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2092,8 +2163,11 @@ export interface operations {
                     "application/json": components["schemas"]["Lists"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2103,7 +2177,7 @@ export interface operations {
                 /** @description How many account ids to return. */
                 limit?: number;
                 /** @description Return account ids after this one. */
-                after?: string;
+                after?: components["schemas"]["Text"];
             };
             header?: never;
             path: {
@@ -2126,7 +2200,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2153,7 +2229,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2179,7 +2257,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2207,7 +2287,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2235,7 +2317,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2280,9 +2364,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2304,6 +2390,9 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description The database cannot be reached. */
             503: {
                 headers: {

@@ -44,6 +44,7 @@ export type ListName = Schemas['ListName'];
 export type MatchType = Schemas['MatchType'];
 export type AccountDetails = Schemas['AccountDetails'];
 export type AccountUpdate = Schemas['AccountUpdate'];
+export type Metadata = Schemas['Metadata'];
 export type EmailIntelligence = Schemas['EmailIntelligence'];
 export type SignalAverages = Schemas['SignalAverages'];
 export type WindowCounts = Schemas['WindowCounts'];

@@ -11,6 +11,7 @@ import './http/context';
 import { makeDemoRouter } from './demo/router';
 import { makeDocsRouter } from './http/docs';
 import { makeErrorHandler, notFound } from './http/errors';
+import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
 import { makeListHandlers } from './http/handlers/list';
 import { makeLivenessHandlers } from './http/handlers/liveness';
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Express {
   app.options('/ingest/session', sdkCors);
   // Captures are images: read raw (their type is decided by their bytes, not by the header).
   app.use('/liveness/:session_id/capture', express.raw({ type: () => true, limit: MAX_CAPTURE_BYTES }));
-  app.use(express.json({ limit: config.bodyLimit }));
+  for (const route of jsonBodyParsers(config.bodyLimit)) app[route.method](route.path, ...route.handlers);
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));

@@ -8,6 +8,7 @@
  */
 import cluster from 'node:cluster';
 import { createApp } from './app';
+import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
 import { loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
@@ -61,7 +62,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     config.webhookWorker === 'inline'
       ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stopWorker.signal)
       : Promise.resolve();
-  const server = app.listen(config.port, config.host, () => {
+  const server = createHttpServer(app, { logger }).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');

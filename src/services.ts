@@ -62,7 +62,7 @@ export function makeServices(deps: CoreDeps) {
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
   const evaluation = makeEvaluation({ ...deps, ...repos });
-  const projects = makeProjectUseCases({ ...deps, projects: repos.projects });
+  const projects = makeProjectUseCases({ ...deps, projects: repos.projects, lists: repos.lists });
   const verification = makeVerificationUseCases({
     ...deps,
     ...repos,

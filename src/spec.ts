@@ -19,3 +19,16 @@ export const WEBHOOKS_PATH = path.join(PACKAGE_ROOT, 'webhooks.yaml');
 
 /** The whole contract in one document (written by `npm run generate`), served at /openapi.json. */
 export const BUNDLED_SPEC_PATH = path.join(PACKAGE_ROOT, 'generated', 'openapi.json');
+
+/** What the service reads from the bundled contract at run time (see bundledSpec). */
+export interface BundledSpec {
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } } | unknown>>;
+  components: { schemas: Record<string, { pattern?: string }> };
+}
+
+let bundled: BundledSpec | undefined;
+/** The bundled contract, read once (it is generated from openapi.yaml; `generate:check` keeps them equal). */
+export function bundledSpec(): BundledSpec {
+  bundled ??= JSON.parse(fs.readFileSync(BUNDLED_SPEC_PATH, 'utf8')) as BundledSpec;
+  return bundled;
+}

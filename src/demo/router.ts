@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Router } from 'express';
 import { BadRequestError } from '../errors';
+import { isText, TEXT_RULE } from '../http/text';
 import type { Project } from '../storage/repositories/projects';
 import type { Services } from '../services';
 import { PACKAGE_ROOT } from '../spec';
@@ -38,7 +39,7 @@ export function makeDemoRouter(services: Services): Router {
    * with the account being created (its id derived from the email, so signing up twice with one
    * address shows the account's history and links) and answer with the evaluation.
    */
-  router.post('/demo/session', async (req, res) => {
+  router.post('/demo/session', express.json({ limit: '16kb' }), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const sessionId = body.session_id;
     if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
@@ -48,6 +49,7 @@ export function makeDemoRouter(services: Services): Router {
       const value = body[name];
       if (value === undefined || value === '') return undefined;
       if (typeof value !== 'string' || value.length > max) throw new BadRequestError(`${name} must be a string of at most ${max} characters`);
+      if (!isText(value)) throw new BadRequestError(`${name} ${TEXT_RULE}`);
       return value.trim();
     };
     const email = text('email', 320);

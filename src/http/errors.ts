@@ -7,6 +7,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors';
 import type { ErrorBody } from '../api-types';
 import type { Logger } from '../logger';
+import { TEXT_RULE, textPattern } from './text';
 
 interface ValidationItem {
   path?: string;
@@ -41,15 +42,22 @@ export function fieldName(errorPath: string | undefined): string {
   return parts.join('.');
 }
 
+/** The rule of the spec's `Text` (every string of a request) in words, rather than as its pattern. */
+const inWords = (rule: string): string => (rule === `must match pattern "${textPattern().source}"` ? TEXT_RULE : rule);
+
+const malformedPath = (path: string) => `${path} is not a valid path (percent-encoded UTF-8)`;
+
 /** One message naming the field and the rule, for the first (or only) validation error. */
 export function validationMessage(err: HttpLikeError): string {
   const first = err.errors?.[0];
   if (!first?.message) return err.message ?? 'Invalid request';
+  // The validator's path parameters are percent-decoded; a path that cannot be is named whole.
+  if (first.message.startsWith('malformed uri')) return malformedPath(first.path ?? 'the path');
   let errorPath = first.path;
   // The validator appends a missing member's name to the path; Ajv's message names it already.
   const missing = /^must have required property '(.+)'$/.exec(first.message)?.[1];
   if (missing && errorPath?.endsWith(`/${missing}`)) errorPath = errorPath.slice(0, -missing.length - 1);
-  return `${fieldName(errorPath)} ${first.message}`;
+  return `${fieldName(errorPath)} ${inWords(first.message)}`;
 }
 
 function statusOf(err: HttpLikeError): number {
@@ -75,6 +83,14 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
         message = `Request body is larger than the limit`;
       } else if (e.type === 'entity.parse.failed') {
         message = 'Request body is not valid JSON';
+      } else if (err instanceof URIError) {
+        // Express could not percent-decode a path parameter (the validator says the same below).
+        message = malformedPath(req.path);
+      } else if (status === 404 && e.errors?.length) {
+        // The validator's answer for a path that is none of the spec's.
+        message = routeNotFound(req.method, req.path);
+      } else if (status === 405 && e.errors?.length) {
+        message = `Method ${req.method} is not allowed on ${req.path}`;
       } else if (status === 401 || status === 403) {
         // The security handler's own message, without the validator's path prefix.
         message = e.errors?.[0]?.message ?? e.message ?? 'Unauthorized';
@@ -90,8 +106,10 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+const routeNotFound = (method: string, path: string) => `Route ${method} ${path} not found`;
+
 /** Routes that no handler took (outside the spec's paths, which the validator answers). */
 export const notFound: RequestHandler = (req, res) => {
-  const body: ErrorBody = { statusCode: 404, message: `Route ${req.method} ${req.path} not found` };
+  const body: ErrorBody = { statusCode: 404, message: routeNotFound(req.method, req.path) };
   res.status(404).json(body);
 };

@@ -1,6 +1,7 @@
 /**
- * Lists: the standard `allow`, `block` and `main_account` lists (in every project, mutually
- * exclusive, never deleted) and custom lists (created on first use, overlapping freely).
+ * Lists: the standard `allow`, `block` and `main_account` lists (in every project from its
+ * creation, mutually exclusive, never deleted) and custom lists (created on first use,
+ * overlapping freely). Reading, or a request that is refused, never creates a list.
  */
 import type { ListName } from '../api-types';
 import { STANDARD_LISTS } from '../domain/lists';
@@ -14,7 +15,8 @@ export { STANDARD_LISTS };
 
 const summary = (l: ListRecord) => ({ name: l.name, standard: l.standard, num_accounts: l.numAccounts, created_at: l.createdAt.toISOString() });
 
-async function ensureStandard(lists: ListRepository, projectId: string, at: Date, trx?: Db): Promise<void> {
+/** The standard lists of a new project, created in the project's own transaction. */
+export async function createStandardLists(lists: ListRepository, projectId: string, at: Date, trx: Db): Promise<void> {
   await lists.ensure(projectId, STANDARD_LISTS.map((name) => ({ name, standard: true })), at, trx);
 }
 
@@ -24,7 +26,6 @@ async function ensureStandard(lists: ListRepository, projectId: string, at: Date
  */
 export async function applyAccountLists(lists: ListRepository, projectId: string, accountId: string, names: readonly ListName[], at: Date, trx?: Db): Promise<void> {
   if (names.length === 0) return;
-  await ensureStandard(lists, projectId, at, trx);
   await lists.ensure(projectId, names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })), at, trx);
   for (const name of names) {
     if (STANDARD_LISTS.includes(name)) await lists.remove(projectId, STANDARD_LISTS.filter((s) => s !== name), accountId, trx);
@@ -38,19 +39,16 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
 
   return {
     async all(projectId: string) {
-      await ensureStandard(lists, projectId, clock.now());
       return { lists: (await lists.all(projectId)).map(summary) };
     },
 
     async get(projectId: string, name: string, limit: number, after?: string) {
-      await ensureStandard(lists, projectId, clock.now());
       const list = await lists.find(projectId, name);
       if (!list) throw notFound(name);
       return { ...summary(list), account_ids: await lists.members(projectId, name, limit, after) };
     },
 
     async create(projectId: string, name: string) {
-      await ensureStandard(lists, projectId, clock.now());
       await lists.ensure(projectId, [{ name, standard: false }], clock.now());
       return summary((await lists.find(projectId, name))!);
     },
@@ -66,7 +64,6 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
     },
 
     async removeAccount(projectId: string, name: string, accountId: string): Promise<void> {
-      await ensureStandard(lists, projectId, clock.now());
       if (!(await lists.find(projectId, name))) throw notFound(name);
       await lists.remove(projectId, [name], accountId);
     },

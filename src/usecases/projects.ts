@@ -10,8 +10,10 @@ import {
   type SecretBox,
 } from '../security/secrets';
 import type { Db } from '../storage/db';
+import type { ListRepository } from '../storage/repositories/lists';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
 import { makeApiKeyCache } from './api-key-cache';
+import { createStandardLists } from './lists';
 
 export interface ProjectDeps {
   db: Db;
@@ -19,6 +21,7 @@ export interface ProjectDeps {
   random: Random;
   secretBox: SecretBox;
   projects: ProjectRepository;
+  lists: ListRepository;
   /** How long a key's project is kept in memory (api-key-cache.ts); 0 or absent: not kept. */
   apiKeyCacheTtlMs?: number;
 }
@@ -61,7 +64,7 @@ export function validateWebhookUrl(url: string): string {
 }
 
 export function makeProjectUseCases(deps: ProjectDeps) {
-  const { db, clock, random, secretBox, projects } = deps;
+  const { db, clock, random, secretBox, projects, lists } = deps;
   const keyCache = makeApiKeyCache({ ttlMs: deps.apiKeyCacheTtlMs ?? 0, clock });
 
   async function issueKey(projectId: string, trx: Db): Promise<string> {
@@ -91,6 +94,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       };
       const apiKey = await db.transaction(async (trx) => {
         await projects.insert(project, trx);
+        await createStandardLists(lists, project.id, project.createdAt, trx);
         return issueKey(project.id, trx);
       });
       return {

@@ -82,6 +82,15 @@ describe('emailFacts: validity', () => {
     },
   );
 
+  it.each(['a\ud800b', 'a\ud800b@gmail.com', 'ada@gm\udfffail.com', '\udc00'])(
+    'when validator cannot judge the text (%j, a lone surrogate), then it is invalid, not a crash',
+    (raw) => {
+      const facts = emailFacts(raw);
+      expect(facts.valid).toBe(false);
+      expect(facts.domain_type).toBe('invalid');
+    },
+  );
+
   it('when there is no @, then the domain is empty and the address is only lower-cased', () => {
     const facts = emailFacts('Nope');
     expect(facts.domain).toBe('');
@@ -335,9 +344,14 @@ describe('properties', () => {
     );
   });
 
-  it('when any string is given, then emailFacts does not throw and domain_type is invalid exactly when valid is false', () => {
+  /** An address or any string with a UTF-16 surrogate alone somewhere in it. */
+  const withLoneSurrogate = fc
+    .tuple(fc.oneof(fc.emailAddress(), fc.string()), fc.nat(), fc.integer({ min: 0xd800, max: 0xdfff }))
+    .map(([text, at, unit]) => text.slice(0, at % (text.length + 1)) + String.fromCharCode(unit) + text.slice(at % (text.length + 1)));
+
+  it('when any string is given (lone surrogates too), then emailFacts does not throw and domain_type is invalid exactly when valid is false', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.emailAddress(), fc.string({ unit: 'grapheme' })), (raw) => {
+      fc.property(fc.oneof(fc.string(), fc.emailAddress(), fc.string({ unit: 'grapheme' }), withLoneSurrogate), (raw) => {
         const facts = emailFacts(raw);
         expect(facts.domain_type === 'invalid').toBe(!facts.valid);
         expect(facts.normalised).toBe(facts.normalised.toLowerCase());

@@ -18,7 +18,9 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
-export async function makeTestDb(): Promise<TestDb> {
+/** `migrate: false` leaves the database empty, for a test that runs the migrations itself. */
+export async function makeTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
+  const migrated = options.migrate ?? true;
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const name = `tg_test_${randomBytes(6).toString('hex')}`;
@@ -27,7 +29,7 @@ export async function makeTestDb(): Promise<TestDb> {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     const db = makeDb({ databaseUrl: url.toString() });
-    await migrate(db);
+    if (migrated) await migrate(db);
     return {
       db,
       url: url.toString(),
@@ -42,7 +44,7 @@ export async function makeTestDb(): Promise<TestDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-test-'));
   const sqliteFile = path.join(dir, 'trustgate.sqlite');
   const db = makeDb({ sqliteFile });
-  await migrate(db);
+  if (migrated) await migrate(db);
   return {
     db,
     dialect: 'sqlite',

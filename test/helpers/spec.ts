@@ -62,3 +62,11 @@ export async function example<T = Json>(name: string): Promise<T> {
   if (!examples[name]) throw new Error(`no example named ${name}`);
   return structuredClone(examples[name].value) as T;
 }
+
+/** The statuses openapi.yaml declares for an operation, by its method and spec path (`/account/{account_id}`). */
+export async function declaredStatuses(method: string, specPath: string): Promise<number[]> {
+  const spec = await loadSpec();
+  const operation = (spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[specPath]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`no operation ${method} ${specPath} in the spec`);
+  return Object.keys(operation.responses).map(Number);
+}

@@ -114,6 +114,22 @@ describe('GET /account/{account_id}', () => {
     expect(res.body).toEqual({ statusCode: 404, message: 'Account nobody-here not found' });
   });
 
+  test('when the id in the path holds U+0000 (a%00b) or a lone surrogate, then 400 naming the path parameter on every Account operation (the same on both engines)', async () => {
+    const rule = 'path parameter account_id must not contain U+0000 (NUL) or an unpaired surrogate';
+    for (const id of ['a%00b', '%00', 'a%ED%A0%80b']) {
+      for (const call of [
+        request(ctx.app).get(`/account/${id}`),
+        request(ctx.app).put(`/account/${id}`).send({}),
+        request(ctx.app).delete(`/account/${id}`),
+        request(ctx.app).get(`/account/${id}/sessions`),
+        request(ctx.app).get(`/account/${id}/accounts-linked`),
+      ]) {
+        const res = await call.set('x-api-key', key);
+        expect(res.body).toEqual({ statusCode: 400, message: id === 'a%ED%A0%80b' ? expect.stringMatching(/^\/account\/a%ED%A0%80b.* is not a valid path/) : rule });
+      }
+    }
+  });
+
   test('when the account was authenticated, then it reads with its lists, sessions in brief and decision', async () => {
     const first = await signIn({
       id: 'get-1',
@@ -269,6 +285,15 @@ describe('PUT /account/{account_id}', () => {
     ['lists', 'a name longer than 64 characters', { lists: [long(65)] }],
     ['lists', 'more than 50 items', { lists: Array.from({ length: 51 }, (_, i) => `l${i}`) }],
     ['lists', 'not an array', { lists: 'vip' }],
+    ['first_name', 'holding U+0000 (NUL)', { first_name: 'a\u0000b' }],
+    ['last_name', 'holding U+0000 (NUL)', { last_name: '\u0000' }],
+    ['email', 'holding a lone surrogate', { email: 'a\ud800b' }],
+    ['username', 'holding a lone surrogate', { username: 'x\udfff' }],
+    ['group', 'holding U+0000 (NUL)', { group: 'g\u0000' }],
+    ['metadata', 'nested four levels deep', { metadata: { a: [{ b: [1] }] } }],
+    ['metadata', 'with more than 64 members', { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) }],
+    ['metadata', 'with a key longer than 128 characters', { metadata: { [long(129)]: 1 } }],
+    ['metadata', 'larger than 16384 bytes as JSON', { metadata: { blob: 'é'.repeat(8_190) } }],
   ];
 
   test.each(invalid)('when %s is %s, then 400 naming it, and nothing is written', async (field, _rule, body) => {
@@ -283,6 +308,37 @@ describe('PUT /account/{account_id}', () => {
     // Nor is an account created by an invalid PUT.
     expect((await api.put('put-invalid-new', body)).status).toBe(400);
     expect((await api.get('put-invalid-new')).status).toBe(404);
+  });
+
+  test('when a name holds U+0000 or an email a lone surrogate, then 400 naming the field and the rule (the same on both engines)', async () => {
+    const nul = await api.put('put-text', { first_name: 'a\u0000b' });
+    expect(nul.body).toEqual({ statusCode: 400, message: 'first_name must not contain U+0000 (NUL) or an unpaired surrogate' });
+    const surrogate = await api.put('put-text', { email: 'a\ud800b' });
+    expect(surrogate.body).toEqual({ statusCode: 400, message: 'email must not contain U+0000 (NUL) or an unpaired surrogate' });
+    expect((await api.get('put-text')).status).toBe(404);
+  });
+
+  test('when metadata holds U+0000 and lone surrogates in its keys and values, then it is stored escaped and read back as sent', async () => {
+    const metadata = { 'k\u0000': 'v\u0000', note: 'a\ud800b', nested: { list: ['\udfff', 'ok'] } };
+    const res = await api.put('put-free-text', { metadata });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata).toEqual(metadata);
+    expect((await api.get('put-free-text')).body.metadata).toEqual(metadata);
+  });
+
+  test('when metadata is exactly 16384 bytes as JSON and three levels deep, then it is stored', async () => {
+    const metadata = { a: { b: { c: 1 } }, blob: 'x'.repeat(16_384 - '{"a":{"b":{"c":1}},"blob":""}'.length) };
+    expect(Buffer.byteLength(JSON.stringify(metadata))).toBe(16_384);
+    const res = await api.put('put-max-metadata', { metadata });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata).toEqual(metadata);
+  });
+
+  test('when metadata is nested 20,000 deep (120 KB), then 400 naming where it is too deep, and nothing is written', async () => {
+    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+    const res = await request(ctx.app).put('/account/put-deep').set('x-api-key', key).set('content-type', 'application/json').send(`{"metadata":${deep}}`);
+    expect(res.body).toEqual({ statusCode: 400, message: 'metadata.a.a.a must be string,number,boolean,null' });
+    expect((await api.get('put-deep')).status).toBe(404);
   });
 
   test('when a member the interface does not have is sent, then 400 naming it', async () => {

@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AccountInput, AuthenticateResponse, IngestSession } from '../../src/api-types';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { makeChangeProbe } from '../helpers/db-changes';
 import { personSession, scenario } from '../helpers/evaluation';
-import { describeErrors, schemaValidator } from '../helpers/spec';
+import { declaredStatuses, describeErrors, schemaValidator } from '../helpers/spec';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -85,6 +86,15 @@ describe('GET /list', () => {
     }
   });
 
+  test('when a project is created, then its standard lists are created with it, dated from its creation', async () => {
+    ctx.clock.advance(HOUR);
+    const p = await newProject();
+    const rows = await ctx.testDb.db('lists').where({ project_id: p.projectId }).orderBy('name');
+    expect(rows.map((r: { name: string; standard: unknown; created_at: unknown }) => [r.name, Boolean(r.standard), Number(r.created_at)])).toEqual(
+      ['allow', 'block', 'main_account'].map((name) => [name, true, Date.parse(TEST_NOW) + HOUR]),
+    );
+  });
+
   test('custom lists appear with their sizes next to the standard ones', async () => {
     const p = await newProject();
     await p.put('a-1', { lists: ['vip', 'block'] });
@@ -112,6 +122,13 @@ describe('GET /list', () => {
     expect(await listsOf(p, 'mine')).toEqual(['private-list']);
   });
 
+  test('when a query parameter it does not have is sent, then 400 naming it, a status the spec declares for it', async () => {
+    const p = await newProject();
+    const res = await request(ctx.app).get('/list?limit=5').set('x-api-key', p.key);
+    expect(res.body).toEqual({ statusCode: 400, message: "query parameter limit Unknown query parameter 'limit'" });
+    expect(await declaredStatuses('get', '/list')).toContain(400);
+  });
+
   test('when x-api-key is missing, then 401 on every List operation', async () => {
     const calls = [
       request(ctx.app).get('/list'),
@@ -124,6 +141,36 @@ describe('GET /list', () => {
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ statusCode: 401, message: expect.any(String) });
+    }
+  });
+});
+
+describe('refused list requests', () => {
+  // Its own app, with the rate limits counted in memory: in the database (the default) every
+  // request, refused or not, counts itself there.
+  let own: TestContext;
+  beforeAll(async () => {
+    own = await makeTestContext({ rateLimitStore: 'memory' });
+  });
+  afterAll(() => own.close());
+
+  test("when a new project's first list requests name a missing list, then 404 and nothing is written", async () => {
+    const { api_key: key } = await own.services.projects.create({ name: 'Fresh' });
+    const call = (method: 'get' | 'post' | 'delete', path: string) => request(own.app)[method](path).set('x-api-key', key);
+    const probe = await makeChangeProbe(own.testDb);
+    try {
+      const mark = await probe.mark();
+      await request(own.app).put('/account/someone').set('x-api-key', key).send({});
+      const afterPut = await probe.mark();
+      for (const res of [await call('get', '/list/missing'), await call('delete', '/list/missing/account/someone'), await call('delete', '/list/missing'), await call('post', '/list/vip/account/nobody')]) {
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ statusCode: 404, message: expect.any(String) });
+      }
+      expect(await probe.writesSince(afterPut)).toEqual([]);
+      // The probe sees a write when there is one.
+      expect(await probe.writesSince(mark)).not.toEqual([]);
+    } finally {
+      await probe.close();
     }
   });
 });

@@ -109,6 +109,11 @@ describe('POST /ingest/session', () => {
     ['a WebRTC address that is not an IP', { webrtc_ips: ['nope'] }, /^webrtc_ips\.0 /],
     ['a latitude out of range', { geolocation: { latitude: 91, longitude: 0 } }, /^geolocation\.latitude must be <= 90$/],
     ['an unknown member', { colour: 'blue' }, /must NOT have additional properties/],
+    // Text PostgreSQL cannot store, or that is not Unicode: the same 400 on both engines.
+    ['a device_id with U+0000', { device_id: 'a\u0000b' }, /^device_id must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['a user_agent with a lone surrogate', { user_agent: `${CHROME}\ud800` }, /^user_agent must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['a language with U+0000', { languages: ['en', 'fr\u0000'] }, /^languages\.1 must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['a native mobile_id with U+0000', { source: 'ios', mobile: { mobile_id: 'id\u0000' } }, /^mobile\.mobile_id /],
   ])('when the body has %s, then 400 naming the field and nothing is stored', async (_t, change, message) => {
     const before = await sessionCount();
     const res = await post({ ...body(), ...change });

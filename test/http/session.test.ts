@@ -117,6 +117,14 @@ describe('POST /session/authenticate', () => {
     ['an expected country in lower case', { expected_countries: ['us'] }, /^account\.expected_countries\.0 must match pattern/],
     ['metadata that is not an object', { metadata: 'plan=free' }, /^account\.metadata must be object$/],
     ['an id that is empty', { id: '' }, /^account\.id must NOT have fewer than 1 characters$/],
+    // Text PostgreSQL cannot store, or that is not Unicode: the same 400 on both engines.
+    ['an email with a lone surrogate', { email: 'a\ud800b' }, /^account\.email must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['an id with U+0000', { id: 'a\u0000b' }, /^account\.id must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['a first_name with U+0000', { first_name: 'Ja\u0000ne' }, /^account\.first_name must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['a username with a lone low surrogate', { username: '\udc00jane' }, /^account\.username must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
+    ['metadata nested four levels deep', { metadata: { a: { b: { c: { d: 1 } } } } }, /^account\.metadata\.a\.b\.c must be string,number,boolean,null$/],
+    ['metadata with more than 64 members', { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) }, /^account\.metadata must NOT have more than 64 properties$/],
+    ['metadata larger than 16384 bytes as JSON', { metadata: { blob: 'x'.repeat(16_384) } }, /^account\.metadata must not be larger than 16384 bytes as JSON \(it is 16395\)$/],
   ];
 
   it.each(limits)('when the account has %s, then 400 naming the field and nothing is written', async (_title, change, message) => {
@@ -129,6 +137,19 @@ describe('POST /session/authenticate', () => {
     expect(res.status).toBe(400);
     expect(res.body.statusCode).toBe(400);
     expect(res.body.message).toMatch(message);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('when metadata is nested 20,000 deep (120 KB), then 400 naming where it is too deep, and nothing is written', async () => {
+    const { id } = await storeSession(ctx.services, ctx.project.project_id);
+    const before = await rowCounts();
+    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+    const res = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send(`{"session_id":"${id}","account":{"id":"deep","metadata":${deep}}}`);
+    expect(res.body).toEqual({ statusCode: 400, message: 'account.metadata.a.a.a must be string,number,boolean,null' });
     expect(await rowCounts()).toEqual(before);
   });
 

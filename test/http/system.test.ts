@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { storeSession } from '../helpers/sessions';
+import { declaredStatuses } from '../helpers/spec';
 
 describe('GET /healthz', () => {
   let ctx: TestContext;
@@ -15,6 +16,12 @@ describe('GET /healthz', () => {
     const res = await request(ctx.app).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', database: ctx.testDb.dialect });
+  });
+
+  it('when a query parameter it does not have is sent (/healthz?x=1), then 400 naming it, a status the spec declares for it', async () => {
+    const res = await request(ctx.app).get('/healthz?x=1');
+    expect(res.body).toEqual({ statusCode: 400, message: "query parameter x Unknown query parameter 'x'" });
+    expect(await declaredStatuses('get', '/healthz')).toContain(400);
   });
 });
 

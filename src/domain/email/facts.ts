@@ -101,9 +101,22 @@ function domainType(valid: boolean, disposable: boolean, suffix: SuffixFacts, pe
   return 'business';
 }
 
+/**
+ * validator's verdict, or false when it cannot give one: it throws on text it cannot encode
+ * (a lone surrogate makes its byte-length check's encodeURI throw a URIError). The API refuses
+ * such text before it gets here (openapi.yaml's Text); this keeps any other caller from crashing.
+ */
+function syntaxOk(address: string): boolean {
+  try {
+    return isEmail(address, IS_EMAIL);
+  } catch {
+    return false;
+  }
+}
+
 export function emailFacts(raw: string): EmailFacts {
   const address = raw.trim();
-  const syntaxValid = isEmail(address, IS_EMAIL);
+  const syntaxValid = syntaxOk(address);
   const normalised = normalise(address, syntaxValid);
   const domain = splitAt(normalised).domain.toLowerCase();
   const suffix = suffixFacts(domain);

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { AccountUpdate } from '../../api-types';
 import type { AccountUseCases } from '../../usecases/accounts';
 import { projectOf } from '../context';
+import { checkMetadataSize } from '../limits';
 
 type ById = Request<{ account_id: string }>;
 
@@ -12,6 +13,7 @@ export function makeAccountHandlers(accounts: AccountUseCases) {
       res.json(await accounts.get(projectOf(req), req.params.account_id));
     },
     async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
+      checkMetadataSize(req.body.metadata, 'metadata');
       res.json(await accounts.put(projectOf(req), req.params.account_id, req.body));
     },
     async deleteAccount(req: ById, res: Response) {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { AuthenticateRequest, AuthenticateResponse, Session, UnauthenticatedRequest, UnauthenticatedResponse } from '../../api-types';
 import type { EvaluationUseCases } from '../../usecases/evaluation';
 import { projectOf } from '../context';
+import { checkMetadataSize } from '../limits';
 
 /** The validator has coerced `accounts_linked` to a boolean. */
 const accountsLinked = (req: Request) => (req.query as { accounts_linked?: boolean }).accounts_linked === true;
@@ -13,6 +14,7 @@ export function makeSessionHandlers(evaluation: EvaluationUseCases) {
       res.json(await evaluation.get(projectOf(req), req.params.session_id, req.requestId));
     },
     async authenticateSession(req: Request<Record<string, string>, unknown, AuthenticateRequest>, res: Response<AuthenticateResponse>) {
+      checkMetadataSize(req.body.account.metadata, 'account.metadata');
       res.json(await evaluation.authenticate(projectOf(req), req.body, { requestId: req.requestId, accountsLinked: accountsLinked(req) }));
     },
     async evaluateUnauthenticatedSession(req: Request<Record<string, string>, unknown, UnauthenticatedRequest>, res: Response<UnauthenticatedResponse>) {

@@ -1,0 +1,57 @@
+/**
+ * Migrations that move existing data, on the engine the suite runs on: the database is
+ * migrated up to the one before, given rows as an earlier release left them, then migrated
+ * to the latest.
+ */
+import type { Knex } from 'knex';
+import { migrate } from '../../src/storage/db';
+import { migrationSource } from '../../src/storage/migrations';
+import { makeTestDb, type TestDb } from '../helpers/db';
+
+/** Every migration whose name sorts before `name`. */
+async function migrateBefore(db: Knex, name: string): Promise<void> {
+  await db.migrate.latest({
+    migrationSource: { ...migrationSource, getMigrations: async () => (await migrationSource.getMigrations([])).filter((m) => m < name) },
+  });
+}
+
+describe('0014_standard_lists', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when projects were made without their standard lists, then each gets the missing ones, dated from the project, and keeps the rest', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0014_standard_lists');
+    const project = (id: string, createdAt: number) => ({ id, name: id, webhook_secret_encrypted: 'x', created_at: createdAt });
+    await db('projects').insert([project('never-listed', 1_000), project('half-listed', 2_000), project('all-listed', 3_000)]);
+    await db('lists').insert([
+      { project_id: 'half-listed', name: 'block', standard: true, created_at: 2_500 },
+      { project_id: 'half-listed', name: 'vip', standard: false, created_at: 2_600 },
+      ...['allow', 'block', 'main_account'].map((name) => ({ project_id: 'all-listed', name, standard: true, created_at: 3_500 })),
+    ]);
+
+    await migrate(db);
+
+    const rows = (await db('lists').orderBy(['project_id', 'name'])).map((r: Record<string, unknown>) => ({
+      project: r.project_id,
+      name: r.name,
+      standard: Boolean(r.standard),
+      at: Number(r.created_at),
+    }));
+    expect(rows).toEqual([
+      { project: 'all-listed', name: 'allow', standard: true, at: 3_500 },
+      { project: 'all-listed', name: 'block', standard: true, at: 3_500 },
+      { project: 'all-listed', name: 'main_account', standard: true, at: 3_500 },
+      { project: 'half-listed', name: 'allow', standard: true, at: 2_000 },
+      { project: 'half-listed', name: 'block', standard: true, at: 2_500 },
+      { project: 'half-listed', name: 'main_account', standard: true, at: 2_000 },
+      { project: 'half-listed', name: 'vip', standard: false, at: 2_600 },
+      { project: 'never-listed', name: 'allow', standard: true, at: 1_000 },
+      { project: 'never-listed', name: 'block', standard: true, at: 1_000 },
+      { project: 'never-listed', name: 'main_account', standard: true, at: 1_000 },
+    ]);
+  });
+});

@@ -24,6 +24,42 @@ export class BadRequestError extends AppError {
   }
 }
 
+/** 404: the named thing does not exist in the caller's project (`${what} ${id} not found`). */
+export class NotFoundError extends AppError {
+  constructor(what: string, id: string) {
+    super(404, `${what} ${id} not found`);
+  }
+}
+
+/** 403: the caller may not do this with what it presented (a token, a signed URL). */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+/** 409: the request lost to a concurrent change; the caller may retry. */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 415: the body is not of a type the operation takes. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
+/** 503: a part of the service this operation needs is not configured or not available. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, message, { expose: true });
+  }
+}
+
+/** The session id given to a Session API call is not one of the project's (400, as the reference service answers). */
 export class SessionNotFoundError extends BadRequestError {
   constructor() {
     super('Session ID not found');
@@ -40,12 +76,5 @@ export class UnauthorizedError extends AppError {
 export class InternalError extends AppError {
   constructor(cause: unknown) {
     super(500, 'Internal server error', { cause });
-  }
-}
-
-/** 501: an operation of the contract that this version of the service cannot perform yet. */
-export class NotImplementedError extends AppError {
-  constructor(message: string) {
-    super(501, message, { expose: true });
   }
 }

@@ -15,7 +15,6 @@ function findRoot(start: string): string {
 /** The package root: the folder that holds openapi.yaml (from src/ and from dist/src/ alike). */
 export const PACKAGE_ROOT = findRoot(__dirname);
 export const OPENAPI_PATH = path.join(PACKAGE_ROOT, 'openapi.yaml');
-export const WEBHOOKS_PATH = path.join(PACKAGE_ROOT, 'webhooks.yaml');
 
 /** The whole contract in one document (written by `npm run generate`), served at /openapi.json. */
 export const BUNDLED_SPEC_PATH = path.join(PACKAGE_ROOT, 'generated', 'openapi.json');

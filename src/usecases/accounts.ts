@@ -1,7 +1,7 @@
 /** The Account endpoints: read, create or update, erase, sessions, linked accounts. */
-import type { AccountUpdate } from '../api-types';
+import type { Account, AccountLinks, AccountSessions, AccountUpdate } from '../api-types';
 import type { Clock } from '../clock';
-import { AppError } from '../errors';
+import { NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
@@ -28,11 +28,11 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
-    if (!record) throw new AppError(404, `Account ${id} not found`);
+    if (!record) throw new NotFoundError('Account', id);
     return record;
   }
 
-  async function view(project: Project, r: AccountRecord) {
+  async function view(project: Project, r: AccountRecord): Promise<Account> {
     const memberships = await lists.ofAccounts(project.id, [r.id]);
     const summary = r.aggregates;
     return {
@@ -56,11 +56,11 @@ export function makeAccountUseCases(deps: AccountDeps) {
   }
 
   return {
-    async get(project: Project, id: string) {
+    async get(project: Project, id: string): Promise<Account> {
       return view(project, await found(project, id));
     },
 
-    async put(project: Project, id: string, body: AccountUpdate) {
+    async put(project: Project, id: string, body: AccountUpdate): Promise<Account> {
       const record = evaluation.applyInput(project, await accounts.find(project.id, id), body, id, '');
       const listInput = body.lists;
       await db.transaction(async (trx) => {
@@ -73,10 +73,10 @@ export function makeAccountUseCases(deps: AccountDeps) {
     async delete(project: Project, id: string): Promise<void> {
       const verified = await deps.forgetVerifications(project.id, id);
       const deleted = await db.transaction((trx) => accounts.delete(project.id, id, trx));
-      if (!deleted && !verified) throw new AppError(404, `Account ${id} not found`);
+      if (!deleted && !verified) throw new NotFoundError('Account', id);
     },
 
-    async sessions(project: Project, id: string, limit: number) {
+    async sessions(project: Project, id: string, limit: number): Promise<AccountSessions> {
       await found(project, id);
       const rows = await deps.facts.accountSessions(project.id, id, limit);
       const evaluations = await history.evaluations(project.id, rows.map((r) => r.id));
@@ -96,7 +96,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
       };
     },
 
-    async linked(project: Project, id: string) {
+    async linked(project: Project, id: string): Promise<AccountLinks> {
       const { count, linked_accounts } = await evaluation.linked(project, await found(project, id));
       return { account_id: id, accounts_linked: count, linked_accounts };
     },

@@ -43,7 +43,7 @@ import { listsAfter, STANDARD_LISTS } from '../domain/lists';
 import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
-import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
+import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
@@ -276,7 +276,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
         return response;
       }
-      throw new AppError(409, `Account ${body.account.id} is being changed by other requests at the same time; retry`);
+      throw new ConflictError(`Account ${body.account.id} is being changed by other requests at the same time; retry`);
     },
 
     async evaluateUnauthenticated(project: Project, body: UnauthenticatedRequest, options: EvaluationOptions): Promise<UnauthenticatedResponse> {

@@ -1,6 +1,6 @@
 /** Projects: creation with their first key and webhook secret, key rotation, webhook URL. */
 import type { Clock, Random } from '../clock';
-import { AppError } from '../errors';
+import { BadRequestError, NotFoundError } from '../errors';
 import {
   constantTimeEqual,
   generateApiKey,
@@ -55,10 +55,10 @@ export function validateWebhookUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError(400, `webhook URL ${JSON.stringify(url)} is not a valid URL`);
+    throw new BadRequestError(`webhook URL ${JSON.stringify(url)} is not a valid URL`);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new AppError(400, 'webhook URL must use http or https');
+    throw new BadRequestError('webhook URL must use http or https');
   }
   return parsed.toString();
 }
@@ -79,7 +79,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
   return {
     async create(input: { name: string; webhookUrl?: string | null; groups?: boolean; demo?: boolean }): Promise<ProjectCredentials> {
       const name = input.name.trim();
-      if (!name) throw new AppError(400, 'project name must not be empty');
+      if (!name) throw new BadRequestError('project name must not be empty');
       const webhookUrl = input.webhookUrl ? validateWebhookUrl(input.webhookUrl) : null;
       const webhookSecret = generateWebhookSecret(random);
       const project: Project = {
@@ -126,7 +126,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     /** Revokes every key of the project and issues a new one. */
     async rotateKey(projectId: string): Promise<{ project_id: string; api_key: string }> {
       const apiKey = await db.transaction(async (trx) => {
-        if (!(await projects.findById(projectId, trx))) throw new AppError(404, `project ${projectId} not found`);
+        if (!(await projects.findById(projectId, trx))) throw new NotFoundError('project', projectId);
         await projects.revokeKeys(projectId, clock.now(), trx);
         return issueKey(projectId, trx);
       });
@@ -137,7 +137,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
 
     async setWebhook(projectId: string, url: string | null): Promise<void> {
       const normalised = url ? validateWebhookUrl(url) : null;
-      if (!(await projects.setWebhookUrl(projectId, normalised))) throw new AppError(404, `project ${projectId} not found`);
+      if (!(await projects.setWebhookUrl(projectId, normalised))) throw new NotFoundError('project', projectId);
       keyCache.forgetProject(projectId);
     },
 

@@ -18,7 +18,7 @@ import type {
 } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { DAY_MS } from '../domain/numbers';
-import { AppError, BadRequestError, SessionNotFoundError } from '../errors';
+import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../errors';
 import { constantTimeEqual, hashApiKey } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { Project } from '../storage/repositories/projects';
@@ -151,7 +151,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   async function byToken(sessionId: string, token: string): Promise<VerificationRecord> {
     const record = await verifications.find(sessionId);
     if (!record) throw new SessionNotFoundError();
-    if (!tokenFits(record, token)) throw new AppError(403, 'The capture token is not valid for this session');
+    if (!tokenFits(record, token)) throw new ForbiddenError('The capture token is not valid for this session');
     if (record.state !== 'open' || clock.now() < record.expiresAt) return record;
     await endExpired(record);
     return (await verifications.find(sessionId))!;
@@ -210,7 +210,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
       if (!Buffer.isBuffer(body) || body.length === 0) throw new BadRequestError('body must be a JPEG, PNG or WebP image');
       const contentType = sniffImage(body);
-      if (!contentType) throw new AppError(415, 'body is not a JPEG, PNG or WebP image (checked by its first bytes)');
+      if (!contentType) throw new UnsupportedMediaTypeError('body is not a JPEG, PNG or WebP image (checked by its first bytes)');
       const mediaId = await deps.media.put(body, contentType);
       await verifications.addCapture({ id: random.uuid(), sessionId, kind, mediaId, contentType, size: body.length, createdAt: clock.now() });
       return { session_id: sessionId, kind, content_type: contentType, size: body.length };

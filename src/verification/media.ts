@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock, Random } from '../clock';
-import { AppError } from '../errors';
+import { ForbiddenError, ServiceUnavailableError } from '../errors';
 import { constantTimeEqual, type SecretBox } from '../security/secrets';
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
@@ -103,12 +103,12 @@ export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: R
 /** Where no media folder was configured: captures are refused with a 503 saying so. */
 export const unconfiguredMediaStore: MediaStore = {
   put() {
-    return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
+    return Promise.reject(new ServiceUnavailableError('Media storage is not configured on this server'));
   },
   get: async () => undefined,
   delete: async () => undefined,
   signingKey() {
-    return Promise.reject(new AppError(503, 'Media storage is not configured on this server', { expose: true }));
+    return Promise.reject(new ServiceUnavailableError('Media storage is not configured on this server'));
   },
 };
 
@@ -129,7 +129,7 @@ export function makeMediaUrls(store: MediaStore, clock: Clock) {
     sign,
     /** The image behind a signed URL; 403 when the URL is expired or altered. */
     async open(id: string, expires: unknown, signature: unknown): Promise<StoredMedia> {
-      const forbidden = new AppError(403, 'The media URL is expired or its signature is not valid');
+      const forbidden = new ForbiddenError('The media URL is expired or its signature is not valid');
       if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string') throw forbidden;
       if (!constantTimeEqual(signature, signatureOf(await store.signingKey(), id, Number(expires)))) throw forbidden;
       if (clock.now().getTime() >= Number(expires) * 1000) throw forbidden;

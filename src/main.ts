@@ -9,7 +9,7 @@
 import cluster from 'node:cluster';
 import { createApp } from './app';
 import { runPrimary } from './cluster';
-import { loadConfig, type Config } from './config';
+import { listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
 import { makeRuntime } from './runtime';
 import type { Services } from './services';
@@ -48,7 +48,10 @@ async function prepare(config: Config, logger: Logger): Promise<void> {
 }
 
 async function serve(config: Config, logger: Logger): Promise<void> {
-  const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker });
+  // The port actually bound (PORT=0 picks one), for the default public base URL.
+  let boundPort = config.port;
+  const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
+  const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
   if (!cluster.isWorker) await ensureDefaultProject(runtime.services);
 
   // The models load in the background; a verification completed before they are ready waits for them.
@@ -64,7 +67,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
+    boundPort = port;
+    logger.info({ port, publicBaseUrl: publicBaseUrl(), database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
   });
 
   let stopping = false;

@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
-import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { makeTestContext, TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 import { deliverDue } from '../helpers/verification';
@@ -52,7 +52,7 @@ async function delivered(sessionId: string) {
 describe('POST /liveness/session', () => {
   test('when a Face Match session is created, then the hosted page URL carries an unguessable token and the session lives 30 days', async () => {
     const s = await create('face-match', { account_id: 'user-1', redirect_url: 'https://shop.example.com/done' });
-    expect(s.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(s.url).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
     expect(new Date(s.expires_at).getTime() - new Date(TEST_NOW).getTime()).toBe(VERIFICATION_LIFETIME_MS);
     const row = await ctx.testDb.db('verification_sessions').where({ id: s.session_id }).first();
     expect(row.token_hash).not.toContain(s.token);

@@ -23,6 +23,8 @@ export interface Config {
   secretKey?: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** Failed authentications (unknown API keys) per minute per client address; past it, 429. */
+  authFailureLimitPerIp: number;
   /**
    * Where the rate limits count: `database` (one row per key and minute, shared by every process
    * on the database) or `memory` (per process: N processes allow N times the limits).
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY),

@@ -58,7 +58,7 @@ describe('two server processes on one database', () => {
   let testDb: TestDb;
   afterAll(() => testDb?.destroy());
 
-  test('when requests alternate between them, then the request after the limit gets 429 whichever process it reaches, for the API key and for both SDK limits', async () => {
+  test('when requests alternate between them, then the request after the limit gets 429 whichever process it reaches, for the API key, failed authentications and both SDK limits', async () => {
     testDb = await makeTestDb();
     const project = await servicesOn(testDb).projects.create({ name: 'Two processes' });
     const env = {
@@ -66,6 +66,7 @@ describe('two server processes on one database', () => {
       RATE_LIMIT_PER_MINUTE: '4',
       INGEST_RATE_LIMIT_PER_PROJECT: '3',
       INGEST_RATE_LIMIT_PER_IP: '6',
+      AUTH_FAILURE_LIMIT_PER_IP: '3',
       WEBHOOK_WORKER: 'off',
       ANALYSIS_ENGINE: 'off',
     };
@@ -104,6 +105,15 @@ describe('two server processes on one database', () => {
       const limited = await post(i, randomUUID());
       expect(limited.status).toBe(429);
       expect(message(limited)).toBe('Too many session posts for this address; retry after 60 seconds');
+    }
+
+    // Unknown keys, each a bucket of its own in the per-key limit: 3 failures a minute for the address, counted by both.
+    const unknown = (i: number) => send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': `tg_${randomBytes(24).toString('base64url')}` });
+    expect([(await unknown(0)).status, (await unknown(1)).status, (await unknown(2)).status]).toEqual([401, 401, 401]);
+    for (const i of [3, 4]) {
+      const limited = await unknown(i);
+      expect(limited.status).toBe(429);
+      expect(message(limited)).toMatch(/^Too many failed authentications from this address \(limit 3 per minute\); retry after \d+ seconds$/);
     }
 
     for (const s of servers) s.child.kill('SIGTERM');

@@ -91,6 +91,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
+    authFailureLimitPerIp: 1000,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
     rateLimitStore: 'database',

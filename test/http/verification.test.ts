@@ -141,4 +141,13 @@ describe('POST /liveness/verify-face and /liveness/verify-id', () => {
     });
     expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe('Session ID not found');
   });
+
+  test("when another project's key asks for a session's result, then it is not found there, as an unknown one", async () => {
+    const mine = await create('face-match');
+    const other = await ctx.services.projects.create({ name: 'Another tenant' });
+    for (const path of ['/liveness/verify-face', '/liveness/verify-id']) {
+      const res = await request(ctx.app).post(path).set('x-api-key', other.api_key).send({ session_id: mine.session_id });
+      expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
+    }
+  });
 });

@@ -2,8 +2,8 @@
  * The webhook dispatcher: claims due webhooks, posts each one signed afresh (reference.md) and
  * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
  * the policy runs out or the transport refuses the target (transport.ts: a private address the
- * operator did not allow, a metadata service). A claimed
- * batch is posted concurrently and settled, attempts included, in one transaction.
+ * operator did not allow, a metadata service). A claimed batch is posted concurrently and
+ * settled, attempts included, in one transaction.
  * `runOnce()` drains what is due now (tests call it); `start(signal)` runs until the signal
  * aborts (the server and `trustgate worker` run it), sleeping between drains until it is woken
  * (a webhook was queued: wake.ts), the soonest pending webhook is due, or `pollMs` has passed.

@@ -1606,7 +1606,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The API key has used up its requests for the current minute. */
+        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before the next request is accepted. */

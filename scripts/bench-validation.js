@@ -69,7 +69,7 @@ async function main() {
 
   const rows = [];
   for (const validateResponses of [false, true]) {
-    const app = createApp({ ...deps, services, config: { rateLimitPerMinute: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, rateLimitStore: 'memory', validateResponses, trustProxy: false, bodyLimit: '1mb', evaluationConcurrency: 64 } });
+    const app = createApp({ ...deps, services, config: { rateLimitPerMinute: 1e9, authFailureLimitPerIp: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, rateLimitStore: 'memory', validateResponses, trustProxy: false, bodyLimit: '1mb', evaluationConcurrency: 64 } });
     const server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

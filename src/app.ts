@@ -29,7 +29,7 @@ import { MAX_CAPTURE_BYTES } from './verification/media';
 
 export type AppConfig = Pick<
   Config,
-  'rateLimitPerMinute' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'rateLimitStore' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
+  'rateLimitPerMinute' | 'authFailureLimitPerIp' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'rateLimitStore' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
 >;
 
 export interface AppDeps extends CoreDeps {
@@ -49,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger, random, db, clock } = deps;
   const services = deps.services ?? makeServices(deps);
   const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
+  const authFailures = limits.authFailures(config.authFailureLimitPerIp, services.projects.knownKey);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -64,13 +65,14 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
+  app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
   if (config.demo) app.use(makeDemoRouter(services));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: { handlers: { ApiKeyAuth: makeApiKeyHandler(services.projects, logger) } },
+      validateSecurity: { handlers: { ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed) } },
       validateFormats: true,
       ignorePaths: OUTSIDE_SPEC,
     }),

@@ -9,6 +9,12 @@ export interface Config {
   /** TCP port to listen on (0 picks a free one). */
   port: number;
   host: string;
+  /**
+   * The origin (and path prefix) of every absolute URL the service makes: the hosted page's,
+   * media URLs in results and webhooks. PUBLIC_BASE_URL; unset, the listen address
+   * (listenUrl). Never taken from a request's Host or X-Forwarded-* headers.
+   */
+  publicBaseUrl?: string;
   /** Folder for the embedded database, the generated secret key and media. */
   dataDir: string;
   /** `postgres://…` for PostgreSQL; undefined for the embedded SQLite file in `dataDir`. */
@@ -17,6 +23,8 @@ export interface Config {
   secretKey?: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** Failed authentications (unknown API keys) per minute per client address; past it, 429. */
+  authFailureLimitPerIp: number;
   /**
    * Where the rate limits count: `database` (one row per key and minute, shared by every process
    * on the database) or `memory` (per process: N processes allow N times the limits).
@@ -125,6 +133,31 @@ function webhookWorker(raw: string | undefined): 'inline' | 'off' {
   throw new ConfigError(`WEBHOOK_WORKER must be inline or off, got ${JSON.stringify(raw)}`);
 }
 
+/**
+ * PUBLIC_BASE_URL: an http or https URL without credentials, query or fragment; a path is kept
+ * (a service behind a proxy under `/trustgate`), without its trailing slash.
+ */
+function publicBaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const rule = `PUBLIC_BASE_URL must be an http or https URL without credentials, query or fragment (e.g. https://trustgate.example.com), got ${JSON.stringify(raw)}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(rule);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || raw.includes('?') || raw.includes('#')) {
+    throw new ConfigError(rule);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The URL of a server listening on `host:port`, as a browser on this machine reaches it (every interface: loopback). */
+export function listenUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 /** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 
@@ -151,10 +184,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
     dataDir,
     databaseUrl,
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY),

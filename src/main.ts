@@ -7,21 +7,31 @@
  * workers, each of which serves as a single server does, without migrating.
  */
 import cluster from 'node:cluster';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
-import { loadConfig, type Config } from './config';
+import { listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
 import { makeRuntime } from './runtime';
 import type { Services } from './services';
 import { makeWebhookWorker, workerSettings } from './webhooks/worker';
 
-/** Creates the default project when there is none and prints its credentials. */
-async function ensureDefaultProject(services: Services): Promise<void> {
+/** Where the default project's credentials go when stdout is not a terminal. */
+const DEFAULT_PROJECT_FILE = 'default-project.json';
+
+/**
+ * Creates the default project when there is none and hands its credentials over once (the key
+ * and secret are not stored in the clear and cannot be shown again). On a terminal they are
+ * printed. Otherwise stdout is where the JSON logs go, which a log shipper stores: they are
+ * written to `DATA_DIR/default-project.json` (mode 0600, through a new file renamed into
+ * place) and only that path is logged.
+ */
+async function ensureDefaultProject(services: Services, config: Config, logger: Logger): Promise<void> {
   const created = await services.projects.ensureDefault();
-  if (created) {
-    // Printed once, to the terminal only (not through the logger): the key and secret are
-    // not stored in the clear and cannot be shown again.
+  if (!created) return;
+  if (process.stdout.isTTY) {
     process.stdout.write(
       [
         '',
@@ -33,14 +43,22 @@ async function ensureDefaultProject(services: Services): Promise<void> {
         '',
       ].join('\n'),
     );
+    return;
   }
+  const file = path.join(config.dataDir, DEFAULT_PROJECT_FILE);
+  const fresh = `${file}.${process.pid}.tmp`;
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const { project_id, api_key, webhook_secret } = created;
+  fs.writeFileSync(fresh, `${JSON.stringify({ project_id, api_key, webhook_secret }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  fs.renameSync(fresh, file);
+  logger.warn({ projectId: project_id, file }, 'created a default project; its API key and webhook secret are in this file (mode 0600), shown nowhere else: keep them and delete the file');
 }
 
 /** The cluster primary's one-time work before the workers start; it keeps nothing open. */
 async function prepare(config: Config, logger: Logger): Promise<void> {
   const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
   try {
-    await ensureDefaultProject(runtime.services);
+    await ensureDefaultProject(runtime.services, config, logger);
     // Created on first use otherwise: by two workers at once, it could be created twice.
     if (config.demo) await runtime.services.projects.ensureDemo();
   } finally {
@@ -49,8 +67,11 @@ async function prepare(config: Config, logger: Logger): Promise<void> {
 }
 
 async function serve(config: Config, logger: Logger): Promise<void> {
-  const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker });
-  if (!cluster.isWorker) await ensureDefaultProject(runtime.services);
+  // The port actually bound (PORT=0 picks one), for the default public base URL.
+  let boundPort = config.port;
+  const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
+  const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
+  if (!cluster.isWorker) await ensureDefaultProject(runtime.services, config, logger);
 
   // The models load in the background; a verification completed before they are ready waits for them.
   runtime.warmUp().catch((err) => logger.error({ err: (err as Error).message }, 'the analysis models could not be loaded; completing a verification will try again'));
@@ -65,7 +86,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const server = createHttpServer(app, { logger }).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
+    boundPort = port;
+    logger.info({ port, publicBaseUrl: publicBaseUrl(), database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
   });
 
   let stopping = false;

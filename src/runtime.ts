@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock, systemRandom } from './clock';
-import type { Config } from './config';
+import { listenUrl, type Config } from './config';
 import { hostingAsns } from './geo/hosting-asns';
 import { openIpData } from './geo/ip-data';
 import { openIpLists } from './geo/ip-lists';
@@ -32,7 +32,13 @@ export interface Runtime extends CoreDeps {
 export async function makeRuntime(
   config: Config,
   logger: Logger = makeLogger(config.logLevel),
-  options: { ipData?: boolean; analysis?: boolean; migrate?: boolean } = {},
+  options: {
+    ipData?: boolean;
+    analysis?: boolean;
+    migrate?: boolean;
+    /** The public base URL when the configuration's is not final (PORT=0: the server's once it listens). */
+    publicBaseUrl?: () => string;
+  } = {},
 ): Promise<Runtime> {
   const db = makeDb({
     databaseUrl: config.databaseUrl,
@@ -87,6 +93,7 @@ export async function makeRuntime(
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
   };
   return {
     ...deps,

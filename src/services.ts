@@ -42,7 +42,17 @@ export interface CoreDeps {
   analysis?: AnalysisEngine;
   /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
   apiKeyCacheTtlMs?: number;
+  /**
+   * The origin (and path prefix) of every absolute URL the service makes (config
+   * publicBaseUrl; a function because with PORT=0 the listen address is known only once
+   * listening). Absent: making such a URL fails (a process that makes none, like the CLI).
+   */
+  publicBaseUrl?: () => string;
 }
+
+const noPublicBaseUrl = (): string => {
+  throw new Error('no public base URL in this process (PUBLIC_BASE_URL)');
+};
 
 export function makeServices(deps: CoreDeps) {
   const repos = {
@@ -58,7 +68,8 @@ export function makeServices(deps: CoreDeps) {
     rateLimits: makeRateLimitRepository(deps.db),
   };
   const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
-  const mediaUrls = makeMediaUrls(media, deps.clock);
+  const publicBaseUrl = deps.publicBaseUrl ?? noPublicBaseUrl;
+  const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
   const evaluation = makeEvaluation({ ...deps, ...repos });
@@ -71,6 +82,7 @@ export function makeServices(deps: CoreDeps) {
     mediaUrls,
     analysis: deps.analysis ?? unavailableAnalysisEngine,
     webhooksQueued: webhookWake.wake,
+    publicBaseUrl,
     async decisionThreshold(projectId) {
       const project = await repos.projects.findById(projectId);
       if (!project) throw new Error(`project ${projectId} no longer exists`);

@@ -3,6 +3,7 @@
  * servers sharing the rate limits, a key rotated by the CLI while a server holds it in memory,
  * and a cluster (WEB_CONCURRENCY=2). On SQLite, or on PostgreSQL under DATABASE_URL.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,11 +55,86 @@ async function roomInWindow(): Promise<void> {
 
 const message = (r: Reply) => (r.body as { message?: string } | undefined)?.message ?? '';
 
+/** The server's data folder for `testDb` (databaseEnv's DATA_DIR). */
+const dataDirOf = (testDb: TestDb) => databaseEnv(testDb, dataDir, secretKey).DATA_DIR!;
+
+/** The default project's credentials as the first start wrote them (DATA_DIR/default-project.json). */
+function defaultProjectFile(testDb: TestDb): { project_id: string; api_key: string; webhook_secret: string } {
+  return JSON.parse(fs.readFileSync(path.join(dataDirOf(testDb), 'default-project.json'), 'utf8')) as { project_id: string; api_key: string; webhook_secret: string };
+}
+
+describe('the first start', () => {
+  let testDb: TestDb;
+  afterAll(() => testDb?.destroy());
+
+  test('when stdout is not a terminal, then the default project\'s key and secret go to a 0600 file in DATA_DIR, only its path is logged, and a second start writes nothing', async () => {
+    testDb = await makeTestDb();
+    const env = { ...databaseEnv(testDb, dataDir, secretKey), WEBHOOK_WORKER: 'off', ANALYSIS_ENGINE: 'off' };
+    fs.rmSync(path.join(dataDirOf(testDb), 'default-project.json'), { force: true }); // PostgreSQL: the data folder is shared by this file's tests
+    const server = await startServer(env);
+    const file = path.join(dataDirOf(testDb), 'default-project.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const credentials = defaultProjectFile(testDb);
+    expect(credentials).toEqual({ project_id: expect.stringMatching(/^[0-9a-f-]{36}$/), api_key: expect.stringMatching(/^tg_/), webhook_secret: expect.any(String) });
+
+    // Nothing secret on either stream; the log names the file.
+    for (const output of [server.stdout(), server.stderr()]) {
+      expect(output).not.toContain(credentials.api_key);
+      expect(output).not.toContain(credentials.webhook_secret);
+    }
+    expect(server.lines.filter((l) => String(l.msg).startsWith('created a default project'))).toEqual([expect.objectContaining({ projectId: credentials.project_id, file })]);
+
+    // They are the project's: the key authenticates, the secret is the one webhooks are signed with.
+    expect((await send(server.port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': credentials.api_key })).status).toBe(400);
+    const services = servicesOn(testDb);
+    const project = (await services.repos.projects.findById(credentials.project_id))!;
+    expect(await services.projects.webhookSecret(project)).toBe(credentials.webhook_secret);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const again = await startServer(env);
+    expect(again.lines.some((l) => String(l.msg).startsWith('created a default project'))).toBe(false);
+    expect(defaultProjectFile(testDb)).toEqual(credentials);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 90_000);
+
+  test('when stdout is a terminal, then the key and secret are printed there once and no file is written', async () => {
+    const db = await makeTestDb();
+    try {
+      const env = { ...databaseEnv(db, dataDir, secretKey), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off', ANALYSIS_ENGINE: 'off' };
+      const file = path.join(dataDirOf(db), 'default-project.json');
+      fs.rmSync(file, { force: true });
+      // util-linux's script(1) runs the server on a pseudo-terminal.
+      const main = path.join(compileSources(), 'src', 'main.js');
+      const child = spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(main)}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        await until(() => /"msg":"listening"/.test(output), 'the server on a terminal to listen');
+      } finally {
+        const pid = /"pid":(\d+)[^\n]*"msg":"listening"/.exec(output)?.[1];
+        if (pid) process.kill(Number(pid), 'SIGTERM');
+        else child.kill('SIGKILL');
+        await exited;
+      }
+      const apiKey = /api_key: +(tg_\S+)/.exec(output)?.[1];
+      expect(apiKey).toBeDefined();
+      expect(output).toMatch(/webhook_secret: +\S+/);
+      expect(fs.existsSync(file)).toBe(false);
+      expect(output).not.toContain('created a default project');
+    } finally {
+      await db.destroy();
+    }
+  }, 90_000);
+});
+
 describe('two server processes on one database', () => {
   let testDb: TestDb;
   afterAll(() => testDb?.destroy());
 
-  test('when requests alternate between them, then the request after the limit gets 429 whichever process it reaches, for the API key and for both SDK limits', async () => {
+  test('when requests alternate between them, then the request after the limit gets 429 whichever process it reaches, for the API key, failed authentications and both SDK limits', async () => {
     testDb = await makeTestDb();
     const project = await servicesOn(testDb).projects.create({ name: 'Two processes' });
     const env = {
@@ -66,6 +142,7 @@ describe('two server processes on one database', () => {
       RATE_LIMIT_PER_MINUTE: '4',
       INGEST_RATE_LIMIT_PER_PROJECT: '3',
       INGEST_RATE_LIMIT_PER_IP: '6',
+      AUTH_FAILURE_LIMIT_PER_IP: '3',
       WEBHOOK_WORKER: 'off',
       ANALYSIS_ENGINE: 'off',
     };
@@ -106,6 +183,15 @@ describe('two server processes on one database', () => {
       expect(message(limited)).toBe('Too many session posts for this address; retry after 60 seconds');
     }
 
+    // Unknown keys, each a bucket of its own in the per-key limit: 3 failures a minute for the address, counted by both.
+    const unknown = (i: number) => send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': `tg_${randomBytes(24).toString('base64url')}` });
+    expect([(await unknown(0)).status, (await unknown(1)).status, (await unknown(2)).status]).toEqual([401, 401, 401]);
+    for (const i of [3, 4]) {
+      const limited = await unknown(i);
+      expect(limited.status).toBe(429);
+      expect(message(limited)).toMatch(/^Too many failed authentications from this address \(limit 3 per minute\); retry after \d+ seconds$/);
+    }
+
     for (const s of servers) s.child.kill('SIGTERM');
     expect(await Promise.all(servers.map((s) => s.exited))).toEqual([0, 0]);
   }, 90_000);
@@ -143,13 +229,14 @@ describe('WEB_CONCURRENCY=2', () => {
     testDb = await makeTestDb();
     await testDb.db.migrate.rollback({ migrationSource }, true); // empty: the primary must migrate
     const server = await startServer({ ...databaseEnv(testDb, dataDir, secretKey), WEB_CONCURRENCY: '2', ANALYSIS_ENGINE: 'off' }, 2);
+    const primary = server.child.pid;
 
     const [, pending] = (await testDb.db.migrate.list({ migrationSource })) as [unknown[], unknown[]];
     expect(pending).toEqual([]);
-    const printed = [...server.stdout().matchAll(/api_key: +(tg_\S+)/g)].map((m) => m[1]);
-    expect(printed).toHaveLength(1);
-    const [apiKey] = printed;
-    const primary = server.child.pid;
+    // Created once, by the primary: its credentials in the data folder, not in the logs.
+    const { api_key: apiKey } = defaultProjectFile(testDb);
+    expect(server.stdout()).not.toContain(apiKey);
+    expect(server.lines.filter((l) => l.msg?.toString().startsWith('created a default project')).map((l) => l.pid)).toEqual([primary]);
     const workers = new Set(server.lines.filter((l) => l.msg === 'listening').map((l) => l.pid));
     expect(workers.size).toBe(2);
     expect(workers.has(primary)).toBe(false);

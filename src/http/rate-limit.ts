@@ -1,7 +1,9 @@
 /**
  * Rate limits (express-rate-limit): requests per minute per API key (the key's hash names the
  * bucket, so keys are not kept in the clear; requests without a key are limited per client
- * address), and the SDK's posts per client address and per project.
+ * address), failed authentications per client address (an unknown key has a bucket of its
+ * own in the per-key limit, so random keys would never meet it), and the SDK's posts per
+ * client address and per project.
  *
  * The counts are kept in the database by default, so that every process on it (the workers of
  * one machine, several machines on one PostgreSQL) shares one limit: fixed 60-second windows,
@@ -11,8 +13,8 @@
  * limits).
  */
 import { createHash } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
+import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { ErrorBody } from '../api-types';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -81,10 +83,27 @@ function tooManyRequests(res: Response, retryAfterSeconds: number, message: stri
   res.status(429).json(body);
 }
 
+/** The failed-authentication limit of one app (makeRateLimits().authFailures). */
+export interface AuthFailureLimit {
+  /** Before the validator: 429 for a key this process does not know, from an address past its limit. */
+  guard: RequestHandler;
+  /** Counts one failed authentication of the request's address. */
+  failed(req: Request): Promise<void>;
+}
+
+/** Seconds until a window that ends at `resetTime` is over (at least 1). */
+const secondsLeft = (resetTime: Date | undefined, now: number) => Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + RATE_LIMIT_WINDOW_MS) - now) / 1000));
+
 export function makeRateLimits(deps: RateLimitDeps) {
   const shared = makeSharedCounters(deps);
   // The time the store counts by: the injected clock for the database's windows, the system's for MemoryStore.
   const now = deps.store === 'database' ? () => deps.clock.now().getTime() : () => Date.now();
+  const storeNamed = (name: string): Store => {
+    if (deps.store === 'database') return databaseStore(shared, name);
+    const memory = new MemoryStore();
+    memory.init({ windowMs: RATE_LIMIT_WINDOW_MS } as Options);
+    return memory;
+  };
   const limiter = (name: string, options: Partial<Options>): RequestHandler =>
     rateLimit({
       windowMs: RATE_LIMIT_WINDOW_MS,
@@ -96,7 +115,7 @@ export function makeRateLimits(deps: RateLimitDeps) {
         error: (err, message) => deps.logger.error({ err }, message ?? 'rate limiter error'),
         warn: (err, message) => deps.logger.warn({ err }, message ?? 'rate limiter warning'),
       },
-      ...(deps.store === 'database' ? { store: databaseStore(shared, name) } : {}),
+      store: storeNamed(name),
       ...options,
     });
 
@@ -125,12 +144,50 @@ export function makeRateLimits(deps: RateLimitDeps) {
           const key = req.header('x-api-key');
           return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
         },
-        handler: (req, res, _next, options) => {
-          const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-          const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? now() + options.windowMs) - now()) / 1000));
+        handler: (req, res) => {
+          const retryAfter = secondsLeft((req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime, now());
           tooManyRequests(res, retryAfter, `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
         },
       });
+    },
+
+    /**
+     * Failed authentications (an API key presented and not found) per client address and
+     * minute, in the same store as the other limits. `failed(req)` counts one (the ApiKeyAuth
+     * handler calls it); `guard`, before the validator, answers 429 to a request whose key is
+     * not one this process already knows (`knownKey`: the API key cache) once its address has
+     * failed `perMinute` times in the window, so it is not even looked up. A request with a
+     * cached key reads no counter: the limit costs nothing on the hot path. A store that cannot
+     * be read or written lets the request through, as the other limits do, and is logged.
+     */
+    authFailures(perMinute: number, knownKey: (apiKey: string) => boolean): AuthFailureLimit {
+      const store = storeNamed('auth-failures');
+      const bucket = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`;
+      const storeFailed = (err: unknown) => deps.logger.error({ err }, 'failed-authentication counter error; request not limited');
+      const guard: RequestHandler = async (req, res, next) => {
+        const apiKey = req.header('x-api-key');
+        if (!apiKey || knownKey(apiKey)) return next();
+        let info;
+        try {
+          info = await store.get!(bucket(req));
+        } catch (err) {
+          storeFailed(err);
+          return next();
+        }
+        if ((info?.totalHits ?? 0) < perMinute) return next();
+        const retryAfter = secondsLeft(info?.resetTime, now());
+        tooManyRequests(res, retryAfter, `Too many failed authentications from this address (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
+      };
+      return {
+        guard,
+        async failed(req: Request): Promise<void> {
+          try {
+            await store.increment(bucket(req));
+          } catch (err) {
+            storeFailed(err);
+          }
+        },
+      };
     },
   };
 }

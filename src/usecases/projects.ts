@@ -146,6 +146,11 @@ export function makeProjectUseCases(deps: ProjectDeps) {
      * Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts): a key revoked by
      * another process keeps working here until then.
      */
+    /** Whether this process holds the key as a known one (the cache alone: no query). */
+    knownKey(apiKey: string): boolean {
+      return keyCache.get(hashApiKey(apiKey)) !== undefined;
+    },
+
     async authenticate(apiKey: string): Promise<Project | undefined> {
       const hash = hashApiKey(apiKey);
       const cached = keyCache.get(hash);

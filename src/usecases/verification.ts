@@ -59,6 +59,8 @@ export interface VerificationDeps extends ResultDeps {
   webhooksQueued(): void;
   /** The project's decision threshold (risk at or above it is Fake). */
   decisionThreshold(projectId: string): Promise<number>;
+  /** The service's public base URL (config.ts): the hosted page's URL is made on it. */
+  publicBaseUrl(): string;
   /** The web SDK's session (collected on the hosted page) in its top-level form, when it exists. */
   deviceSession(projectId: string, sessionId: string): Promise<Session | undefined>;
 }
@@ -160,7 +162,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   return {
     endWithError,
 
-    async create(project: Project, body: CreateVerificationSession, options: { requestId: string; baseUrl: string }): Promise<VerificationSessionCreated> {
+    async create(project: Project, body: CreateVerificationSession, options: { requestId: string }): Promise<VerificationSessionCreated> {
       const now = clock.now();
       const token = random.bytes(32).toString('base64url');
       const record: VerificationRecord = {
@@ -180,7 +182,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       return {
         request_id: options.requestId,
         session_id: record.id,
-        url: `${options.baseUrl}/liveness/${record.id}?token=${token}`,
+        url: `${deps.publicBaseUrl()}/liveness/${record.id}?token=${token}`,
         expires_at: record.expiresAt.toISOString(),
       };
     },
@@ -222,7 +224,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      * unreadable document ends it with failed_to_process_id_scan. When the engine is not
      * installed, 503 and the session stays open.
      */
-    async complete(sessionId: string, token: string, options: { baseUrl: string; deviceSessionId?: string }): Promise<VerificationCompletion> {
+    async complete(sessionId: string, token: string, options: { deviceSessionId?: string } = {}): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
       if (record.state !== 'open') return endedAnswer(sessionId);
       const captures = await verifications.latestCaptures(sessionId);
@@ -263,7 +265,7 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
         document: outcome.document,
         device,
         referring,
-        mediaUrl: (kind) => deps.mediaUrls.unsigned(options.baseUrl, mediaIds.get(kind)!),
+        mediaUrl: (kind) => deps.mediaUrls.unsigned(mediaIds.get(kind)!),
         requestId,
         now,
       });

@@ -112,17 +112,24 @@ export const unconfiguredMediaStore: MediaStore = {
   },
 };
 
-/** `/media/{id}?expires=…&signature=…`: HMAC-SHA256 over the id and the expiry, base64url. */
-export function makeMediaUrls(store: MediaStore, clock: Clock) {
+/**
+ * `/media/{id}?expires=…&signature=…`: HMAC-SHA256 over the id and the expiry, base64url, on
+ * the configured public base URL (`publicBaseUrl()`, config.ts), never on a request's Host.
+ */
+export function makeMediaUrls(store: MediaStore, clock: Clock, publicBaseUrl: () => string) {
   const signatureOf = (key: Buffer, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   /** The media's URL without a signature, as results store it until they are sent. */
-  const unsigned = (baseUrl: string, id: string) => `${baseUrl}/media/${id}`;
-  /** A stored unsigned URL (`…/media/{id}`), signed for 60 minutes from now (results are signed when they are sent). */
+  const unsigned = (id: string) => `${publicBaseUrl()}/media/${id}`;
+  /**
+   * A stored unsigned URL (`…/media/{id}`), signed for 60 minutes from now (results are signed
+   * when they are sent), on the base URL configured now: whatever host a stored URL carries
+   * (one written before PUBLIC_BASE_URL existed took the request's Host) is not sent.
+   */
   async function sign(url: string): Promise<string> {
     const id = /\/media\/([0-9a-f-]{36})$/.exec(url)?.[1];
     if (!id) throw new Error(`not a stored media URL: ${url}`);
     const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
-    return `${url}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
+    return `${unsigned(id)}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
   }
   return {
     unsigned,

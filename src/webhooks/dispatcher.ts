@@ -1,19 +1,20 @@
 /**
  * The webhook dispatcher: claims due webhooks, posts each one signed afresh (reference.md) and
  * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
- * the policy runs out or the target is a private address the operator did not allow. A claimed
- * batch is posted concurrently and settled, attempts included, in one transaction.
+ * the policy runs out or the transport refuses the target (transport.ts: a private address the
+ * operator did not allow, a metadata service). A claimed batch is posted concurrently and
+ * settled, attempts included, in one transaction.
  * `runOnce()` drains what is due now (tests call it); `start(signal)` runs until the signal
  * aborts (the server and `trustgate worker` run it), sleeping between drains until it is woken
  * (a webhook was queued: wake.ts), the soonest pending webhook is due, or `pollMs` has passed.
  */
 import { randomUUID } from 'node:crypto';
-import { isPublicIp } from '../domain/enrichment/ip';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
+import { RefusedTargetError, type PostWebhook } from './transport';
 import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
 
@@ -27,9 +28,8 @@ export interface DispatcherDeps {
   clock: Clock;
   random: () => number;
   logger: Logger;
-  fetch: typeof fetch;
-  /** The addresses a host name resolves to (dns.lookup with all: true, at the edge). */
-  resolve: (host: string) => Promise<string[]>;
+  /** Posts to the receiver, connected only to addresses its policy allows (transport.ts). */
+  post: PostWebhook;
   /** The project's webhook URL and secret (decrypted), at delivery time. */
   target: (projectId: string) => Promise<WebhookTarget>;
   /** The body as sent at this attempt (the service signs media URLs from the moment of sending); the stored body when absent. */
@@ -39,8 +39,6 @@ export interface DispatcherDeps {
   leaseMs?: number;
   /** The whole request's time limit. */
   timeoutMs?: number;
-  /** WEBHOOK_ALLOW_PRIVATE: deliver to private, loopback and link-local addresses. */
-  allowPrivate?: boolean;
   workerId?: string;
   /** How many webhooks one claim takes, posted concurrently. */
   batch?: number;
@@ -56,15 +54,6 @@ export function makeDispatcher(deps: DispatcherDeps) {
   const batch = deps.batch ?? 64;
   const wake = deps.wake ?? makeWake();
   const { outbox, clock, logger } = deps;
-
-  /** Whether the URL's host is an address we may post to. */
-  async function refusedTarget(url: string): Promise<string | undefined> {
-    if (deps.allowPrivate) return undefined;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    const addresses = await deps.resolve(host);
-    const private_ = addresses.find((a) => !isPublicIp(a));
-    return private_ ? `refused: ${host} resolves to ${private_}, a private, loopback or link-local address (set WEBHOOK_ALLOW_PRIVATE=1 to allow)` : undefined;
-  }
 
   function retry(row: WebhookRecord, now: Date, error: string, retryAfterMs?: number): Outcome {
     const runAt = nextAttemptAt(policy, {
@@ -93,8 +82,6 @@ export function makeDispatcher(deps: DispatcherDeps) {
     try {
       target = await targetOf(row.projectId);
       if (!target.url) return failed('the project has no webhook URL');
-      const refused = await refusedTarget(target.url);
-      if (refused) return settle({ status: 'failed', error: refused }, { error: refused });
     } catch (err) {
       return failed(`target: ${(err as Error).message}`);
     }
@@ -107,14 +94,15 @@ export function makeDispatcher(deps: DispatcherDeps) {
     }
     const headers = webhookHeaders({ secret: target.secret, requestId: row.requestId, eventType: row.eventType as EventType, rawBody: body, now });
     try {
-      const response = await deps.fetch(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return settle({ status: 'delivered' }, { statusCode: response.status });
-      const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), now) : undefined;
+      const response = await deps.post(target.url, { headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      if (response.status >= 200 && response.status < 300) return settle({ status: 'delivered' }, { statusCode: response.status });
+      const retryAfter = response.status === 429 ? parseRetryAfter(response.retryAfter, now) : undefined;
       return failed(`HTTP ${response.status}`, response.status, retryAfter);
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      return failed(e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`);
+      // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
+      if (err instanceof RefusedTargetError) return settle({ status: 'failed', error: err.message }, { error: err.message });
+      const e = err as Error & { code?: string };
+      return failed(e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`);
     }
   }
 

@@ -10,7 +10,6 @@
  * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import dns from 'node:dns/promises';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -18,12 +17,16 @@ import type { Services } from '../services';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher } from './dispatcher';
 import { listenForWebhooks } from './listener';
+import { makeWebhookTransport, type Resolve } from './transport';
 
 export interface WorkerDeps {
   services: Services;
   clock: Clock;
   logger: Logger;
+  /** WEBHOOK_ALLOW_PRIVATE: deliver to private, loopback and link-local addresses (never to metadata services). */
   allowPrivate: boolean;
+  /** Host names to addresses; the system's resolver unless given (tests). */
+  resolve?: Resolve;
   leaseMs?: number;
   policy?: RetryPolicy;
   /** The fallback poll: the longest the dispatcher sleeps without a wake. */
@@ -58,17 +61,16 @@ export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'web
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
   const { services, clock, logger } = deps;
+  const transport = makeWebhookTransport({ allowPrivate: deps.allowPrivate, resolve: deps.resolve });
   const dispatcher = makeDispatcher({
     outbox: services.repos.outbox,
     clock,
     random: Math.random,
     logger,
-    fetch,
-    resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
+    post: transport.post,
     target: (projectId) => services.webhookTarget(projectId),
     render: services.renderWebhook,
     wake: services.webhookWake,
-    allowPrivate: deps.allowPrivate,
     leaseMs: deps.leaseMs,
     policy: deps.policy,
     batch: deps.batch,
@@ -92,11 +94,15 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     async start(signal) {
       logger.info({ worker: dispatcher.worker }, 'webhook worker started');
       const { databaseUrl } = deps;
-      await Promise.all([
-        dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
-        sweep(signal),
-        databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
-      ]);
+      try {
+        await Promise.all([
+          dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
+          sweep(signal),
+          databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
+        ]);
+      } finally {
+        transport.close();
+      }
     },
   };
 }

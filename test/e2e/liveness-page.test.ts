@@ -33,7 +33,8 @@ const captures: string[] = [];
 beforeAll(async () => {
   await buildSdk();
   // The real clock: the browser's SDK session and the page run in real time.
-  ctx = await makeTestContext({ demo: false }, { analysis: fakeEngine, media: true });
+  // The hosted page's URL is made on the public base URL: this server's origin once it listens.
+  ctx = await makeTestContext({ demo: false }, { analysis: fakeEngine, media: true, publicBaseUrl: () => trustgate.origin });
   ctx.clock.set(new Date());
   project = ctx.project;
   trustgate = await listen(ctx.app);

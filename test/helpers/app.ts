@@ -54,7 +54,12 @@ export interface TestDeps {
   analysis?: AnalysisEngine;
   /** Give the context a temporary data folder, so captured media are stored. */
   media?: boolean;
+  /** The public base URL (PUBLIC_BASE_URL); TEST_BASE_URL unless given (a test serving real browsers gives its listening origin). */
+  publicBaseUrl?: () => string;
 }
+
+/** The public base URL of test contexts: every absolute URL the service makes starts with it. */
+export const TEST_BASE_URL = 'https://trustgate.test';
 
 export const TEST_NOW = '2026-11-20T12:00:00.000Z';
 
@@ -81,10 +86,12 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     ...(dataDir ? { dataDir } : {}),
     // As in production: a key's project is kept in memory (by the fixed clock's time).
     apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,
+    publicBaseUrl: extra.publicBaseUrl ?? (() => TEST_BASE_URL),
   };
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
+    authFailureLimitPerIp: 1000,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
     rateLimitStore: 'database',

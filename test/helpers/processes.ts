@@ -49,6 +49,8 @@ export interface ServerProcess {
   lines: Record<string, unknown>[];
   /** Everything written to stdout. */
   stdout(): string;
+  /** Everything written to stderr. */
+  stderr(): string;
   port: number;
   /** Resolves with the exit code (or the signal's name). */
   exited: Promise<number | string>;
@@ -96,7 +98,7 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
     if (ended) throw new Error(`the server exited before listening: ${stderr}${stdout}`.slice(0, 2000));
     return listening().length >= listeners;
   }, 'the server to listen');
-  return { child, lines, stdout: () => stdout, port: Number(listening()[0].port), exited };
+  return { child, lines, stdout: () => stdout, stderr: () => stderr, port: Number(listening()[0].port), exited };
 }
 
 /** Runs the compiled CLI (`trustgate …`) as a process of its own. */

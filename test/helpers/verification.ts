@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { IngestSession } from '../../src/api-types';
 import { makeLogger } from '../../src/logger';
 import { makeDispatcher } from '../../src/webhooks/dispatcher';
+import { makeWebhookTransport } from '../../src/webhooks/transport';
 import type { TestContext } from './app';
 import { LONDON_IP, personSession, scenario } from './evaluation';
 import type { Receiver } from './receiver';
@@ -13,6 +14,9 @@ export interface Started {
   token: string;
 }
 
+/** Loopback allowed (WEBHOOK_ALLOW_PRIVATE); its idle keep-alive connections do not hold the process. */
+const loopbackTransport = makeWebhookTransport({ allowPrivate: true });
+
 /** Runs a dispatcher over the webhooks due now, as the server's worker does (loopback allowed). */
 export function deliverDue(ctx: TestContext): Promise<number> {
   return makeDispatcher({
@@ -20,11 +24,9 @@ export function deliverDue(ctx: TestContext): Promise<number> {
     clock: ctx.clock,
     random: Math.random,
     logger: makeLogger('silent'),
-    fetch,
-    resolve: async () => ['127.0.0.1'],
+    post: loopbackTransport.post,
     target: (projectId) => ctx.services.webhookTarget(projectId),
     render: ctx.services.renderWebhook,
-    allowPrivate: true,
   }).runOnce();
 }
 

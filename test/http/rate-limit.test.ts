@@ -1,12 +1,13 @@
 /**
  * The rate limits' database store through the real app and database: fixed 60-second windows
- * by the injected clock, one statement per limiter and request, past windows dropped, and what
- * RATE_LIMIT_STORE=memory and a failing store do. (Two server processes sharing a limit:
- * test/processes.test.ts.)
+ * by the injected clock, one statement per limiter and request, past windows dropped, failed
+ * authentications per address, and what RATE_LIMIT_STORE=memory and a failing store do. (Two
+ * server processes sharing the limits: test/processes.test.ts.)
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
 
@@ -68,6 +69,70 @@ describe('the API limit on the database', () => {
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(429);
     expect((await get(ctx)).status).toBe(429);
+  });
+});
+
+/** A key no project has, shaped like a real one. */
+const randomKey = () => `tg_${randomBytes(24).toString('base64url')}`;
+
+describe('failed authentications per address', () => {
+  test.each(['database', 'memory'] as const)(
+    'when one address sends 350 random keys (store %s, the default limit), then 401 up to the limit, 429 with Retry-After after it, and a key the server holds is still served',
+    async (store) => {
+      const limit = loadConfig({}).authFailureLimitPerIp;
+      const ctx = await makeTestContext({ authFailureLimitPerIp: limit, rateLimitStore: store });
+      try {
+        ctx.clock.set('2026-11-20T17:00:20.000Z');
+        expect((await get(ctx)).status).toBe(400); // the project's key, now known to this server
+        const statuses: number[] = [];
+        let limited;
+        for (let i = 0; i < 350; i++) {
+          const res = await get(ctx, randomKey());
+          statuses.push(res.status);
+          if (res.status === 429) limited ??= res;
+        }
+        expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(401));
+        expect(statuses.slice(limit)).toEqual(Array(350 - limit).fill(429));
+        expect(limited!.body).toEqual({ statusCode: 429, message: expect.stringMatching(new RegExp(`^Too many failed authentications from this address \\(limit ${limit} per minute\\); retry after \\d+ seconds$`)) });
+        const retryAfter = Number(limited!.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        // A missing key is limited per address by the API limit, not counted here: still 401.
+        expect((await request(ctx.app).get(`/session/${randomUUID()}`)).status).toBe(401);
+        // The project's own key, held by this server, is served as before.
+        expect((await get(ctx)).status).toBe(400);
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
+
+  describe('on the database store', () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      // TRUST_PROXY on: X-Forwarded-For names the client address.
+      ctx = await makeTestContext({ authFailureLimitPerIp: 2, trustProxy: true });
+    });
+    afterAll(() => ctx.close());
+
+    test('when an address has used up its failures, then a key this server does not hold yet is not even looked up (429), other addresses are not limited, and the next window starts again', async () => {
+      ctx.clock.set('2026-11-20T18:00:50.000Z');
+      expect([(await get(ctx, randomKey())).status, (await get(ctx, randomKey())).status]).toEqual([401, 401]);
+      const other = await ctx.services.projects.create({ name: 'Not yet used' });
+      const statements = await statementsDuring(ctx.testDb.db, async () => expect((await get(ctx, other.api_key)).status).toBe(429));
+      expect(statements.map((s) => s.sql).filter((sql) => /api_keys/.test(sql))).toEqual([]);
+      expect((await get(ctx, randomKey()).set('x-forwarded-for', '203.0.113.7')).status).toBe(401);
+      expect((await get(ctx, other.api_key).set('x-forwarded-for', '203.0.113.7')).status).toBe(400);
+      ctx.clock.advance(10_000);
+      expect((await get(ctx, other.api_key)).status).toBe(400);
+      expect((await get(ctx, randomKey())).status).toBe(401);
+    });
+
+    test('when requests carry a key the server holds, then the failure count is not read: one statement to the counters, as before', async () => {
+      ctx.clock.set('2026-11-20T19:00:00.000Z');
+      await get(ctx);
+      expect(await rateLimitStatements(ctx, () => get(ctx))).toEqual([expect.stringMatching(/^insert into .rate_limits. .* returning .hits.$/i)]);
+    });
   });
 });
 

@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
-import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { makeTestContext, TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 import { deliverDue } from '../helpers/verification';
@@ -52,7 +52,7 @@ async function delivered(sessionId: string) {
 describe('POST /liveness/session', () => {
   test('when a Face Match session is created, then the hosted page URL carries an unguessable token and the session lives 30 days', async () => {
     const s = await create('face-match', { account_id: 'user-1', redirect_url: 'https://shop.example.com/done' });
-    expect(s.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(s.url).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
     expect(new Date(s.expires_at).getTime() - new Date(TEST_NOW).getTime()).toBe(VERIFICATION_LIFETIME_MS);
     const row = await ctx.testDb.db('verification_sessions').where({ id: s.session_id }).first();
     expect(row.token_hash).not.toContain(s.token);
@@ -146,5 +146,14 @@ describe('POST /liveness/verify-face and /liveness/verify-id', () => {
       message: 'The verification session ended without a result (liveness_check_failed)',
     });
     expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe('Session ID not found');
+  });
+
+  test("when another project's key asks for a session's result, then it is not found there, as an unknown one", async () => {
+    const mine = await create('face-match');
+    const other = await ctx.services.projects.create({ name: 'Another tenant' });
+    for (const path of ['/liveness/verify-face', '/liveness/verify-id']) {
+      const res = await request(ctx.app).post(path).set('x-api-key', other.api_key).send({ session_id: mine.session_id });
+      expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
+    }
   });
 });

@@ -9,6 +9,7 @@ import { makeLogger } from '../../src/logger';
 import type { RetryPolicy } from '../../src/webhooks/backoff';
 import { makeDispatcher, type DispatcherDeps } from '../../src/webhooks/dispatcher';
 import { makeOutbox } from '../../src/webhooks/outbox';
+import { makeWebhookTransport } from '../../src/webhooks/transport';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
@@ -32,18 +33,19 @@ async function queued(clock: ReturnType<typeof fixedClock>) {
   return { outbox, requestId, sessionId, body };
 }
 
+const loopback = makeWebhookTransport({ allowPrivate: true });
+afterAll(() => loopback.close());
+
 function dispatcher(clock: ReturnType<typeof fixedClock>, url: string, overrides: Partial<DispatcherDeps> = {}) {
   return makeDispatcher({
     outbox: makeOutbox(ctx.testDb.db, ctx.deps.secretBox),
     clock,
     random: () => 0.5,
     logger: makeLogger('silent'),
-    fetch,
-    resolve: async () => ['127.0.0.1'],
+    post: loopback.post,
     target: async () => ({ url, secret: SECRET }),
     policy: POLICY,
     timeoutMs: 400,
-    allowPrivate: true,
     ...overrides,
   });
 }
@@ -122,10 +124,12 @@ describe('delivering a webhook', () => {
     const clock = fixedClock(TEST_NOW);
     const rx = await webhookReceiver([200]);
     const { outbox, requestId } = await queued(clock);
-    const d = dispatcher(clock, rx.url, { allowPrivate: false, resolve: async () => ['10.0.0.8'] });
+    const strict = makeWebhookTransport({ allowPrivate: false, resolve: async () => [{ address: '10.0.0.8', family: 4 }] });
+    const d = dispatcher(clock, rx.url.replace('127.0.0.1', 'hooks.example.com'), { post: strict.post });
     try {
       await d.runOnce();
     } finally {
+      strict.close();
       await rx.close();
     }
     expect(rx.received).toHaveLength(0);

@@ -14,6 +14,7 @@ import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/services';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
+import { TEST_BASE_URL } from '../helpers/app';
 import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
 
@@ -35,6 +36,7 @@ beforeAll(async () => {
     secretBox: makeSecretBox(key, systemRandom),
     ipIntelligence: { lookup: () => ({}) },
     ipLists: { lookup: () => [] },
+    publicBaseUrl: () => TEST_BASE_URL,
   });
 }, 120_000);
 afterAll(async () => {
@@ -128,7 +130,7 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
         return listening >= 0 && logs.slice(listening).some((l) => l.msg === 'webhook dispatcher idle' && l.sleepMs === 600_000);
       });
 
-      const created = await services.verification.create(project, { type: 'face-match' }, { requestId: randomUUID(), baseUrl: 'http://127.0.0.1' });
+      const created = await services.verification.create(project, { type: 'face-match' }, { requestId: randomUUID() });
       await services.verification.cancel(created.session_id, new URL(created.url).searchParams.get('token')!);
 
       await until(() => rx.received.length > 0);

@@ -6,9 +6,6 @@ import type { CaptureKind } from '../../verification/analysis';
 import type { MediaUrls } from '../../verification/media';
 import { projectOf } from '../context';
 
-/** The service's own origin as the client reached it (trust proxy applies), for the hosted page's URL. */
-const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
-
 export function makeLivenessHandlers(verification: VerificationUseCases, mediaUrls: MediaUrls) {
   return {
     async uploadVerificationCapture(req: Request<{ session_id: string }>, res: Response) {
@@ -16,7 +13,7 @@ export function makeLivenessHandlers(verification: VerificationUseCases, mediaUr
     },
     async completeVerificationSession(req: Request<{ session_id: string }>, res: Response) {
       const deviceSessionId = typeof req.query.device_session_id === 'string' ? req.query.device_session_id : undefined;
-      res.json(await verification.complete(req.params.session_id, String(req.query.token), { baseUrl: baseUrlOf(req), deviceSessionId }));
+      res.json(await verification.complete(req.params.session_id, String(req.query.token), { deviceSessionId }));
     },
     /** GET /media/{id}?expires=…&signature=… (outside the contract): a captured image behind a signed URL. */
     async getMedia(req: Request<{ media_id: string }>, res: Response) {
@@ -26,7 +23,7 @@ export function makeLivenessHandlers(verification: VerificationUseCases, mediaUr
       res.type(media.contentType).send(media.bytes);
     },
     async createVerificationSession(req: Request<Record<string, string>, unknown, CreateVerificationSession>, res: Response) {
-      res.json(await verification.create(projectOf(req), req.body, { requestId: req.requestId, baseUrl: baseUrlOf(req) }));
+      res.json(await verification.create(projectOf(req), req.body, { requestId: req.requestId }));
     },
     async cancelVerificationSession(req: Request<{ session_id: string }>, res: Response) {
       res.json(await verification.cancel(req.params.session_id, String(req.query.token)));

@@ -45,7 +45,9 @@ function dispatcher(clock: ReturnType<typeof fixedClock>, url: string, overrides
     post: loopback.post,
     target: async () => ({ url, secret: SECRET }),
     policy: POLICY,
-    timeoutMs: 400,
+    // Long enough for a loopback answer on a machine busy with other test files (400 ms was not,
+    // at a load average of 7); only the one receiver that never answers waits it out.
+    timeoutMs: 1500,
     ...overrides,
   });
 }

@@ -1,0 +1,141 @@
+/**
+ * IP risk lists: Tor exits, VPNs, proxies, data centres and addresses recently seen in fraud.
+ *
+ * Two sources per list:
+ * - shipped: `src/geo/data/<list>.txt`, loaded once. No such file is shipped today: no
+ *   permissively licensed, current snapshot could be found in an npm or Debian package (the
+ *   only Tor exit list found, inside `tor-detect`, dates from 2018 and would mislabel
+ *   addresses that have long changed hands). A file dropped there later is picked up as is.
+ * - operator: `<dir>/<list>.txt` (IP_LISTS_DIR, by default `<DATA_DIR>/ip-lists`), edited by
+ *   hand or with `trustgate iplist add|remove`, and reloaded without a restart (polled, as
+ *   network file systems need). A file that appears, changes or disappears is re-read whole;
+ *   a file that cannot be read at all keeps the entries it had. A file rewritten in place can
+ *   be caught half written for one poll interval; `trustgate iplist` replaces files by rename.
+ *
+ * File format: one IPv4 or IPv6 address or CIDR block a line; `#` starts a comment (whole line
+ * or after an entry); blank lines are fine. A CIDR block with host bits set stands for its
+ * network (`10.1.2.3/8` is `10.0.0.0/8`); IPv4-mapped IPv6 (`::ffff:1.2.3.4`, `::ffff:1.2.3.0/120`)
+ * is read as IPv4. A line that is none of these is skipped, the rest of the file is loaded,
+ * and `onReload(file, error)` is told, with an {@link IpListFileError} naming each bad line.
+ * Problems found when the lists are first opened are reported the same way. Each list and
+ * source is looked up in tables of its own (tables.ts).
+ */
+import fs from 'node:fs';
+import { parseListText, type ParsedFile } from './entries';
+import { IP_LIST_NAMES, ipListFile, SHIPPED_IP_LISTS_DIR, type IpListName } from './names';
+import { EMPTY, keyOf, tablesOf, type ListTables } from './tables';
+
+export interface IpListMatch {
+  list: IpListName;
+  source: 'shipped' | 'operator';
+  /** The narrowest block of that list and source holding the address, in CIDR notation. */
+  entry: string;
+}
+
+export interface IpLists {
+  /** Every list the address is on (IPv4, IPv6 and IPv4-mapped IPv6 handled; invalid input → []). */
+  lookup(ip: string): IpListMatch[];
+  /** Stops watching the operator's files. */
+  close(): void;
+}
+
+export interface IpListsOptions {
+  /** The operator's folder of `<list>.txt` files; none when absent. */
+  dir?: string;
+  /** How often the operator's files are checked for changes (default 5 s). */
+  watchIntervalMs?: number;
+  /** Told of every reload of an operator's file, and of every file with lines it could not read. */
+  onReload?: (file: string, error?: Error) => void;
+  /** Where the shipped lists are (default `src/geo/data` in the package); for tests. */
+  shippedDir?: string;
+}
+
+/** The lines of a list file that are not an address or a CIDR block (1-based line numbers). */
+export class IpListFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly lines: { line: number; text: string }[],
+  ) {
+    const shown = lines.slice(0, 5).map((l) => `line ${l.line}: ${JSON.stringify(l.text)}`);
+    const more = lines.length > shown.length ? `, and ${lines.length - shown.length} more` : '';
+    super(`${file}: skipped ${lines.length} line(s) that are not an IP address or CIDR block (${shown.join('; ')}${more}); the other lines are in effect`);
+    this.name = 'IpListFileError';
+  }
+}
+
+/** Reads a list file: undefined when it does not exist; other read errors are thrown. */
+function readListFile(file: string): ParsedFile | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return parseListText(text);
+}
+
+export function openIpLists(options: IpListsOptions): IpLists {
+  const shippedDir = options.shippedDir ?? SHIPPED_IP_LISTS_DIR;
+  const report = (file: string, error?: Error) => options.onReload?.(file, error);
+
+  const shipped = new Map<IpListName, ListTables>();
+  const operator = new Map<IpListName, ListTables>();
+
+  /** Loads one file into `into`; false when it could not be read (the old entries stay). */
+  function load(file: string, list: IpListName, into: Map<IpListName, ListTables>): boolean {
+    let parsed: ParsedFile | undefined;
+    try {
+      parsed = readListFile(file);
+    } catch (err) {
+      report(file, err as Error);
+      return false;
+    }
+    into.set(list, parsed ? tablesOf(parsed.blocks) : EMPTY);
+    if (parsed && parsed.bad.length > 0) report(file, new IpListFileError(file, parsed.bad));
+    return parsed === undefined || parsed.bad.length === 0;
+  }
+
+  for (const list of IP_LIST_NAMES) load(ipListFile(shippedDir, list), list, shipped);
+
+  const unwatch: (() => void)[] = [];
+  if (options.dir) {
+    for (const list of IP_LIST_NAMES) {
+      const file = ipListFile(options.dir, list);
+      load(file, list, operator);
+      const listener = (current: fs.Stats, previous: fs.Stats) => {
+        if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
+        if (load(file, list, operator)) report(file);
+      };
+      // Polling works for files that do not exist yet, on network file systems, and across
+      // an editor's or `trustgate iplist`'s replace-by-rename.
+      fs.watchFile(file, { interval: options.watchIntervalMs ?? 5000, persistent: false }, listener);
+      unwatch.push(() => fs.unwatchFile(file, listener));
+    }
+  }
+
+  const sources: [IpListMatch['source'], Map<IpListName, ListTables>][] = [
+    ['shipped', shipped],
+    ['operator', operator],
+  ];
+
+  return {
+    lookup(ip: string): IpListMatch[] {
+      const key = keyOf(ip);
+      if (!key) return [];
+      const matches: IpListMatch[] = [];
+      for (const list of IP_LIST_NAMES) {
+        for (const [source, tables] of sources) {
+          const t = tables.get(list);
+          if (!t) continue;
+          const entry = 'v4' in key ? t.v4.find(key.v4) : t.v6.find(key.v6);
+          if (entry) matches.push({ list, source, entry });
+        }
+      }
+      return matches;
+    },
+    close() {
+      unwatch.splice(0).forEach((stop) => stop());
+    },
+  };
+}

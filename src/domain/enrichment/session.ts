@@ -15,6 +15,11 @@ export interface IpFacts {
   network?: Omit<EvaluatedNetwork, 'ip_address'>;
 }
 
+/** Looks up what the service's IP data says about an address (the port; src/geo implements it). */
+export interface IpIntelligence {
+  lookup(ip: string): IpFacts;
+}
+
 const MOBILE_FIELDS = [
   'brand',
   'model',

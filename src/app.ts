@@ -24,8 +24,8 @@ import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
 import { makeServices, type CoreDeps, type Services } from './services';
 import { OPENAPI_PATH } from './spec';
-import { makeLivenessPage } from './liveness-page/page';
-import { MAX_CAPTURE_BYTES } from './verification/media';
+import { makeLivenessPage } from './http/liveness-page';
+import { MAX_CAPTURE_BYTES } from './storage/media';
 
 export type AppConfig = Pick<
   Config,

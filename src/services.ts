@@ -19,9 +19,10 @@ import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases, type IpIntelligence } from './usecases/ingest';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
-import { makeVerificationUseCases } from './usecases/verification';
-import { unavailableAnalysisEngine, type AnalysisEngine } from './verification/analysis';
-import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './verification/media';
+import { makeVerificationUseCases } from './usecases/verification/sessions';
+import { unavailableAnalysisEngine } from './analysis/unavailable';
+import type { AnalysisEngine } from './domain/verification/analysis';
+import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeOutbox } from './webhooks/outbox';
 import { makeWake } from './webhooks/wake';
 

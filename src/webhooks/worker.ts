@@ -9,11 +9,11 @@
  * polls, every `pollMs` or sooner when the soonest pending webhook (a retry) is due sooner: on
  * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
+import { runSweeper } from '../usecases/verification/sweeper';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher } from './dispatcher';
 import { listenForWebhooks } from './listener';
@@ -76,19 +76,6 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
     batch: deps.batch,
   });
 
-  async function sweep(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const ended = await services.verification.sweep();
-        if (ended > 0) logger.info({ ended }, 'verification sessions ended after 30 days');
-      } catch (err) {
-        logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
-      }
-      // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
-      await sleep(deps.sweepEveryMs ?? 60_000, undefined, { signal }).catch(() => undefined);
-    }
-  }
-
   return {
     dispatcher,
     async start(signal) {
@@ -97,7 +84,7 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
       try {
         await Promise.all([
           dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
-          sweep(signal),
+          runSweeper({ sweep: () => services.verification.sweep(), logger, everyMs: deps.sweepEveryMs }, signal),
           databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
         ]);
       } finally {

@@ -14,7 +14,7 @@ import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../../src/config';
 import { makeLogger, type Logger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type CoreDeps, type Services } from '../../src/services';
-import type { AnalysisEngine } from '../../src/verification/analysis';
+import type { AnalysisEngine } from '../../src/domain/verification/analysis';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { hostingAsns } from '../../src/geo/hosting-asns';
 import { openIpData, type IpData } from '../../src/geo/ip-data';

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import type { Services } from '../../src/services';
 import type { ProjectCredentials } from '../../src/usecases/projects';
-import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
+import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { personSession } from '../helpers/evaluation';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { verifyWebhook } from '../../src/client';
-import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
+import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage, type FakeFace, type FakeImage } from '../helpers/fake-analysis';

@@ -15,19 +15,19 @@ import type {
   VerificationSessionCreated,
   VerificationSessionEnded,
   WebhookErrorCode,
-} from '../api-types';
-import type { Clock, Random } from '../clock';
-import { DAY_MS } from '../domain/numbers';
-import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../errors';
-import { constantTimeEqual, hashApiKey } from '../security/secrets';
-import type { Db } from '../storage/db';
-import type { Project } from '../storage/repositories/projects';
-import type { VerificationRecord, VerificationRepository, VerificationType } from '../storage/repositories/verifications';
-import type { VerificationIndex } from '../storage/repositories/verification-index';
-import type { AnalysisEngine, CaptureKind } from '../verification/analysis';
-import { sniffImage, type MediaStore, type MediaUrls } from '../verification/media';
-import type { Outbox } from '../webhooks/outbox';
-import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './verification-result';
+} from '../../api-types';
+import type { Clock, Random } from '../../clock';
+import { DAY_MS } from '../../domain/numbers';
+import type { AnalysisEngine, CaptureKind } from '../../domain/verification/analysis';
+import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { constantTimeEqual, hashApiKey } from '../../security/secrets';
+import type { Db } from '../../storage/db';
+import { sniffImage, type MediaStore, type MediaUrls } from '../../storage/media';
+import type { Project } from '../../storage/repositories/projects';
+import type { VerificationRecord, VerificationRepository, VerificationType } from '../../storage/repositories/verifications';
+import type { VerificationIndex } from '../../storage/repositories/verification-index';
+import type { Outbox } from '../../webhooks/outbox';
+import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './result';
 
 /** Failed analysis attempts after which a session ends with face_match_failed. */
 export const MAX_ATTEMPTS = 3;

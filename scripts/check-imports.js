@@ -22,7 +22,7 @@ const LAYERS = [
   ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'client/']],
   ['use cases', ['usecases/', 'webhooks/']],
   ['delivery', ['http/', 'demo/']],
-  ['composition', ['app', 'services', 'runtime', 'main', 'cli/', 'cluster']],
+  ['composition', ['app', 'composition', 'main', 'cli/', 'cluster']],
 ];
 
 function layerOf(module) {

@@ -11,13 +11,20 @@ import express, { type Router } from 'express';
 import { BadRequestError } from '../errors';
 import { isText, TEXT_RULE } from '../http/text';
 import type { Project } from '../storage/repositories/projects';
-import type { Services } from '../services';
+import type { EvaluationUseCases } from '../usecases/evaluation';
+import type { ProjectUseCases } from '../usecases/projects';
 import { PACKAGE_ROOT } from '../spec';
 
 const PUBLIC = path.join(PACKAGE_ROOT, 'src', 'demo', 'public');
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function makeDemoRouter(services: Services): Router {
+export interface DemoDeps {
+  /** The demo's own project, created on first use. */
+  projects: Pick<ProjectUseCases, 'ensureDemo'>;
+  evaluation: Pick<EvaluationUseCases, 'authenticate'>;
+}
+
+export function makeDemoRouter(services: DemoDeps): Router {
   const router = express.Router();
   let project: Promise<Project> | undefined;
   const demoProject = () => {

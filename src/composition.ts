@@ -10,6 +10,7 @@ import path from 'node:path';
 import { unavailableAnalysisEngine } from './analysis/unavailable';
 import { systemClock, systemRandom, type Clock, type Random } from './clock';
 import { listenUrl, type Config } from './config';
+import type { IpIntelligence } from './domain/enrichment/session';
 import type { AnalysisEngine } from './domain/verification/analysis';
 import { hostingAsns } from './geo/hosting-asns';
 import { openIpData } from './geo/ip-data';
@@ -29,7 +30,7 @@ import { makeVerificationIndex } from './storage/repositories/verification-index
 import { makeVerificationRepository } from './storage/repositories/verifications';
 import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
-import { makeIngestUseCases, type IpIntelligence } from './usecases/ingest';
+import { makeIngestUseCases } from './usecases/ingest';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeVerificationUseCases } from './usecases/verification/sessions';

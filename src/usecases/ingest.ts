@@ -5,18 +5,13 @@
  */
 import type { IngestSession, IngestSessionResponse } from '../api-types';
 import type { Clock } from '../clock';
-import { enrichSession, mergeSdkFacts, type IpFacts } from '../domain/enrichment/session';
+import { enrichSession, mergeSdkFacts, type IpIntelligence } from '../domain/enrichment/session';
 import type { SdkFacts } from '../domain/session/sdk-facts';
 import { DAY_MS } from '../domain/numbers';
 import { BadRequestError } from '../errors';
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import type { Db } from '../storage/db';
-
-/** Looks up what the service's IP data says about an address (the edge; see src/geo). */
-export interface IpIntelligence {
-  lookup(ip: string): IpFacts;
-}
 
 export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 

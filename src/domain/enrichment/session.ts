@@ -15,6 +15,11 @@ export interface IpFacts {
   network?: Omit<EvaluatedNetwork, 'ip_address'>;
 }
 
+/** The IP-data port: looks up what the service's IP data says about an address (the edge: src/geo/ip-data.ts). */
+export interface IpIntelligence {
+  lookup(ip: string): IpFacts;
+}
+
 const MOBILE_FIELDS = [
   'brand',
   'model',

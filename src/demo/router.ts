@@ -24,11 +24,11 @@ export interface DemoDeps {
   evaluation: Pick<EvaluationUseCases, 'authenticate'>;
 }
 
-export function makeDemoRouter(services: DemoDeps): Router {
+export function makeDemoRouter(deps: DemoDeps): Router {
   const router = express.Router();
   let project: Promise<Project> | undefined;
   const demoProject = () => {
-    project ??= services.projects.ensureDemo();
+    project ??= deps.projects.ensureDemo();
     project.catch(() => (project = undefined));
     return project;
   };
@@ -67,7 +67,7 @@ export function makeDemoRouter(services: DemoDeps): Router {
       ...(first_name ? { first_name } : {}),
       ...(rest.length ? { last_name: rest.join(' ') } : {}),
     };
-    const evaluation = await services.evaluation.authenticate(
+    const evaluation = await deps.evaluation.authenticate(
       await demoProject(),
       { session_id: sessionId, account },
       { requestId: req.requestId, accountsLinked: true },

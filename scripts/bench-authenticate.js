@@ -153,7 +153,7 @@ async function serve() {
   if (processes > 1 && cluster.isPrimary) return servePrimary(processes);
   const { loadConfig } = req('config.js');
   const { makeLogger } = req('logger.js');
-  const { makeRuntime } = req('runtime.js');
+  const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -274,7 +274,7 @@ async function seed(db, dialect, n, now) {
   const { makeLogger } = req('logger.js');
   const { makeSecretBox } = req('security/secrets.js');
   const { systemClock, systemRandom } = req('clock.js');
-  const { makeServices } = req('services.js');
+  const { makeServices } = req('composition.js');
   const { ipBlock } = req('domain/enrichment/ip.js');
   const { emailFacts } = req('domain/email/index.js');
   const { phoneKey, nameKey, usernameKey } = req('domain/linking/index.js');

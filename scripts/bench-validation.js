@@ -17,11 +17,10 @@ if (!fs.existsSync(path.join(dist, 'app.js'))) {
   process.exit(1);
 }
 const { createApp } = require(path.join(dist, 'app.js'));
-const { makeServices } = require(path.join(dist, 'services.js'));
+const { makeServices } = require(path.join(dist, 'composition.js'));
 const { makeDb, migrate } = require(path.join(dist, 'storage', 'db.js'));
-const { makeLogger } = require(path.join(dist, 'logger.js'));
 const { makeSecretBox } = require(path.join(dist, 'security', 'secrets.js'));
-const { systemClock, systemRandom } = require(path.join(dist, 'clock.js'));
+const { systemRandom } = require(path.join(dist, 'clock.js'));
 const { openIpLists } = require(path.join(dist, 'geo', 'ip-lists.js'));
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' }, concurrency: { type: 'string', default: '16' } } });
@@ -52,16 +51,7 @@ async function main() {
   await migrate(db);
   // The shipped IP lists only (no operator folder, so nothing is watched).
   const ipLists = openIpLists({});
-  const deps = {
-    db,
-    clock: systemClock,
-    random: systemRandom,
-    logger: makeLogger('silent'),
-    secretBox: makeSecretBox(randomBytes(32), systemRandom),
-    ipIntelligence: { lookup: () => ({}) },
-    ipLists,
-  };
-  const services = makeServices(deps);
+  const services = makeServices({ db, secretBox: makeSecretBox(randomBytes(32), systemRandom), ipLists });
   const project = await services.projects.create({ name: 'bench' });
   const example = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
   const sessionId = randomUUID();
@@ -69,7 +59,7 @@ async function main() {
 
   const rows = [];
   for (const validateResponses of [false, true]) {
-    const app = createApp({ ...deps, services, config: { rateLimitPerMinute: 1e9, authFailureLimitPerIp: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, rateLimitStore: 'memory', validateResponses, trustProxy: false, bodyLimit: '1mb', evaluationConcurrency: 64 } });
+    const app = createApp({ services, config: { rateLimitPerMinute: 1e9, authFailureLimitPerIp: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, rateLimitStore: 'memory', validateResponses, trustProxy: false, bodyLimit: '1mb', evaluationConcurrency: 64 } });
     const server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -67,9 +67,8 @@ const { values: args } = parseArgs({
 async function serve() {
   const { loadConfig } = req('config.js');
   const { makeLogger } = req('logger.js');
-  const { makeRuntime } = req('runtime.js');
+  const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');
-  const { makeWebhookWorker, workerSettings } = req('webhooks/worker.js');
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: process.env.BENCH_DATA_DIR,
@@ -86,13 +85,13 @@ async function serve() {
   let worker = Promise.resolve();
   const startWorker = () => {
     stop = new AbortController();
-    worker = makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stop.signal);
+    worker = runtime.startWorker(stop.signal);
   };
   const stopWorker = async () => {
     stop?.abort();
     await worker;
   };
-  const app = createApp({ ...runtime, config });
+  const app = createApp({ config, services: runtime.services });
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
   process.on('message', async (m) => {
     if (m.project) {

@@ -19,10 +19,10 @@ const SRC = path.join(ROOT, 'src');
 const LAYERS = [
   ['foundation', ['api-types', 'clock', 'errors', 'logger', 'spec', 'config']],
   ['domain', ['domain/']],
-  ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'verification/', 'client/']],
+  ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'client/']],
   ['use cases', ['usecases/', 'webhooks/']],
-  ['delivery', ['http/', 'demo/', 'liveness-page/']],
-  ['composition', ['app', 'services', 'runtime', 'main', 'cli/', 'cluster']],
+  ['delivery', ['http/', 'demo/']],
+  ['composition', ['app', 'composition', 'main', 'cli/', 'cluster']],
 ];
 
 function layerOf(module) {

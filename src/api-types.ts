@@ -63,6 +63,17 @@ export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 /** Any webhook body: the union of the two events' bodies. */
 export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted;
 export type EventType = Schemas['EventType'];
+export type RiskFlag = Schemas['RiskFlag'];
+export type Rule = Schemas['Rule'];
+export type VerificationMatchType = Schemas['VerificationMatchType'];
+export type FaceMatchReferringSessionSignals = Schemas['FaceMatchReferringSessionSignals'];
+export type IdCheckReferringSessionSignals = Schemas['IdCheckReferringSessionSignals'];
+export type DocumentSignals = Schemas['DocumentSignals'];
+export type DocumentData = Schemas['DocumentData'];
+/** The age band of the selfie's estimated age (DocumentSignals.face_age_estimate). */
+export type FaceAgeEstimate = DocumentSignals['face_age_estimate'];
+/** The kind of identity document read (DocumentData.template_info.template_type). */
+export type DocumentTemplateType = DocumentData['template_info']['template_type'];
 export type WebhookErrorCode = Schemas['WebhookErrorCode'];
 
 export type IngestSession = Schemas['IngestSession'];

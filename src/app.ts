@@ -22,20 +22,20 @@ import { makeRateLimits } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
-import { makeServices, type CoreDeps, type Services } from './services';
+import type { Services } from './composition';
 import { OPENAPI_PATH } from './spec';
-import { makeLivenessPage } from './liveness-page/page';
-import { MAX_CAPTURE_BYTES } from './verification/media';
+import { makeLivenessPage } from './http/liveness-page';
+import { MAX_CAPTURE_BYTES } from './storage/media';
 
 export type AppConfig = Pick<
   Config,
   'rateLimitPerMinute' | 'authFailureLimitPerIp' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'rateLimitStore' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
 >;
 
-export interface AppDeps extends CoreDeps {
+export interface AppDeps {
   config: AppConfig;
-  /** Built from the other dependencies when not given. */
-  services?: Services;
+  /** Built by the composition root (composition.ts: makeServices, makeRuntime). */
+  services: Services;
 }
 
 /**
@@ -46,8 +46,8 @@ export interface AppDeps extends CoreDeps {
 const OUTSIDE_SPEC = /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
-  const { config, logger, random, db, clock } = deps;
-  const services = deps.services ?? makeServices(deps);
+  const { config, services } = deps;
+  const { logger, random, db, clock } = services.edges;
   const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
   const authFailures = limits.authFailures(config.authFailureLimitPerIp, services.projects.knownKey);
   const app = express();

@@ -3,7 +3,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { DB_DEFAULTS } from './storage/db';
 
 export interface Config {
   /** TCP port to listen on (0 picks a free one). */
@@ -157,6 +156,9 @@ export function listenUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
+
+/** The database's defaults (DATABASE_POOL_SIZE, SQLITE_CACHE_MB, SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not given. */
+export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 64, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
 
 /** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;

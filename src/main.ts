@@ -1,6 +1,6 @@
 /**
  * The server's entry point: the only place that reads the environment (through config.ts),
- * builds the real dependencies and listens.
+ * starts the runtime (composition.ts: the real dependencies, composed) and listens.
  *
  * With WEB_CONCURRENCY above 1 this process becomes a cluster primary (cluster.ts): it runs
  * the migrations and creates the default project (and the demo's) once, then starts the
@@ -12,11 +12,9 @@ import path from 'node:path';
 import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
+import { makeRuntime, type Services } from './composition';
 import { listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
-import { makeRuntime } from './runtime';
-import type { Services } from './services';
-import { makeWebhookWorker, workerSettings } from './webhooks/worker';
 
 /** Where the default project's credentials go when stdout is not a terminal. */
 const DEFAULT_PROJECT_FILE = 'default-project.json';
@@ -76,13 +74,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // The models load in the background; a verification completed before they are ready waits for them.
   runtime.warmUp().catch((err) => logger.error({ err: (err as Error).message }, 'the analysis models could not be loaded; completing a verification will try again'));
 
-  const app = createApp({ ...runtime, config });
+  const app = createApp({ config, services: runtime.services });
   const stopWorker = new AbortController();
   // In every worker of a cluster too: claims are leased, so the dispatchers share the outbox safely.
-  const worker =
-    config.webhookWorker === 'inline'
-      ? makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config) }).start(stopWorker.signal)
-      : Promise.resolve();
+  const worker = config.webhookWorker === 'inline' ? runtime.startWorker(stopWorker.signal) : Promise.resolve();
   const server = createHttpServer(app, { logger }).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

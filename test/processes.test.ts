@@ -9,12 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { systemClock, systemRandom } from '../src/clock';
+import { systemRandom } from '../src/clock';
 import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../src/config';
 import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limit';
-import { makeLogger } from '../src/logger';
 import { makeSecretBox } from '../src/security/secrets';
-import { makeServices, type Services } from '../src/services';
+import { makeServices, type Services } from '../src/composition';
 import { migrationSource } from '../src/storage/migrations';
 import { makeTestContext, type TestContext } from './helpers/app';
 import { makeTestDb, type TestDb } from './helpers/db';
@@ -35,15 +34,7 @@ afterAll(() => {
 });
 
 function servicesOn(testDb: TestDb): Services {
-  return makeServices({
-    db: testDb.db,
-    clock: systemClock,
-    random: systemRandom,
-    logger: makeLogger('silent'),
-    secretBox: makeSecretBox(secretKey, systemRandom),
-    ipIntelligence: { lookup: () => ({}) },
-    ipLists: { lookup: () => [] },
-  });
+  return makeServices({ db: testDb.db, secretBox: makeSecretBox(secretKey, systemRandom) });
 }
 
 /** The servers count in the wall clock's 60-second windows: start a sequence with at least 15 s of its window left. */

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Human } from '@vladmandic/human';
-import type { AnalysisEngine, AnalysisInput, AnalysisOutcome, CaptureKind, DocumentFindings, FaceFindings } from '../verification/analysis';
+import type { AnalysisEngine, AnalysisInput, AnalysisOutcome, CaptureKind, DocumentFindings, FaceFindings } from '../domain/verification/analysis';
 import { parseAamva } from './document/aamva';
 import { findDocumentEdges, type EdgeFindings } from './document/edges';
 import { makeMrzReader, type MrzFindings } from './document/mrz';

@@ -19,8 +19,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { addToIpList, IP_LIST_NAMES, ipListFile, isIpListName, normaliseIpListEntry, readIpList, removeFromIpList } from '../geo/ip-lists';
 import { makeLogger } from '../logger';
-import { makeRuntime, type Runtime } from '../runtime';
-import { makeWebhookWorker, workerSettings } from '../webhooks/worker';
+import { makeRuntime, type Runtime } from '../composition';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--json]
@@ -217,7 +216,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      await makeWebhookWorker({ services: runtime.services, clock: runtime.clock, logger, ...workerSettings(config), ...(pollMs ? { pollMs } : {}) }).start(stop.signal);
+      await runtime.startWorker(stop.signal, pollMs ? { pollMs } : {});
       return 0;
     }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));

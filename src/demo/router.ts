@@ -11,17 +11,24 @@ import express, { type Router } from 'express';
 import { BadRequestError } from '../errors';
 import { isText, TEXT_RULE } from '../http/text';
 import type { Project } from '../storage/repositories/projects';
-import type { Services } from '../services';
+import type { EvaluationUseCases } from '../usecases/evaluation';
+import type { ProjectUseCases } from '../usecases/projects';
 import { PACKAGE_ROOT } from '../spec';
 
 const PUBLIC = path.join(PACKAGE_ROOT, 'src', 'demo', 'public');
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function makeDemoRouter(services: Services): Router {
+export interface DemoDeps {
+  /** The demo's own project, created on first use. */
+  projects: Pick<ProjectUseCases, 'ensureDemo'>;
+  evaluation: Pick<EvaluationUseCases, 'authenticate'>;
+}
+
+export function makeDemoRouter(deps: DemoDeps): Router {
   const router = express.Router();
   let project: Promise<Project> | undefined;
   const demoProject = () => {
-    project ??= services.projects.ensureDemo();
+    project ??= deps.projects.ensureDemo();
     project.catch(() => (project = undefined));
     return project;
   };
@@ -60,7 +67,7 @@ export function makeDemoRouter(services: Services): Router {
       ...(first_name ? { first_name } : {}),
       ...(rest.length ? { last_name: rest.join(' ') } : {}),
     };
-    const evaluation = await services.evaluation.authenticate(
+    const evaluation = await deps.evaluation.authenticate(
       await demoProject(),
       { session_id: sessionId, account },
       { requestId: req.requestId, accountsLinked: true },

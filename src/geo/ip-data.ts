@@ -20,8 +20,7 @@ import type { Location } from '../api-types';
 import { loadAsnTable, type AsnTable } from './asn-table';
 import { connectionType } from '../domain/enrichment/connection-type';
 import { isPublicIp, normaliseIp } from '../domain/enrichment/ip';
-import type { IpFacts } from '../domain/enrichment/session';
-import type { IpIntelligence } from '../domain/enrichment/session';
+import type { IpFacts, IpIntelligence } from '../domain/enrichment/session';
 
 type Rec = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);

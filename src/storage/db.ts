@@ -14,6 +14,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { DB_DEFAULTS } from '../config';
 import { CHECKPOINT_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { migrationSource } from './migrations';
 
@@ -39,7 +40,6 @@ export interface DbOptions {
   onCheckpointError?: (message: string) => void;
 }
 
-export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 64, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
 
 export function dialectOf(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';

@@ -252,20 +252,32 @@ export function makeEvaluation(deps: EvaluationDeps) {
     };
   }
 
+  /** A stored session in the top-level form, its signals recomputed; undefined when the project has no such session. */
+  async function find(project: Project, sessionId: string, requestId: string): Promise<Session | undefined> {
+    const found = await reads.session(project.id, sessionId);
+    if (!found) return undefined;
+    const { session } = found;
+    const owner = session.accountIds[session.accountIds.length - 1];
+    const [previous, counts] = await Promise.all([
+      owner !== undefined
+        ? reads.previousOfAccount(project.id, owner, session.startTime, session.id)
+        : reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
+      reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now: clock.now() }),
+    ]);
+    const signals = signalsOf({ session, ipLists: listsOf(session.ipAddress), previousIpLists: listsOf(previous?.ipAddress ?? ''), network: counts.network, previous });
+    return toTopLevelSession({ ...session.facts, ...signals }, { account_ids: session.accountIds, request_id: requestId, project_id: project.id, session_id: session.id });
+  }
+
   return {
     /** GET /session/{id}: the top-level form, with signals recomputed (no ip_reputation there). */
     async get(project: Project, sessionId: string, requestId: string): Promise<Session> {
-      const { session } = await load(project, sessionId);
-      const owner = session.accountIds[session.accountIds.length - 1];
-      const [previous, counts] = await Promise.all([
-        owner !== undefined
-          ? reads.previousOfAccount(project.id, owner, session.startTime, session.id)
-          : reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
-        reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now: clock.now() }),
-      ]);
-      const signals = signalsOf({ session, ipLists: listsOf(session.ipAddress), previousIpLists: listsOf(previous?.ipAddress ?? ''), network: counts.network, previous });
-      return toTopLevelSession({ ...session.facts, ...signals }, { account_ids: session.accountIds, request_id: requestId, project_id: project.id, session_id: session.id });
+      const found = await find(project, sessionId, requestId);
+      if (!found) throw new SessionNotFoundError();
+      return found;
     },
+
+    /** The session in GET /session/{id}'s form, or undefined when the project has no such session (a verification's device and referring sessions). */
+    find,
 
     async authenticate(project: Project, body: AuthenticateRequest, options: EvaluationOptions): Promise<AuthenticateResponse> {
       for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

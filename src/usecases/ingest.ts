@@ -13,8 +13,6 @@ import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import type { Db } from '../storage/db';
 
-export type { IpIntelligence };
-
 export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 
 export interface IngestDeps {

@@ -169,6 +169,13 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       return secretBox.decrypt(project.webhookSecretEncrypted);
     },
 
+    /** Where a project's webhooks go, and the secret that signs them (decrypted only here): the dispatcher's target at each delivery. */
+    async webhookTarget(projectId: string): Promise<{ url: string | null; secret: string }> {
+      const project = await projects.findById(projectId);
+      if (!project) throw new Error(`project ${projectId} no longer exists`);
+      return { url: project.webhookUrl, secret: secretBox.decrypt(project.webhookSecretEncrypted) };
+    },
+
     /** Creates a first project when there is none; returns its credentials, or undefined. */
     async ensureDefault(): Promise<ProjectCredentials | undefined> {
       if ((await projects.countCustomerProjects()) > 0) return undefined;

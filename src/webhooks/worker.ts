@@ -1,26 +1,35 @@
 /**
- * The webhook worker: the dispatcher (delivering due webhooks) and the sweeper (ending
- * verification sessions after 30 days), run inside the server by default or on their own by
- * `trustgate worker`. Several workers may run at once: claims are leased.
+ * The worker: two jobs, the dispatcher (delivering due webhooks) and the verification sweeper
+ * (ending verification sessions after 30 days), run inside the server by default or on their
+ * own by `trustgate worker`. Several workers may run at once: claims are leased. It takes the
+ * narrow functions it runs (`WorkerJobs`, built by the composition root), not the services.
  *
  * The dispatcher is woken when a webhook is queued: by the use case in its own process, once
- * the transaction has committed (services.webhookWake), and on PostgreSQL by the NOTIFY that
+ * the transaction has committed (`jobs.dispatch.wake`), and on PostgreSQL by the NOTIFY that
  * the queueing transaction sends to every worker's LISTEN (listener.ts). Between wakes it
  * polls, every `pollMs` or sooner when the soonest pending webhook (a retry) is due sooner: on
  * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { Services } from '../services';
+import { runSweeper } from '../usecases/verification/sweeper';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
-import { makeDispatcher, type Dispatcher } from './dispatcher';
+import { makeDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher';
 import { listenForWebhooks } from './listener';
 import { makeWebhookTransport, type Resolve } from './transport';
+import type { Wake } from './wake';
+
+/** What the worker runs. */
+export interface WorkerJobs {
+  /** Delivering webhooks: the outbox, each project's target, a body as sent now, and this process's wake. */
+  dispatch: Pick<DispatcherDeps, 'outbox' | 'target' | 'render'> & { wake: Wake };
+  /** Ends the verification sessions past their 30 days; resolves to how many it ended. */
+  sweep(): Promise<number>;
+}
 
 export interface WorkerDeps {
-  services: Services;
+  jobs: WorkerJobs;
   clock: Clock;
   logger: Logger;
   /** WEBHOOK_ALLOW_PRIVATE: deliver to private, loopback and link-local addresses (never to metadata services). */
@@ -60,34 +69,18 @@ export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'web
 }
 
 export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
-  const { services, clock, logger } = deps;
+  const { jobs, clock, logger } = deps;
   const transport = makeWebhookTransport({ allowPrivate: deps.allowPrivate, resolve: deps.resolve });
   const dispatcher = makeDispatcher({
-    outbox: services.repos.outbox,
+    ...jobs.dispatch,
     clock,
     random: Math.random,
     logger,
     post: transport.post,
-    target: (projectId) => services.webhookTarget(projectId),
-    render: services.renderWebhook,
-    wake: services.webhookWake,
     leaseMs: deps.leaseMs,
     policy: deps.policy,
     batch: deps.batch,
   });
-
-  async function sweep(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const ended = await services.verification.sweep();
-        if (ended > 0) logger.info({ ended }, 'verification sessions ended after 30 days');
-      } catch (err) {
-        logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
-      }
-      // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
-      await sleep(deps.sweepEveryMs ?? 60_000, undefined, { signal }).catch(() => undefined);
-    }
-  }
 
   return {
     dispatcher,
@@ -97,8 +90,8 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
       try {
         await Promise.all([
           dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
-          sweep(signal),
-          databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: services.webhookWake.wake }, signal) : undefined,
+          runSweeper({ sweep: jobs.sweep, logger, everyMs: deps.sweepEveryMs }, signal),
+          databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: jobs.dispatch.wake.wake }, signal) : undefined,
         ]);
       } finally {
         transport.close();

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { cosine } from '../../src/domain/verification/faces';
 import { makeLocalAnalysisEngine, REASONS, type LocalAnalysisEngine } from '../../src/analysis/engine';
-import type { AnalysisInput, AnalysisOutcome, DocumentFindings } from '../../src/verification/analysis';
+import type { AnalysisInput, AnalysisOutcome, DocumentFindings } from '../../src/domain/verification/analysis';
 import { buildAamva, CALIFORNIA } from './fixtures/aamva';
 import { cardBack, cardFront, pdf417Png, photograph } from './fixtures/documents';
 import { facePhotos, variations, type FacePhoto } from './fixtures/faces';

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { makeLocalAnalysisEngine, REASONS, type LocalAnalysisEngine } from '../../src/analysis/engine';
 import { cosine, FACE_THRESHOLDS } from '../../src/domain/verification/faces';
-import type { AnalysisOutcome, FaceFindings } from '../../src/verification/analysis';
+import type { AnalysisOutcome, FaceFindings } from '../../src/domain/verification/analysis';
 import { facePhotos, sameManOtherPhoto, twoFaces, variations, type FacePhoto } from './fixtures/faces';
 
 /** The threshold in use: at or above, the same person (docs/analysis.md: above every pair of different people measured). */

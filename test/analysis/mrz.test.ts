@@ -4,7 +4,7 @@ import { parse } from 'mrz';
 import { findMrz, mrzCandidates, mrzDate, mrzFindings } from '../../src/analysis/document/mrz';
 import { cosine } from '../../src/domain/verification/faces';
 import { makeLocalAnalysisEngine, type LocalAnalysisEngine } from '../../src/analysis/engine';
-import type { AnalysisOutcome, DocumentFindings } from '../../src/verification/analysis';
+import type { AnalysisOutcome, DocumentFindings } from '../../src/domain/verification/analysis';
 import { cardFront, photograph } from './fixtures/documents';
 import { facePhotos } from './fixtures/faces';
 import { checkDigit, idCardBack, passportPage, PASSPORT_HOLDER, td1, td3 } from './fixtures/mrz';

@@ -4,7 +4,7 @@ import { faceAgeBand, faceSimilarity } from '../../src/domain/verification/faces
 import { compareWithReferring, referringBooleans } from '../../src/domain/verification/referring';
 import { FLAG_WEIGHTS, verdict } from '../../src/domain/verification/verdict';
 import type { Session } from '../../src/api-types';
-import type { DocumentFields, DocumentFindings } from '../../src/verification/analysis';
+import type { DocumentFields, DocumentFindings } from '../../src/domain/verification/analysis';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 const fields = (over: Partial<DocumentFields> = {}): DocumentFields => ({

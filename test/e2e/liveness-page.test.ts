@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { buildSdk } from '../../scripts/build-sdk';
 import type { ProjectCredentials } from '../../src/usecases/projects';
-import type { AnalysisEngine } from '../../src/verification/analysis';
+import type { AnalysisEngine } from '../../src/domain/verification/analysis';
 import { seededUnitVector } from '../helpers/fake-analysis';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';

@@ -13,8 +13,8 @@ import { fixedClock, systemRandom } from '../../src/clock';
 import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../../src/config';
 import { makeLogger, type Logger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices, type CoreDeps, type Services } from '../../src/services';
-import type { AnalysisEngine } from '../../src/verification/analysis';
+import { makeServices, type CoreDeps, type Services } from '../../src/composition';
+import type { AnalysisEngine } from '../../src/domain/verification/analysis';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { hostingAsns } from '../../src/geo/hosting-asns';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
@@ -102,7 +102,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     demo: true,
     ...overrides,
   };
-  const app = createApp({ ...deps, config, services });
+  const app = createApp({ config, services });
   const project = await services.projects.create({ name: 'Test project' });
   const close = async () => {
     ipLists.close();

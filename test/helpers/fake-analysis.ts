@@ -6,7 +6,7 @@
  * person a nearly orthogonal one; `similarTo` gives a controlled cosine to a person.
  */
 import { createHash } from 'node:crypto';
-import type { AnalysisEngine, DocumentFields, DocumentFindings, FaceFindings } from '../../src/verification/analysis';
+import type { AnalysisEngine, DocumentFields, DocumentFindings, FaceFindings } from '../../src/domain/verification/analysis';
 
 const DIMS = 512;
 

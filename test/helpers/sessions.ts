@@ -1,7 +1,7 @@
 /** Stores a session the way ingestion does: the enriched facts, taken from the spec's own example. */
 import { randomUUID } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
-import type { Services } from '../../src/services';
+import type { Services } from '../../src/composition';
 import { example } from './spec';
 
 export async function storeSession(

@@ -25,8 +25,8 @@ export function deliverDue(ctx: TestContext): Promise<number> {
     random: Math.random,
     logger: makeLogger('silent'),
     post: loopbackTransport.post,
-    target: (projectId) => ctx.services.webhookTarget(projectId),
-    render: ctx.services.renderWebhook,
+    target: ctx.services.jobs.dispatch.target,
+    render: ctx.services.jobs.dispatch.render,
   }).runOnce();
 }
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import type { Services } from '../../src/services';
+import { makeServices, type Services } from '../../src/composition';
 import type { ProjectCredentials } from '../../src/usecases/projects';
-import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
+import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { personSession } from '../helpers/evaluation';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   ({ app, services, project } = ctx);
   mediaDir = ctx.dataDir!;
   // The server's default wiring on the same database and media: no engine given.
-  defaultApp = createApp({ ...ctx.deps, config: ctx.config });
+  defaultApp = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
   rx = await webhookReceiver();
   await services.projects.setWebhook(project.project_id, rx.url);
 });

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
+import { makeServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
@@ -64,7 +65,7 @@ describe('the API limit on the database', () => {
 
   test('when two apps share the database, then they share the count', async () => {
     ctx.clock.set('2026-11-20T16:00:00.000Z');
-    const other = createApp({ ...ctx.deps, config: ctx.config });
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
     expect((await get(ctx)).status).toBe(400);
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(429);
@@ -146,7 +147,7 @@ describe('RATE_LIMIT_STORE=memory', () => {
   test('when a key passes its limit, then 429 as before, nothing is written to the database, and another app keeps a count of its own', async () => {
     expect([(await get(ctx)).status, (await get(ctx)).status, (await get(ctx)).status]).toEqual([400, 400, 429]);
     expect(await ctx.testDb.db('rate_limits').count<{ n: number }[]>({ n: '*' })).toEqual([{ n: 0 }]);
-    const other = createApp({ ...ctx.deps, config: ctx.config });
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
   });
 });

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app';
+import { makeServices } from '../../src/composition';
 import { verifyWebhook } from '../../src/client';
-import { MEDIA_URL_LIFETIME_MS } from '../../src/verification/media';
+import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage, type FakeFace, type FakeImage } from '../helpers/fake-analysis';
@@ -127,7 +128,7 @@ describe('every terminal path sends exactly one webhook', () => {
 
 describe('races end in one terminal state and one webhook', () => {
   test('when six completes of one session run at once, on two server instances, then one success and one webhook', async () => {
-    const other = createApp({ ...ctx.deps, analysis: fakeAnalysisEngine, config: ctx.config });
+    const other = createApp({ config: ctx.config, services: makeServices({ ...ctx.deps, analysis: fakeAnalysisEngine }) });
     const s = await flow.create();
     await flow.capture(s, 'selfie', selfie('racer'));
     const device = await flow.sdk.ingest(personSession());

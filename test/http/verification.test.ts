@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
-import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification';
+import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification/sessions';
 import { makeTestContext, TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';

@@ -30,9 +30,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
 import { fixedClock, systemRandom } from '../../src/clock';
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
-import { makeLogger } from '../../src/logger';
 import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices, type Services } from '../../src/services';
+import { makeServices, type Services } from '../../src/composition';
 import type { Project } from '../../src/storage/repositories/projects';
 import { mulberry32 } from '../../scripts/prng';
 import { makeTestDb, type TestDb } from '../helpers/db';
@@ -328,16 +327,7 @@ async function explainPostgres(s: Statement): Promise<Explained> {
 
 beforeAll(async () => {
   testDb = await makeTestDb();
-  const deps = {
-    db: testDb.db,
-    clock: fixedClock(NOW),
-    random: systemRandom,
-    logger: makeLogger('silent'),
-    secretBox: makeSecretBox(randomBytes(32), systemRandom),
-    ipIntelligence: { lookup: () => ({}) },
-    ipLists: { lookup: () => [] },
-  };
-  services = makeServices(deps);
+  services = makeServices({ db: testDb.db, clock: fixedClock(NOW), secretBox: makeSecretBox(randomBytes(32), systemRandom) });
   const created = await services.projects.create({ name: 'Query plans' });
   project = (await services.repos.projects.findById(created.project_id))!;
   // A second project (empty), as a service may hold several.

@@ -8,10 +8,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { fixedClock, systemClock, systemRandom } from '../../src/clock';
-import { makeLogger } from '../../src/logger';
+import { fixedClock, systemRandom } from '../../src/clock';
 import { makeSecretBox } from '../../src/security/secrets';
-import { makeServices, type Services } from '../../src/services';
+import { makeServices, type Services } from '../../src/composition';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { TEST_BASE_URL } from '../helpers/app';
@@ -28,16 +27,7 @@ beforeAll(async () => {
   // The workers run the compiled CLI: compile the sources under test first.
   execFileSync(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
   testDb = await makeTestDb();
-  services = makeServices({
-    db: testDb.db,
-    clock: systemClock,
-    random: systemRandom,
-    logger: makeLogger('silent'),
-    secretBox: makeSecretBox(key, systemRandom),
-    ipIntelligence: { lookup: () => ({}) },
-    ipLists: { lookup: () => [] },
-    publicBaseUrl: () => TEST_BASE_URL,
-  });
+  services = makeServices({ db: testDb.db, secretBox: makeSecretBox(key, systemRandom), publicBaseUrl: () => TEST_BASE_URL });
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');

@@ -43,7 +43,7 @@ async function runWorker(test: (worker: RunningWorker) => Promise<void>): Promis
   const logs: Record<string, unknown>[] = [];
   const logger = makeLogger('debug', { write: (line: string) => logs.push(JSON.parse(line)) } as pino.DestinationStream);
   const stop = new AbortController();
-  const running = makeWebhookWorker({ services: ctx.services, clock: ctx.clock, logger, allowPrivate: true, pollMs: TEN_MINUTES }).start(stop.signal);
+  const running = makeWebhookWorker({ jobs: ctx.services.jobs, clock: ctx.clock, logger, allowPrivate: true, pollMs: TEN_MINUTES }).start(stop.signal);
   const idleAfter = (line: number) => until(() => logs.slice(line).some((l) => l.msg === 'webhook dispatcher idle'));
   const received = (field: 'session_id' | 'request_id', value: string) => rx.received.filter((r) => JSON.parse(r.body)[field] === value);
   try {
@@ -74,7 +74,7 @@ test('when a session ends while the dispatcher sleeps a 10-minute poll, then its
 test('when a transaction that queued a webhook rolls back, then nothing is sent; when one commits after an early wake, then the wake after its commit delivers it', async () => {
   const { db } = ctx.testDb;
   const { outbox } = ctx.services.repos;
-  const wake = ctx.services.webhookWake;
+  const wake = ctx.services.jobs.dispatch.wake;
   const envelope = await example<Record<string, unknown>>('FaceMatchCompletedError');
   const webhook = () => {
     const requestId = randomUUID();

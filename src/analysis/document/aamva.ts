@@ -11,7 +11,7 @@
  *   Each subfile starts with its type, holds elements `XXXvalue` separated by LF, and ends with CR.
  * Dates are MMDDCCYY on US cards and CCYYMMDD on Canadian ones (and on every version-01 card).
  */
-import type { DocumentFields, IsoDate } from '../../verification/analysis';
+import type { DocumentFields, IsoDate } from '../../domain/verification/analysis';
 
 export interface AamvaCheck {
   name: string;

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { getCountryDataList } from 'countries-list';
-import type { DocumentFields, IsoDate } from '../../verification/analysis';
+import type { DocumentFields, IsoDate } from '../../domain/verification/analysis';
 import type { RgbImage } from '../image';
 import { isoDate } from './aamva';
 

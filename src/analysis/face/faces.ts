@@ -3,7 +3,7 @@
  * embedding, a liveness score, the estimated age and the detector's confidence.
  */
 import type { FaceResult, Human } from '@vladmandic/human';
-import type { FaceFindings } from '../../verification/analysis';
+import type { FaceFindings } from '../../domain/verification/analysis';
 import type { RgbImage } from '../image';
 
 export interface DetectedFace extends FaceFindings {

@@ -15,7 +15,7 @@ export interface IpFacts {
   network?: Omit<EvaluatedNetwork, 'ip_address'>;
 }
 
-/** Looks up what the service's IP data says about an address (the port; src/geo implements it). */
+/** The IP-data port: looks up what the service's IP data says about an address (the edge: src/geo/ip-data.ts). */
 export interface IpIntelligence {
   lookup(ip: string): IpFacts;
 }

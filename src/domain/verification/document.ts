@@ -6,15 +6,10 @@
  * null).
  */
 import { countries, type TCountryCode } from 'countries-list';
-import type { components } from '../../api-types';
-import type { DocumentFields, DocumentFindings, FaceFindings, IsoDate } from '../../verification/analysis';
+import type { DocumentData, DocumentSignals, RiskFlag } from '../../api-types';
+import type { DocumentFields, DocumentFindings, FaceFindings, IsoDate } from './analysis';
 import { round3 } from '../numbers';
 import { faceAgeBand, faceSimilarity, FACE_THRESHOLDS } from './faces';
-
-type Schemas = components['schemas'];
-export type DocumentSignals = Schemas['DocumentSignals'];
-export type DocumentData = Schemas['DocumentData'];
-type RiskFlag = Schemas['RiskFlag'];
 
 /** Below this age (from the document's date of birth) the `id_age_below_16` flag is raised. */
 export const MIN_ID_AGE = 16;

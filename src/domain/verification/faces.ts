@@ -2,8 +2,8 @@
  * Comparing faces: the similarity of two embeddings and what it means. The thresholds are
  * calibrated on the engine's model (docs/analysis.md records the measured figures).
  */
-import type { components } from '../../api-types';
-import type { FaceFindings } from '../../verification/analysis';
+import type { FaceAgeEstimate } from '../../api-types';
+import type { FaceFindings } from './analysis';
 
 /** The dot product of two L2-normalised embeddings: their cosine similarity, -1 to 1. */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -36,10 +36,13 @@ export const FACE_THRESHOLDS = {
   liveness: 0.3,
 };
 
-export type FaceAgeBand = components['schemas']['DocumentSignals']['face_age_estimate'];
+/** Whether two faces are the same person: their similarity reaches `FACE_THRESHOLDS.samePerson` (a repeat face, a verification match). */
+export function isSamePerson(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  return faceSimilarity(a, b) >= FACE_THRESHOLDS.samePerson;
+}
 
 /** The age band of an estimated age (the highest band it reaches); `undetermined` without an estimate. */
-export function faceAgeBand(selfie: Pick<FaceFindings, 'age'>): FaceAgeBand {
+export function faceAgeBand(selfie: Pick<FaceFindings, 'age'>): FaceAgeEstimate {
   const age = selfie.age;
   if (age === null || !Number.isFinite(age)) return 'undetermined';
   if (age >= 25) return 'over25';

@@ -4,14 +4,14 @@
  * time zone? Scores 0..1 for Face Match; ID Check reports each as a boolean (score ≥ 0.5).
  * Without a referring session every comparison is 0.
  */
-import type { components, Session } from '../../api-types';
+import type { FaceMatchReferringSessionSignals, IdCheckReferringSessionSignals, Session } from '../../api-types';
 import { ipBlock } from '../enrichment/ip';
 import { HOUR_MS } from '../numbers';
 import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes } from '../signals/geo';
 import { IMPOSSIBLE_TRAVEL_KMH, TRAVEL_MIN_DISTANCE_KM } from '../signals/history';
 import { isAnonymised } from '../signals/network';
 
-export type ReferringComparison = components['schemas']['FaceMatchReferringSessionSignals'];
+export type ReferringComparison = FaceMatchReferringSessionSignals;
 
 export const NO_REFERRING_SESSION: ReferringComparison = { impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 };
 
@@ -70,6 +70,6 @@ export function compareWithReferring(capture: Session, referring: Session | unde
 }
 
 /** ID Check's form: each comparison as a boolean (score ≥ 0.5). */
-export function referringBooleans(c: ReferringComparison): components['schemas']['IdCheckReferringSessionSignals'] {
+export function referringBooleans(c: ReferringComparison): IdCheckReferringSessionSignals {
   return { impossible_travel: c.impossible_travel >= 0.5, ip_mismatch: c.ip_mismatch >= 0.5, user_agent_mismatch: c.user_agent_mismatch >= 0.5 };
 }

@@ -3,13 +3,9 @@
  * and the rules that made it. Pure: the findings, the project's matches and the capture
  * device's signals come in as plain data. docs/analysis.md explains the weights.
  */
-import type { components } from '../../api-types';
+import type { Decision, RiskFlag, Rule } from '../../api-types';
 import { noisyOr, round3 } from '../numbers';
 import { FACE_THRESHOLDS } from './faces';
-
-type Schemas = components['schemas'];
-type RiskFlag = Schemas['RiskFlag'];
-type Rule = Schemas['Rule'];
 
 /** How much each flag alone adds to the risk score; flags combine by noisy-OR. */
 export const FLAG_WEIGHTS: Record<RiskFlag, number> = {
@@ -44,7 +40,7 @@ export interface VerdictInput {
 export interface Verdict {
   risk_flags: RiskFlag[];
   risk_score: number;
-  decision: Schemas['Decision'];
+  decision: Decision;
   rules: Rule[];
 }
 

@@ -1,9 +1,9 @@
 /** Handlers of the `Liveness` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
 import type { CreateVerificationSession, VerifyRequest } from '../../api-types';
-import type { VerificationUseCases } from '../../usecases/verification';
-import type { CaptureKind } from '../../verification/analysis';
-import type { MediaUrls } from '../../verification/media';
+import type { VerificationUseCases } from '../../usecases/verification/sessions';
+import type { CaptureKind } from '../../domain/verification/analysis';
+import type { MediaUrls } from '../../storage/media';
 import { projectOf } from '../context';
 
 export function makeLivenessHandlers(verification: VerificationUseCases, mediaUrls: MediaUrls) {

@@ -1,15 +1,17 @@
 /**
- * Face and document analysis sits behind this one interface. An engine reads images and
- * reports what it found (faces, embeddings, liveness, the document's fields); it decides
- * nothing. The verdicts (flags, scores, decision, document signals) are pure domain code in
- * `src/domain/verification/`, over these findings and the project's data.
+ * The analysis port: face and document analysis sits behind this one interface, which the
+ * domain owns. An engine (`src/analysis/`) reads images and reports what it found (faces,
+ * embeddings, liveness, the document's fields); it decides nothing. The verdicts (flags,
+ * scores, decision, document signals) are pure domain code beside this file, over these
+ * findings and the project's data.
  *
- * Until an engine is installed the server wires `unavailableAnalysisEngine`, so completing a
- * session answers 503 and the session stays open.
+ * Until an engine is installed the server wires `unavailableAnalysisEngine`
+ * (`src/analysis/unavailable.ts`), so completing a session answers 503 and the session stays open.
  */
-import type { components } from '../api-types';
-import { AppError } from '../errors';
-import type { ImageType } from './media';
+import type { DocumentTemplateType } from '../../api-types';
+
+/** The image types a capture may be (decided by its first bytes: `sniffImage`, storage/media.ts). */
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 export type CaptureKind = 'selfie' | 'id_front' | 'id_back';
 
@@ -49,7 +51,7 @@ export interface DocumentFields {
   countryCode: string | null;
   /** The issuing state or province (e.g. `CA`), where there is one; empty otherwise. */
   state: string;
-  templateType: components['schemas']['DocumentData']['template_info']['template_type'];
+  templateType: DocumentTemplateType;
 }
 
 /** What reading an identity document found. */
@@ -83,13 +85,3 @@ export type AnalysisOutcome =
 export interface AnalysisEngine {
   analyse(input: AnalysisInput): Promise<AnalysisOutcome>;
 }
-
-export class AnalysisUnavailableError extends AppError {
-  constructor() {
-    super(503, 'The analysis engine is not installed on this server; the session stays open', { expose: true });
-  }
-}
-
-export const unavailableAnalysisEngine: AnalysisEngine = {
-  analyse: () => Promise.reject(new AnalysisUnavailableError()),
-};

@@ -6,8 +6,8 @@
  * Served outside the contract (like /demo); it calls the contract's public capture endpoints.
  */
 import type { Request, Response } from 'express';
-import type { VerificationUseCases } from '../usecases/verification';
-import { redirectTo } from '../usecases/verification';
+import type { VerificationUseCases } from '../usecases/verification/sessions';
+import { redirectTo } from '../usecases/verification/sessions';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -7,10 +7,9 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock, Random } from '../clock';
+import type { ImageType } from '../domain/verification/analysis';
 import { ForbiddenError, ServiceUnavailableError } from '../errors';
 import { constantTimeEqual, type SecretBox } from '../security/secrets';
-
-export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 /** Largest accepted capture. */
 export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;

@@ -10,24 +10,24 @@ import type {
   FaceMatchResult,
   IdCheckCompleted,
   IdCheckResult,
-  Session,
   VerificationCompletion,
   VerificationSessionCreated,
   VerificationSessionEnded,
   WebhookErrorCode,
-} from '../api-types';
-import type { Clock, Random } from '../clock';
-import { DAY_MS } from '../domain/numbers';
-import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../errors';
-import { constantTimeEqual, hashApiKey } from '../security/secrets';
-import type { Db } from '../storage/db';
-import type { Project } from '../storage/repositories/projects';
-import type { VerificationRecord, VerificationRepository, VerificationType } from '../storage/repositories/verifications';
-import type { VerificationIndex } from '../storage/repositories/verification-index';
-import type { AnalysisEngine, CaptureKind } from '../verification/analysis';
-import { sniffImage, type MediaStore, type MediaUrls } from '../verification/media';
-import type { Outbox } from '../webhooks/outbox';
-import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './verification-result';
+} from '../../api-types';
+import type { Clock, Random } from '../../clock';
+import { DAY_MS } from '../../domain/numbers';
+import type { AnalysisEngine, CaptureKind } from '../../domain/verification/analysis';
+import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { constantTimeEqual, hashApiKey } from '../../security/secrets';
+import type { Db } from '../../storage/db';
+import { sniffImage, type MediaStore, type MediaUrls } from '../../storage/media';
+import type { Project, ProjectRepository } from '../../storage/repositories/projects';
+import type { VerificationRecord, VerificationRepository, VerificationType } from '../../storage/repositories/verifications';
+import type { VerificationIndex } from '../../storage/repositories/verification-index';
+import type { Outbox } from '../../webhooks/outbox';
+import type { EvaluationUseCases } from '../evaluation';
+import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './result';
 
 /** Failed analysis attempts after which a session ends with face_match_failed. */
 export const MAX_ATTEMPTS = 3;
@@ -55,14 +55,13 @@ export interface VerificationDeps extends ResultDeps {
   mediaUrls: MediaUrls;
   analysis: AnalysisEngine;
   index: VerificationIndex;
+  projects: ProjectRepository;
+  /** The web SDK's sessions (the one collected on the hosted page, the referring one) in their top-level form. */
+  evaluation: Pick<EvaluationUseCases, 'find'>;
   /** Called once a transaction that queued a webhook has committed: wakes this process's dispatcher (webhooks/wake.ts). */
   webhooksQueued(): void;
-  /** The project's decision threshold (risk at or above it is Fake). */
-  decisionThreshold(projectId: string): Promise<number>;
   /** The service's public base URL (config.ts): the hosted page's URL is made on it. */
   publicBaseUrl(): string;
-  /** The web SDK's session (collected on the hosted page) in its top-level form, when it exists. */
-  deviceSession(projectId: string, sessionId: string): Promise<Session | undefined>;
 }
 
 export interface Ending {
@@ -249,18 +248,22 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
         await endWithError(record, { code: 'failed_to_process_id_scan', message: outcome.reason });
         return endedAnswer(sessionId);
       }
-      const device = options.deviceSessionId ? await deps.deviceSession(record.projectId, options.deviceSessionId) : undefined;
-      if (!device) {
+      // The project is read once: its threshold, and the SDK sessions are its own.
+      const project = await deps.projects.findById(record.projectId);
+      /** An SDK session of the project in its top-level form; undefined when it is not stored (or the project is gone). */
+      const deviceSession = async (id: string) => (project ? deps.evaluation.find(project, id, random.uuid()) : undefined);
+      const device = options.deviceSessionId ? await deviceSession(options.deviceSessionId) : undefined;
+      if (!project || !device) {
         await endWithError(record, { code: 'failed_to_collect_device_data', message: "The web SDK's device and network data did not reach the service from the hosted page." });
         return endedAnswer(sessionId);
       }
       const now = clock.now();
       const requestId = random.uuid();
       const mediaIds = new Map(captures.map((c) => [c.kind, c.mediaId]));
-      const referring = record.referringSessionId ? await deps.deviceSession(record.projectId, record.referringSessionId) : undefined;
+      const referring = record.referringSessionId ? await deviceSession(record.referringSessionId) : undefined;
       const built = await results.build({
         record,
-        threshold: await deps.decisionThreshold(record.projectId),
+        threshold: project.decisionThreshold,
         selfie: outcome.selfie,
         document: outcome.document,
         device,

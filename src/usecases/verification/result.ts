@@ -5,21 +5,19 @@
  * Media URLs are stored unsigned and signed when the result leaves the service (each webhook
  * attempt, each verify-face / verify-id answer), so they hold 60 minutes from sending.
  */
-import type { components, FaceMatchResult, IdCheckResult, Session } from '../api-types';
-import { nameKey } from '../domain/linking';
-import { documentData, documentFlags, documentSignals } from '../domain/verification/document';
-import { faceSimilarity, FACE_THRESHOLDS } from '../domain/verification/faces';
-import { compareWithReferring, referringBooleans } from '../domain/verification/referring';
-import { verdict } from '../domain/verification/verdict';
-import type { SecretBox } from '../security/secrets';
-import type { HistoryRepository } from '../storage/repositories/history';
-import type { ListRepository } from '../storage/repositories/lists';
-import type { VerificationRecord } from '../storage/repositories/verifications';
-import type { VerificationIndex } from '../storage/repositories/verification-index';
-import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../verification/analysis';
-import { LINK_CAP } from '../domain/evaluation';
-
-type MatchType = components['schemas']['VerificationMatchType'];
+import type { FaceMatchResult, IdCheckResult, Session, VerificationMatchType } from '../../api-types';
+import { LINK_CAP } from '../../domain/evaluation';
+import { nameKey } from '../../domain/linking';
+import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../../domain/verification/analysis';
+import { documentData, documentFlags, documentSignals } from '../../domain/verification/document';
+import { isSamePerson } from '../../domain/verification/faces';
+import { compareWithReferring, referringBooleans } from '../../domain/verification/referring';
+import { verdict } from '../../domain/verification/verdict';
+import type { SecretBox } from '../../security/secrets';
+import type { HistoryRepository } from '../../storage/repositories/history';
+import type { ListRepository } from '../../storage/repositories/lists';
+import type { VerificationRecord } from '../../storage/repositories/verifications';
+import type { VerificationIndex } from '../../storage/repositories/verification-index';
 
 export interface ResultDeps {
   history: HistoryRepository;
@@ -50,13 +48,13 @@ export function documentKeys(box: SecretBox, fields: DocumentFields | null): { n
 export function makeResultBuilder(deps: ResultDeps) {
   /** Other accounts of the project linked to this verification, by match type. */
   async function findMatches(record: VerificationRecord, selfie: FaceFindings, device: Session, keys: { numberKey?: string; nameKey?: string }) {
-    const linked = new Map<string, Set<MatchType>>();
-    const add = (accountId: string, type: MatchType) => {
+    const linked = new Map<string, Set<VerificationMatchType>>();
+    const add = (accountId: string, type: VerificationMatchType) => {
       if (!linked.has(accountId)) linked.set(accountId, new Set());
       linked.get(accountId)!.add(type);
     };
     await deps.index.eachFace(record.projectId, record.accountId, (face) => {
-      if (face.accountId && faceSimilarity(selfie.embedding, face.embedding) >= FACE_THRESHOLDS.samePerson) add(face.accountId, 'face');
+      if (face.accountId && isSamePerson(selfie.embedding, face.embedding)) add(face.accountId, 'face');
     });
     const faceRepeat = linked.size > 0;
 

@@ -1,0 +1,256 @@
+/**
+ * The composition root: the one place the object graph is built. `makeServices` wires the
+ * repositories, the use cases and the worker's jobs over the edge dependencies (the database,
+ * the clock, the secret box, the IP data, …); `makeRuntime` builds the real edges from the
+ * configuration and composes them. The server (main.ts), the CLI, the tests and the benchmarks
+ * all build through these two functions; `createApp` and the worker receive what they build.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { unavailableAnalysisEngine } from './analysis/unavailable';
+import { systemClock, systemRandom, type Clock, type Random } from './clock';
+import { listenUrl, type Config } from './config';
+import type { IpIntelligence } from './domain/enrichment/session';
+import type { AnalysisEngine } from './domain/verification/analysis';
+import { hostingAsns } from './geo/hosting-asns';
+import { openIpData } from './geo/ip-data';
+import { openIpLists } from './geo/ip-lists';
+import { makeLogger, type Logger } from './logger';
+import { loadSecretKey, makeSecretBox, type SecretBox } from './security/secrets';
+import { makeDb, migrate, type Db } from './storage/db';
+import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
+import { makeAccountRepository } from './storage/repositories/accounts';
+import { makeEvaluationFactsRepository } from './storage/repositories/evaluation-facts';
+import { makeHistoryRepository } from './storage/repositories/history';
+import { makeListRepository } from './storage/repositories/lists';
+import { makeProjectRepository } from './storage/repositories/projects';
+import { makeRateLimitRepository } from './storage/repositories/rate-limits';
+import { makeSessionRepository } from './storage/repositories/sessions';
+import { makeVerificationIndex } from './storage/repositories/verification-index';
+import { makeVerificationRepository } from './storage/repositories/verifications';
+import { makeAccountUseCases } from './usecases/accounts';
+import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
+import { makeIngestUseCases } from './usecases/ingest';
+import { makeListUseCases } from './usecases/lists';
+import { makeProjectUseCases } from './usecases/projects';
+import { makeVerificationUseCases } from './usecases/verification/sessions';
+import { makeOutbox } from './webhooks/outbox';
+import { makeWake } from './webhooks/wake';
+import { makeWebhookWorker, workerSettings, type WorkerDeps, type WorkerJobs } from './webhooks/worker';
+
+/** The edge dependencies: everything the use cases reach outside pure code. */
+export interface CoreDeps {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  secretBox: SecretBox;
+  ipIntelligence: IpIntelligence;
+  /** The Tor, VPN, proxy, datacenter and fraud address lists (src/geo/ip-lists.ts). */
+  ipLists: IpListLookup;
+  /** The data folder; captured images go to `<dataDir>/media` unless `media` is given. */
+  dataDir?: string;
+  /** Where captured images are kept (encrypted); without it and without dataDir, captures answer 503. */
+  media?: MediaStore;
+  /** Face and document analysis; without it, one that answers 503 (analysis/unavailable.ts). Never a fake outside tests. */
+  analysis?: AnalysisEngine;
+  /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
+  apiKeyCacheTtlMs?: number;
+  /**
+   * The origin (and path prefix) of every absolute URL the service makes (config
+   * publicBaseUrl; a function because with PORT=0 the listen address is known only once
+   * listening). Absent: making such a URL fails (a process that makes none, like the CLI).
+   */
+  publicBaseUrl?: () => string;
+}
+
+/**
+ * What `makeServices` needs: the database and the secret box; the rest defaults to the system's
+ * clock and randomness, a silent logger, no IP data (every address unknown) and empty IP lists.
+ */
+export type EdgeDeps = Pick<CoreDeps, 'db' | 'secretBox'> & Partial<CoreDeps>;
+
+/** No IP data: every address is unknown (tests and benchmarks that enrich nothing). */
+export const NO_IP_DATA: IpIntelligence = { lookup: () => ({}) };
+/** No IP lists: no address is on one. */
+export const NO_IP_LISTS: IpListLookup = { lookup: () => [] };
+
+/** For commands that never enrich a session (the CLI): loading the IP data would only cost time. */
+const ipDataNotLoaded: IpIntelligence = {
+  lookup() {
+    throw new Error('IP data is not loaded in this process');
+  },
+};
+
+const noPublicBaseUrl = (): string => {
+  throw new Error('no public base URL in this process (PUBLIC_BASE_URL)');
+};
+
+export function makeServices(edges: EdgeDeps) {
+  const deps: CoreDeps = {
+    clock: systemClock,
+    random: systemRandom,
+    logger: makeLogger('silent'),
+    ipIntelligence: NO_IP_DATA,
+    ipLists: NO_IP_LISTS,
+    ...edges,
+  };
+  const repos = {
+    projects: makeProjectRepository(deps.db),
+    sessions: makeSessionRepository(deps.db),
+    accounts: makeAccountRepository(deps.db),
+    lists: makeListRepository(deps.db),
+    history: makeHistoryRepository(deps.db),
+    facts: makeEvaluationFactsRepository(deps.db),
+    verifications: makeVerificationRepository(deps.db, deps.secretBox),
+    verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
+    outbox: makeOutbox(deps.db, deps.secretBox),
+    rateLimits: makeRateLimitRepository(deps.db),
+  };
+  const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
+  const publicBaseUrl = deps.publicBaseUrl ?? noPublicBaseUrl;
+  const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
+  /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
+  const webhookWake = makeWake();
+  const evaluation = makeEvaluation({ ...deps, ...repos });
+  const projects = makeProjectUseCases({ ...deps, projects: repos.projects, lists: repos.lists });
+  const verification = makeVerificationUseCases({
+    ...deps,
+    ...repos,
+    index: repos.verificationIndex,
+    media,
+    mediaUrls,
+    analysis: deps.analysis ?? unavailableAnalysisEngine,
+    evaluation,
+    webhooksQueued: webhookWake.wake,
+    publicBaseUrl,
+  });
+  /** The worker's two jobs, as narrow functions. */
+  const jobs: WorkerJobs = {
+    dispatch: {
+      outbox: repos.outbox,
+      target: projects.webhookTarget,
+      /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
+      render: (row) => verification.renderWebhook(row.body),
+      wake: webhookWake,
+    },
+    sweep: () => verification.sweep(),
+  };
+  return {
+    /** The edge dependencies the services were built on (defaults filled in). */
+    edges: deps,
+    repos,
+    projects,
+    evaluation,
+    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
+    lists: makeListUseCases({ ...deps, ...repos }),
+    ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
+    verification,
+    mediaUrls,
+    jobs,
+  };
+}
+
+export type Services = ReturnType<typeof makeServices>;
+
+/** The worker's settings beyond its jobs, clock and logger (webhooks/worker.ts). */
+export type WorkerOptions = Omit<WorkerDeps, 'jobs' | 'clock' | 'logger'>;
+
+export interface Runtime extends CoreDeps {
+  services: Services;
+  /** Runs the worker with the configuration's settings (and `overrides`) until `signal` aborts. */
+  startWorker(signal: AbortSignal, overrides?: Partial<WorkerOptions>): Promise<void>;
+  /** Loads the analysis models ahead of the first verification (the server calls it at start). */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real edge dependencies from the configuration (the database, migrated; the secret box;
+ * the IP data and lists; the analysis engine), composed: how the server and the CLI start.
+ */
+export async function makeRuntime(
+  config: Config,
+  logger: Logger = makeLogger(config.logLevel),
+  options: {
+    ipData?: boolean;
+    analysis?: boolean;
+    migrate?: boolean;
+    /** The public base URL when the configuration's is not final (PORT=0: the server's once it listens). */
+    publicBaseUrl?: () => string;
+  } = {},
+): Promise<Runtime> {
+  const db = makeDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'trustgate.sqlite'),
+    poolSize: config.databasePoolSize,
+    sqliteCacheMb: config.sqliteCacheMb,
+    sqliteMmapMb: config.sqliteMmapMb,
+    sqliteCheckpointMs: config.sqliteCheckpointMs,
+    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
+  });
+  // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
+  // even when nothing is pending, and N workers would contend for it).
+  if (options.migrate ?? true) await migrate(db);
+  const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom);
+  if (created) {
+    logger.warn(
+      { file: path.join(config.dataDir, 'secret.key') },
+      'generated a new secret key for encrypting webhook secrets; in production set TRUSTGATE_SECRET_KEY instead',
+    );
+  }
+  let ipIntelligence = ipDataNotLoaded;
+  let closeIpData = () => {};
+  if (options.ipData ?? true) {
+    const started = Date.now();
+    const ipData = await openIpData({
+      cityDb: config.geoipCityDb,
+      asnDb: config.geoipAsnDb,
+      hostingAsns: hostingAsns(config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined),
+      onReload: (file, error) =>
+        error ? logger.warn({ file, err: error.message }, 'IP data file changed but could not be read; keeping the loaded data') : logger.info({ file }, 'IP data reloaded'),
+    });
+    logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
+    ipIntelligence = ipData;
+    closeIpData = ipData.close;
+  }
+  const ipLists = openIpLists({
+    dir: config.ipListsDir,
+    onReload: (file, error) =>
+      error ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped') : logger.info({ file }, 'IP list reloaded'),
+  });
+  // The real engine, loaded lazily (its models load on the first analysis or on warmUp); the
+  // module itself is only imported when it is configured, so the CLI starts fast.
+  const analysis = config.analysisEngine === 'local' && (options.analysis ?? true) ? (await import('./analysis/engine')).makeLocalAnalysisEngine() : undefined;
+  const deps: CoreDeps = {
+    db,
+    clock: systemClock,
+    random: systemRandom,
+    logger,
+    secretBox: makeSecretBox(key, systemRandom),
+    ipIntelligence,
+    ipLists,
+    dataDir: config.dataDir,
+    analysis,
+    apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
+  };
+  const services = makeServices(deps);
+  return {
+    ...deps,
+    services,
+    startWorker: (signal, overrides = {}) => makeWebhookWorker({ jobs: services.jobs, clock: deps.clock, logger, ...workerSettings(config), ...overrides }).start(signal),
+    warmUp: async () => {
+      if (!analysis) return;
+      const started = Date.now();
+      await analysis.warmUp();
+      logger.info({ ms: Date.now() - started }, 'analysis models loaded');
+    },
+    close: async () => {
+      await analysis?.close();
+      closeIpData();
+      ipLists.close();
+      await db.destroy();
+    },
+  };
+}

@@ -405,8 +405,8 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.facts.links(p, search(s.accountId), 1501, 21);
   await repos.facts.links(p, search(undefined), 1501, 21);
   await repos.history.evaluations(p, seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id));
-  await repos.history.accountsSharing(p, 'device_id', s.deviceId, s.accountId, 1501);
-  await repos.history.accountsSharing(p, 'browser_fingerprint', s.fingerprint || 'none', s.accountId, 1501);
+  await repos.history.accountsSharing(p, 'device', s.deviceId, s.accountId, 1501);
+  await repos.history.accountsSharing(p, 'browser', s.fingerprint || 'none', s.accountId, 1501);
   await repos.lists.members(p, 'block', 100, undefined);
   await repos.lists.members(p, 'block', 100, 'acct-000400');
 

@@ -12,6 +12,7 @@ import { DAY_MS } from '../../domain/numbers';
 import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
+import { identifierSearch } from './identifier-accounts';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -304,13 +305,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
         if (column) {
           branch(`SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? LIMIT ?`, [projectId, value, exclude ?? '', cap]);
         } else {
-          branch(`SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${notSelf('i.account_id')} LIMIT ?`, [
-            projectId,
-            type,
-            value,
-            ...self,
-            cap,
-          ]);
+          branch(identifierSearch(exclude !== undefined), [projectId, type, value, ...self, cap]);
         }
       }
       // The links carry their session's address and start (migration 0013): one index range each.

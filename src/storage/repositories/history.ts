@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { PastSession } from '../../domain/evaluation';
 import { toPastSession } from './evaluation-facts';
+import { identifierSearch, type SessionIdentifierKind } from './identifier-accounts';
 
 const SESSION_COLUMNS = [
   's.id',
@@ -21,8 +22,6 @@ const SESSION_COLUMNS = [
   's.risk_scores',
 ];
 
-/** The session identifiers linking follows from one session to another's accounts. */
-export type SessionIdentifier = 'browser_fingerprint' | 'device_id' | 'mobile_id' | 'apple_device_key';
 
 export function makeHistoryRepository(db: Knex) {
   return {
@@ -32,15 +31,16 @@ export function makeHistoryRepository(db: Knex) {
       return row && toPastSession(row);
     },
 
-    /** Accounts (other than `excludeAccount`) of sessions sharing an identifier value, at most `limit` per value. */
-    async accountsSharing(projectId: string, column: SessionIdentifier, value: string, excludeAccount: string | undefined, limit: number, trx: Knex = db): Promise<string[]> {
-      const q = trx('sessions as s')
-        .join('session_accounts as sa', 'sa.session_id', 's.id')
-        .where({ 's.project_id': projectId, [`s.${column}`]: value })
-        .distinct('sa.account_id')
-        .limit(limit);
-      if (excludeAccount !== undefined) q.whereNot('sa.account_id', excludeAccount);
-      return (await q).map((r: { account_id: string }) => r.account_id);
+    /**
+     * Accounts (other than `excludeAccount`) that presented an identifier value, at most `limit`:
+     * the link search's own aggregate (identifier_accounts), so a verification match and an
+     * evaluation find the same accounts.
+     */
+    async accountsSharing(projectId: string, kind: SessionIdentifierKind, value: string, excludeAccount: string | undefined, limit: number, trx: Knex = db): Promise<string[]> {
+      const bindings = [projectId, kind, value, ...(excludeAccount === undefined ? [] : [excludeAccount]), limit];
+      const result = await trx.raw(identifierSearch(excludeAccount !== undefined), bindings);
+      const rows: { account_id: string }[] = Array.isArray(result) ? result : result.rows;
+      return rows.map((r) => r.account_id);
     },
 
     /** The latest evaluation of each of these sessions. */

@@ -23,6 +23,15 @@ export const SESSION_IDENTIFIER_COLUMNS = {
 export type SessionIdentifierKind = keyof typeof SESSION_IDENTIFIER_COLUMNS;
 
 /**
+ * The accounts that presented a value (other than `exclude`), at most `limit`: one range of the
+ * primary key. The link search runs it as one branch of its compound statement; a verification
+ * match alone.
+ */
+export function identifierSearch(exclude: boolean): string {
+  return `SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${exclude ? ' AND i.account_id <> ?' : ''} LIMIT ?`;
+}
+
+/**
  * Records the session's identifiers against every account it is linked to (one statement; a
  * value already at the cap takes no more accounts). Call it in the transaction that links.
  */

@@ -61,13 +61,13 @@ export function makeResultBuilder(deps: ResultDeps) {
     const row = await deps.history.sessionRow(record.projectId, device.session_id);
     const sharingDevice = new Set<string>();
     if (row?.browserFingerprint) {
-      for (const id of await deps.history.accountsSharing(record.projectId, 'browser_fingerprint', row.browserFingerprint, record.accountId, LINK_CAP)) {
+      for (const id of await deps.history.accountsSharing(record.projectId, 'browser', row.browserFingerprint, record.accountId, LINK_CAP)) {
         add(id, 'browser');
         sharingDevice.add(id);
       }
     }
     if (device.device_id) {
-      for (const id of await deps.history.accountsSharing(record.projectId, 'device_id', device.device_id, record.accountId, LINK_CAP)) sharingDevice.add(id);
+      for (const id of await deps.history.accountsSharing(record.projectId, 'device', device.device_id, record.accountId, LINK_CAP)) sharingDevice.add(id);
     }
     let documentRepeat = false;
     if (keys.numberKey) {

@@ -1,6 +1,7 @@
 /** Jest runs the TypeScript sources through SWC; `npm run typecheck` does the type checking. */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment, failing a file that leaves a server or a child process running.
+  testEnvironment: '<rootDir>/test/helpers/leak-guard-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
@@ -8,4 +9,9 @@ module.exports = {
   },
   setupFiles: ['<rootDir>/test/helpers/block-network.ts'],
   testTimeout: 30000,
+  // Two worker processes, each replaced once it holds more than 1 GB after a test file: in one
+  // process (Jest's choice on two cores) the module registries the files leave behind (native
+  // addons, the analysis engine's models) grew past Node's 4 GB heap on the second engine's run.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1GB',
 };

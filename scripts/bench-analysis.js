@@ -63,10 +63,33 @@ async function main() {
   const person = photos.find((p) => p.name === 'sample3#0');
   // A phone-like selfie: the face large in a 960 x 1280 JPEG.
   const selfie = await sharp(person.png).resize(960, 1280, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
-  const front = await fx.photograph(await fx.cardFront(person.png), { width: 2400, height: 1800, rotate: 3, noise: 6, jpeg: true });
-  const back = await fx.photograph(await fx.cardBack(await fx.pdf417Png(fx.buildAamva(fx.CALIFORNIA))), { width: 2400, height: 1800, rotate: -4, noise: 6, jpeg: true });
-  const passport = await fx.photograph(await fx.passportPage(person.png, fx.td3(fx.PASSPORT_HOLDER)), { width: 2400, height: 1800, rotate: 2, noise: 6, jpeg: true });
-  const cover = await fx.photograph(await sharp({ create: { width: 880, height: 1250, channels: 3, background: '#6b1420' } }).png().toBuffer(), { width: 2400, height: 1800, scale: 0.45, jpeg: true });
+  const front = await fx.photograph(await fx.cardFront(person.png), {
+    width: 2400,
+    height: 1800,
+    rotate: 3,
+    noise: 6,
+    jpeg: true,
+  });
+  const back = await fx.photograph(await fx.cardBack(await fx.pdf417Png(fx.buildAamva(fx.CALIFORNIA))), {
+    width: 2400,
+    height: 1800,
+    rotate: -4,
+    noise: 6,
+    jpeg: true,
+  });
+  const passport = await fx.photograph(await fx.passportPage(person.png, fx.td3(fx.PASSPORT_HOLDER)), {
+    width: 2400,
+    height: 1800,
+    rotate: 2,
+    noise: 6,
+    jpeg: true,
+  });
+  const cover = await fx.photograph(
+    await sharp({ create: { width: 880, height: 1250, channels: 3, background: '#6b1420' } })
+      .png()
+      .toBuffer(),
+    { width: 2400, height: 1800, scale: 0.45, jpeg: true },
+  );
   const faceMatch = { type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/jpeg', bytes: selfie }] };
   const idCheck = {
     type: 'id-check',
@@ -101,7 +124,8 @@ async function main() {
     throw new Error(`the ID Check input was not fully read: ${JSON.stringify(check).slice(0, 300)}`);
   }
   const mrz = await engine.analyse(passportCheck);
-  if (mrz.outcome !== 'analysed' || mrz.document.source !== 'mrz') throw new Error(`the passport's MRZ was not read: ${JSON.stringify(mrz).slice(0, 300)}`);
+  if (mrz.outcome !== 'analysed' || mrz.document.source !== 'mrz')
+    throw new Error(`the passport's MRZ was not read: ${JSON.stringify(mrz).slice(0, 300)}`);
   const fm = [];
   const id = [];
   const pp = [];
@@ -116,9 +140,15 @@ async function main() {
   console.log(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0].model})`);
   console.log(`model load (Human's 5 face models from disk, wasm backend): ${seconds(load.ms)}`);
   console.log(`warm-up (zxing wasm, Tesseract worker, first run of each face model): ${seconds(warm.ms)}`);
-  console.log(`Face Match analysis, median of ${RUNS}: ${seconds(median(fm))}  (min ${seconds(Math.min(...fm))}, max ${seconds(Math.max(...fm))})`);
-  console.log(`ID Check analysis,   median of ${RUNS}: ${seconds(median(id))}  (min ${seconds(Math.min(...id))}, max ${seconds(Math.max(...id))})`);
-  console.log(`ID Check, passport (no barcode: MRZ OCR on both sides), median of ${RUNS}: ${seconds(median(pp))}  (min ${seconds(Math.min(...pp))}, max ${seconds(Math.max(...pp))})`);
+  console.log(
+    `Face Match analysis, median of ${RUNS}: ${seconds(median(fm))}  (min ${seconds(Math.min(...fm))}, max ${seconds(Math.max(...fm))})`,
+  );
+  console.log(
+    `ID Check analysis,   median of ${RUNS}: ${seconds(median(id))}  (min ${seconds(Math.min(...id))}, max ${seconds(Math.max(...id))})`,
+  );
+  console.log(
+    `ID Check, passport (no barcode: MRZ OCR on both sides), median of ${RUNS}: ${seconds(median(pp))}  (min ${seconds(Math.min(...pp))}, max ${seconds(Math.max(...pp))})`,
+  );
   console.log(`  inputs: selfie 960x1280 JPEG; front and back 2400x1800 JPEG`);
   console.log(
     `memory after warm-up and the runs: rss ${mb(held.rss)} (+${mb(held.rss - baseline.rss)}), heap used ${mb(held.heapUsed)}, ` +
@@ -132,7 +162,10 @@ async function main() {
 
 async function similarity(engine, fx, photos) {
   const embed = async (bytes) => {
-    const r = await engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes }] });
+    const r = await engine.analyse({
+      type: 'face-match',
+      captures: [{ kind: 'selfie', contentType: 'image/png', bytes }],
+    });
     return r.outcome === 'analysed' ? r.selfie.embedding : null;
   };
   // The similarity the service uses (src/domain/verification/faces.ts), unclamped.
@@ -142,7 +175,9 @@ async function similarity(engine, fx, photos) {
   for (const p of photos) embs.push(await embed(p.png));
   const different = [];
   for (let i = 0; i < embs.length; i++) for (let j = i + 1; j < embs.length; j++) different.push(dot(embs[i], embs[j]));
-  console.log(`\ndifferent people (${photos.length} faces, ${different.length} pairs): min ${q(different, 0)}, median ${q(different, 0.5)}, p95 ${q(different, 0.95)}, p99 ${q(different, 0.99)}, max ${q(different, 1)}`);
+  console.log(
+    `\ndifferent people (${photos.length} faces, ${different.length} pairs): min ${q(different, 0)}, median ${q(different, 0.5)}, p95 ${q(different, 0.95)}, p99 ${q(different, 0.99)}, max ${q(different, 1)}`,
+  );
   const same = {};
   let missed = 0;
   for (const [i, p] of photos.entries()) {
@@ -156,11 +191,18 @@ async function similarity(engine, fx, photos) {
     }
   }
   const all = Object.values(same).flat();
-  for (const [name, xs] of Object.entries(same)) console.log(`same face, ${name.padEnd(20)} n ${xs.length}: min ${q(xs, 0)}, p05 ${q(xs, 0.05)}, median ${q(xs, 0.5)}`);
-  console.log(`same face, all variations n ${all.length}: min ${q(all, 0)}, p01 ${q(all, 0.01)}, p05 ${q(all, 0.05)}; variations where no single face was found: ${missed}`);
+  for (const [name, xs] of Object.entries(same))
+    console.log(
+      `same face, ${name.padEnd(20)} n ${xs.length}: min ${q(xs, 0)}, p05 ${q(xs, 0.05)}, median ${q(xs, 0.5)}`,
+    );
+  console.log(
+    `same face, all variations n ${all.length}: min ${q(all, 0)}, p01 ${q(all, 0.01)}, p05 ${q(all, 0.05)}; variations where no single face was found: ${missed}`,
+  );
   const man = embs[photos.findIndex((p) => p.name === 'screenshot-facedetect#0')];
   const other = await embed(await fx.sameManOtherPhoto());
-  console.log(`same man, two different photos: ${dot(man, other).toFixed(3)} (that photo against the 26 others: max ${Math.max(...embs.filter((e) => e !== man).map((e) => dot(e, other))).toFixed(3)})`);
+  console.log(
+    `same man, two different photos: ${dot(man, other).toFixed(3)} (that photo against the 26 others: max ${Math.max(...embs.filter((e) => e !== man).map((e) => dot(e, other))).toFixed(3)})`,
+  );
 }
 
 /** Brute-force nearest neighbours: one query against `count` unit vectors of 1024 floats in one Float32Array. */
@@ -196,7 +238,9 @@ function scan(count) {
     if (once() !== 5) throw new Error('scan found the wrong vector');
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  console.log(`\nbrute-force scan, ${count} x ${dim} float32 (${mb(store.byteLength)}): median ${median(times).toFixed(1)} ms a query (one core)`);
+  console.log(
+    `\nbrute-force scan, ${count} x ${dim} float32 (${mb(store.byteLength)}): median ${median(times).toFixed(1)} ms a query (one core)`,
+  );
 }
 
 main().catch((err) => {

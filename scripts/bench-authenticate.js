@@ -126,7 +126,8 @@ function servePrimary(workers) {
   }
   process.on('message', (m) => {
     for (const worker of all) worker.send(m);
-    if (m === 'stop') Promise.all(all.map((w) => new Promise((resolve) => w.once('exit', resolve)))).then(() => process.exit(0));
+    if (m === 'stop')
+      Promise.all(all.map((w) => new Promise((resolve) => w.once('exit', resolve)))).then(() => process.exit(0));
   });
 }
 
@@ -163,12 +164,20 @@ async function serve() {
     TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // Settings an operator would tune, passed through when set.
-    ...Object.fromEntries(['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'SQLITE_CHECKPOINT_MS', 'DATABASE_POOL_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
+    ...Object.fromEntries(
+      ['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'SQLITE_CHECKPOINT_MS', 'DATABASE_POOL_SIZE']
+        .filter((k) => process.env[k])
+        .map((k) => [k, process.env[k]]),
+    ),
     ...(process.env.RATE_LIMIT_STORE ? { RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE } : {}),
     LOG_LEVEL: 'silent',
   });
   const logger = makeLogger(config.logLevel);
-  const runtime = await makeRuntime(config, logger, { ipData: process.env.BENCH_IP_DATA !== 'stub', analysis: false, migrate: !cluster.isWorker });
+  const runtime = await makeRuntime(config, logger, {
+    ipData: process.env.BENCH_IP_DATA !== 'stub',
+    analysis: false,
+    migrate: !cluster.isWorker,
+  });
 
   // Every statement the server sends to the database is counted (the bench reports statements per request).
   let statements = 0;
@@ -192,7 +201,9 @@ async function serve() {
   }
 
   const app = createApp({ ...runtime, config });
-  const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port, validateResponses: config.validateResponses }));
+  const server = app.listen(0, '127.0.0.1', () =>
+    process.send({ port: server.address().port, validateResponses: config.validateResponses }),
+  );
   process.on('message', async (m) => {
     if (m === 'cpu') {
       process.send({ cpu: serverCpu() });
@@ -231,7 +242,28 @@ const DOMAINS = [
   ['stanford.edu', 10],
 ];
 const DOMAIN_TABLE = DOMAINS.flatMap(([d, w]) => Array(w).fill(d));
-const FIRST_NAMES = ['Olivia', 'Liam', 'Emma', 'Noah', 'Amelia', 'Oliver', 'Ava', 'Elijah', 'Sophia', 'Mateo', 'Isabella', 'Lucas', 'Mia', 'Levi', 'Evelyn', 'Ezra', 'Harper', 'Asher', 'Luna', 'James'];
+const FIRST_NAMES = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Amelia',
+  'Oliver',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'Mateo',
+  'Isabella',
+  'Lucas',
+  'Mia',
+  'Levi',
+  'Evelyn',
+  'Ezra',
+  'Harper',
+  'Asher',
+  'Luna',
+  'James',
+];
 const AREA_CODES = ['415', '212', '310', '646', '617', '206', '312', '512'];
 const FIRST_OCTETS = [24, 31, 37, 46, 62, 68, 73, 81, 86, 90, 98, 109, 151, 176, 188, 212, 217];
 
@@ -239,12 +271,25 @@ const FIRST_OCTETS = [24, 31, 37, 46, 62, 68, 73, 81, 86, 90, 98, 109, 151, 176,
 function accountOf(a, n) {
   const h = mix(a + 1);
   const owner = a % 50 === 1 ? a - 1 : a; // every 50th account shares the address of the one before
-  const domain = args['spread-domains'] ? `corp${mix(owner + 7) % Math.max(1, Math.floor(n / 100))}.com` : DOMAIN_TABLE[mix(owner + 7) % DOMAIN_TABLE.length];
+  const domain = args['spread-domains']
+    ? `corp${mix(owner + 7) % Math.max(1, Math.floor(n / 100))}.com`
+    : DOMAIN_TABLE[mix(owner + 7) % DOMAIN_TABLE.length];
   const email = `u${owner}@${domain}`;
-  const phone = a % 3 === 0 ? `+1${AREA_CODES[h % AREA_CODES.length]}${2000000 + (mix(a + 11) % Math.max(1, Math.floor(n / 2)))}` : null;
+  const phone =
+    a % 3 === 0
+      ? `+1${AREA_CODES[h % AREA_CODES.length]}${2000000 + (mix(a + 11) % Math.max(1, Math.floor(n / 2)))}`
+      : null;
   const first = FIRST_NAMES[h % FIRST_NAMES.length];
   const last = `Lastname${mix(a + 13) % Math.max(1, Math.floor(n / 40))}`;
-  return { id: `acct-${String(a).padStart(7, '0')}`, email, domain, phone, first, last, username: `user_${mix(a + 17) % n}` };
+  return {
+    id: `acct-${String(a).padStart(7, '0')}`,
+    email,
+    domain,
+    phone,
+    first,
+    last,
+    username: `user_${mix(a + 17) % n}`,
+  };
 }
 
 function sdkOf(native, device, fingerprint) {
@@ -255,14 +300,20 @@ function sdkOf(native, device, fingerprint) {
       device_id: device,
       languages: ['en-US'],
       timezone: 'America/Los_Angeles',
-      mobile: { brand: 'Apple', model: 'iPhone15,2', mobile_id: `mobile-${device}`, apple_device_check: `dc-token-${device}` },
+      mobile: {
+        brand: 'Apple',
+        model: 'iPhone15,2',
+        mobile_id: `mobile-${device}`,
+        apple_device_check: `dc-token-${device}`,
+      },
     };
   }
   return {
     source: 'web',
     device_id: device,
     browser_fingerprint: fingerprint,
-    user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    user_agent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
     languages: ['en-US', 'en'],
     timezone: 'America/Los_Angeles',
     screen: { width: 390, height: 844 },
@@ -290,7 +341,8 @@ async function seed(db, dialect, n, now) {
   });
   const project = await services.projects.create({ name: 'Bench' });
   const projectId = project.project_id;
-  const template = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
+  const template = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')).components.examples
+    .AuthenticateResponseReal.value.session;
   const riskScores = JSON.stringify({ scores: template.risk_signal_scores, spoofedIp: false });
   const rand = prng(20261120);
   const rowsPerInsert = dialect === 'sqlite' ? 450 : 1000; // SQLite: at most 500 selects in a compound
@@ -336,7 +388,12 @@ async function seed(db, dialect, n, now) {
       const ip = `${FIRST_OCTETS[block % FIRST_OCTETS.length]}.${Math.floor(block / FIRST_OCTETS.length) % 256}.${Math.floor(block / (FIRST_OCTETS.length * 256)) % 256}.${1 + (own ? mix(a + 107) % 10 : Math.floor(rand() * 10))}`;
       const native = mix(device + 109) % 5 === 0; // a fifth of the devices run the native SDK
       const deviceId = `dev-${device}`;
-      const fingerprint = native ? null : createHash('sha256').update(`fp-${mix(device + 113) % Math.max(1, Math.floor(devices / 1.25))}`).digest('hex').slice(0, 32);
+      const fingerprint = native
+        ? null
+        : createHash('sha256')
+            .update(`fp-${mix(device + 113) % Math.max(1, Math.floor(devices / 1.25))}`)
+            .digest('hex')
+            .slice(0, 32);
       const sdk = sdkOf(native, deviceId, fingerprint);
       const facts = {
         ...template,
@@ -374,7 +431,12 @@ async function seed(db, dialect, n, now) {
       // Older sessions were evaluated when they were authenticated (or evaluated unauthenticated).
       if (!isLive && rand() < 0.85) {
         const fake = rand() < 0.03;
-        Object.assign(row, { decision: fake ? 'Fake' : 'Real', account_score: fake ? 0.92 : 0.08, evaluated_at: startTime + 2000, risk_scores: riskScores });
+        Object.assign(row, {
+          decision: fake ? 'Fake' : 'Real',
+          account_score: fake ? 0.92 : 0.08,
+          evaluated_at: startTime + 2000,
+          risk_scores: riskScores,
+        });
         counts.decided++;
         if (fake) counts.fake++;
         if (authenticated && startTime > decidedAt[a]) {
@@ -386,7 +448,15 @@ async function seed(db, dialect, n, now) {
       sessionFacts.push({ session_id: id, facts: JSON.stringify(facts), sdk: JSON.stringify(sdk) });
       if (native) counts.native++;
       if (authenticated) {
-        links.push({ session_id: id, project_id: projectId, account_id: accountOf(a, n).id, created_at: startTime + 1000, session_start: startTime, ip_address: ip, ip_block: row.ip_block });
+        links.push({
+          session_id: id,
+          project_id: projectId,
+          account_id: accountOf(a, n).id,
+          created_at: startTime + 1000,
+          session_start: startTime,
+          ip_address: ip,
+          ip_block: row.ip_block,
+        });
         hasSessions[a] = 1;
         if (isLive) live.push({ id, account: a });
       }
@@ -419,11 +489,13 @@ async function seed(db, dialect, n, now) {
       const name = `${acc.first.toLowerCase()} ${acc.last.toLowerCase()}`;
       if (a % 997 === 0) {
         const f = emailFacts(acc.email);
-        if (f.normalised !== emailKey || f.domain !== acc.domain) throw new Error(`email key of ${acc.email}: ${f.normalised} ${f.domain}`);
+        if (f.normalised !== emailKey || f.domain !== acc.domain)
+          throw new Error(`email key of ${acc.email}: ${f.normalised} ${f.domain}`);
         if (phone && phoneKey(phone) !== phone) throw new Error(`phone key of ${phone}: ${phoneKey(phone)}`);
-        if (nameKey(acc.first, acc.last) !== name || usernameKey(acc.username) !== acc.username) throw new Error(`name or username key of account ${a}`);
+        if (nameKey(acc.first, acc.last) !== name || usernameKey(acc.username) !== acc.username)
+          throw new Error(`name or username key of account ${a}`);
       }
-      const createdAt = Math.floor(now - DAY * (hasSessions[a] ? 90 + mix(a + 23) % 400 : 1 + mix(a + 23) % 400));
+      const createdAt = Math.floor(now - DAY * (hasSessions[a] ? 90 + (mix(a + 23) % 400) : 1 + (mix(a + 23) % 400)));
       accounts.push({
         project_id: projectId,
         id: acc.id,
@@ -548,7 +620,9 @@ async function prepare(n) {
     await db.raw('PRAGMA synchronous = OFF');
   }
 
-  console.log(`seeding ${n.toLocaleString('en')} sessions and accounts into ${dialect === 'sqlite' ? sqliteFile : `PostgreSQL database ${database}`} …`);
+  console.log(
+    `seeding ${n.toLocaleString('en')} sessions and accounts into ${dialect === 'sqlite' ? sqliteFile : `PostgreSQL database ${database}`} …`,
+  );
   const t0 = Date.now();
   const seeded = await seed(db, dialect, n, t0);
   const seedSeconds = (Date.now() - t0) / 1000;
@@ -572,7 +646,19 @@ async function prepare(n) {
     `seeded in ${seedSeconds.toFixed(1)} s (sessions ${seeded.phases.sessions.toFixed(1)} s, accounts ${seeded.phases.accounts.toFixed(1)} s)` +
       `${analyzeSeconds ? ` + VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s` : ''}${size ? `, ${(size / 1e6).toFixed(0)} MB` : ''}: ${description}`,
   );
-  const bench = { n, dialect, dataDir, databaseUrl, database, apiKey: seeded.apiKey, live: seeded.live, used: 0, seedSeconds, seededAt: t0, description };
+  const bench = {
+    n,
+    dialect,
+    dataDir,
+    databaseUrl,
+    database,
+    apiKey: seeded.apiKey,
+    live: seeded.live,
+    used: 0,
+    seedSeconds,
+    seededAt: t0,
+    description,
+  };
   if (args.keep) fs.writeFileSync(path.join(dataDir, 'bench.json'), JSON.stringify(bench));
   return bench;
 }
@@ -580,7 +666,9 @@ async function prepare(n) {
 async function discard(bench) {
   if (args.keep || args.reuse) {
     fs.writeFileSync(path.join(bench.dataDir, 'bench.json'), JSON.stringify(bench));
-    console.log(`kept ${bench.dataDir}${bench.database ? ` and PostgreSQL database ${bench.database}` : ''}: measure it again with --reuse ${bench.dataDir}`);
+    console.log(
+      `kept ${bench.dataDir}${bench.database ? ` and PostgreSQL database ${bench.database}` : ''}: measure it again with --reuse ${bench.dataDir}`,
+    );
     return;
   }
   if (bench.database) {
@@ -595,8 +683,11 @@ async function main() {
   let bench;
   if (args.reuse) {
     bench = JSON.parse(fs.readFileSync(path.join(args.reuse, 'bench.json'), 'utf8'));
-    if (Date.now() - bench.seededAt > 18 * HOUR) throw new Error('the kept sessions are too old to authenticate (seeded more than 18 hours ago)');
-    console.log(`reusing ${bench.dataDir} (seeded in ${bench.seedSeconds.toFixed(1)} s): ${bench.description}; ${bench.used} of its live sessions used`);
+    if (Date.now() - bench.seededAt > 18 * HOUR)
+      throw new Error('the kept sessions are too old to authenticate (seeded more than 18 hours ago)');
+    console.log(
+      `reusing ${bench.dataDir} (seeded in ${bench.seedSeconds.toFixed(1)} s): ${bench.description}; ${bench.used} of its live sessions used`,
+    );
   } else {
     const n = args.million ? 1_000_000 : Number(args.n ?? 10_000);
     if (!Number.isInteger(n) || n < 100) throw new Error('--n must be an integer of at least 100');
@@ -610,7 +701,9 @@ async function main() {
   const [one, many] = measured.map((m) => report(bench, m));
   if (many) {
     const ratio = (key) => (many[key].rps / one[key].rps).toFixed(2);
-    console.log(`\n${processes} processes / 1 process, req/s: bare ${ratio('bare')}x, authenticate ${ratio('auth')}x (the target with one process per core: ${(0.7 * processes).toFixed(1)}x)`);
+    console.log(
+      `\n${processes} processes / 1 process, req/s: bare ${ratio('bare')}x, authenticate ${ratio('auth')}x (the target with one process per core: ${(0.7 * processes).toFixed(1)}x)`,
+    );
   }
 }
 
@@ -652,7 +745,12 @@ async function measure(bench, processes) {
   const base = `http://127.0.0.1:${ready.port}`;
   const headers = { 'x-api-key': bench.apiKey, 'content-type': 'application/json' };
 
-  const bare = { method: 'POST', path: '/session/unauthenticated', headers, body: JSON.stringify({ session_id: randomUUID() }) };
+  const bare = {
+    method: 'POST',
+    path: '/session/unauthenticated',
+    headers,
+    body: JSON.stringify({ session_id: randomUUID() }),
+  };
   const live = bench.live;
   const authenticate = {
     method: 'POST',
@@ -678,7 +776,8 @@ async function measure(bench, processes) {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const serverAfter = await cpuOfServer();
     const r = summary(result);
-    const perRequest = (key) => (serverBefore?.[key] !== undefined ? (serverAfter[key] - serverBefore[key]) / 1000 / r.total : undefined);
+    const perRequest = (key) =>
+      serverBefore?.[key] !== undefined ? (serverAfter[key] - serverBefore[key]) / 1000 / r.total : undefined;
     return { ...r, loadCpu: (user + system) / 1e6 / seconds, cpuMs: perRequest('all'), mainCpuMs: perRequest('main') };
   };
 
@@ -687,9 +786,14 @@ async function measure(bench, processes) {
     [bare, 400],
     [authenticate, 200],
   ]) {
-    const res = await fetch(`${base}${request.path}`, { method: 'POST', headers, body: request.setupRequest ? request.setupRequest({}).body : request.body });
+    const res = await fetch(`${base}${request.path}`, {
+      method: 'POST',
+      headers,
+      body: request.setupRequest ? request.setupRequest({}).body : request.body,
+    });
     const text = await res.text();
-    if (res.status !== expected) throw new Error(`${request.path} answered ${res.status}, not ${expected}: ${text.slice(0, 500)}`);
+    if (res.status !== expected)
+      throw new Error(`${request.path} answered ${res.status}, not ${expected}: ${text.slice(0, 500)}`);
   }
 
   // SQL statements per request of each session endpoint, from 20 requests one at a time.
@@ -709,8 +813,15 @@ async function measure(bench, processes) {
   const nextLive = () => live[bench.used++ % live.length];
   await counted(AUTH, () => post('/session/authenticate?accounts_linked=true', nextLive()));
   await counted('POST /session/authenticate', () => post('/session/authenticate', nextLive()));
-  await counted('POST /session/unauthenticated?accounts_linked=true', () => post('/session/unauthenticated?accounts_linked=true', JSON.stringify({ session_id: JSON.parse(nextLive()).session_id })));
-  await counted('GET /session/{session_id}', () => fetch(`${base}/session/${JSON.parse(nextLive()).session_id}`, { headers }));
+  await counted('POST /session/unauthenticated?accounts_linked=true', () =>
+    post(
+      '/session/unauthenticated?accounts_linked=true',
+      JSON.stringify({ session_id: JSON.parse(nextLive()).session_id }),
+    ),
+  );
+  await counted('GET /session/{session_id}', () =>
+    fetch(`${base}/session/${JSON.parse(nextLive()).session_id}`, { headers }),
+  );
   await counted(BARE, () => post(bare.path, bare.body));
 
   // Warm-up (JIT, caches), then the measured runs: bare and authenticate in turn, `rounds` times.
@@ -721,7 +832,8 @@ async function measure(bench, processes) {
     await message((m) => m && m.profile);
   }
   const results = [];
-  for (let r = 0; r < rounds; r++) results.push({ bare: await run(bare, duration), auth: await run(authenticate, duration) });
+  for (let r = 0; r < rounds; r++)
+    results.push({ bare: await run(bare, duration), auth: await run(authenticate, duration) });
   let profile = [];
   if (args.profile) {
     child.send('profile');
@@ -746,16 +858,28 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   );
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
-    (r.cpuMs !== undefined ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})` : '') +
-    (r.total !== undefined ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)` : '');
+    (r.cpuMs !== undefined
+      ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})`
+      : '') +
+    (r.total !== undefined
+      ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)`
+      : '');
   results.forEach((res, i) => {
     if (rounds > 1) console.log(`round ${i + 1}`);
     console.log(row(BARE, res.bare));
     console.log(row(AUTH, res.auth));
   });
   const med = (key) => {
-    const of = (m) => (results.every((x) => x[key][m] !== undefined) ? median(results.map((x) => x[key][m])) : undefined);
-    return { rps: of('rps'), p50: of('p50'), p99: of('p99'), mean: of('mean'), cpuMs: of('cpuMs'), mainCpuMs: of('mainCpuMs') };
+    const of = (m) =>
+      results.every((x) => x[key][m] !== undefined) ? median(results.map((x) => x[key][m])) : undefined;
+    return {
+      rps: of('rps'),
+      p50: of('p50'),
+      p99: of('p99'),
+      mean: of('mean'),
+      cpuMs: of('cpuMs'),
+      mainCpuMs: of('mainCpuMs'),
+    };
   };
   const b = med('bare');
   const a = med('auth');
@@ -767,7 +891,9 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   console.log(
     `authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
       `p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 1)).toFixed(1)}` +
-      (a.cpuMs !== undefined ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)` : ''),
+      (a.cpuMs !== undefined
+        ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
+        : ''),
   );
   const total = results.reduce((s, x) => s + x.auth.total, 0);
   console.log(
@@ -780,7 +906,9 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
     console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);
     for (const [sql, p] of profile.sort((x, y) => y[1].ms - x[1].ms).slice(0, 25)) {
-      console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.calls).padStart(7)} calls ${(p.ms / p.calls).toFixed(3).padStart(8)} ms  ${sql.slice(0, 170)}`);
+      console.log(
+        `${p.ms.toFixed(0).padStart(8)} ms ${String(p.calls).padStart(7)} calls ${(p.ms / p.calls).toFixed(3).padStart(8)} ms  ${sql.slice(0, 170)}`,
+      );
     }
   }
   return { bare: b, auth: a };

@@ -65,12 +65,21 @@ if (process.argv[2] === '--serve') {
   let agg;
   let afterMajorGc = 0;
   new PerformanceObserver((list) => {
-    if (list.getEntries().some((e) => e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) afterMajorGc = process.memoryUsage().heapUsed;
+    if (list.getEntries().some((e) => e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR))
+      afterMajorGc = process.memoryUsage().heapUsed;
   }).observe({ entryTypes: ['gc'] });
   const read = () => {
     const m = process.memoryUsage();
     const s = fs.existsSync('/proc/self/status') ? procStatus() : {};
-    const now = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, rssAnon: s.RssAnon ?? 0, rssFile: s.RssFile ?? 0 };
+    const now = {
+      rss: m.rss,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+      rssAnon: s.RssAnon ?? 0,
+      rssFile: s.RssFile ?? 0,
+    };
     // Anonymous memory outside the JS heap and its buffers: SQLite's page cache, the allocator's arenas, the engine's own.
     now.native = Math.max(0, now.rssAnon - m.heapTotal - m.arrayBuffers);
     if (!agg) agg = now;
@@ -152,7 +161,8 @@ const get = (url) =>
 /** A public address from a fixed pool (varied enough for the IP data's caches, bounded for the linking). */
 function addressPool(n) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(`${[81, 73, 86, 91, 109, 151, 185, 212][i % 8]}.${(i * 7) % 223}.${(i * 13) % 251}.${1 + (i % 250)}`);
+  for (let i = 0; i < n; i++)
+    out.push(`${[81, 73, 86, 91, 109, 151, 185, 212][i % 8]}.${(i * 7) % 223}.${(i * 13) % 251}.${1 + (i % 250)}`);
   return out;
 }
 
@@ -179,7 +189,8 @@ function cycle({ apiKey, projectId }) {
           source_version: null,
           device_id: `00000000-0000-4000-8000-${String(device).padStart(12, '0')}`,
           browser_fingerprint: `fp${device % 3000}`,
-          user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+          user_agent:
+            'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
           languages: ['en-GB', 'en'],
           timezone: 'Europe/London',
           screen: { width: 1728, height: 1117 },
@@ -188,7 +199,11 @@ function cycle({ apiKey, projectId }) {
           automation: { webdriver: false, signals: [] },
           events: { mouse: 140, click: 4, keyboard: 38, touch: 0, clipboard: 0 },
         };
-        return { ...req, headers: { ...json(), 'x-project-id': projectId, 'x-forwarded-for': ctx.ip }, body: JSON.stringify(body) };
+        return {
+          ...req,
+          headers: { ...json(), 'x-project-id': projectId, 'x-forwarded-for': ctx.ip },
+          body: JSON.stringify(body),
+        };
       },
     },
     {
@@ -196,7 +211,13 @@ function cycle({ apiKey, projectId }) {
       path: '/session/authenticate?accounts_linked=true',
       setupRequest(req, ctx) {
         const n = ctx.accountId.slice(5);
-        const account = { id: ctx.accountId, email: `user${n}@${['gmail.com', 'example.com', 'outlook.com'][n % 3]}`, first_name: 'Soak', last_name: `User${n}`, metadata: { plan: 'free' } };
+        const account = {
+          id: ctx.accountId,
+          email: `user${n}@${['gmail.com', 'example.com', 'outlook.com'][n % 3]}`,
+          first_name: 'Soak',
+          last_name: `User${n}`,
+          metadata: { plan: 'free' },
+        };
         return { ...req, headers: key(), body: JSON.stringify({ session_id: ctx.sessionId, account }) };
       },
     },
@@ -204,14 +225,27 @@ function cycle({ apiKey, projectId }) {
     { method: 'GET', setupRequest: (req, ctx) => ({ ...req, path: `/account/${ctx.accountId}`, headers: key() }) },
     {
       method: 'PUT',
-      setupRequest: (req, ctx) => ({ ...req, path: `/account/${ctx.accountId}`, headers: key(), body: JSON.stringify({ phone: `+4477009${String(Math.floor(Math.random() * 100000)).padStart(5, '0')}` }) }),
+      setupRequest: (req, ctx) => ({
+        ...req,
+        path: `/account/${ctx.accountId}`,
+        headers: key(),
+        body: JSON.stringify({ phone: `+4477009${String(Math.floor(Math.random() * 100000)).padStart(5, '0')}` }),
+      }),
     },
-    { method: 'POST', path: '/session/unauthenticated', setupRequest: (req, ctx) => ({ ...req, headers: key(), body: JSON.stringify({ session_id: ctx.sessionId }) }) },
+    {
+      method: 'POST',
+      path: '/session/unauthenticated',
+      setupRequest: (req, ctx) => ({ ...req, headers: key(), body: JSON.stringify({ session_id: ctx.sessionId }) }),
+    },
     { method: 'GET', path: '/list', setupRequest: (req) => ({ ...req, headers: key() }) },
     {
       method: 'POST',
       path: '/liveness/session',
-      setupRequest: (req, ctx) => ({ ...req, headers: key(), body: JSON.stringify({ type: 'face-match', account_id: ctx.accountId, referring_session_id: ctx.sessionId }) }),
+      setupRequest: (req, ctx) => ({
+        ...req,
+        headers: key(),
+        body: JSON.stringify({ type: 'face-match', account_id: ctx.accountId, referring_session_id: ctx.sessionId }),
+      }),
       onResponse(status, body, ctx) {
         if (status !== 200) return;
         const created = JSON.parse(body);
@@ -225,8 +259,23 @@ function cycle({ apiKey, projectId }) {
         return { ...req, path: `/liveness/${v.id}/cancel?token=${v.token}` };
       },
     },
-    { method: 'GET', setupRequest: (req) => ({ ...req, path: `/session/${randomUUID()}`, headers: { 'x-api-key': `tg_${randomBytes(24).toString('base64url')}` } }) },
-    { method: 'POST', path: '/session/authenticate', setupRequest: (req) => ({ ...req, headers: key(), body: JSON.stringify({ session_id: 'not-a-uuid', account: {} }) }) },
+    {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/session/${randomUUID()}`,
+        headers: { 'x-api-key': `tg_${randomBytes(24).toString('base64url')}` },
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/session/authenticate',
+      setupRequest: (req) => ({
+        ...req,
+        headers: key(),
+        body: JSON.stringify({ session_id: 'not-a-uuid', account: {} }),
+      }),
+    },
     { method: 'GET', path: '/healthz' },
   ];
 }
@@ -269,7 +318,15 @@ async function main() {
   });
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 
-  const passOn = ['SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'DATABASE_POOL_SIZE', 'EVALUATION_CONCURRENCY', 'API_KEY_CACHE_TTL_MS', 'RATE_LIMIT_STORE', 'NODE_OPTIONS'];
+  const passOn = [
+    'SQLITE_CACHE_MB',
+    'SQLITE_MMAP_MB',
+    'DATABASE_POOL_SIZE',
+    'EVALUATION_CONCURRENCY',
+    'API_KEY_CACHE_TTL_MS',
+    'RATE_LIMIT_STORE',
+    'NODE_OPTIONS',
+  ];
   const env = {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
@@ -281,10 +338,23 @@ async function main() {
 
   // The customer's project, made by the CLI before the server starts (it migrates the database).
   const created = JSON.parse(
-    execFileSync(process.execPath, [path.join(ROOT, 'bin', 'trustgate.js'), 'project', 'create', '--name', 'soak', '--webhook-url', `http://127.0.0.1:${receiver.address().port}/hooks`, '--json'], {
-      env: { ...env, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin', 'trustgate.js'),
+        'project',
+        'create',
+        '--name',
+        'soak',
+        '--webhook-url',
+        `http://127.0.0.1:${receiver.address().port}/hooks`,
+        '--json',
+      ],
+      {
+        env: { ...env, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    ),
   );
 
   const port = await freePort();
@@ -308,11 +378,22 @@ async function main() {
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const dbBytes = () => ['trustgate.sqlite', 'trustgate.sqlite-wal'].reduce((s, f) => s + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0), 0);
+  const dbBytes = () =>
+    ['trustgate.sqlite', 'trustgate.sqlite-wal'].reduce(
+      (s, f) => s + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0),
+      0,
+    );
   let phase = 'start';
   let requestsSoFar = 0;
   child.on('message', (m) => {
-    if (m.sample) samples.push({ t: (Date.now() - started) / 1000, phase, requests: requestsSoFar, db: databaseUrl ? undefined : dbBytes(), ...m.sample });
+    if (m.sample)
+      samples.push({
+        t: (Date.now() - started) / 1000,
+        phase,
+        requests: requestsSoFar,
+        db: databaseUrl ? undefined : dbBytes(),
+        ...m.sample,
+      });
   });
   const exited = new Promise((r) => child.once('exit', r));
   const base = `http://127.0.0.1:${port}`;
@@ -322,7 +403,10 @@ async function main() {
   console.log(
     `bench:soak: ${durationS} s of mixed load, ${args.connections} connections${Number(args.rate) > 0 ? `, at most ${args.rate} req/s` : ''}, ` +
       `samples every ${intervalS} s, warm-up ${warmupS} s; ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, analysis ${args.analysis ? 'on' : 'off'}; ` +
-      `${os.cpus().length} CPUs (${os.cpus()[0].model}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}, ${new Date().toISOString()}`,
+      `${os.cpus().length} CPUs (${os.cpus()[0].model}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}, Node ${process.version}, ${new Date().toISOString()}`,
   );
   phase = 'load';
   const loadStarted = Date.now();
@@ -348,12 +432,40 @@ async function main() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   // The series.
-  console.log(`\nrequests ${result.requests.total} (${result.requests.average.toFixed(0)} req/s), statuses ${JSON.stringify(statuses)}, errors ${result.errors}, timeouts ${result.timeouts}, webhooks received ${webhooks}`);
-  const columns = ['rss', 'RssAnon', 'RssFile', 'native', 'heap', 'heap GC', 'heapTot', 'external', 'arrBuf', ...(databaseUrl ? [] : ['db file'])];
-  console.log(`\n${'t (s)'.padStart(7)} ${'requests'.padStart(9)} ${columns.map((c) => c.padStart(8)).join(' ')}   (MB: the interval's highest; heap GC: after the last full collection)`);
+  console.log(
+    `\nrequests ${result.requests.total} (${result.requests.average.toFixed(0)} req/s), statuses ${JSON.stringify(statuses)}, errors ${result.errors}, timeouts ${result.timeouts}, webhooks received ${webhooks}`,
+  );
+  const columns = [
+    'rss',
+    'RssAnon',
+    'RssFile',
+    'native',
+    'heap',
+    'heap GC',
+    'heapTot',
+    'external',
+    'arrBuf',
+    ...(databaseUrl ? [] : ['db file']),
+  ];
+  console.log(
+    `\n${'t (s)'.padStart(7)} ${'requests'.padStart(9)} ${columns.map((c) => c.padStart(8)).join(' ')}   (MB: the interval's highest; heap GC: after the last full collection)`,
+  );
   for (const s of samples) {
-    const values = [s.rss, s.rssAnon, s.rssFile, s.native, s.heapUsed, s.heapAfterGc, s.heapTotal, s.external, s.arrayBuffers, ...(databaseUrl ? [] : [s.db])];
-    console.log(`${s.t.toFixed(0).padStart(7)} ${String(s.requests).padStart(9)} ${values.map((v) => mb(v).padStart(8)).join(' ')}`);
+    const values = [
+      s.rss,
+      s.rssAnon,
+      s.rssFile,
+      s.native,
+      s.heapUsed,
+      s.heapAfterGc,
+      s.heapTotal,
+      s.external,
+      s.arrayBuffers,
+      ...(databaseUrl ? [] : [s.db]),
+    ];
+    console.log(
+      `${s.t.toFixed(0).padStart(7)} ${String(s.requests).padStart(9)} ${values.map((v) => mb(v).padStart(8)).join(' ')}`,
+    );
   }
 
   // The slopes.
@@ -374,12 +486,18 @@ async function main() {
   ]) {
     const [a, b] = halves.map((h) => slopePerMinute(h.map((s) => ({ t: s.t, y: pick(s) }))));
     const levels = b <= Math.max(a / 4, 0.5);
-    if (['rss', 'RssAnon', 'native', 'heap GC', 'external'].includes(name)) verdicts.push(`${name} ${levels ? 'levels off' : 'still grows'}`);
-    console.log(`  ${name.padEnd(9)} ${a.toFixed(2).padStart(8)} → ${b.toFixed(2).padStart(8)}   ${levels ? 'levels off' : 'still grows'}`);
+    if (['rss', 'RssAnon', 'native', 'heap GC', 'external'].includes(name))
+      verdicts.push(`${name} ${levels ? 'levels off' : 'still grows'}`);
+    console.log(
+      `  ${name.padEnd(9)} ${a.toFixed(2).padStart(8)} → ${b.toFixed(2).padStart(8)}   ${levels ? 'levels off' : 'still grows'}`,
+    );
   }
   const first = measured[0];
   const last = measured[measured.length - 1];
-  if (first && last) console.log(`  rss ${mb(first.rss)} MB at ${first.t.toFixed(0)} s → ${mb(last.rss)} MB at ${last.t.toFixed(0)} s (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)} %), max ${mb(Math.max(...samples.map((s) => s.rss)))} MB`);
+  if (first && last)
+    console.log(
+      `  rss ${mb(first.rss)} MB at ${first.t.toFixed(0)} s → ${mb(last.rss)} MB at ${last.t.toFixed(0)} s (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)} %), max ${mb(Math.max(...samples.map((s) => s.rss)))} MB`,
+    );
   if (first && last && !databaseUrl) {
     console.log(
       `  RssFile +${mb(last.rssFile - first.rssFile)} MB while the database file grew +${mb(last.db - first.db)} MB: SQLite's memory map of the file ` +

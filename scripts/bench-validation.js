@@ -23,7 +23,9 @@ const { makeSecretBox } = require(path.join(dist, 'security', 'secrets.js'));
 const { systemRandom } = require(path.join(dist, 'clock.js'));
 const { openIpLists } = require(path.join(dist, 'geo', 'ip-lists.js'));
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '4000' }, concurrency: { type: 'string', default: '16' } },
+});
 const REQUESTS = Number(values.requests);
 const CONCURRENCY = Number(values.concurrency);
 
@@ -53,13 +55,34 @@ async function main() {
   const ipLists = openIpLists({});
   const services = makeServices({ db, secretBox: makeSecretBox(randomBytes(32), systemRandom), ipLists });
   const project = await services.projects.create({ name: 'bench' });
-  const example = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'generated', 'openapi.json'), 'utf8')).components.examples.AuthenticateResponseReal.value.session;
+  const example = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'generated', 'openapi.json'), 'utf8'))
+    .components.examples.AuthenticateResponseReal.value.session;
   const sessionId = randomUUID();
-  await services.repos.sessions.insert({ id: sessionId, projectId: project.project_id, ipAddress: example.network.ip_address, startTime: new Date(), updatedAt: new Date(), facts: example });
+  await services.repos.sessions.insert({
+    id: sessionId,
+    projectId: project.project_id,
+    ipAddress: example.network.ip_address,
+    startTime: new Date(),
+    updatedAt: new Date(),
+    facts: example,
+  });
 
   const rows = [];
   for (const validateResponses of [false, true]) {
-    const app = createApp({ services, config: { rateLimitPerMinute: 1e9, authFailureLimitPerIp: 1e9, ingestRateLimitPerIp: 1e9, ingestRateLimitPerProject: 1e9, rateLimitStore: 'memory', validateResponses, trustProxy: false, bodyLimit: '1mb', evaluationConcurrency: 64 } });
+    const app = createApp({
+      services,
+      config: {
+        rateLimitPerMinute: 1e9,
+        authFailureLimitPerIp: 1e9,
+        ingestRateLimitPerIp: 1e9,
+        ingestRateLimitPerProject: 1e9,
+        rateLimitStore: 'memory',
+        validateResponses,
+        trustProxy: false,
+        bodyLimit: '1mb',
+        evaluationConcurrency: 64,
+      },
+    });
     const server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -67,7 +90,11 @@ async function main() {
     const headers = { 'x-api-key': project.api_key, 'content-type': 'application/json' };
     await load(`${base}/session/${sessionId}`, { headers }); // warm-up
     const get = await load(`${base}/session/${sessionId}`, { headers });
-    const post = await load(`${base}/session/authenticate`, { method: 'POST', headers, body: JSON.stringify({ session_id: randomUUID(), account: { id: 'a' } }) });
+    const post = await load(`${base}/session/authenticate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ session_id: randomUUID(), account: { id: 'a' } }),
+    });
     rows.push({ validateResponses, get, post });
     await new Promise((r) => server.close(r));
   }
@@ -83,7 +110,9 @@ async function main() {
     );
   }
   const [off, on] = rows;
-  console.log(`cost of response validation on GET /session/{id}: ${(((off.get.rps - on.get.rps) / off.get.rps) * 100).toFixed(1)}% fewer req/s`);
+  console.log(
+    `cost of response validation on GET /session/{id}: ${(((off.get.rps - on.get.rps) / off.get.rps) * 100).toFixed(1)}% fewer req/s`,
+  );
 }
 
 main().catch((e) => {

@@ -171,15 +171,23 @@ async function setUp(child, base, n, failRate, concurrency) {
   const rx = await receiver(failRate);
   const { project } = await ask(child, { project: `bench ${failRate} ${Date.now()}`, webhookUrl: rx.url });
   const post = (p, body) =>
-    fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': project.api_key }, body: body && JSON.stringify(body) }).then(async (res) => {
+    fetch(base + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': project.api_key },
+      body: body && JSON.stringify(body),
+    }).then(async (res) => {
       if (!res.ok) throw new Error(`${p} → ${res.status} ${await res.text()}`);
       return res.json();
     });
   const sessions = [];
-  await pool(Array.from({ length: n }, (_, i) => i), concurrency, async () => {
-    const created = await post('/liveness/session', { type: 'face-match' });
-    sessions.push({ id: created.session_id, token: new URL(created.url).searchParams.get('token') });
-  });
+  await pool(
+    Array.from({ length: n }, (_, i) => i),
+    concurrency,
+    async () => {
+      const created = await post('/liveness/session', { type: 'face-match' });
+      sessions.push({ id: created.session_id, token: new URL(created.url).searchParams.get('token') });
+    },
+  );
   const cancel = (s) => post(`/liveness/${s.id}/cancel?token=${encodeURIComponent(s.token)}`);
   const delivered = () => sessions.filter((s) => rx.bySession.get(s.id)?.delivered).length;
   const waitForAll = async (timeoutS) => {
@@ -202,10 +210,15 @@ function workerProcess(env, postgres) {
   let proc;
   return {
     async start() {
-      proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'trustgate.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'trustgate.js'), 'worker'], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       const ready = postgres ? 'listening for queued webhooks' : 'webhook worker started';
       await new Promise((resolve, reject) => {
-        readline.createInterface({ input: proc.stderr }).on('line', (line) => JSON.parse(line).msg === ready && resolve());
+        readline
+          .createInterface({ input: proc.stderr })
+          .on('line', (line) => JSON.parse(line).msg === ready && resolve());
         proc.once('exit', (code) => reject(new Error(`trustgate worker exited (${code})`)));
       });
     },
@@ -228,9 +241,18 @@ async function latencyPhase(child, base, n, timeoutS, concurrency, paced, worker
   } else await pool(sessions, concurrency, cancel);
   await waitForAll(timeoutS);
   await worker.stop();
-  const latencies = sessions.map((s) => rx.bySession.get(s.id)?.latencyMs).filter((l) => l !== undefined).sort((a, b) => a - b);
+  const latencies = sessions
+    .map((s) => rx.bySession.get(s.id)?.latencyMs)
+    .filter((l) => l !== undefined)
+    .sort((a, b) => a - b);
   await rx.close();
-  return { n, lost: n - delivered(), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1] };
+  return {
+    n,
+    lost: n - delivered(),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    max: latencies[latencies.length - 1],
+  };
 }
 
 async function phase(child, base, n, failRate, timeoutS, concurrency) {
@@ -281,7 +303,14 @@ async function main() {
     };
   }
   const secretKey = randomBytes(32).toString('base64');
-  const child = fork(__filename, ['--serve'], { env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_SECRET_KEY: secretKey, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const child = fork(__filename, ['--serve'], {
+    env: {
+      ...process.env,
+      BENCH_DATA_DIR: dataDir,
+      BENCH_SECRET_KEY: secretKey,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+  });
   const separateWorker = workerProcess(
     {
       PATH: process.env.PATH,
@@ -297,16 +326,30 @@ async function main() {
   );
   const { port } = await new Promise((r) => child.once('message', r));
   const base = `http://127.0.0.1:${port}`;
-  console.log(`bench:webhooks: ${n} sessions per phase, database ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} CPUs, Node ${process.version}`);
+  console.log(
+    `bench:webhooks: ${n} sessions per phase, database ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} CPUs, Node ${process.version}`,
+  );
   const results = [];
   try {
     const latencies = [
       { paced: true, worker: inlineWorker(child), label: "the server's worker" },
       { paced: false, worker: inlineWorker(child), label: "the server's worker" },
-      { paced: true, worker: separateWorker, label: `a separate trustgate worker process (${databaseUrl ? 'woken by NOTIFY' : 'SQLite: its poll'})` },
+      {
+        paced: true,
+        worker: separateWorker,
+        label: `a separate trustgate worker process (${databaseUrl ? 'woken by NOTIFY' : 'SQLite: its poll'})`,
+      },
     ];
     for (const { paced, worker, label } of latencies) {
-      const r = await latencyPhase(child, base, Number(args['latency-n']), Number(args.timeout), Number(args.concurrency), paced, worker);
+      const r = await latencyPhase(
+        child,
+        base,
+        Number(args['latency-n']),
+        Number(args.timeout),
+        Number(args.concurrency),
+        paced,
+        worker,
+      );
       results.push(r);
       console.log(
         `completion to delivery, ${label}, ${r.n} sessions ${paced ? 'ended one every 10 ms' : `ended by ${args.concurrency} clients at once`}: ` +

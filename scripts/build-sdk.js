@@ -20,7 +20,9 @@ async function buildSdk({ outfile = SDK_BUNDLE_PATH } = {}) {
     target: 'es2018',
     platform: 'browser',
     legalComments: 'none',
-    banner: { js: `/* Trustgate web SDK ${version} (MIT). Includes @fingerprintjs/botd (MIT) and murmurhash3js-revisited (MIT). */` },
+    banner: {
+      js: `/* Trustgate web SDK ${version} (MIT). Includes @fingerprintjs/botd (MIT) and murmurhash3js-revisited (MIT). */`,
+    },
     logLevel: 'warning',
   });
   return outfile;

@@ -45,7 +45,8 @@ function resolve(from, specifier) {
   if (!specifier.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), specifier);
   for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
-    if (fs.existsSync(candidate) && candidate.startsWith(SRC + path.sep)) return path.relative(SRC, candidate).replace(/\.ts$/, '').split(path.sep).join('/');
+    if (fs.existsSync(candidate) && candidate.startsWith(SRC + path.sep))
+      return path.relative(SRC, candidate).replace(/\.ts$/, '').split(path.sep).join('/');
   }
   return undefined;
 }
@@ -66,11 +67,20 @@ function importsOf(file) {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
   const out = [];
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const target = resolve(file, node.moduleSpecifier.text);
       const atRuntime = ts.isImportDeclaration(node) ? runs(node) : !node.isTypeOnly;
       if (target) out.push({ target, runtime: atRuntime });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       const target = resolve(file, node.arguments[0].text);
       if (target) out.push({ target, runtime: true });
     }
@@ -81,7 +91,8 @@ function importsOf(file) {
 }
 
 const graph = new Map();
-for (const file of filesUnder(SRC)) graph.set(path.relative(SRC, file).replace(/\.ts$/, '').split(path.sep).join('/'), importsOf(file));
+for (const file of filesUnder(SRC))
+  graph.set(path.relative(SRC, file).replace(/\.ts$/, '').split(path.sep).join('/'), importsOf(file));
 
 const problems = [];
 
@@ -89,12 +100,15 @@ const problems = [];
 for (const [module, imports] of graph) {
   const own = layerOf(module);
   if (own === undefined) {
-    problems.push(`${module}: in no layer (add its folder to LAYERS in scripts/check-imports.js and to docs/architecture.md)`);
+    problems.push(
+      `${module}: in no layer (add its folder to LAYERS in scripts/check-imports.js and to docs/architecture.md)`,
+    );
     continue;
   }
   for (const { target } of imports) {
     const theirs = layerOf(target);
-    if (theirs !== undefined && theirs > own) problems.push(`upward import: ${module} (${LAYERS[own][0]}) imports ${target} (${LAYERS[theirs][0]})`);
+    if (theirs !== undefined && theirs > own)
+      problems.push(`upward import: ${module} (${LAYERS[own][0]}) imports ${target} (${LAYERS[theirs][0]})`);
   }
 }
 
@@ -130,11 +144,14 @@ function connect(v) {
 for (const v of graph.keys()) if (!state.has(v)) connect(v);
 
 if (process.argv.includes('--graph')) {
-  for (const [module, imports] of [...graph].sort()) console.log(`${module}: ${imports.map((i) => i.target + (i.runtime ? '' : ' (type)')).join(', ')}`);
+  for (const [module, imports] of [...graph].sort())
+    console.log(`${module}: ${imports.map((i) => i.target + (i.runtime ? '' : ' (type)')).join(', ')}`);
 }
 if (problems.length) {
   console.error(problems.join('\n'));
-  console.error(`\ncheck-imports: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${graph.size} modules`);
+  console.error(
+    `\ncheck-imports: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${graph.size} modules`,
+  );
   process.exit(1);
 }
 console.log(`check-imports: ${graph.size} modules, no cycle, no upward import`);

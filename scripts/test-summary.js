@@ -20,7 +20,10 @@ for (const file of files) {
   }
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   const suiteErrors = r.numRuntimeErrorTestSuites || 0;
-  console.log(`${file}: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (suiteErrors ? `, ${suiteErrors} suites failed to run` : ''));
+  console.log(
+    `${file}: ${r.numPassedTests} passed, ${r.numFailedTests} failed` +
+      (suiteErrors ? `, ${suiteErrors} suites failed to run` : ''),
+  );
   passed += r.numPassedTests;
   failed += r.numFailedTests + suiteErrors;
   if (r.numTotalTests === 0) broken = true;

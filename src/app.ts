@@ -29,7 +29,16 @@ import { MAX_CAPTURE_BYTES } from './storage/media';
 
 export type AppConfig = Pick<
   Config,
-  'rateLimitPerMinute' | 'authFailureLimitPerIp' | 'ingestRateLimitPerIp' | 'ingestRateLimitPerProject' | 'rateLimitStore' | 'validateResponses' | 'trustProxy' | 'bodyLimit' | 'demo' | 'evaluationConcurrency'
+  | 'rateLimitPerMinute'
+  | 'authFailureLimitPerIp'
+  | 'ingestRateLimitPerIp'
+  | 'ingestRateLimitPerProject'
+  | 'rateLimitStore'
+  | 'validateResponses'
+  | 'trustProxy'
+  | 'bodyLimit'
+  | 'demo'
+  | 'evaluationConcurrency'
 >;
 
 export interface AppDeps {
@@ -43,7 +52,8 @@ export interface AppDeps {
  * signed media URLs and the hosted verification page (`/liveness/{session_id}`, which is not
  * one of the contract's `/liveness/…` operations).
  */
-const OUTSIDE_SPEC = /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
+const OUTSIDE_SPEC =
+  /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;

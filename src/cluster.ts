@@ -18,7 +18,12 @@ export interface PrimaryOptions {
   restartDelayMs?: number;
 }
 
-export function runPrimary({ workers, logger, shutdownTimeoutMs = 15_000, restartDelayMs = 1_000 }: PrimaryOptions): void {
+export function runPrimary({
+  workers,
+  logger,
+  shutdownTimeoutMs = 15_000,
+  restartDelayMs = 1_000,
+}: PrimaryOptions): void {
   const live = new Set<Worker>();
   const listened = new Set<Worker>();
   let stopping = false;

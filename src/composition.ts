@@ -107,7 +107,11 @@ export function makeServices(edges: EdgeDeps) {
     outbox: makeOutbox(deps.db, deps.secretBox),
     rateLimits: makeRateLimitRepository(deps.db),
   };
-  const media = deps.media ?? (deps.dataDir ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random) : unconfiguredMediaStore);
+  const media =
+    deps.media ??
+    (deps.dataDir
+      ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random)
+      : unconfiguredMediaStore);
   const publicBaseUrl = deps.publicBaseUrl ?? noPublicBaseUrl;
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
@@ -208,7 +212,12 @@ export async function makeRuntime(
       asnDb: config.geoipAsnDb,
       hostingAsns: hostingAsns(config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined),
       onReload: (file, error) =>
-        error ? logger.warn({ file, err: error.message }, 'IP data file changed but could not be read; keeping the loaded data') : logger.info({ file }, 'IP data reloaded'),
+        error
+          ? logger.warn(
+              { file, err: error.message },
+              'IP data file changed but could not be read; keeping the loaded data',
+            )
+          : logger.info({ file }, 'IP data reloaded'),
     });
     logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
     ipIntelligence = ipData;
@@ -217,11 +226,16 @@ export async function makeRuntime(
   const ipLists = openIpLists({
     dir: config.ipListsDir,
     onReload: (file, error) =>
-      error ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped') : logger.info({ file }, 'IP list reloaded'),
+      error
+        ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped')
+        : logger.info({ file }, 'IP list reloaded'),
   });
   // The real engine, loaded lazily (its models load on the first analysis or on warmUp); the
   // module itself is only imported when it is configured, so the CLI starts fast.
-  const analysis = config.analysisEngine === 'local' && (options.analysis ?? true) ? (await import('./analysis/engine')).makeLocalAnalysisEngine() : undefined;
+  const analysis =
+    config.analysisEngine === 'local' && (options.analysis ?? true)
+      ? (await import('./analysis/engine')).makeLocalAnalysisEngine()
+      : undefined;
   const deps: CoreDeps = {
     db,
     clock: systemClock,
@@ -239,7 +253,14 @@ export async function makeRuntime(
   return {
     ...deps,
     services,
-    startWorker: (signal, overrides = {}) => makeWebhookWorker({ jobs: services.jobs, clock: deps.clock, logger, ...workerSettings(config), ...overrides }).start(signal),
+    startWorker: (signal, overrides = {}) =>
+      makeWebhookWorker({
+        jobs: services.jobs,
+        clock: deps.clock,
+        logger,
+        ...workerSettings(config),
+        ...overrides,
+      }).start(signal),
     warmUp: async () => {
       if (!analysis) return;
       const started = Date.now();

@@ -99,7 +99,8 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new ConfigError(`${name} must be a number above 0 and at most 1, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(value) || value <= 0 || value > 1)
+    throw new ConfigError(`${name} must be a number above 0 and at most 1, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -145,7 +146,15 @@ function publicBaseUrl(raw: string | undefined): string | undefined {
   } catch {
     throw new ConfigError(rule);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || raw.includes('?') || raw.includes('#')) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    raw.includes('?') ||
+    raw.includes('#')
+  ) {
     throw new ConfigError(rule);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -168,7 +177,8 @@ function webConcurrency(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
   if (raw === 'auto') return os.availableParallelism();
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 1024) throw new ConfigError(`WEB_CONCURRENCY must be auto or an integer from 1 to 1024, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 1 || value > 1024)
+    throw new ConfigError(`WEB_CONCURRENCY must be auto or an integer from 1 to 1024, got ${JSON.stringify(raw)}`);
   return value;
 }
 

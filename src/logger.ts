@@ -6,7 +6,17 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-const SECRET_FIELDS = ['api_key', 'webhook_secret', 'secret', 'password', 'token', 'x-api-key', 'authorization', 'cookie', 'x-signature'];
+const SECRET_FIELDS = [
+  'api_key',
+  'webhook_secret',
+  'secret',
+  'password',
+  'token',
+  'x-api-key',
+  'authorization',
+  'cookie',
+  'x-signature',
+];
 const PERSONAL_FIELDS = [
   'email',
   'phone',

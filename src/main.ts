@@ -47,9 +47,15 @@ async function ensureDefaultProject(services: Services, config: Config, logger: 
   const fresh = `${file}.${process.pid}.tmp`;
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const { project_id, api_key, webhook_secret } = created;
-  fs.writeFileSync(fresh, `${JSON.stringify({ project_id, api_key, webhook_secret }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  fs.writeFileSync(fresh, `${JSON.stringify({ project_id, api_key, webhook_secret }, null, 2)}\n`, {
+    mode: 0o600,
+    flag: 'wx',
+  });
   fs.renameSync(fresh, file);
-  logger.warn({ projectId: project_id, file }, 'created a default project; its API key and webhook secret are in this file (mode 0600), shown nowhere else: keep them and delete the file');
+  logger.warn(
+    { projectId: project_id, file },
+    'created a default project; its API key and webhook secret are in this file (mode 0600), shown nowhere else: keep them and delete the file',
+  );
 }
 
 /** The cluster primary's one-time work before the workers start; it keeps nothing open. */
@@ -72,7 +78,14 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   if (!cluster.isWorker) await ensureDefaultProject(runtime.services, config, logger);
 
   // The models load in the background; a verification completed before they are ready waits for them.
-  runtime.warmUp().catch((err) => logger.error({ err: (err as Error).message }, 'the analysis models could not be loaded; completing a verification will try again'));
+  runtime
+    .warmUp()
+    .catch((err) =>
+      logger.error(
+        { err: (err as Error).message },
+        'the analysis models could not be loaded; completing a verification will try again',
+      ),
+    );
 
   const app = createApp({ config, services: runtime.services });
   const stopWorker = new AbortController();
@@ -82,7 +95,15 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     boundPort = port;
-    logger.info({ port, publicBaseUrl: publicBaseUrl(), database: config.databaseUrl ? 'postgresql' : 'sqlite', validateResponses: config.validateResponses }, 'listening');
+    logger.info(
+      {
+        port,
+        publicBaseUrl: publicBaseUrl(),
+        database: config.databaseUrl ? 'postgresql' : 'sqlite',
+        validateResponses: config.validateResponses,
+      },
+      'listening',
+    );
   });
 
   let stopping = false;

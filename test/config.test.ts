@@ -3,7 +3,11 @@ import os from 'node:os';
 import { ConfigError, DEFAULT_API_KEY_CACHE_TTL_MS, listenUrl, loadConfig } from '../src/config';
 
 test('when nothing is set, then one process, limits counted in the database, keys kept for a few seconds', () => {
-  expect(loadConfig({})).toMatchObject({ webConcurrency: 1, rateLimitStore: 'database', apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS });
+  expect(loadConfig({})).toMatchObject({
+    webConcurrency: 1,
+    rateLimitStore: 'database',
+    apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,
+  });
   expect(DEFAULT_API_KEY_CACHE_TTL_MS).toBe(5_000);
 });
 
@@ -14,24 +18,41 @@ test('when WEB_CONCURRENCY is auto or a number, then that many processes; anythi
 });
 
 test('when RATE_LIMIT_STORE or API_KEY_CACHE_TTL_MS is out of range, then start-up refuses it', () => {
-  expect(loadConfig({ RATE_LIMIT_STORE: 'memory', API_KEY_CACHE_TTL_MS: '0' })).toMatchObject({ rateLimitStore: 'memory', apiKeyCacheTtlMs: 0 });
+  expect(loadConfig({ RATE_LIMIT_STORE: 'memory', API_KEY_CACHE_TTL_MS: '0' })).toMatchObject({
+    rateLimitStore: 'memory',
+    apiKeyCacheTtlMs: 0,
+  });
   expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(ConfigError);
   expect(() => loadConfig({ API_KEY_CACHE_TTL_MS: '-1' })).toThrow(ConfigError);
 });
 
 describe('PUBLIC_BASE_URL', () => {
   test('when it is an http or https URL, then every absolute URL is made on it (a path kept, its trailing slash dropped)', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://trustgate.example.com' }).publicBaseUrl).toBe('https://trustgate.example.com');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Example.COM:8443/trustgate/' }).publicBaseUrl).toBe('https://example.com:8443/trustgate');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://trustgate.example.com' }).publicBaseUrl).toBe(
+      'https://trustgate.example.com',
+    );
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Example.COM:8443/trustgate/' }).publicBaseUrl).toBe(
+      'https://example.com:8443/trustgate',
+    );
     expect(loadConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:3000/' }).publicBaseUrl).toBe('http://127.0.0.1:3000');
   });
 
-  test.each(['javascript://attacker.invalid', 'ftp://example.com', 'example.com', 'https://user:pw@example.com', 'https://example.com/?a=1', 'https://example.com/#x', 'https://example.com?', 'not a url'])(
-    'when it is %j, then start-up refuses it, naming the setting and the rule',
-    (raw) => {
-      expect(() => loadConfig({ PUBLIC_BASE_URL: raw })).toThrow(new ConfigError(`PUBLIC_BASE_URL must be an http or https URL without credentials, query or fragment (e.g. https://trustgate.example.com), got ${JSON.stringify(raw)}`));
-    },
-  );
+  test.each([
+    'javascript://attacker.invalid',
+    'ftp://example.com',
+    'example.com',
+    'https://user:pw@example.com',
+    'https://example.com/?a=1',
+    'https://example.com/#x',
+    'https://example.com?',
+    'not a url',
+  ])('when it is %j, then start-up refuses it, naming the setting and the rule', (raw) => {
+    expect(() => loadConfig({ PUBLIC_BASE_URL: raw })).toThrow(
+      new ConfigError(
+        `PUBLIC_BASE_URL must be an http or https URL without credentials, query or fragment (e.g. https://trustgate.example.com), got ${JSON.stringify(raw)}`,
+      ),
+    );
+  });
 
   test('when it is unset, then the listen address, as a browser on this machine reaches it', () => {
     expect(loadConfig({}).publicBaseUrl).toBeUndefined();

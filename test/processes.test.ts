@@ -18,7 +18,17 @@ import { migrationSource } from '../src/storage/migrations';
 import { makeTestContext, type TestContext } from './helpers/app';
 import { makeTestDb, type TestDb } from './helpers/db';
 import { personSession } from './helpers/evaluation';
-import { compileSources, databaseEnv, killAll, removeCompiled, runCli, send, startServer, until, type Reply } from './helpers/processes';
+import {
+  compileSources,
+  databaseEnv,
+  killAll,
+  removeCompiled,
+  runCli,
+  send,
+  startServer,
+  until,
+  type Reply,
+} from './helpers/processes';
 
 const secretKey = randomBytes(32);
 let dataDir: string;
@@ -43,7 +53,6 @@ async function roomInWindow(): Promise<void> {
   if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
 }
 
-
 const message = (r: Reply) => (r.body as { message?: string } | undefined)?.message ?? '';
 
 /** The server's data folder for `testDb` (databaseEnv's DATA_DIR). */
@@ -51,14 +60,18 @@ const dataDirOf = (testDb: TestDb) => databaseEnv(testDb, dataDir, secretKey).DA
 
 /** The default project's credentials as the first start wrote them (DATA_DIR/default-project.json). */
 function defaultProjectFile(testDb: TestDb): { project_id: string; api_key: string; webhook_secret: string } {
-  return JSON.parse(fs.readFileSync(path.join(dataDirOf(testDb), 'default-project.json'), 'utf8')) as { project_id: string; api_key: string; webhook_secret: string };
+  return JSON.parse(fs.readFileSync(path.join(dataDirOf(testDb), 'default-project.json'), 'utf8')) as {
+    project_id: string;
+    api_key: string;
+    webhook_secret: string;
+  };
 }
 
 describe('the first start', () => {
   let testDb: TestDb;
   afterAll(() => testDb?.destroy());
 
-  test('when stdout is not a terminal, then the default project\'s key and secret go to a 0600 file in DATA_DIR, only its path is logged, and a second start writes nothing', async () => {
+  test("when stdout is not a terminal, then the default project's key and secret go to a 0600 file in DATA_DIR, only its path is logged, and a second start writes nothing", async () => {
     testDb = await makeTestDb();
     const env = { ...databaseEnv(testDb, dataDir, secretKey), WEBHOOK_WORKER: 'off', ANALYSIS_ENGINE: 'off' };
     fs.rmSync(path.join(dataDirOf(testDb), 'default-project.json'), { force: true }); // PostgreSQL: the data folder is shared by this file's tests
@@ -66,17 +79,25 @@ describe('the first start', () => {
     const file = path.join(dataDirOf(testDb), 'default-project.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const credentials = defaultProjectFile(testDb);
-    expect(credentials).toEqual({ project_id: expect.stringMatching(/^[0-9a-f-]{36}$/), api_key: expect.stringMatching(/^tg_/), webhook_secret: expect.any(String) });
+    expect(credentials).toEqual({
+      project_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      api_key: expect.stringMatching(/^tg_/),
+      webhook_secret: expect.any(String),
+    });
 
     // Nothing secret on either stream; the log names the file.
     for (const output of [server.stdout(), server.stderr()]) {
       expect(output).not.toContain(credentials.api_key);
       expect(output).not.toContain(credentials.webhook_secret);
     }
-    expect(server.lines.filter((l) => String(l.msg).startsWith('created a default project'))).toEqual([expect.objectContaining({ projectId: credentials.project_id, file })]);
+    expect(server.lines.filter((l) => String(l.msg).startsWith('created a default project'))).toEqual([
+      expect.objectContaining({ projectId: credentials.project_id, file }),
+    ]);
 
     // They are the project's: the key authenticates, the secret is the one webhooks are signed with.
-    expect((await send(server.port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': credentials.api_key })).status).toBe(400);
+    expect(
+      (await send(server.port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': credentials.api_key })).status,
+    ).toBe(400);
     const services = servicesOn(testDb);
     const project = (await services.repos.projects.findById(credentials.project_id))!;
     expect(await services.projects.webhookSecret(project)).toBe(credentials.webhook_secret);
@@ -93,12 +114,23 @@ describe('the first start', () => {
   test('when stdout is a terminal, then the key and secret are printed there once and no file is written', async () => {
     const db = await makeTestDb();
     try {
-      const env = { ...databaseEnv(db, dataDir, secretKey), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off', ANALYSIS_ENGINE: 'off' };
+      const env = {
+        ...databaseEnv(db, dataDir, secretKey),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        WEBHOOK_WORKER: 'off',
+        ANALYSIS_ENGINE: 'off',
+      };
       const file = path.join(dataDirOf(db), 'default-project.json');
       fs.rmSync(file, { force: true });
       // util-linux's script(1) runs the server on a pseudo-terminal.
       const main = path.join(compileSources(), 'src', 'main.js');
-      const child = spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(main)}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(
+        'script',
+        ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(main)}`, '/dev/null'],
+        { env, stdio: ['pipe', 'pipe', 'pipe'] },
+      );
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -150,15 +182,25 @@ describe('two server processes on one database', () => {
     for (const i of [4, 5]) {
       const limited = await api(i);
       expect(limited.status).toBe(429);
-      expect(limited.body).toEqual({ statusCode: 429, message: expect.stringMatching(/^Too many requests for this API key \(limit 4 per minute\); retry after \d+ seconds$/) });
+      expect(limited.body).toEqual({
+        statusCode: 429,
+        message: expect.stringMatching(
+          /^Too many requests for this API key \(limit 4 per minute\); retry after \d+ seconds$/,
+        ),
+      });
       const retryAfter = Number(limited.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
 
     // The SDK's posts: 3 a minute for the project, 6 for the address (both count every post).
-    const post = (i: number, projectId: string) => send(servers[i % 2].port, 'POST', '/ingest/session', { 'x-project-id': projectId }, personSession());
-    const posts = [await post(0, project.project_id), await post(1, project.project_id), await post(2, project.project_id)];
+    const post = (i: number, projectId: string) =>
+      send(servers[i % 2].port, 'POST', '/ingest/session', { 'x-project-id': projectId }, personSession());
+    const posts = [
+      await post(0, project.project_id),
+      await post(1, project.project_id),
+      await post(2, project.project_id),
+    ];
     expect(posts.map((r) => r.status)).toEqual([200, 200, 200]);
     for (const i of [3, 4]) {
       const limited = await post(i, project.project_id);
@@ -175,12 +217,17 @@ describe('two server processes on one database', () => {
     }
 
     // Unknown keys, each a bucket of its own in the per-key limit: 3 failures a minute for the address, counted by both.
-    const unknown = (i: number) => send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, { 'x-api-key': `tg_${randomBytes(24).toString('base64url')}` });
+    const unknown = (i: number) =>
+      send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, {
+        'x-api-key': `tg_${randomBytes(24).toString('base64url')}`,
+      });
     expect([(await unknown(0)).status, (await unknown(1)).status, (await unknown(2)).status]).toEqual([401, 401, 401]);
     for (const i of [3, 4]) {
       const limited = await unknown(i);
       expect(limited.status).toBe(429);
-      expect(message(limited)).toMatch(/^Too many failed authentications from this address \(limit 3 per minute\); retry after \d+ seconds$/);
+      expect(message(limited)).toMatch(
+        /^Too many failed authentications from this address \(limit 3 per minute\); retry after \d+ seconds$/,
+      );
     }
 
     for (const s of servers) s.child.kill('SIGTERM');
@@ -197,10 +244,19 @@ describe('an API key rotated by another process', () => {
     const get = (apiKey: string) => request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', apiKey);
     expect((await get(ctx.project.api_key)).status).toBe(400); // now in this server's cache
 
-    const rotated = await runCli(['project', 'rotate-key', ctx.project.project_id, '--json'], databaseEnv(ctx.testDb, dataDir, secretKey));
+    const rotated = await runCli(
+      ['project', 'rotate-key', ctx.project.project_id, '--json'],
+      databaseEnv(ctx.testDb, dataDir, secretKey),
+    );
     expect(rotated).toMatchObject({ code: 0, stderr: '' });
     const newKey = (JSON.parse(rotated.stdout) as { api_key: string }).api_key;
-    expect(await ctx.testDb.db('api_keys').where({ project_id: ctx.project.project_id }).whereNull('revoked_at').count<{ n: number }[]>({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(
+      await ctx.testDb
+        .db('api_keys')
+        .where({ project_id: ctx.project.project_id })
+        .whereNull('revoked_at')
+        .count<{ n: number }[]>({ n: '*' }),
+    ).toEqual([{ n: 1 }]);
 
     ctx.clock.advance(DEFAULT_API_KEY_CACHE_TTL_MS - 1);
     expect((await get(ctx.project.api_key)).status).toBe(400);
@@ -219,7 +275,10 @@ describe('WEB_CONCURRENCY=2', () => {
   test('when the server starts on an empty database, then the primary migrates and creates the default project once, two workers answer, and SIGTERM stops them all', async () => {
     testDb = await makeTestDb();
     await testDb.db.migrate.rollback({ migrationSource }, true); // empty: the primary must migrate
-    const server = await startServer({ ...databaseEnv(testDb, dataDir, secretKey), WEB_CONCURRENCY: '2', ANALYSIS_ENGINE: 'off' }, 2);
+    const server = await startServer(
+      { ...databaseEnv(testDb, dataDir, secretKey), WEB_CONCURRENCY: '2', ANALYSIS_ENGINE: 'off' },
+      2,
+    );
     const primary = server.child.pid;
 
     const [, pending] = (await testDb.db.migrate.list({ migrationSource })) as [unknown[], unknown[]];
@@ -227,7 +286,9 @@ describe('WEB_CONCURRENCY=2', () => {
     // Created once, by the primary: its credentials in the data folder, not in the logs.
     const { api_key: apiKey } = defaultProjectFile(testDb);
     expect(server.stdout()).not.toContain(apiKey);
-    expect(server.lines.filter((l) => l.msg?.toString().startsWith('created a default project')).map((l) => l.pid)).toEqual([primary]);
+    expect(
+      server.lines.filter((l) => l.msg?.toString().startsWith('created a default project')).map((l) => l.pid),
+    ).toEqual([primary]);
     const workers = new Set(server.lines.filter((l) => l.msg === 'listening').map((l) => l.pid));
     expect(workers.size).toBe(2);
     expect(workers.has(primary)).toBe(false);
@@ -246,8 +307,14 @@ describe('WEB_CONCURRENCY=2', () => {
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-    for (const pid of workers) expect(() => process.kill(Number(pid), 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
-    expect(server.lines.filter((l) => l.msg === 'shutting down').map((l) => l.pid).sort()).toEqual([...workers].sort());
+    for (const pid of workers)
+      expect(() => process.kill(Number(pid), 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    expect(
+      server.lines
+        .filter((l) => l.msg === 'shutting down')
+        .map((l) => l.pid)
+        .sort(),
+    ).toEqual([...workers].sort());
     expect(await testDb.db('projects').where({ demo: false }).count<{ n: number }[]>({ n: '*' })).toEqual([{ n: 1 }]);
   }, 90_000);
 });

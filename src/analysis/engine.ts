@@ -17,7 +17,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Human } from '@vladmandic/human';
-import type { AnalysisEngine, AnalysisInput, AnalysisOutcome, CaptureKind, DocumentFindings, FaceFindings } from '../domain/verification/analysis';
+import type {
+  AnalysisEngine,
+  AnalysisInput,
+  AnalysisOutcome,
+  CaptureKind,
+  DocumentFindings,
+  FaceFindings,
+} from '../domain/verification/analysis';
 import { parseAamva } from './document/aamva';
 import { findDocumentEdges, type EdgeFindings } from './document/edges';
 import { makeMrzReader, type MrzFindings } from './document/mrz';
@@ -55,7 +62,8 @@ export const REASONS = {
   selfieNotImage: 'The selfie could not be read as an image; take the selfie again with the camera.',
   noFace: 'No face was found in the selfie; face the camera in good light, with your whole face in the frame.',
   severalFaces: 'More than one face was found in the selfie; make sure only your face is in the frame.',
-  documentNotImage: 'The photos of the document could not be read as images; photograph the front and the back of the document again.',
+  documentNotImage:
+    'The photos of the document could not be read as images; photograph the front and the back of the document again.',
   noDocument:
     'No identity document was found in the photos; photograph the front and the back of the document, whole and flat, on a dark surface.',
 } as const;
@@ -65,7 +73,12 @@ function latest(input: AnalysisInput, kind: CaptureKind) {
   return captures[captures.length - 1];
 }
 
-const publicFace = ({ embedding, liveness, age, confidence }: DetectedFace): FaceFindings => ({ embedding, liveness, age, confidence });
+const publicFace = ({ embedding, liveness, age, confidence }: DetectedFace): FaceFindings => ({
+  embedding,
+  liveness,
+  age,
+  confidence,
+});
 
 export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): LocalAnalysisEngine {
   const modelDir = options.modelDir ?? defaultModelDir();
@@ -121,7 +134,8 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
     const reading = (async () => {
       const barcode = await readDocumentBarcode(back, backEdges.angle);
       // No barcode read: an ID card's MRZ is on its back, a passport's on its data page (the front).
-      const mrz = barcode.status === 'read' ? null : ((await mrzOn(back, backEdges)) ?? (await mrzOn(front, frontEdges)));
+      const mrz =
+        barcode.status === 'read' ? null : ((await mrzOn(back, backEdges)) ?? (await mrzOn(front, frontEdges)));
       return { barcode, mrz };
     })();
     const [portraits, { barcode, mrz }] = await Promise.all([faces(front), reading]);
@@ -131,7 +145,8 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
       const status = barcode.status === 'unreadable' ? 'unreadable' : 'not_applicable';
       return { barcode: status, source: 'mrz', fields: mrz.fields, checks: mrz.checks, face, edges: frontEdges.edges };
     }
-    if (barcode.status === 'not_found' && frontEdges.edges === 'none' && backEdges.edges === 'none' && !face) return null;
+    if (barcode.status === 'not_found' && frontEdges.edges === 'none' && backEdges.edges === 'none' && !face)
+      return null;
     return { ...fromBarcode(barcode), face, edges: frontEdges.edges };
   }
 
@@ -141,7 +156,8 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
       if (!selfieCapture) throw new Error('analyse: no selfie among the captures');
       const frontCapture = latest(input, 'id_front');
       const backCapture = latest(input, 'id_back');
-      if (input.type === 'id-check' && (!frontCapture || !backCapture)) throw new Error('analyse: an ID Check needs id_front and id_back captures');
+      if (input.type === 'id-check' && (!frontCapture || !backCapture))
+        throw new Error('analyse: an ID Check needs id_front and id_back captures');
 
       const [selfie, front, back] = await Promise.all([
         decodeImage(selfieCapture.bytes, selfieSide),
@@ -165,9 +181,18 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
       await Promise.all([models(), loadPdf417Reader(), mrzReader?.load()]);
       // The first run of each model compiles its kernels: run them on a face (Human's own
       // screenshot of its author, shipped in its package) when it is there, else on a blank image.
-      const sample = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'assets', 'screenshot-faceid.jpg');
+      const sample = path.join(
+        path.dirname(require.resolve('@vladmandic/human')),
+        '..',
+        'assets',
+        'screenshot-faceid.jpg',
+      );
       const bytes = fs.existsSync(sample) ? fs.readFileSync(sample) : undefined;
-      const image = (bytes && (await decodeImage(bytes, selfieSide))) || { data: new Uint8Array(64 * 64 * 3), width: 64, height: 64 };
+      const image = (bytes && (await decodeImage(bytes, selfieSide))) || {
+        data: new Uint8Array(64 * 64 * 3),
+        width: 64,
+        height: 64,
+      };
       await faces(image);
     },
 
@@ -176,7 +201,14 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
       await mrzReader?.close();
       const held = human;
       human = undefined;
-      if (held && (await held.then(() => true, () => false))) await releaseHuman();
+      if (
+        held &&
+        (await held.then(
+          () => true,
+          () => false,
+        ))
+      )
+        await releaseHuman();
     },
   };
 }

@@ -17,7 +17,15 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { addToIpList, IP_LIST_NAMES, ipListFile, isIpListName, normaliseIpListEntry, readIpList, removeFromIpList } from '../geo/ip-lists';
+import {
+  addToIpList,
+  IP_LIST_NAMES,
+  ipListFile,
+  isIpListName,
+  normaliseIpListEntry,
+  readIpList,
+  removeFromIpList,
+} from '../geo/ip-lists';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
 
@@ -88,7 +96,9 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       else if (all.length === 0) out('no projects');
       else
         all.forEach((p) =>
-          out(`${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`),
+          out(
+            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`,
+          ),
         );
       return;
     }
@@ -101,7 +111,8 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     }
     case 'set-webhook': {
       const [projectId, url] = rest;
-      if (!projectId || (!url && !values.clear)) throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)\n' + USAGE);
+      if (!projectId || (!url && !values.clear))
+        throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)\n' + USAGE);
       await projects.setWebhook(projectId, values.clear ? null : url);
       out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
       return;
@@ -112,11 +123,18 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
 }
 
 /** `trustgate webhooks …`: the delivery records, and replays. */
-async function runWebhooks(command: string | undefined, rest: string[], values: { json: boolean; status?: string }, runtime: Runtime, out: Out): Promise<void> {
+async function runWebhooks(
+  command: string | undefined,
+  rest: string[],
+  values: { json: boolean; status?: string },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
   const outbox = runtime.services.repos.outbox;
   if (command === 'list') {
     const status = values.status;
-    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status)) throw new UsageError('--status is one of pending, delivered, failed\n' + USAGE);
+    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
+      throw new UsageError('--status is one of pending, delivered, failed\n' + USAGE);
     const rows = await outbox.list({ status: status as 'pending' | 'delivered' | 'failed' | undefined });
     const view = rows.map((w) => ({
       request_id: w.requestId,
@@ -129,7 +147,15 @@ async function runWebhooks(command: string | undefined, rest: string[], values: 
       last_error: w.lastError ?? null,
       created_at: w.createdAt.toISOString(),
     }));
-    print(out, values.json, { webhooks: view }, view.map((w) => `${w.request_id}  ${w.status}  attempts: ${w.attempts}  ${w.event_type}  session ${w.session_id}${w.last_error ? `  last error: ${w.last_error}` : ''}`));
+    print(
+      out,
+      values.json,
+      { webhooks: view },
+      view.map(
+        (w) =>
+          `${w.request_id}  ${w.status}  attempts: ${w.attempts}  ${w.event_type}  session ${w.session_id}${w.last_error ? `  last error: ${w.last_error}` : ''}`,
+      ),
+    );
     return;
   }
   if (command === 'replay' && rest.length === 1) {
@@ -142,10 +168,15 @@ async function runWebhooks(command: string | undefined, rest: string[], values: 
 
 /** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
 export function runIpList(argv: string[], dir: string, out: Out): void {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
   const [area, command, list, address, ...extra] = positionals;
   if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError(USAGE);
-  if (!list || !isIpListName(list)) throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}\n` + USAGE);
+  if (!list || !isIpListName(list))
+    throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}\n` + USAGE);
   if (command === 'show') {
     if (address !== undefined) throw new UsageError('iplist show takes only a LIST\n' + USAGE);
     const { file, entries, invalid } = readIpList(dir, list);
@@ -157,16 +188,21 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
     }
     return;
   }
-  if (!address || extra.length > 0) throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block\n` + USAGE);
+  if (!address || extra.length > 0)
+    throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block\n` + USAGE);
   const entry = normaliseIpListEntry(address);
   if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}\n` + USAGE);
   const file = ipListFile(dir, list);
   if (command === 'add') {
     const added = addToIpList(dir, list, entry);
-    print(out, values.json, { list, entry, added, file }, [added ? `added ${entry} to ${list} (${file})` : `${entry} is already on ${list}`]);
+    print(out, values.json, { list, entry, added, file }, [
+      added ? `added ${entry} to ${list} (${file})` : `${entry} is already on ${list}`,
+    ]);
   } else {
     const removed = removeFromIpList(dir, list, entry);
-    print(out, values.json, { list, entry, removed, file }, [removed ? `removed ${entry} from ${list} (${file})` : `${entry} is not on ${list}`]);
+    print(out, values.json, { list, entry, removed, file }, [
+      removed ? `removed ${entry} from ${list} (${file})` : `${entry} is not on ${list}`,
+    ]);
   }
 }
 
@@ -180,7 +216,8 @@ function workerPollMs(argv: string[]): number | undefined {
   }
   if (raw === undefined) return undefined;
   const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}\n` + USAGE);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}\n` + USAGE);
   return ms;
 }
 
@@ -210,7 +247,9 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return 0;
     }
     const pollMs = argv[0] === 'worker' ? workerPollMs(argv.slice(1)) : undefined;
-    const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), { write: io.stderr } as never);
+    const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), {
+      write: io.stderr,
+    } as never);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {

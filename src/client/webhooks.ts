@@ -17,11 +17,7 @@ import type { WebhookEnvelope } from '../api-types';
 
 /** Why a webhook was refused, for code to branch on; the error's message says it for people. */
 export type WebhookVerificationReason =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'stale_timestamp'
-  | 'bad_signature'
-  | 'malformed_body';
+  'missing_header' | 'malformed_header' | 'stale_timestamp' | 'bad_signature' | 'malformed_body';
 
 /** The one error `verifyWebhook` throws for a webhook it refuses. Answer it with a 4xx. */
 export class WebhookVerificationError extends Error {
@@ -72,8 +68,10 @@ export function verifyWebhook(
   options: VerifyWebhookOptions = {},
 ): WebhookEnvelope {
   const body = rawBytes(rawBody);
-  if (typeof headers !== 'object' || headers === null) throw new TypeError('verifyWebhook: headers must be the request headers object');
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('verifyWebhook: secret must be a non-empty string');
+  if (typeof headers !== 'object' || headers === null)
+    throw new TypeError('verifyWebhook: headers must be the request headers object');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new TypeError('verifyWebhook: secret must be a non-empty string');
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
     throw new TypeError(`verifyWebhook: toleranceSeconds must be a finite number >= 0, got ${String(tolerance)}`);
@@ -93,13 +91,19 @@ export function verifyWebhook(
   const values = names.map((name) => {
     const value = byName.get(name);
     if (value === undefined) {
-      throw new WebhookVerificationError('missing_header', `the ${name} header, signed according to x-signature h, is missing`);
+      throw new WebhookVerificationError(
+        'missing_header',
+        `the ${name} header, signed according to x-signature h, is missing`,
+      );
     }
     return value;
   });
 
   const expected = Buffer.from(
-    createHmac('sha256', secret).update(`${t}.${h}.${values.join('.')}.`, 'utf8').update(body).digest('hex'),
+    createHmac('sha256', secret)
+      .update(`${t}.${h}.${values.join('.')}.`, 'utf8')
+      .update(body)
+      .digest('hex'),
     'utf8',
   );
   const given = Buffer.from(v1.toLowerCase(), 'utf8');
@@ -146,23 +150,33 @@ function parseSignature(signature: string): { t: string; h: string; v1: string }
   const fields = new Map<string, string>();
   for (const part of signature.split(',')) {
     const eq = part.indexOf('=');
-    if (eq <= 0) throw new WebhookVerificationError('malformed_header', 'x-signature is not a list of key=value separated by ","');
+    if (eq <= 0)
+      throw new WebhookVerificationError('malformed_header', 'x-signature is not a list of key=value separated by ","');
     const key = part.slice(0, eq).trim();
-    if (fields.has(key)) throw new WebhookVerificationError('malformed_header', `x-signature has ${key} more than once`);
+    if (fields.has(key))
+      throw new WebhookVerificationError('malformed_header', `x-signature has ${key} more than once`);
     fields.set(key, part.slice(eq + 1).trim());
   }
   // Unknown keys are ignored, so that a later scheme (v2=…) can be sent beside v1.
   const t = fields.get('t');
   const h = fields.get('h');
   const v1 = fields.get('v1');
-  for (const [key, value] of [['t', t], ['h', h], ['v1', v1]] as const) {
+  for (const [key, value] of [
+    ['t', t],
+    ['h', h],
+    ['v1', v1],
+  ] as const) {
     if (!value) throw new WebhookVerificationError('malformed_header', `x-signature has no ${key}=`);
   }
   if (!T_PATTERN.test(t!)) throw new WebhookVerificationError('malformed_header', 'x-signature t is not unix seconds');
   if (!H_PATTERN.test(h!)) {
-    throw new WebhookVerificationError('malformed_header', 'x-signature h is not lower-case header names separated by single spaces');
+    throw new WebhookVerificationError(
+      'malformed_header',
+      'x-signature h is not lower-case header names separated by single spaces',
+    );
   }
-  if (!V1_PATTERN.test(v1!)) throw new WebhookVerificationError('malformed_header', 'x-signature v1 is not hexadecimal');
+  if (!V1_PATTERN.test(v1!))
+    throw new WebhookVerificationError('malformed_header', 'x-signature v1 is not hexadecimal');
   return { t: t!, h: h!, v1: v1! };
 }
 

@@ -55,7 +55,8 @@ export function makeDemoRouter(deps: DemoDeps): Router {
     const text = (name: string, max: number) => {
       const value = body[name];
       if (value === undefined || value === '') return undefined;
-      if (typeof value !== 'string' || value.length > max) throw new BadRequestError(`${name} must be a string of at most ${max} characters`);
+      if (typeof value !== 'string' || value.length > max)
+        throw new BadRequestError(`${name} must be a string of at most ${max} characters`);
       if (!isText(value)) throw new BadRequestError(`${name} ${TEXT_RULE}`);
       return value.trim();
     };

@@ -68,7 +68,11 @@ class RangeTable {
   find(value: bigint): AsnHit | undefined {
     const i = lastAtOrBelow(this.starts, value);
     if (i < 0 || value > this.ends[i]) return undefined;
-    return { asn: this.asns[i], organisation: this.orgs[this.orgIndex[i]], subnet: this.subnet(value, this.starts[i], this.ends[i]) };
+    return {
+      asn: this.asns[i],
+      organisation: this.orgs[this.orgIndex[i]],
+      subnet: this.subnet(value, this.starts[i], this.ends[i]),
+    };
   }
 
   private subnet(value: bigint, start: bigint, end: bigint): string {

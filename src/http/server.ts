@@ -10,7 +10,11 @@ import type { RequestListener } from 'node:http';
 import type { ErrorBody } from '../api-types';
 import type { Logger } from '../logger';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** What Node's parser (llhttp) or its timers reported, as a status and a message. */
 function answerFor(code: string | undefined, maxHeaderSize: number): ErrorBody {
@@ -25,7 +29,10 @@ function answerFor(code: string | undefined, maxHeaderSize: number): ErrorBody {
   }
 }
 
-export function createHttpServer(app: RequestListener, options: { logger?: Logger; server?: http.ServerOptions } = {}): http.Server {
+export function createHttpServer(
+  app: RequestListener,
+  options: { logger?: Logger; server?: http.ServerOptions } = {},
+): http.Server {
   const server = http.createServer(options.server ?? {}, app);
   const maxHeaderSize = options.server?.maxHeaderSize ?? http.maxHeaderSize;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {

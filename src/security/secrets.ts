@@ -64,7 +64,9 @@ export function makeSecretBox(key: Buffer, random: Random): SecretBox {
       const iv = random.bytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+      return ['v1', iv, cipher.getAuthTag(), body]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
     },
     decrypt(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
@@ -81,7 +83,11 @@ export function makeSecretBox(key: Buffer, random: Random): SecretBox {
  * folder, created on first start (mode 0600). Lose that file and stored webhook secrets
  * cannot be decrypted: production sets TRUSTGATE_SECRET_KEY from its secret store.
  */
-export function loadSecretKey(configured: string | undefined, dataDir: string, random: Random): { key: Buffer; created: boolean } {
+export function loadSecretKey(
+  configured: string | undefined,
+  dataDir: string,
+  random: Random,
+): { key: Buffer; created: boolean } {
   if (configured) return { key: Buffer.from(configured, 'base64'), created: false };
   const file = path.join(dataDir, 'secret.key');
   if (fs.existsSync(file)) {

@@ -45,8 +45,15 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(filename: string, intervalMs: number, onError: (message: string) => void = () => {}): Checkpointer {
-  const worker = new Worker(THREAD, { eval: true, workerData: { filename, intervalMs, driver: require.resolve('better-sqlite3') } });
+export function startCheckpointer(
+  filename: string,
+  intervalMs: number,
+  onError: (message: string) => void = () => {},
+): Checkpointer {
+  const worker = new Worker(THREAD, {
+    eval: true,
+    workerData: { filename, intervalMs, driver: require.resolve('better-sqlite3') },
+  });
   // Never what keeps a process alive: the database's owner stops it when it closes the database.
   worker.unref();
   let last = { log: -1, checkpointed: -1 };

@@ -40,7 +40,6 @@ export interface DbOptions {
   onCheckpointError?: (message: string) => void;
 }
 
-
 export function dialectOf(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
 }

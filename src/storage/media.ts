@@ -19,8 +19,10 @@ export const MEDIA_URL_LIFETIME_MS = 60 * 60_000;
 /** The image type from the magic bytes: JPEG FF D8 FF, PNG 89 50 4E 47, WEBP RIFF....WEBP. */
 export function sniffImage(bytes: Buffer): ImageType | undefined {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 4 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 4 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+    return 'image/png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   return undefined;
 }
 
@@ -71,7 +73,10 @@ export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: R
     async put(bytes, contentType) {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const id = random.uuid();
-      await fs.writeFile(fileOf(id), secretBox.encrypt(`${contentType}\n${bytes.toString('base64')}`), { mode: 0o600, flag: 'wx' });
+      await fs.writeFile(fileOf(id), secretBox.encrypt(`${contentType}\n${bytes.toString('base64')}`), {
+        mode: 0o600,
+        flag: 'wx',
+      });
       return id;
     },
     async get(id) {
@@ -85,7 +90,10 @@ export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: R
       }
       const plain = secretBox.decrypt(sealed);
       const newline = plain.indexOf('\n');
-      return { contentType: plain.slice(0, newline) as ImageType, bytes: Buffer.from(plain.slice(newline + 1), 'base64') };
+      return {
+        contentType: plain.slice(0, newline) as ImageType,
+        bytes: Buffer.from(plain.slice(newline + 1), 'base64'),
+      };
     },
     async delete(id) {
       if (!MEDIA_ID.test(id)) return;
@@ -116,7 +124,8 @@ export const unconfiguredMediaStore: MediaStore = {
  * the configured public base URL (`publicBaseUrl()`, config.ts), never on a request's Host.
  */
 export function makeMediaUrls(store: MediaStore, clock: Clock, publicBaseUrl: () => string) {
-  const signatureOf = (key: Buffer, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
+  const signatureOf = (key: Buffer, id: string, expires: number) =>
+    createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   /** The media's URL without a signature, as results store it until they are sent. */
   const unsigned = (id: string) => `${publicBaseUrl()}/media/${id}`;
   /**

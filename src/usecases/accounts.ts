@@ -79,7 +79,10 @@ export function makeAccountUseCases(deps: AccountDeps) {
     async sessions(project: Project, id: string, limit: number): Promise<AccountSessions> {
       await found(project, id);
       const rows = await deps.facts.accountSessions(project.id, id, limit);
-      const evaluations = await history.evaluations(project.id, rows.map((r) => r.id));
+      const evaluations = await history.evaluations(
+        project.id,
+        rows.map((r) => r.id),
+      );
       return {
         account_id: id,
         sessions: rows.map((r) => {

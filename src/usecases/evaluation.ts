@@ -93,13 +93,21 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   /** The stored account with the input applied (identifiers normalised), or a 400 naming the rule. */
-  function applyInput(project: Project, existing: AccountRecord | undefined, input: Omit<AccountInput, 'id'>, id: string, field = 'account.'): AccountRecord {
+  function applyInput(
+    project: Project,
+    existing: AccountRecord | undefined,
+    input: Omit<AccountInput, 'id'>,
+    id: string,
+    field = 'account.',
+  ): AccountRecord {
     if (input.group !== undefined && !project.groupsEnabled) {
       throw new BadRequestError(`${field}group is not allowed: groups are not enabled for this project`);
     }
     if (project.groupsEnabled) {
       if (existing?.group !== undefined && input.group !== undefined && input.group !== existing.group) {
-        throw new BadRequestError(`${field}group cannot change: the account is in group ${JSON.stringify(existing.group)}`);
+        throw new BadRequestError(
+          `${field}group cannot change: the account is in group ${JSON.stringify(existing.group)}`,
+        );
       }
       if (existing === undefined && input.group === undefined) {
         throw new BadRequestError(`${field}group is required: groups are enabled for this project`);
@@ -107,22 +115,39 @@ export function makeEvaluation(deps: EvaluationDeps) {
     }
     const standard = (input.lists ?? []).filter((l) => STANDARD_LISTS.includes(l));
     if (new Set(standard).size > 1) {
-      throw new BadRequestError(`${field}lists may hold only one of ${STANDARD_LISTS.join(', ')} (they are mutually exclusive)`);
+      throw new BadRequestError(
+        `${field}lists may hold only one of ${STANDARD_LISTS.join(', ')} (they are mutually exclusive)`,
+      );
     }
     const now = clock.now();
     const next: AccountRecord = existing
       ? { ...existing, updatedAt: now }
-      : { projectId: project.id, id, expectedCountries: [], metadata: {}, createdAt: now, updatedAt: now, aggregates: NO_AGGREGATES, version: 0 };
+      : {
+          projectId: project.id,
+          id,
+          expectedCountries: [],
+          metadata: {},
+          createdAt: now,
+          updatedAt: now,
+          aggregates: NO_AGGREGATES,
+          version: 0,
+        };
     if (input.email !== undefined) {
       const facts = emailFacts(input.email);
-      Object.assign(next, { email: input.email, emailKey: facts.normalised || undefined, emailDomain: facts.domain || undefined });
+      Object.assign(next, {
+        email: input.email,
+        emailKey: facts.normalised || undefined,
+        emailDomain: facts.domain || undefined,
+      });
     }
     if (input.phone !== undefined) Object.assign(next, { phone: input.phone, phoneKey: phoneKey(input.phone) });
     if (input.first_name !== undefined) next.firstName = input.first_name;
     if (input.last_name !== undefined) next.lastName = input.last_name;
     next.nameKey = nameKey(next.firstName, next.lastName);
-    if (input.username !== undefined) Object.assign(next, { username: input.username, usernameKey: usernameKey(input.username) });
-    if (input.expected_countries && input.expected_countries.length > 0) next.expectedCountries = [...new Set(input.expected_countries)];
+    if (input.username !== undefined)
+      Object.assign(next, { username: input.username, usernameKey: usernameKey(input.username) });
+    if (input.expected_countries && input.expected_countries.length > 0)
+      next.expectedCountries = [...new Set(input.expected_countries)];
     if (input.metadata !== undefined) next.metadata = input.metadata;
     if (input.group !== undefined) next.group = input.group;
     return next;
@@ -135,23 +160,39 @@ export function makeEvaluation(deps: EvaluationDeps) {
     if (describe || project.groupsEnabled) {
       const evidence = linkEvidence(search, found.identifiers, found.networks);
       // Without groups only the strongest LINK_CAP can be described; with groups every one found is filtered by its group.
-      const ids = project.groupsEnabled ? [...evidence.keys()] : linksOf(evidence, new Map(), { enabled: false }).slice(0, LINK_CAP).map((l) => l.accountId);
+      const ids = project.groupsEnabled
+        ? [...evidence.keys()]
+        : linksOf(evidence, new Map(), { enabled: false })
+            .slice(0, LINK_CAP)
+            .map((l) => l.accountId);
       linked = await reads.accounts(project.id, ids);
     }
     return { search, identifierMatches: found.identifiers, networkMatches: found.networks, linked };
   }
 
   /** What authenticate's evaluation is computed from. */
-  async function gatherAuthenticate(project: Project, body: AuthenticateRequest, describe: boolean): Promise<EvaluationFacts> {
+  async function gatherAuthenticate(
+    project: Project,
+    body: AuthenticateRequest,
+    describe: boolean,
+  ): Promise<EvaluationFacts> {
     const now = clock.now();
     const { id, ...input } = body.account;
-    const [loaded, stored] = await Promise.all([load(project, body.session_id, { accountId: id, limit: ACCOUNT_SESSIONS_READ }), reads.accounts(project.id, [id])]);
+    const [loaded, stored] = await Promise.all([
+      load(project, body.session_id, { accountId: id, limit: ACCOUNT_SESSIONS_READ }),
+      reads.accounts(project.id, [id]),
+    ]);
     const { session, history } = loaded;
     live(session, now);
     const existing = stored.get(id);
     const record = applyInput(project, existing?.record, input, id);
     const email = record.email === undefined ? undefined : emailFacts(record.email);
-    const account = { record, existing: existing?.record, lists: listsAfter(existing?.lists ?? [], input.lists ?? []), sessions: history };
+    const account = {
+      record,
+      existing: existing?.record,
+      lists: listsAfter(existing?.lists ?? [], input.lists ?? []),
+      sessions: history,
+    };
     const previous = previousIn(history, session);
     const [counts, { search: _search, ...links }] = await Promise.all([
       reads.counts(project.id, {
@@ -161,12 +202,20 @@ export function makeEvaluation(deps: EvaluationDeps) {
         now,
         accountId: id,
         ...(email
-          ? { email: { domain: email.domain || undefined, key: email.normalised || undefined, excludeAccount: id, domainFraud: weighsDomainFraud(email) } }
+          ? {
+              email: {
+                domain: email.domain || undefined,
+                key: email.normalised || undefined,
+                excludeAccount: id,
+                domainFraud: weighsDomainFraud(email),
+              },
+            }
           : {}),
       }),
       gatherLinks(project, linkSearchOf({ session, account }), describe),
     ]);
-    if (counts.email && existing?.record.emailDomain === email?.domain) counts.email.accountsFromDomain = Math.max(0, counts.email.accountsFromDomain - 1);
+    if (counts.email && existing?.record.emailDomain === email?.domain)
+      counts.email.accountsFromDomain = Math.max(0, counts.email.accountsFromDomain - 1);
     // The account is on the address once this session is linked to it.
     const joins = !session.accountIds.includes(id) && !counts.accountOnIp;
     return {
@@ -185,7 +234,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   /** What unauthenticated's evaluation is computed from. */
-  async function gatherUnauthenticated(project: Project, sessionId: string, describe: boolean): Promise<EvaluationFacts> {
+  async function gatherUnauthenticated(
+    project: Project,
+    sessionId: string,
+    describe: boolean,
+  ): Promise<EvaluationFacts> {
     const now = clock.now();
     const { session } = await load(project, sessionId);
     live(session, now);
@@ -213,7 +266,12 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   /** The evaluation's writes, in one transaction; false when the account changed since it was read. */
-  async function persist(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, listInput: readonly string[]): Promise<boolean> {
+  async function persist(
+    project: Project,
+    facts: EvaluationFacts,
+    outcome: EvaluationOutcome,
+    listInput: readonly string[],
+  ): Promise<boolean> {
     const now = clock.now();
     const evaluation = {
       decision: outcome.decision,
@@ -236,7 +294,12 @@ export function makeEvaluation(deps: EvaluationDeps) {
     });
   }
 
-  function respond(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, options: EvaluationOptions): Evaluation {
+  function respond(
+    project: Project,
+    facts: EvaluationFacts,
+    outcome: EvaluationOutcome,
+    options: EvaluationOptions,
+  ): Evaluation {
     return {
       project_id: project.id,
       session_id: facts.session.id,
@@ -262,10 +325,24 @@ export function makeEvaluation(deps: EvaluationDeps) {
       owner !== undefined
         ? reads.previousOfAccount(project.id, owner, session.startTime, session.id)
         : reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
-      reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now: clock.now() }),
+      reads.counts(project.id, {
+        sessionId: session.id,
+        ip: session.ipAddress,
+        block: session.ipBlock,
+        now: clock.now(),
+      }),
     ]);
-    const signals = signalsOf({ session, ipLists: listsOf(session.ipAddress), previousIpLists: listsOf(previous?.ipAddress ?? ''), network: counts.network, previous });
-    return toTopLevelSession({ ...session.facts, ...signals }, { account_ids: session.accountIds, request_id: requestId, project_id: project.id, session_id: session.id });
+    const signals = signalsOf({
+      session,
+      ipLists: listsOf(session.ipAddress),
+      previousIpLists: listsOf(previous?.ipAddress ?? ''),
+      network: counts.network,
+      previous,
+    });
+    return toTopLevelSession(
+      { ...session.facts, ...signals },
+      { account_ids: session.accountIds, request_id: requestId, project_id: project.id, session_id: session.id },
+    );
   }
 
   return {
@@ -279,19 +356,31 @@ export function makeEvaluation(deps: EvaluationDeps) {
     /** The session in GET /session/{id}'s form, or undefined when the project has no such session (a verification's device and referring sessions). */
     find,
 
-    async authenticate(project: Project, body: AuthenticateRequest, options: EvaluationOptions): Promise<AuthenticateResponse> {
+    async authenticate(
+      project: Project,
+      body: AuthenticateRequest,
+      options: EvaluationOptions,
+    ): Promise<AuthenticateResponse> {
       for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
         const facts = await gatherAuthenticate(project, body, options.accountsLinked);
         const outcome = evaluate(facts);
         if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
-        const response: AuthenticateResponse = { ...respond(project, facts, outcome, options), account_id: body.account.id, account: outcome.account!.details };
+        const response: AuthenticateResponse = {
+          ...respond(project, facts, outcome, options),
+          account_id: body.account.id,
+          account: outcome.account!.details,
+        };
         if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
         return response;
       }
       throw new ConflictError(`Account ${body.account.id} is being changed by other requests at the same time; retry`);
     },
 
-    async evaluateUnauthenticated(project: Project, body: UnauthenticatedRequest, options: EvaluationOptions): Promise<UnauthenticatedResponse> {
+    async evaluateUnauthenticated(
+      project: Project,
+      body: UnauthenticatedRequest,
+      options: EvaluationOptions,
+    ): Promise<UnauthenticatedResponse> {
       const facts = await gatherUnauthenticated(project, body.session_id, options.accountsLinked);
       const outcome = evaluate(facts);
       await persist(project, facts, outcome, []);
@@ -301,10 +390,16 @@ export function makeEvaluation(deps: EvaluationDeps) {
     },
 
     /** An account's linked accounts (the Account API), found as authenticate finds them. */
-    async linked(project: Project, record: AccountRecord): Promise<{ count: number; linked_accounts: LinkedAccount[] }> {
+    async linked(
+      project: Project,
+      record: AccountRecord,
+    ): Promise<{ count: number; linked_accounts: LinkedAccount[] }> {
       const history = await reads.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
       const found = await gatherLinks(project, linkSearch(history, record), true);
-      const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, { enabled: project.groupsEnabled, name: record.group });
+      const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, {
+        enabled: project.groupsEnabled,
+        name: record.group,
+      });
       return { count: Math.min(all.length, LINK_CAP), linked_accounts: describeLinks(all, found.linked) };
     },
 

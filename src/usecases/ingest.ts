@@ -37,7 +37,15 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, projects, sessio
       if (!existing) {
         const sdk: SdkFacts = posted;
         await sessions.insert(
-          { id, projectId, ipAddress: ip, startTime: now, updatedAt: now, facts: enrichSession(sdk, ip, now, ipIntelligence.lookup(ip)), sdk },
+          {
+            id,
+            projectId,
+            ipAddress: ip,
+            startTime: now,
+            updatedAt: now,
+            facts: enrichSession(sdk, ip, now, ipIntelligence.lookup(ip)),
+            sdk,
+          },
           trx,
         );
         return;
@@ -48,7 +56,12 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, projects, sessio
       }
       const sdk = existing.sdk ? mergeSdkFacts(existing.sdk, posted) : posted;
       // The session keeps the address and start of its first post.
-      const facts = enrichSession(sdk, existing.ipAddress, existing.startTime, ipIntelligence.lookup(existing.ipAddress));
+      const facts = enrichSession(
+        sdk,
+        existing.ipAddress,
+        existing.startTime,
+        ipIntelligence.lookup(existing.ipAddress),
+      );
       await sessions.update({ ...existing, updatedAt: now, facts, sdk }, trx);
     });
   }

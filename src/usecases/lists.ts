@@ -13,22 +13,50 @@ import type { ListRecord, ListRepository } from '../storage/repositories/lists';
 
 export { STANDARD_LISTS };
 
-const summary = (l: ListRecord): ListSummary => ({ name: l.name, standard: l.standard, num_accounts: l.numAccounts, created_at: l.createdAt.toISOString() });
+const summary = (l: ListRecord): ListSummary => ({
+  name: l.name,
+  standard: l.standard,
+  num_accounts: l.numAccounts,
+  created_at: l.createdAt.toISOString(),
+});
 
 /** The standard lists of a new project, created in the project's own transaction. */
 export async function createStandardLists(lists: ListRepository, projectId: string, at: Date, trx: Db): Promise<void> {
-  await lists.ensure(projectId, STANDARD_LISTS.map((name) => ({ name, standard: true })), at, trx);
+  await lists.ensure(
+    projectId,
+    STANDARD_LISTS.map((name) => ({ name, standard: true })),
+    at,
+    trx,
+  );
 }
 
 /**
  * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
  * removes it from the other two.
  */
-export async function applyAccountLists(lists: ListRepository, projectId: string, accountId: string, names: readonly ListName[], at: Date, trx?: Db): Promise<void> {
+export async function applyAccountLists(
+  lists: ListRepository,
+  projectId: string,
+  accountId: string,
+  names: readonly ListName[],
+  at: Date,
+  trx?: Db,
+): Promise<void> {
   if (names.length === 0) return;
-  await lists.ensure(projectId, names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })), at, trx);
+  await lists.ensure(
+    projectId,
+    names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
+    at,
+    trx,
+  );
   for (const name of names) {
-    if (STANDARD_LISTS.includes(name)) await lists.remove(projectId, STANDARD_LISTS.filter((s) => s !== name), accountId, trx);
+    if (STANDARD_LISTS.includes(name))
+      await lists.remove(
+        projectId,
+        STANDARD_LISTS.filter((s) => s !== name),
+        accountId,
+        trx,
+      );
     await lists.add(projectId, name, accountId, at, trx);
   }
 }
@@ -54,7 +82,8 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
     },
 
     async delete(projectId: string, name: string): Promise<void> {
-      if (STANDARD_LISTS.includes(name)) throw new BadRequestError(`list_name ${name} is a standard list and cannot be deleted`);
+      if (STANDARD_LISTS.includes(name))
+        throw new BadRequestError(`list_name ${name} is a standard list and cannot be deleted`);
       if (!(await db.transaction((trx) => lists.delete(projectId, name, trx)))) throw notFound(name);
     },
 

@@ -70,14 +70,25 @@ export function makeProjectUseCases(deps: ProjectDeps) {
   async function issueKey(projectId: string, trx: Db): Promise<string> {
     const apiKey = generateApiKey(random);
     await projects.insertApiKey(
-      { id: random.uuid(), projectId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefix(apiKey), createdAt: clock.now() },
+      {
+        id: random.uuid(),
+        projectId,
+        keyHash: hashApiKey(apiKey),
+        keyPrefix: keyPrefix(apiKey),
+        createdAt: clock.now(),
+      },
       trx,
     );
     return apiKey;
   }
 
   return {
-    async create(input: { name: string; webhookUrl?: string | null; groups?: boolean; demo?: boolean }): Promise<ProjectCredentials> {
+    async create(input: {
+      name: string;
+      webhookUrl?: string | null;
+      groups?: boolean;
+      demo?: boolean;
+    }): Promise<ProjectCredentials> {
       const name = input.name.trim();
       if (!name) throw new BadRequestError('project name must not be empty');
       const webhookUrl = input.webhookUrl ? validateWebhookUrl(input.webhookUrl) : null;

@@ -67,16 +67,26 @@ export function makeDispatcher(deps: DispatcherDeps) {
   }
 
   /** Posts one claimed webhook; the attempt and its outcome, for the batch's settlement. */
-  async function deliver(row: WebhookRecord, targetOf: (projectId: string) => Promise<WebhookTarget>): Promise<Settlement> {
+  async function deliver(
+    row: WebhookRecord,
+    targetOf: (projectId: string) => Promise<WebhookTarget>,
+  ): Promise<Settlement> {
     const now = clock.now();
     const started = process.hrtime.bigint();
     /** The attempt as made (its error as it happened) and what follows from it. */
     const settle = (outcome: Outcome, attempt: { statusCode?: number; error?: string }): Settlement => ({
       requestId: row.requestId,
-      attempt: { attempt: row.attempts, at: now, worker, ...attempt, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 },
+      attempt: {
+        attempt: row.attempts,
+        at: now,
+        worker,
+        ...attempt,
+        latencyMs: Number(process.hrtime.bigint() - started) / 1e6,
+      },
       outcome,
     });
-    const failed = (error: string, statusCode?: number, retryAfterMs?: number) => settle(retry(row, now, error, retryAfterMs), { statusCode, error });
+    const failed = (error: string, statusCode?: number, retryAfterMs?: number) =>
+      settle(retry(row, now, error, retryAfterMs), { statusCode, error });
 
     let target: WebhookTarget;
     try {
@@ -92,17 +102,29 @@ export function makeDispatcher(deps: DispatcherDeps) {
     } catch (err) {
       return failed(`render: ${(err as Error).message}`);
     }
-    const headers = webhookHeaders({ secret: target.secret, requestId: row.requestId, eventType: row.eventType as EventType, rawBody: body, now });
+    const headers = webhookHeaders({
+      secret: target.secret,
+      requestId: row.requestId,
+      eventType: row.eventType as EventType,
+      rawBody: body,
+      now,
+    });
     try {
       const response = await deps.post(target.url, { headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      if (response.status >= 200 && response.status < 300) return settle({ status: 'delivered' }, { statusCode: response.status });
+      if (response.status >= 200 && response.status < 300)
+        return settle({ status: 'delivered' }, { statusCode: response.status });
       const retryAfter = response.status === 429 ? parseRetryAfter(response.retryAfter, now) : undefined;
       return failed(`HTTP ${response.status}`, response.status, retryAfter);
     } catch (err) {
       // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
-      if (err instanceof RefusedTargetError) return settle({ status: 'failed', error: err.message }, { error: err.message });
+      if (err instanceof RefusedTargetError)
+        return settle({ status: 'failed', error: err.message }, { error: err.message });
       const e = err as Error & { code?: string };
-      return failed(e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`);
+      return failed(
+        e.name === 'TimeoutError'
+          ? `timed out after ${timeoutMs} ms`
+          : `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`,
+      );
     }
   }
 
@@ -121,7 +143,17 @@ export function makeDispatcher(deps: DispatcherDeps) {
       const settled = await outbox.settle(worker, clock.now(), settlements);
       rows.forEach((row, i) => {
         const { status, error } = settlements[i].outcome;
-        logger.info({ requestId: row.requestId, eventType: row.eventType, attempt: row.attempts, status, error, settled: settled.has(row.requestId) }, 'webhook attempt');
+        logger.info(
+          {
+            requestId: row.requestId,
+            eventType: row.eventType,
+            attempt: row.attempts,
+            status,
+            error,
+            settled: settled.has(row.requestId),
+          },
+          'webhook attempt',
+        );
       });
       sent += rows.length;
     }

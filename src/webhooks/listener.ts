@@ -49,7 +49,12 @@ export async function listenForWebhooks(deps: ListenerDeps, signal: AbortSignal)
   const firstRetryMs = deps.firstRetryMs ?? 500;
   let retryMs = firstRetryMs;
   while (!signal.aborted) {
-    const client = new pg.Client({ connectionString: deps.connectionString, application_name: LISTENER_NAME, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: deps.connectionString,
+      application_name: LISTENER_NAME,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
     // Listened to before connecting: an 'error' event without a listener would end the process.
     const connection = lost(client, signal);
     try {
@@ -62,9 +67,11 @@ export async function listenForWebhooks(deps: ListenerDeps, signal: AbortSignal)
       retryMs = firstRetryMs;
       deps.onNotify();
       const reason = await connection.until;
-      if (!signal.aborted) logger.warn({ err: reason, retryMs }, 'the webhook listener lost its connection; reconnecting');
+      if (!signal.aborted)
+        logger.warn({ err: reason, retryMs }, 'the webhook listener lost its connection; reconnecting');
     } catch (err) {
-      if (!signal.aborted) logger.warn({ err: (err as Error).message, retryMs }, 'the webhook listener could not connect; retrying');
+      if (!signal.aborted)
+        logger.warn({ err: (err as Error).message, retryMs }, 'the webhook listener could not connect; retrying');
     } finally {
       connection.release();
       // Bounded: ending a connection whose socket is already gone must not hold the loop.

@@ -96,7 +96,10 @@ export function makeOutbox(db: Knex, box: SecretBox) {
      * On PostgreSQL the listening workers are notified when `trx` commits; the caller wakes its
      * own process's dispatcher after the commit.
      */
-    async enqueue(w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date }, trx: Knex = db): Promise<boolean> {
+    async enqueue(
+      w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date },
+      trx: Knex = db,
+    ): Promise<boolean> {
       const inserted = await trx('webhooks')
         .insert({
           request_id: w.requestId,
@@ -143,21 +146,42 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       if (settlements.length === 0) return new Set();
       const attempts = settlements.flatMap(({ requestId, attempt: a }) =>
         a
-          ? [{ request_id: requestId, attempt: a.attempt, at: a.at.getTime(), worker: a.worker, status_code: a.statusCode ?? null, latency_ms: Math.round(a.latencyMs), error: a.error ?? null }]
+          ? [
+              {
+                request_id: requestId,
+                attempt: a.attempt,
+                at: a.at.getTime(),
+                worker: a.worker,
+                status_code: a.statusCode ?? null,
+                latency_ms: Math.round(a.latencyMs),
+                error: a.error ?? null,
+              },
+            ]
           : [],
       );
       const delivered = settlements.filter((s) => s.outcome.status === 'delivered').map((s) => s.requestId);
       const others = settlements.filter((s) => s.outcome.status !== 'delivered');
-      const held = (trx: Knex, ids: string[]) => trx('webhooks').whereIn('request_id', ids).where({ locked_by: worker });
+      const held = (trx: Knex, ids: string[]) =>
+        trx('webhooks').whereIn('request_id', ids).where({ locked_by: worker });
       const unlocked = { locked_by: null, locked_at: null };
       return db.transaction(async (trx) => {
-        if (attempts.length) await trx('webhook_attempts').insert(attempts).onConflict(['request_id', 'attempt']).ignore();
+        if (attempts.length)
+          await trx('webhook_attempts').insert(attempts).onConflict(['request_id', 'attempt']).ignore();
         const settled: { request_id: string }[] = [];
         if (delivered.length) {
-          settled.push(...(await held(trx, delivered).update({ ...unlocked, status: 'delivered', last_error: null, delivered_at: at.getTime() }).returning('request_id')));
+          settled.push(
+            ...(await held(trx, delivered)
+              .update({ ...unlocked, status: 'delivered', last_error: null, delivered_at: at.getTime() })
+              .returning('request_id')),
+          );
         }
         for (const { requestId, outcome } of others) {
-          const update = { ...unlocked, status: outcome.status, last_error: outcome.error ?? null, ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}) };
+          const update = {
+            ...unlocked,
+            status: outcome.status,
+            last_error: outcome.error ?? null,
+            ...(outcome.runAt ? { run_at: outcome.runAt.getTime() } : {}),
+          };
           settled.push(...(await held(trx, [requestId]).update(update).returning('request_id')));
         }
         return new Set(settled.map((r) => r.request_id));
@@ -169,7 +193,11 @@ export function makeOutbox(db: Knex, box: SecretBox) {
      * Held rows are left out: a lease that expires is found by the poll.
      */
     async nextRunAt(): Promise<Date | undefined> {
-      const row = await db('webhooks').where({ status: 'pending' }).whereNull('locked_at').orderBy('run_at').first('run_at');
+      const row = await db('webhooks')
+        .where({ status: 'pending' })
+        .whereNull('locked_at')
+        .orderBy('run_at')
+        .first('run_at');
       return row ? new Date(Number(row.run_at)) : undefined;
     },
 
@@ -179,7 +207,9 @@ export function makeOutbox(db: Knex, box: SecretBox) {
     },
 
     async list(filter: { status?: WebhookStatus; limit?: number } = {}): Promise<WebhookSummary[]> {
-      const q = db('webhooks').orderBy('created_at', 'desc').limit(filter.limit ?? 100);
+      const q = db('webhooks')
+        .orderBy('created_at', 'desc')
+        .limit(filter.limit ?? 100);
       if (filter.status) q.where({ status: filter.status });
       return (await q).map(toSummary);
     },

@@ -27,11 +27,15 @@ export interface SignWebhookInput {
 
 /** The full `x-signature` value, `t=…,h=…,v1=…`. */
 export function signWebhook({ secret, timestamp, headers, rawBody }: SignWebhookInput): string {
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('signWebhook: secret must be a non-empty string');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new TypeError('signWebhook: secret must be a non-empty string');
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
-    throw new TypeError(`signWebhook: timestamp must be a non-negative integer of unix seconds, got ${String(timestamp)}`);
+    throw new TypeError(
+      `signWebhook: timestamp must be a non-negative integer of unix seconds, got ${String(timestamp)}`,
+    );
   }
-  if (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody)) throw new TypeError('signWebhook: rawBody must be a string or a Buffer');
+  if (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody))
+    throw new TypeError('signWebhook: rawBody must be a string or a Buffer');
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const names = [...SIGNED_HEADERS].sort();
   const values = names.map((name) => {

@@ -35,18 +35,37 @@ export interface WebhookResponse {
   retryAfter: string | null;
 }
 
-export type PostWebhook = (url: string, init: { headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<WebhookResponse>;
+export type PostWebhook = (
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<WebhookResponse>;
 
 /** Cloud metadata services (AWS, GCP, Azure, Alibaba, ECS), by name and by address. */
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '169.254.170.2', '169.254.170.23', 'fd00:ec2::23', '168.63.129.16', '100.100.100.200']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
+const METADATA_ADDRESSES = new Set([
+  '169.254.169.254',
+  'fd00:ec2::254',
+  '169.254.170.2',
+  '169.254.170.23',
+  'fd00:ec2::23',
+  '168.63.129.16',
+  '100.100.100.200',
+]);
 
 const ALLOW_HINT = '(set WEBHOOK_ALLOW_PRIVATE=1 to allow)';
 
 /** Why a host name (lower case, no trailing dot) is refused before any look-up; undefined when it is not. */
 export function refusedName(name: string, allowPrivate: boolean): string | undefined {
   if (METADATA_NAMES.has(name)) return `refused: ${name} is a cloud metadata service`;
-  if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost'))) return `refused: ${name} is this machine ${ALLOW_HINT}`;
+  if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost')))
+    return `refused: ${name} is this machine ${ALLOW_HINT}`;
   return undefined;
 }
 
@@ -54,7 +73,8 @@ export function refusedName(name: string, allowPrivate: boolean): string | undef
 export function refusedAddress(host: string, address: string, allowPrivate: boolean): string | undefined {
   const what = host === address ? address : `${host} resolves to ${address}, which`;
   if (METADATA_ADDRESSES.has(normaliseIp(address))) return `refused: ${what} is a cloud metadata service`;
-  if (!allowPrivate && !isPublicIp(address)) return `refused: ${what} is a private, loopback, link-local or reserved address ${ALLOW_HINT}`;
+  if (!allowPrivate && !isPublicIp(address))
+    return `refused: ${what} is a private, loopback, link-local or reserved address ${ALLOW_HINT}`;
   return undefined;
 }
 
@@ -72,7 +92,8 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
           if (refused) return callback(new RefusedTargetError(refused), '', 0);
         }
         const wanted = lookupOptions.family ? answer.filter((a) => a.family === lookupOptions.family) : answer;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        if (wanted.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
         if (lookupOptions.all) return callback(null, wanted);
         callback(null, wanted[0].address, wanted[0].family);
       },
@@ -82,15 +103,24 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
 
   const post: PostWebhook = (url, { headers, body, signal }) => {
     const target = new URL(url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new RefusedTargetError(`refused: ${target.protocol} is not http or https`));
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return Promise.reject(new RefusedTargetError(`refused: ${target.protocol} is not http or https`));
     const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const refused = net.isIP(host) ? refusedAddress(host, host, allowPrivate) : refusedName(host.replace(/\.+$/, ''), allowPrivate);
+    const refused = net.isIP(host)
+      ? refusedAddress(host, host, allowPrivate)
+      : refusedName(host.replace(/\.+$/, ''), allowPrivate);
     if (refused) return Promise.reject(new RefusedTargetError(refused));
     const secure = target.protocol === 'https:';
     return new Promise<WebhookResponse>((settle, reject) => {
       const request = (secure ? https : http).request(
         target,
-        { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: secure ? agents.https : agents.http, lookup, signal },
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: secure ? agents.https : agents.http,
+          lookup,
+          signal,
+        },
         (response) => {
           response.resume();
           response.on('end', () => {

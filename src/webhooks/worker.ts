@@ -53,11 +53,21 @@ export const DEFAULT_POLL_MS = 1000;
 /** The reference schedule with every wait multiplied by `scale`. */
 export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_POLICY): RetryPolicy {
   if (scale === 1) return base;
-  return { ...base, delaysMs: base.delaysMs.map((d) => d * scale), repeatMs: base.repeatMs * scale, maxAgeMs: base.maxAgeMs * scale };
+  return {
+    ...base,
+    delaysMs: base.delaysMs.map((d) => d * scale),
+    repeatMs: base.repeatMs * scale,
+    maxAgeMs: base.maxAgeMs * scale,
+  };
 }
 
 /** The worker's settings from the configuration. */
-export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'webhookPollMs' | 'webhookBatch' | 'databaseUrl'>) {
+export function workerSettings(
+  config: Pick<
+    Config,
+    'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'webhookPollMs' | 'webhookBatch' | 'databaseUrl'
+  >,
+) {
   return {
     allowPrivate: config.webhookAllowPrivate,
     leaseMs: config.webhookLeaseMs,
@@ -68,7 +78,10 @@ export function workerSettings(config: Pick<Config, 'webhookAllowPrivate' | 'web
   };
 }
 
-export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; start(signal: AbortSignal): Promise<void> } {
+export function makeWebhookWorker(deps: WorkerDeps): {
+  dispatcher: Dispatcher;
+  start(signal: AbortSignal): Promise<void>;
+} {
   const { jobs, clock, logger } = deps;
   const transport = makeWebhookTransport({ allowPrivate: deps.allowPrivate, resolve: deps.resolve });
   const dispatcher = makeDispatcher({
@@ -91,7 +104,9 @@ export function makeWebhookWorker(deps: WorkerDeps): { dispatcher: Dispatcher; s
         await Promise.all([
           dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
           runSweeper({ sweep: jobs.sweep, logger, everyMs: deps.sweepEveryMs }, signal),
-          databaseUrl ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: jobs.dispatch.wake.wake }, signal) : undefined,
+          databaseUrl
+            ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: jobs.dispatch.wake.wake }, signal)
+            : undefined,
         ]);
       } finally {
         transport.close();

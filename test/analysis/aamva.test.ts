@@ -1,12 +1,19 @@
 import { aamvaDate, dateOrder, parseAamva } from '../../src/analysis/document/aamva';
 import { buildAamva, CALIFORNIA, ONTARIO } from './fixtures/aamva';
 
-const check = (result: ReturnType<typeof parseAamva>, name: string) => result.checks.find((c) => c.name === name)?.passed;
+const check = (result: ReturnType<typeof parseAamva>, name: string) =>
+  result.checks.find((c) => c.name === name)?.passed;
 
 describe('parseAamva', () => {
   it('when a US licence is read, then its fields come out with US dates (MMDDCCYY) as ISO dates', () => {
     const result = parseAamva(buildAamva(CALIFORNIA));
-    expect(result.header).toEqual({ fileType: 'ANSI ', iin: '636014', version: 10, jurisdictionVersion: 1, entries: 2 });
+    expect(result.header).toEqual({
+      fileType: 'ANSI ',
+      iin: '636014',
+      version: 10,
+      jurisdictionVersion: 1,
+      entries: 2,
+    });
     expect(result.fields).toEqual({
       firstName: 'ALEXANDRA',
       lastName: 'SAMPLE',
@@ -126,10 +133,19 @@ describe('parseAamva', () => {
   });
 
   it('when a version 01 card is read, then its header has no jurisdiction version and its dates are CCYYMMDD', () => {
-    const data = buildAamva({ version: 1, iin: '636014', elements: { DAQ: 'A1', DAA: 'DOE,JOHN,Q', DBB: '19700102', DBA: '20300102', DBD: '20200102' } });
+    const data = buildAamva({
+      version: 1,
+      iin: '636014',
+      elements: { DAQ: 'A1', DAA: 'DOE,JOHN,Q', DBB: '19700102', DBA: '20300102', DBD: '20200102' },
+    });
     const result = parseAamva(data);
     expect(result.header).toMatchObject({ version: 1, jurisdictionVersion: null, entries: 1 });
-    expect(result.fields).toMatchObject({ lastName: 'DOE', firstName: 'JOHN', dateOfBirth: '1970-01-02', countryCode: null });
+    expect(result.fields).toMatchObject({
+      lastName: 'DOE',
+      firstName: 'JOHN',
+      dateOfBirth: '1970-01-02',
+      countryCode: null,
+    });
     expect(result.checks.every((c) => c.passed)).toBe(true);
   });
 });

@@ -44,8 +44,12 @@ describe('findDocumentEdges', () => {
 
   it('when the photo is a face, a plain wall or a group photo, then none', async () => {
     const face = (await facePhotos())[3].png;
-    const wall = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#777777' } }).png().toBuffer();
-    const group = fs.readFileSync(path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'));
+    const wall = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#777777' } })
+      .png()
+      .toBuffer();
+    const group = fs.readFileSync(
+      path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'),
+    );
     for (const png of [face, wall, group]) expect((await edgesOf(png)).edges).toBe('none');
   });
 

@@ -27,7 +27,8 @@ const idCheck = (selfie: Buffer, front: Buffer, backPhoto: Buffer) =>
   });
 
 function documentOf(outcome: AnalysisOutcome): { selfie: { embedding: number[] }; document: DocumentFindings } {
-  if (outcome.outcome !== 'analysed' || !outcome.document) throw new Error(`expected document findings, got ${JSON.stringify(outcome).slice(0, 300)}`);
+  if (outcome.outcome !== 'analysed' || !outcome.document)
+    throw new Error(`expected document findings, got ${JSON.stringify(outcome).slice(0, 300)}`);
   return { selfie: outcome.selfie, document: outcome.document };
 }
 
@@ -35,7 +36,11 @@ beforeAll(async () => {
   engine = makeLocalAnalysisEngine();
   await engine.warmUp();
   photos = await facePhotos();
-  back = await photograph(await cardBack(await pdf417Png(buildAamva(CALIFORNIA))), { rotate: -4, noise: 10, jpeg: true });
+  back = await photograph(await cardBack(await pdf417Png(buildAamva(CALIFORNIA))), {
+    rotate: -4,
+    noise: 10,
+    jpeg: true,
+  });
 }, 60_000);
 
 afterAll(() => engine.close());
@@ -75,7 +80,13 @@ describe('ID Check', () => {
 
   it('when the back has no barcode, then the document is still analysed: barcode not_found, no fields, no checks claimed', async () => {
     const front = await photograph(await cardFront(personA().png));
-    const blankBack = await photograph(await cardBack(await sharp({ create: { width: 400, height: 60, channels: 3, background: '#ece7da' } }).png().toBuffer()));
+    const blankBack = await photograph(
+      await cardBack(
+        await sharp({ create: { width: 400, height: 60, channels: 3, background: '#ece7da' } })
+          .png()
+          .toBuffer(),
+      ),
+    );
     const { document } = documentOf(await idCheck(personA().png, front, blankBack));
     expect(document).toMatchObject({ barcode: 'not_found', source: null, fields: null, checks: [], edges: 'full' });
     expect(document.face).not.toBeNull();
@@ -87,28 +98,51 @@ describe('ID Check', () => {
   });
 
   it('when the "document" photos are of a plain wall, then not processable', async () => {
-    const wall = await sharp({ create: { width: 1280, height: 960, channels: 3, background: '#8a8070' } }).jpeg().toBuffer();
-    expect(await idCheck(personA().png, wall, wall)).toEqual({ outcome: 'not_processable', reason: REASONS.noDocument });
+    const wall = await sharp({ create: { width: 1280, height: 960, channels: 3, background: '#8a8070' } })
+      .jpeg()
+      .toBuffer();
+    expect(await idCheck(personA().png, wall, wall)).toEqual({
+      outcome: 'not_processable',
+      reason: REASONS.noDocument,
+    });
   });
 
   it('when a document photo is not an image, then not processable', async () => {
-    expect(await idCheck(personA().png, Buffer.from('%PDF-1.4 ...'), back)).toEqual({ outcome: 'not_processable', reason: REASONS.documentNotImage });
+    expect(await idCheck(personA().png, Buffer.from('%PDF-1.4 ...'), back)).toEqual({
+      outcome: 'not_processable',
+      reason: REASONS.documentNotImage,
+    });
   });
 
   it('when the selfie has no face, then a failed attempt, whatever the document', async () => {
-    const wall = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a8070' } }).png().toBuffer();
+    const wall = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a8070' } })
+      .png()
+      .toBuffer();
     expect(await idCheck(wall, wall, back)).toEqual({ outcome: 'failed_attempt', reason: REASONS.noFace });
   });
 
   it('when an ID Check lacks a document side, then it is a programming error, not an outcome', async () => {
-    const input: AnalysisInput = { type: 'id-check', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personA().png }] };
+    const input: AnalysisInput = {
+      type: 'id-check',
+      captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personA().png }],
+    };
     await expect(engine.analyse(input)).rejects.toThrow(/id_front and id_back/);
   });
 
   it('when several analyses run at once, then each gets its own findings', async () => {
-    const [a, b] = await Promise.all([personA(), personB()].map((p) => engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: p.png }] })));
-    const [a2] = [await engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personA().png }] })];
-    if (a.outcome !== 'analysed' || b.outcome !== 'analysed' || a2.outcome !== 'analysed') throw new Error('expected faces');
+    const [a, b] = await Promise.all(
+      [personA(), personB()].map((p) =>
+        engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: p.png }] }),
+      ),
+    );
+    const [a2] = [
+      await engine.analyse({
+        type: 'face-match',
+        captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personA().png }],
+      }),
+    ];
+    if (a.outcome !== 'analysed' || b.outcome !== 'analysed' || a2.outcome !== 'analysed')
+      throw new Error('expected faces');
     expect(cosine(a.selfie.embedding, a2.selfie.embedding)).toBeGreaterThan(0.99);
     expect(cosine(a.selfie.embedding, b.selfie.embedding)).toBeLessThan(0.7);
   });
@@ -117,9 +151,15 @@ describe('ID Check', () => {
 describe('close', () => {
   it('when the engine is closed, then the next analysis loads the models again and still works', async () => {
     const other = makeLocalAnalysisEngine();
-    const before = await other.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personB().png }] });
+    const before = await other.analyse({
+      type: 'face-match',
+      captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personB().png }],
+    });
     await other.close();
-    const after = await other.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personB().png }] });
+    const after = await other.analyse({
+      type: 'face-match',
+      captures: [{ kind: 'selfie', contentType: 'image/png', bytes: personB().png }],
+    });
     await other.close();
     if (before.outcome !== 'analysed' || after.outcome !== 'analysed') throw new Error('expected faces');
     expect(cosine(before.selfie.embedding, after.selfie.embedding)).toBeGreaterThan(0.99);

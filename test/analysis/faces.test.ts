@@ -15,12 +15,17 @@ const SAME_PERSON = FACE_THRESHOLDS.samePerson;
 let engine: LocalAnalysisEngine;
 let photos: FacePhoto[];
 
-const selfie = (bytes: Buffer) => engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes }] });
+const selfie = (bytes: Buffer) =>
+  engine.analyse({ type: 'face-match', captures: [{ kind: 'selfie', contentType: 'image/png', bytes }] });
 
 /** Each fixture photo's embedding, computed once for the tests that compare many. */
 const embeddings = new Map<string, Promise<number[]>>();
 function embeddingOf(photo: FacePhoto): Promise<number[]> {
-  if (!embeddings.has(photo.name)) embeddings.set(photo.name, selfie(photo.png).then((o) => faceOf(o).embedding));
+  if (!embeddings.has(photo.name))
+    embeddings.set(
+      photo.name,
+      selfie(photo.png).then((o) => faceOf(o).embedding),
+    );
   return embeddings.get(photo.name)!;
 }
 
@@ -52,14 +57,17 @@ describe('a selfie with one face', () => {
 
   // One face from each group photo.
   const chosen = ['sample1#0', 'sample2#1', 'sample3#0', 'sample4#2', 'sample5#0', 'sample6#0'];
-  it.each(chosen)('when %s is cropped tighter, turned 10 degrees either way, made brighter or darker, or halved and JPEG-compressed, then it still matches itself', async (name) => {
-    const photo = photos.find((p) => p.name === name)!;
-    const original = faceOf(await selfie(photo.png));
-    for (const [variation, bytes] of Object.entries(await variations(photo.png))) {
-      const similarity = cosine(original.embedding, faceOf(await selfie(bytes)).embedding);
-      expect({ variation, matches: similarity >= SAME_PERSON }).toEqual({ variation, matches: true });
-    }
-  });
+  it.each(chosen)(
+    'when %s is cropped tighter, turned 10 degrees either way, made brighter or darker, or halved and JPEG-compressed, then it still matches itself',
+    async (name) => {
+      const photo = photos.find((p) => p.name === name)!;
+      const original = faceOf(await selfie(photo.png));
+      for (const [variation, bytes] of Object.entries(await variations(photo.png))) {
+        const similarity = cosine(original.embedding, faceOf(await selfie(bytes)).embedding);
+        expect({ variation, matches: similarity >= SAME_PERSON }).toEqual({ variation, matches: true });
+      }
+    },
+  );
 
   it('when 27 different people are compared pairwise, then no pair reaches the same-person threshold and the typical pair is far below it', async () => {
     const all: number[][] = [];
@@ -77,7 +85,8 @@ describe('a selfie with one face', () => {
     const other = faceOf(await selfie(await sameManOtherPhoto())).embedding;
     const same = cosine(one, other);
     const strangers = [];
-    for (const p of photos.filter((x) => x.name !== 'screenshot-facedetect#0')) strangers.push(cosine(other, await embeddingOf(p)));
+    for (const p of photos.filter((x) => x.name !== 'screenshot-facedetect#0'))
+      strangers.push(cosine(other, await embeddingOf(p)));
     expect(same).toBeGreaterThan(Math.max(...strangers));
     expect(same).toBeGreaterThan(0.5);
   }, 60_000);
@@ -85,17 +94,28 @@ describe('a selfie with one face', () => {
 
 describe('a selfie that cannot be used', () => {
   it('when it has no face, then a failed attempt that says to face the camera', async () => {
-    const wall = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b0a890' } }).png().toBuffer();
+    const wall = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b0a890' } })
+      .png()
+      .toBuffer();
     expect(await selfie(wall)).toEqual({ outcome: 'failed_attempt', reason: REASONS.noFace });
   });
 
   it('when it has two faces, then a failed attempt that says only one face may be in the frame', async () => {
-    expect(await selfie(await twoFaces(photos[0].png, photos[5].png))).toEqual({ outcome: 'failed_attempt', reason: REASONS.severalFaces });
+    expect(await selfie(await twoFaces(photos[0].png, photos[5].png))).toEqual({
+      outcome: 'failed_attempt',
+      reason: REASONS.severalFaces,
+    });
   });
 
   it('when it is not an image (or a truncated one), then a failed attempt that says to take it again', async () => {
-    expect(await selfie(Buffer.from('not an image at all'))).toEqual({ outcome: 'failed_attempt', reason: REASONS.selfieNotImage });
+    expect(await selfie(Buffer.from('not an image at all'))).toEqual({
+      outcome: 'failed_attempt',
+      reason: REASONS.selfieNotImage,
+    });
     const jpeg = await sharp(photos[0].png).jpeg().toBuffer();
-    expect(await selfie(jpeg.subarray(0, Math.floor(jpeg.length / 3)))).toEqual({ outcome: 'failed_attempt', reason: REASONS.selfieNotImage });
+    expect(await selfie(jpeg.subarray(0, Math.floor(jpeg.length / 3)))).toEqual({
+      outcome: 'failed_attempt',
+      reason: REASONS.selfieNotImage,
+    });
   });
 });

@@ -10,7 +10,8 @@ import { facePhotos } from './fixtures/faces';
 import { checkDigit, idCardBack, passportPage, PASSPORT_HOLDER, td1, td3 } from './fixtures/mrz';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const failed = (d: { checks: { name: string; passed: boolean }[] }) => d.checks.filter((c) => !c.passed).map((c) => c.name);
+const failed = (d: { checks: { name: string; passed: boolean }[] }) =>
+  d.checks.filter((c) => !c.passed).map((c) => c.name);
 
 describe('MRZ parsing', () => {
   it('computes ICAO check digits (the fixture is right)', () => {
@@ -65,12 +66,20 @@ describe('MRZ parsing', () => {
   it('when an ID card MRZ (three lines of 30) is read, then an id_card with its number and dates', () => {
     const findings = mrzFindings(findMrz(mrzCandidates(td1(PASSPORT_HOLDER).join('\n')), parse)!, NOW);
     expect(findings.format).toBe('TD1');
-    expect(findings.fields).toMatchObject({ templateType: 'id_card', idNumber: 'X4RTBPFW4', dateOfBirth: '1988-03-14', countryCode: 'GB' });
+    expect(findings.fields).toMatchObject({
+      templateType: 'id_card',
+      idNumber: 'X4RTBPFW4',
+      dateOfBirth: '1988-03-14',
+      countryCode: 'GB',
+    });
     expect(failed(findings)).toEqual([]);
   });
 
   it('when the text is not an MRZ (random capitals and fillers), then nothing is found', () => {
-    const noise = ['THEQUICKBROWNFOXJUMPSOVER<<THELAZYDOG<<<<<<<<<', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<<<<0123456789<<<<<<'].join('\n');
+    const noise = [
+      'THEQUICKBROWNFOXJUMPSOVER<<THELAZYDOG<<<<<<<<<',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZ<<<<0123456789<<<<<<',
+    ].join('\n');
     expect(findMrz(mrzCandidates(noise), parse)).toBeNull();
   });
 
@@ -101,7 +110,7 @@ describe('MRZ through the engine (OCR with Tesseract)', () => {
     await engine.warmUp();
     const photos = await facePhotos();
     portrait = photos.find((p) => p.name === 'sample6#2')!.png;
-    selfie = (await sharp(portrait).modulate({ brightness: 1.1 }).rotate(-8, { background: '#777777' }).png().toBuffer());
+    selfie = await sharp(portrait).modulate({ brightness: 1.1 }).rotate(-8, { background: '#777777' }).png().toBuffer();
   }, 60_000);
 
   afterAll(async () => {
@@ -125,11 +134,27 @@ describe('MRZ through the engine (OCR with Tesseract)', () => {
   };
 
   it('when the front is a passport data page (and the back its cover), then the MRZ is read from the front: passport fields, every check passed, no barcode expected', async () => {
-    const front = await photograph(await passportPage(portrait, td3(PASSPORT_HOLDER)), { rotate: 3, noise: 6, jpeg: true });
-    const cover = await photograph(await sharp({ create: { width: 880, height: 1250, channels: 3, background: '#6b1420' } }).png().toBuffer(), { scale: 0.45, jpeg: true });
+    const front = await photograph(await passportPage(portrait, td3(PASSPORT_HOLDER)), {
+      rotate: 3,
+      noise: 6,
+      jpeg: true,
+    });
+    const cover = await photograph(
+      await sharp({ create: { width: 880, height: 1250, channels: 3, background: '#6b1420' } })
+        .png()
+        .toBuffer(),
+      { scale: 0.45, jpeg: true },
+    );
     const document = documentOf(await idCheck(front, cover));
     expect(document).toMatchObject({ source: 'mrz', barcode: 'not_applicable', edges: 'full' });
-    expect(document.fields).toMatchObject({ templateType: 'passport', lastName: 'MARTIN', idNumber: 'X4RTBPFW4', dateOfBirth: '1988-03-14', dateOfExpiration: '2032-09-18', countryCode: 'GB' });
+    expect(document.fields).toMatchObject({
+      templateType: 'passport',
+      lastName: 'MARTIN',
+      idNumber: 'X4RTBPFW4',
+      dateOfBirth: '1988-03-14',
+      dateOfExpiration: '2032-09-18',
+      countryCode: 'GB',
+    });
     expect(failed(document)).toEqual([]);
     expect(document.face).not.toBeNull();
   }, 30_000);
@@ -139,7 +164,11 @@ describe('MRZ through the engine (OCR with Tesseract)', () => {
     const back = await photograph(await idCardBack(td1(PASSPORT_HOLDER)), { rotate: -2, noise: 6, jpeg: true });
     const outcome = await idCheck(front, back);
     const document = documentOf(outcome);
-    expect(document).toMatchObject({ source: 'mrz', barcode: 'not_applicable', fields: { templateType: 'id_card', idNumber: 'X4RTBPFW4' } });
+    expect(document).toMatchObject({
+      source: 'mrz',
+      barcode: 'not_applicable',
+      fields: { templateType: 'id_card', idNumber: 'X4RTBPFW4' },
+    });
     expect(failed(document)).toEqual([]);
     if (outcome.outcome !== 'analysed') throw new Error('analysed expected');
     expect(cosine(outcome.selfie.embedding, document.face!.embedding)).toBeGreaterThan(0.7);

@@ -49,20 +49,31 @@ describe('readPdf417', () => {
     ['at phone resolution with noise', { width: 2400, height: 1800, rotate: 4, noise: 20, jpeg: true }],
   ];
 
-  it.each(shots)('when the back is photographed %s, then the AAMVA data is read byte for byte', async (_label, shot) => {
-    const result = await read(await photograph(back, shot));
-    expect(result).toEqual({ status: 'read', text: data });
-    expect(parseAamva((result as { text: string }).text).fields?.lastName).toBe('SAMPLE');
-  });
+  it.each(shots)(
+    'when the back is photographed %s, then the AAMVA data is read byte for byte',
+    async (_label, shot) => {
+      const result = await read(await photograph(back, shot));
+      expect(result).toEqual({ status: 'read', text: data });
+      expect(parseAamva((result as { text: string }).text).fields?.lastName).toBe('SAMPLE');
+    },
+  );
 
   it('when a Canadian back is read, then the whole round trip gives its fields', async () => {
-    const result = await read(await photograph(await cardBack(await pdf417Png(buildAamva(ONTARIO))), { rotate: 3, noise: 8 }));
+    const result = await read(
+      await photograph(await cardBack(await pdf417Png(buildAamva(ONTARIO))), { rotate: 3, noise: 8 }),
+    );
     expect(result.status).toBe('read');
     expect(parseAamva((result as { text: string }).text).fields?.dateOfBirth).toBe('1985-04-12');
   });
 
   it('when the image has no barcode, then not_found', async () => {
-    const front = await photograph(await cardFront(await sharp({ create: { width: 260, height: 330, channels: 3, background: '#a08070' } }).png().toBuffer()));
+    const front = await photograph(
+      await cardFront(
+        await sharp({ create: { width: 260, height: 330, channels: 3, background: '#a08070' } })
+          .png()
+          .toBuffer(),
+      ),
+    );
     expect(await read(front)).toEqual({ status: 'not_found' });
   });
 
@@ -70,8 +81,15 @@ describe('readPdf417', () => {
     const symbol = await pdf417Png(data);
     const { width = 0, height = 0 } = await sharp(symbol).metadata();
     // Paint over the middle half of the symbol's data columns, keeping its start and stop patterns.
-    const blot = await sharp({ create: { width: Math.round(width * 0.5), height: Math.round(height * 0.8), channels: 3, background: '#ffffff' } }).png().toBuffer();
-    const damaged = await sharp(symbol).composite([{ input: blot, left: Math.round(width * 0.25), top: Math.round(height * 0.1) }]).png().toBuffer();
+    const blot = await sharp({
+      create: { width: Math.round(width * 0.5), height: Math.round(height * 0.8), channels: 3, background: '#ffffff' },
+    })
+      .png()
+      .toBuffer();
+    const damaged = await sharp(symbol)
+      .composite([{ input: blot, left: Math.round(width * 0.25), top: Math.round(height * 0.1) }])
+      .png()
+      .toBuffer();
     const result = await read(await photograph(await cardBack(damaged)));
     expect(result.status).toBe('unreadable');
   });

@@ -6,7 +6,6 @@ import { cli } from '../../src/cli/main';
 import { openIpLists } from '../../src/geo/ip-lists';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
-
 let testDb: TestDb;
 let dataDir: string;
 
@@ -33,7 +32,16 @@ async function trustgate(...args: string[]): Promise<{ stdout: string; stderr: s
 
 describe('trustgate project', () => {
   it('when a project is created with --json, then it prints its id, key and secret, and the key is stored hashed', async () => {
-    const r = await trustgate('project', 'create', '--name', 'Shop', '--webhook-url', 'https://hooks.shop.test/tg', '--groups', '--json');
+    const r = await trustgate(
+      'project',
+      'create',
+      '--name',
+      'Shop',
+      '--webhook-url',
+      'https://hooks.shop.test/tg',
+      '--groups',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ name: 'Shop', webhook_url: 'https://hooks.shop.test/tg', groups_enabled: true });
@@ -51,7 +59,11 @@ describe('trustgate project', () => {
     const rotated = JSON.parse((await trustgate('project', 'rotate-key', created.project_id, '--json')).stdout);
     expect(rotated.api_key).not.toBe(created.api_key);
     expect((await trustgate('project', 'set-webhook', created.project_id, 'https://hooks.blog.test/x')).code).toBe(0);
-    const list = JSON.parse((await trustgate('project', 'list', '--json')).stdout) as { project_id: string; webhook_url: string; api_keys: string[] }[];
+    const list = JSON.parse((await trustgate('project', 'list', '--json')).stdout) as {
+      project_id: string;
+      webhook_url: string;
+      api_keys: string[];
+    }[];
     const blog = list.find((p) => p.project_id === created.project_id)!;
     expect(blog.webhook_url).toBe('https://hooks.blog.test/x');
     expect(blog.api_keys).toEqual([rotated.api_key.slice(0, 9) + '…']);
@@ -69,7 +81,10 @@ describe('trustgate project', () => {
 
 describe('trustgate iplist', () => {
   /** The IP list commands need no database: the URL here points nowhere, and is never used. */
-  async function iplist(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  async function iplist(
+    env: NodeJS.ProcessEnv,
+    ...args: string[]
+  ): Promise<{ stdout: string; stderr: string; code: number }> {
     let stdout = '';
     let stderr = '';
     const code = await cli(['iplist', ...args], {
@@ -85,7 +100,12 @@ describe('trustgate iplist', () => {
     const env = { IP_LISTS_DIR: dir };
     const added = await iplist(env, 'add', 'vpn', '203.0.113.9/24', '--json');
     expect(added.code).toBe(0);
-    expect(JSON.parse(added.stdout)).toEqual({ list: 'vpn', entry: '203.0.113.0/24', added: true, file: path.join(dir, 'vpn.txt') });
+    expect(JSON.parse(added.stdout)).toEqual({
+      list: 'vpn',
+      entry: '203.0.113.0/24',
+      added: true,
+      file: path.join(dir, 'vpn.txt'),
+    });
     expect((await iplist(env, 'add', 'vpn', '203.0.113.0/24')).stdout).toBe('203.0.113.0/24 is already on vpn\n');
     expect((await iplist(env, 'add', 'vpn', '2001:DB8::1')).stdout).toMatch(/^added 2001:db8::1\/128 to vpn/);
 
@@ -143,14 +163,23 @@ describe('trustgate webhooks', () => {
       created_at: 1,
     });
     const failed = JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout);
-    expect(failed.webhooks).toEqual([expect.objectContaining({ request_id: requestId, status: 'failed', attempts: 25, last_error: 'HTTP 503; no retries left' })]);
+    expect(failed.webhooks).toEqual([
+      expect.objectContaining({
+        request_id: requestId,
+        status: 'failed',
+        attempts: 25,
+        last_error: 'HTTP 503; no retries left',
+      }),
+    ]);
     expect((await trustgate('webhooks', 'list')).stdout).toContain(`${requestId}  failed  attempts: 25`);
 
     const replay = await trustgate('webhooks', 'replay', requestId);
     expect(replay.code).toBe(0);
     const row = await testDb.db('webhooks').where({ request_id: requestId }).first();
     expect(row.status).toBe('pending');
-    expect(JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout).webhooks).toEqual([]);
+    expect(JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout).webhooks).toEqual(
+      [],
+    );
 
     expect((await trustgate('webhooks', 'replay', '00000000-0000-4000-8000-000000000000')).code).toBe(1);
     expect((await trustgate('webhooks', 'list', '--status', 'lost')).code).toBe(2);

@@ -26,7 +26,9 @@ describe('createTrustgateClient', () => {
   it('when a stored session is fetched, then data is the typed top-level session', async () => {
     const { id, facts } = await storeSession(ctx.services, ctx.project.project_id);
     const client = createTrustgateClient({ baseUrl, apiKey: ctx.project.api_key });
-    const { data, error, response } = await client.GET('/session/{session_id}', { params: { path: { session_id: id } } });
+    const { data, error, response } = await client.GET('/session/{session_id}', {
+      params: { path: { session_id: id } },
+    });
     expect(response.status).toBe(200);
     expect(error).toBeUndefined();
     expect(data?.session_id).toBe(id);
@@ -42,7 +44,9 @@ describe('createTrustgateClient', () => {
 
   it('when the API key is wrong, then error is the 401 body', async () => {
     const client = createTrustgateClient({ baseUrl: baseUrl + '/', apiKey: 'tg_wrong' });
-    const { error, response } = await client.GET('/session/{session_id}', { params: { path: { session_id: randomUUID() } } });
+    const { error, response } = await client.GET('/session/{session_id}', {
+      params: { path: { session_id: randomUUID() } },
+    });
     expect(response.status).toBe(401);
     expect(error).toEqual({ statusCode: 401, message: 'Invalid x-api-key' });
   });

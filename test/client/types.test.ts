@@ -19,7 +19,10 @@ export async function wellAndBadlyTyped(): Promise<void> {
   // takes the object through a generic, where TypeScript makes no excess-member check. The
   // service answers it with a 400 naming the member.)
 
-  const { data, error } = await client.POST('/session/authenticate', { body: { session_id: 'x', account: { id: 'a' } }, params: { query: { accounts_linked: true } } });
+  const { data, error } = await client.POST('/session/authenticate', {
+    body: { session_id: 'x', account: { id: 'a' } },
+    params: { query: { accounts_linked: true } },
+  });
   if (data) {
     const answer: AuthenticateResponse = data;
     const decision: 'Real' | 'Fake' = answer.decision;

@@ -30,7 +30,11 @@ beforeAll(async () => {
 
 /** The headers Trustgate sends for `raw`, signed at `t` with `secret`. */
 function signed(raw: string | Buffer, { t = T, secret = SECRET } = {}): Record<string, string> {
-  const headers = { 'content-type': 'application/json', 'x-event-id': envelope.request_id, 'x-event-type': envelope.event_type };
+  const headers = {
+    'content-type': 'application/json',
+    'x-event-id': envelope.request_id,
+    'x-event-type': envelope.event_type,
+  };
   return { ...headers, 'x-signature': signWebhook({ secret, timestamp: t, headers, rawBody: raw }) };
 }
 
@@ -62,15 +66,20 @@ describe('verifyWebhook: acceptance', () => {
     };
     const vectorBody = '{"request_id":"ffd7df51-0000-0000-0000-000000000000","status":"error"}';
     const error = refusal(() =>
-      verifyWebhook(vectorBody, headers, '3f1b6c2e-8d4a-4e7b-9c1d-2a5e6f7b8c9d', { now: new Date(1773933769 * 1000), toleranceSeconds: 0 }),
+      verifyWebhook(vectorBody, headers, '3f1b6c2e-8d4a-4e7b-9c1d-2a5e6f7b8c9d', {
+        now: new Date(1773933769 * 1000),
+        toleranceSeconds: 0,
+      }),
     );
     expect(error.reason).toBe('malformed_body');
     expect(error.message).toBe('the body has no event_type string');
     // One changed digit of the vector's v1 is refused at the signature.
     const wrong = { ...headers, 'x-signature': headers['x-signature'].replace(/2$/, '3') };
-    expect(reasonOf(() => verifyWebhook(vectorBody, wrong, '3f1b6c2e-8d4a-4e7b-9c1d-2a5e6f7b8c9d', { now: new Date(1773933769 * 1000) }))).toBe(
-      'bad_signature',
-    );
+    expect(
+      reasonOf(() =>
+        verifyWebhook(vectorBody, wrong, '3f1b6c2e-8d4a-4e7b-9c1d-2a5e6f7b8c9d', { now: new Date(1773933769 * 1000) }),
+      ),
+    ).toBe('bad_signature');
   });
 
   it('when a signed envelope arrives as a string or a Buffer, then the parsed envelope is returned, narrowable by event_type and status', () => {
@@ -88,17 +97,27 @@ describe('verifyWebhook: acceptance', () => {
   });
 
   it('when each of the spec examples is signed, then each is accepted and returned unchanged', async () => {
-    for (const name of ['FaceMatchCompletedSuccess', 'FaceMatchCompletedError', 'IdCheckCompletedSuccess', 'IdCheckCompletedError']) {
+    for (const name of [
+      'FaceMatchCompletedSuccess',
+      'FaceMatchCompletedError',
+      'IdCheckCompletedSuccess',
+      'IdCheckCompletedError',
+    ]) {
       const event = await example<WebhookEnvelope>(name);
       const raw = JSON.stringify(event);
-      const headers = { 'content-type': 'application/json', 'x-event-id': event.request_id, 'x-event-type': event.event_type };
+      const headers = {
+        'content-type': 'application/json',
+        'x-event-id': event.request_id,
+        'x-event-type': event.event_type,
+      };
       const signature = signWebhook({ secret: SECRET, timestamp: T, headers, rawBody: raw });
       expect(verifyWebhook(raw, { ...headers, 'x-signature': signature }, SECRET, { now: AT_T })).toEqual(event);
     }
   });
 
   it('when header names come in any case, then they are found', () => {
-    const recase = (name: string, i: number) => (i % 2 ? name.toUpperCase() : name.replace(/^./, (c) => c.toUpperCase()));
+    const recase = (name: string, i: number) =>
+      i % 2 ? name.toUpperCase() : name.replace(/^./, (c) => c.toUpperCase());
     const headers = Object.fromEntries(Object.entries(signed(body)).map(([k, v], i) => [recase(k, i), v]));
     expect(Object.keys(headers)).not.toContain('x-signature');
     expect(verifyWebhook(body, headers, SECRET, { now: AT_T })).toEqual(envelope);
@@ -111,7 +130,10 @@ describe('verifyWebhook: acceptance', () => {
 
   it('when v1 is written in upper-case hex, then it is still accepted', () => {
     const headers = signed(body);
-    headers['x-signature'] = headers['x-signature'].replace(/v1=([0-9a-f]+)$/, (_m, hex: string) => `v1=${hex.toUpperCase()}`);
+    headers['x-signature'] = headers['x-signature'].replace(
+      /v1=([0-9a-f]+)$/,
+      (_m, hex: string) => `v1=${hex.toUpperCase()}`,
+    );
     expect(verifyWebhook(body, headers, SECRET, { now: AT_T })).toEqual(envelope);
   });
 
@@ -119,11 +141,15 @@ describe('verifyWebhook: acceptance', () => {
     for (const offset of [-300, -1, 0, 1, 300]) {
       expect(verifyWebhook(body, signed(body, { t: T + offset }), SECRET, { now: AT_T })).toEqual(envelope);
     }
-    expect(verifyWebhook(body, signed(body, { t: T - 30 }), SECRET, { now: AT_T, toleranceSeconds: 30 })).toEqual(envelope);
+    expect(verifyWebhook(body, signed(body, { t: T - 30 }), SECRET, { now: AT_T, toleranceSeconds: 30 })).toEqual(
+      envelope,
+    );
   });
 
   it('when now is given with milliseconds, then t is compared with its whole second', () => {
-    expect(verifyWebhook(body, signed(body), SECRET, { now: new Date(T * 1000 + 999), toleranceSeconds: 0 })).toEqual(envelope);
+    expect(verifyWebhook(body, signed(body), SECRET, { now: new Date(T * 1000 + 999), toleranceSeconds: 0 })).toEqual(
+      envelope,
+    );
   });
 });
 
@@ -131,11 +157,21 @@ describe('verifyWebhook: refusals', () => {
   it('when x-signature is missing or empty, then missing_header', () => {
     const { 'x-signature': _omitted, ...rest } = signed(body);
     const error = refusal(() => verifyWebhook(body, rest, SECRET, { now: AT_T }));
-    expect(error).toMatchObject({ name: 'WebhookVerificationError', reason: 'missing_header', message: 'the x-signature header is missing' });
+    expect(error).toMatchObject({
+      name: 'WebhookVerificationError',
+      reason: 'missing_header',
+      message: 'the x-signature header is missing',
+    });
     expect(error).toBeInstanceOf(Error);
-    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': '' }, SECRET, { now: AT_T }))).toBe('missing_header');
-    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': undefined }, SECRET, { now: AT_T }))).toBe('missing_header');
-    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': [] }, SECRET, { now: AT_T }))).toBe('missing_header');
+    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': '' }, SECRET, { now: AT_T }))).toBe(
+      'missing_header',
+    );
+    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': undefined }, SECRET, { now: AT_T }))).toBe(
+      'missing_header',
+    );
+    expect(reasonOf(() => verifyWebhook(body, { ...rest, 'x-signature': [] }, SECRET, { now: AT_T }))).toBe(
+      'missing_header',
+    );
   });
 
   it.each([
@@ -160,7 +196,9 @@ describe('verifyWebhook: refusals', () => {
     ['a v1 that is not hex', 't=1,h=content-type,v1=zz'],
     ['t twice', 't=1,t=2,h=content-type,v1=00'],
   ])('when x-signature has %s, then malformed_header', (_what, signature) => {
-    expect(reasonOf(() => verifyWebhook(body, { ...signed(body), 'x-signature': signature }, SECRET, { now: AT_T }))).toBe('malformed_header');
+    expect(
+      reasonOf(() => verifyWebhook(body, { ...signed(body), 'x-signature': signature }, SECRET, { now: AT_T })),
+    ).toBe('malformed_header');
   });
 
   it('when x-signature carries an unknown key beside t, h and v1, then it is ignored', () => {
@@ -169,27 +207,44 @@ describe('verifyWebhook: refusals', () => {
     expect(verifyWebhook(body, headers, SECRET, { now: AT_T })).toEqual(envelope);
   });
 
-  it.each(['content-type', 'x-event-id', 'x-event-type'])('when the %s header named in h is absent, then missing_header naming it', (name) => {
-    const headers: Record<string, string | undefined> = signed(body);
-    delete headers[name];
-    const error = refusal(() => verifyWebhook(body, headers, SECRET, { now: AT_T }));
-    expect(error.reason).toBe('missing_header');
-    expect(error.message).toBe(`the ${name} header, signed according to x-signature h, is missing`);
-  });
+  it.each(['content-type', 'x-event-id', 'x-event-type'])(
+    'when the %s header named in h is absent, then missing_header naming it',
+    (name) => {
+      const headers: Record<string, string | undefined> = signed(body);
+      delete headers[name];
+      const error = refusal(() => verifyWebhook(body, headers, SECRET, { now: AT_T }));
+      expect(error.reason).toBe('missing_header');
+      expect(error.message).toBe(`the ${name} header, signed according to x-signature h, is missing`);
+    },
+  );
 
   it('when t is past the tolerance in the past or the future, then stale_timestamp saying which way', () => {
     const past = refusal(() => verifyWebhook(body, signed(body, { t: T - 301 }), SECRET, { now: AT_T }));
-    expect(past).toMatchObject({ reason: 'stale_timestamp', message: `x-signature t=${T - 301} is 301 s in the past, beyond the tolerance of 300 s` });
+    expect(past).toMatchObject({
+      reason: 'stale_timestamp',
+      message: `x-signature t=${T - 301} is 301 s in the past, beyond the tolerance of 300 s`,
+    });
     const future = refusal(() => verifyWebhook(body, signed(body, { t: T + 301 }), SECRET, { now: AT_T }));
-    expect(future).toMatchObject({ reason: 'stale_timestamp', message: `x-signature t=${T + 301} is 301 s in the future, beyond the tolerance of 300 s` });
-    expect(reasonOf(() => verifyWebhook(body, signed(body, { t: T - 31 }), SECRET, { now: AT_T, toleranceSeconds: 30 }))).toBe('stale_timestamp');
+    expect(future).toMatchObject({
+      reason: 'stale_timestamp',
+      message: `x-signature t=${T + 301} is 301 s in the future, beyond the tolerance of 300 s`,
+    });
+    expect(
+      reasonOf(() => verifyWebhook(body, signed(body, { t: T - 31 }), SECRET, { now: AT_T, toleranceSeconds: 30 })),
+    ).toBe('stale_timestamp');
   });
 
   it('when the tolerance is 0, then only the same second is accepted, never "no check"', () => {
     expect(verifyWebhook(body, signed(body), SECRET, { now: AT_T, toleranceSeconds: 0 })).toEqual(envelope);
-    expect(reasonOf(() => verifyWebhook(body, signed(body, { t: T - 1 }), SECRET, { now: AT_T, toleranceSeconds: 0 }))).toBe('stale_timestamp');
-    expect(reasonOf(() => verifyWebhook(body, signed(body, { t: T + 1 }), SECRET, { now: AT_T, toleranceSeconds: 0 }))).toBe('stale_timestamp');
-    expect(reasonOf(() => verifyWebhook(body, signed(body, { t: 0 }), SECRET, { now: AT_T, toleranceSeconds: 0 }))).toBe('stale_timestamp');
+    expect(
+      reasonOf(() => verifyWebhook(body, signed(body, { t: T - 1 }), SECRET, { now: AT_T, toleranceSeconds: 0 })),
+    ).toBe('stale_timestamp');
+    expect(
+      reasonOf(() => verifyWebhook(body, signed(body, { t: T + 1 }), SECRET, { now: AT_T, toleranceSeconds: 0 })),
+    ).toBe('stale_timestamp');
+    expect(
+      reasonOf(() => verifyWebhook(body, signed(body, { t: 0 }), SECRET, { now: AT_T, toleranceSeconds: 0 })),
+    ).toBe('stale_timestamp');
   });
 
   it('when the tolerance is negative, not finite or not a number, or now is invalid, then a TypeError', () => {
@@ -220,7 +275,9 @@ describe('verifyWebhook: refusals', () => {
   });
 
   it('when the secret is wrong, then bad_signature, and the message reveals no signature', () => {
-    const error = refusal(() => verifyWebhook(body, signed(body, { secret: 'whsec_someone-else' }), SECRET, { now: AT_T }));
+    const error = refusal(() =>
+      verifyWebhook(body, signed(body, { secret: 'whsec_someone-else' }), SECRET, { now: AT_T }),
+    );
     expect(error.reason).toBe('bad_signature');
     expect(error.message).not.toMatch(/[0-9a-f]{16}/);
     expect(error.message).not.toContain(SECRET);
@@ -234,25 +291,43 @@ describe('verifyWebhook: refusals', () => {
       headers['x-signature'] + '00',
       headers['x-signature'].replace(/v1=.*$/, 'v1=00'),
     ]) {
-      expect(reasonOf(() => verifyWebhook(body, { ...headers, 'x-signature': signature }, SECRET, { now: AT_T }))).toBe('bad_signature');
+      expect(reasonOf(() => verifyWebhook(body, { ...headers, 'x-signature': signature }, SECRET, { now: AT_T }))).toBe(
+        'bad_signature',
+      );
     }
   });
 
   it('when a webhook is both forged and old, then the signature is what is refused', () => {
-    expect(reasonOf(() => verifyWebhook(body, signed(body, { t: T - 3600, secret: 'whsec_other' }), SECRET, { now: AT_T }))).toBe(
-      'bad_signature',
-    );
+    expect(
+      reasonOf(() => verifyWebhook(body, signed(body, { t: T - 3600, secret: 'whsec_other' }), SECRET, { now: AT_T })),
+    ).toBe('bad_signature');
   });
 
   it.each([
     ['not JSON', 'not json', 'the body is not JSON: '],
-    ['truncated JSON', '{"request_id":"r","event_type":"verification.face-match.completed","status":"error"', 'the body is not JSON: '],
+    [
+      'truncated JSON',
+      '{"request_id":"r","event_type":"verification.face-match.completed","status":"error"',
+      'the body is not JSON: ',
+    ],
     ['not valid UTF-8', Buffer.from([0x7b, 0xff, 0x7d]), 'the body is not JSON: it is not valid UTF-8'],
     ['a JSON array', '[]', 'the body is not a JSON object'],
     ['JSON null', 'null', 'the body is not a JSON object'],
-    ['an object without request_id', '{"event_type":"verification.face-match.completed","status":"error"}', 'the body has no request_id string'],
-    ['an object without status', '{"request_id":"r","event_type":"verification.face-match.completed"}', 'the body has no status string'],
-    ['an object with a numeric event_type', '{"request_id":"r","event_type":1,"status":"error"}', 'the body has no event_type string'],
+    [
+      'an object without request_id',
+      '{"event_type":"verification.face-match.completed","status":"error"}',
+      'the body has no request_id string',
+    ],
+    [
+      'an object without status',
+      '{"request_id":"r","event_type":"verification.face-match.completed"}',
+      'the body has no status string',
+    ],
+    [
+      'an object with a numeric event_type',
+      '{"request_id":"r","event_type":1,"status":"error"}',
+      'the body has no event_type string',
+    ],
   ])('when the correctly signed body is %s, then malformed_body', (_what, raw, message) => {
     const error = refusal(() => verifyWebhook(raw, signed(raw), SECRET, { now: AT_T }));
     expect(error.reason).toBe('malformed_body');
@@ -260,7 +335,9 @@ describe('verifyWebhook: refusals', () => {
   });
 
   it('when the body was already parsed by express.json(), or the secret is empty, then a TypeError that says what to do', () => {
-    expect(() => verifyWebhook(envelope as unknown as string, signed(body), SECRET, { now: AT_T })).toThrow(/express\.raw/);
+    expect(() => verifyWebhook(envelope as unknown as string, signed(body), SECRET, { now: AT_T })).toThrow(
+      /express\.raw/,
+    );
     expect(() => verifyWebhook(body, signed(body), '', { now: AT_T })).toThrow(TypeError);
   });
 });
@@ -278,7 +355,8 @@ describe('verifyWebhook behind a real Express receiver', () => {
       try {
         event = verifyWebhook(req.body as Buffer, req.headers, SECRET);
       } catch (err) {
-        if (err instanceof WebhookVerificationError) return void res.status(400).json({ reason: err.reason, message: err.message });
+        if (err instanceof WebhookVerificationError)
+          return void res.status(400).json({ reason: err.reason, message: err.message });
         throw err;
       }
       const duplicate = seen.has(event.request_id);
@@ -297,13 +375,24 @@ describe('verifyWebhook behind a real Express receiver', () => {
 
   async function deliver(event: WebhookEnvelope, now = new Date(), tamper?: (raw: string) => string) {
     const raw = JSON.stringify(event);
-    const headers = webhookHeaders({ secret: SECRET, requestId: event.request_id, eventType: event.event_type, rawBody: raw, now });
+    const headers = webhookHeaders({
+      secret: SECRET,
+      requestId: event.request_id,
+      eventType: event.event_type,
+      rawBody: raw,
+      now,
+    });
     const response = await fetch(url, { method: 'POST', headers, body: tamper ? tamper(raw) : raw });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
   it('when each spec example is POSTed with webhookHeaders, then the receiver verifies it, and a retry is de-duplicated', async () => {
-    for (const name of ['FaceMatchCompletedSuccess', 'FaceMatchCompletedError', 'IdCheckCompletedSuccess', 'IdCheckCompletedError']) {
+    for (const name of [
+      'FaceMatchCompletedSuccess',
+      'FaceMatchCompletedError',
+      'IdCheckCompletedSuccess',
+      'IdCheckCompletedError',
+    ]) {
       const event = await example<WebhookEnvelope>(name);
       expect(await validateWebhookBody(event)).toEqual([]);
       expect(await deliver(event)).toEqual({ status: 200, body: { duplicate: false } });
@@ -322,7 +411,9 @@ describe('verifyWebhook behind a real Express receiver', () => {
   it('when a delivery is tampered with or signed too long ago, then the receiver answers 400 with the reason', async () => {
     const event = await example<WebhookEnvelope>('IdCheckCompletedError');
     event.request_id = 'tampered-1';
-    const tampered = await deliver(event, new Date(), (raw) => raw.replace('max_duration_exceeded', 'liveness_check_failed'));
+    const tampered = await deliver(event, new Date(), (raw) =>
+      raw.replace('max_duration_exceeded', 'liveness_check_failed'),
+    );
     expect(tampered).toMatchObject({ status: 400, body: { reason: 'bad_signature' } });
     const stale = await deliver(event, new Date(Date.now() - 10 * 60 * 1000));
     expect(stale).toMatchObject({ status: 400, body: { reason: 'stale_timestamp' } });

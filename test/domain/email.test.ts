@@ -73,14 +73,21 @@ describe('emailFacts: normalisation and alias', () => {
 });
 
 describe('emailFacts: validity', () => {
-  it.each(['not an email', 'a@', '@gmail.com', 'john..doe@gmail.com', 'a b@acme.com', 'Bob <bob@acme.com>', 'user@[8.8.8.8]', 'user@localhost', ''])(
-    'when the syntax is invalid (%j), then valid is false and domain_type is invalid',
-    (raw) => {
-      const facts = emailFacts(raw);
-      expect(facts.valid).toBe(false);
-      expect(facts.domain_type).toBe('invalid');
-    },
-  );
+  it.each([
+    'not an email',
+    'a@',
+    '@gmail.com',
+    'john..doe@gmail.com',
+    'a b@acme.com',
+    'Bob <bob@acme.com>',
+    'user@[8.8.8.8]',
+    'user@localhost',
+    '',
+  ])('when the syntax is invalid (%j), then valid is false and domain_type is invalid', (raw) => {
+    const facts = emailFacts(raw);
+    expect(facts.valid).toBe(false);
+    expect(facts.domain_type).toBe('invalid');
+  });
 
   it.each(['a\ud800b', 'a\ud800b@gmail.com', 'ada@gm\udfffail.com', '\udc00'])(
     'when validator cannot judge the text (%j, a lone surrogate), then it is invalid, not a crash',
@@ -127,12 +134,25 @@ describe('emailFacts: domain type', () => {
     expect(emailFacts('x@anything.dns.army').disposable).toBe(true);
   });
 
-  it.each(['gmail.com', 'outlook.com', 'yahoo.com', 'gmx.de', 'proton.me'])('when the domain is a free provider (%s), then personal is true and domain_type personal', (domain) => {
-    expect(emailFacts(`someone@${domain}`)).toMatchObject({ valid: true, personal: true, disposable: false, domain_type: 'personal' });
-  });
+  it.each(['gmail.com', 'outlook.com', 'yahoo.com', 'gmx.de', 'proton.me'])(
+    'when the domain is a free provider (%s), then personal is true and domain_type personal',
+    (domain) => {
+      expect(emailFacts(`someone@${domain}`)).toMatchObject({
+        valid: true,
+        personal: true,
+        disposable: false,
+        domain_type: 'personal',
+      });
+    },
+  );
 
   it('when the domain is a company (stripe.com), then domain_type is business', () => {
-    expect(emailFacts('ceo@stripe.com')).toMatchObject({ valid: true, personal: false, disposable: false, domain_type: 'business' });
+    expect(emailFacts('ceo@stripe.com')).toMatchObject({
+      valid: true,
+      personal: false,
+      disposable: false,
+      domain_type: 'business',
+    });
   });
 
   it('when the provider list wrongly holds a non-provider (facebook.com), then the deny list makes it business', () => {
@@ -144,19 +164,27 @@ describe('emailFacts: domain type', () => {
     expect([...NOT_MAIL_PROVIDERS].filter((domain) => !listed.has(domain))).toEqual([]);
   });
 
-  it.each(['prof@mit.edu', 'student@cs.ox.ac.uk', 'x@monash.edu.au', 'teacher@lausd.k12.ca.us', 'head@stmarys.lancs.sch.uk'])(
-    'when the domain is in an education zone (%s), then domain_type is education',
-    (raw) => {
-      expect(emailFacts(raw).domain_type).toBe('education');
-    },
-  );
+  it.each([
+    'prof@mit.edu',
+    'student@cs.ox.ac.uk',
+    'x@monash.edu.au',
+    'teacher@lausd.k12.ca.us',
+    'head@stmarys.lancs.sch.uk',
+  ])('when the domain is in an education zone (%s), then domain_type is education', (raw) => {
+    expect(emailFacts(raw).domain_type).toBe('education');
+  });
 
-  it.each(['clerk@irs.gov', 'x@army.mil', 'x@cabinetoffice.gov.uk', 'x@interieur.gouv.fr', 'x@mofa.go.jp', 'x@sat.gob.mx', 'x@x.ac.gov.br'])(
-    'when the domain is in a government zone (%s), then domain_type is government',
-    (raw) => {
-      expect(emailFacts(raw).domain_type).toBe('government');
-    },
-  );
+  it.each([
+    'clerk@irs.gov',
+    'x@army.mil',
+    'x@cabinetoffice.gov.uk',
+    'x@interieur.gouv.fr',
+    'x@mofa.go.jp',
+    'x@sat.gob.mx',
+    'x@x.ac.gov.br',
+  ])('when the domain is in a government zone (%s), then domain_type is government', (raw) => {
+    expect(emailFacts(raw).domain_type).toBe('government');
+  });
 
   it('when a look-alike label is open to anyone (x.go.it is Gorizia, foo.ac is Ascension Island), then it is business', () => {
     expect(emailFacts('a@comune.go.it').domain_type).toBe('business');
@@ -219,14 +247,20 @@ describe('emailIntelligence', () => {
   });
 
   it('when fraud accounts share a business domain, then domain_seen_on_fraud_accounts fires', () => {
-    const out = emailIntelligence(emailFacts('a@acme-widgets.com'), history({ fraudAccountsAtDomain: 1, accountsFromDomain: 3 }));
+    const out = emailIntelligence(
+      emailFacts('a@acme-widgets.com'),
+      history({ fraudAccountsAtDomain: 1, accountsFromDomain: 3 }),
+    );
     expect(out.risk_signals).toEqual(['domain_seen_on_fraud_accounts']);
     expect(out.trust_signals).toEqual(['business_domain']);
     expect(out.email_score).toBe(0.2);
   });
 
   it('when fraud accounts share a personal domain (gmail.com), then it is noise and no domain signal fires', () => {
-    const out = emailIntelligence(emailFacts('a@gmail.com'), history({ fraudAccountsAtDomain: 5000, accountsFromDomain: 90000 }));
+    const out = emailIntelligence(
+      emailFacts('a@gmail.com'),
+      history({ fraudAccountsAtDomain: 5000, accountsFromDomain: 90000 }),
+    );
     expect(out.risk_signals).toEqual([]);
   });
 
@@ -253,15 +287,26 @@ describe('emailIntelligence', () => {
   });
 
   it('when everything is risky at once, then the score is clamped to 1', () => {
-    const facts: EmailFacts = { ...emailFacts('J.Doe+x@gmail.com'), valid: false, disposable: true, domain_type: 'invalid' };
+    const facts: EmailFacts = {
+      ...emailFacts('J.Doe+x@gmail.com'),
+      valid: false,
+      disposable: true,
+      domain_type: 'invalid',
+    };
     const out = emailIntelligence(facts, history({ firstSeen: undefined, fraudAccountsWithAddress: 9 }));
     expect(out.email_score).toBe(1);
   });
 
   it('when counts from storage are unusable (negative, NaN, fractional), then they read as whole non-negative numbers', () => {
-    expect(emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: -3 })).num_account_from_domain).toBe(0);
-    expect(emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: Number.NaN })).num_account_from_domain).toBe(0);
-    expect(emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: 7.9 })).num_account_from_domain).toBe(7);
+    expect(
+      emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: -3 })).num_account_from_domain,
+    ).toBe(0);
+    expect(
+      emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: Number.NaN })).num_account_from_domain,
+    ).toBe(0);
+    expect(
+      emailIntelligence(emailFacts('a@gmail.com'), history({ accountsFromDomain: 7.9 })).num_account_from_domain,
+    ).toBe(7);
   });
 
   it("when the doc's worked example is evaluated, then the documented signals and score come out", () => {
@@ -298,7 +343,11 @@ describe('properties', () => {
     domain_type: fc.constantFrom(...DOMAIN_TYPES),
     alias: fc.boolean(),
   });
-  const anyDate = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true });
+  const anyDate = fc.date({
+    min: new Date('1990-01-01T00:00:00Z'),
+    max: new Date('2100-01-01T00:00:00Z'),
+    noInvalidDate: true,
+  });
   const anyCount = fc.oneof(fc.nat(), fc.integer({ min: -5, max: 5 }), fc.double());
   const anyHistory = fc.record<EmailHistory>(
     {
@@ -324,13 +373,25 @@ describe('properties', () => {
 
   it('when more fraud is recorded or the address is younger, then the score never goes down', () => {
     fc.assert(
-      fc.property(anyFacts, anyHistory, fc.nat(), fc.nat(), fc.nat({ max: 10 * 365 }), (facts, hist, moreOnAddress, moreAtDomain, daysLater) => {
-        const base = emailIntelligence(facts, hist).email_score;
-        const firstSeen = hist.firstSeen && new Date(hist.firstSeen.getTime() + daysLater * 86_400_000);
-        const riskier = { ...hist, firstSeen, fraudAccountsWithAddress: hist.fraudAccountsWithAddress + moreOnAddress, fraudAccountsAtDomain: hist.fraudAccountsAtDomain + moreAtDomain };
-        expect(emailIntelligence(facts, riskier).email_score).toBeGreaterThanOrEqual(base);
-        expect(emailIntelligence(facts, { ...hist, firstSeen: undefined }).email_score).toBeGreaterThanOrEqual(base);
-      }),
+      fc.property(
+        anyFacts,
+        anyHistory,
+        fc.nat(),
+        fc.nat(),
+        fc.nat({ max: 10 * 365 }),
+        (facts, hist, moreOnAddress, moreAtDomain, daysLater) => {
+          const base = emailIntelligence(facts, hist).email_score;
+          const firstSeen = hist.firstSeen && new Date(hist.firstSeen.getTime() + daysLater * 86_400_000);
+          const riskier = {
+            ...hist,
+            firstSeen,
+            fraudAccountsWithAddress: hist.fraudAccountsWithAddress + moreOnAddress,
+            fraudAccountsAtDomain: hist.fraudAccountsAtDomain + moreAtDomain,
+          };
+          expect(emailIntelligence(facts, riskier).email_score).toBeGreaterThanOrEqual(base);
+          expect(emailIntelligence(facts, { ...hist, firstSeen: undefined }).email_score).toBeGreaterThanOrEqual(base);
+        },
+      ),
     );
   });
 
@@ -338,7 +399,12 @@ describe('properties', () => {
     fc.assert(
       fc.property(anyFacts, anyHistory, fc.constantFrom('valid', 'disposable', 'alias'), (facts, hist, fact) => {
         const base = emailIntelligence({ ...facts, valid: true, disposable: false, alias: false }, hist).email_score;
-        const flipped = { ...facts, valid: fact !== 'valid', disposable: fact === 'disposable', alias: fact === 'alias' };
+        const flipped = {
+          ...facts,
+          valid: fact !== 'valid',
+          disposable: fact === 'disposable',
+          alias: fact === 'alias',
+        };
         expect(emailIntelligence(flipped, hist).email_score).toBeGreaterThanOrEqual(base);
       }),
     );
@@ -347,16 +413,22 @@ describe('properties', () => {
   /** An address or any string with a UTF-16 surrogate alone somewhere in it. */
   const withLoneSurrogate = fc
     .tuple(fc.oneof(fc.emailAddress(), fc.string()), fc.nat(), fc.integer({ min: 0xd800, max: 0xdfff }))
-    .map(([text, at, unit]) => text.slice(0, at % (text.length + 1)) + String.fromCharCode(unit) + text.slice(at % (text.length + 1)));
+    .map(
+      ([text, at, unit]) =>
+        text.slice(0, at % (text.length + 1)) + String.fromCharCode(unit) + text.slice(at % (text.length + 1)),
+    );
 
   it('when any string is given (lone surrogates too), then emailFacts does not throw and domain_type is invalid exactly when valid is false', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.emailAddress(), fc.string({ unit: 'grapheme' }), withLoneSurrogate), (raw) => {
-        const facts = emailFacts(raw);
-        expect(facts.domain_type === 'invalid').toBe(!facts.valid);
-        expect(facts.normalised).toBe(facts.normalised.toLowerCase());
-        expect(facts.domain).toBe(facts.domain.toLowerCase());
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.emailAddress(), fc.string({ unit: 'grapheme' }), withLoneSurrogate),
+        (raw) => {
+          const facts = emailFacts(raw);
+          expect(facts.domain_type === 'invalid').toBe(!facts.valid);
+          expect(facts.normalised).toBe(facts.normalised.toLowerCase());
+          expect(facts.domain).toBe(facts.domain.toLowerCase());
+        },
+      ),
     );
   });
 

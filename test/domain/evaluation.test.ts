@@ -59,7 +59,15 @@ function account(overrides: Partial<AccountRecord> = {}): AccountRecord {
 }
 
 function past(id: string, hoursAgo: number, overrides: Partial<PastSession> = {}): PastSession {
-  return { id, startTime: new Date(NOW.getTime() - hoursAgo * HOUR), deviceId: `device-${id}`, ipAddress: '73.162.0.1', ipBlock: '73.162.0.0/24', countryCode: 'US', ...overrides };
+  return {
+    id,
+    startTime: new Date(NOW.getTime() - hoursAgo * HOUR),
+    deviceId: `device-${id}`,
+    ipAddress: '73.162.0.1',
+    ipBlock: '73.162.0.0/24',
+    countryCode: 'US',
+    ...overrides,
+  };
 }
 
 function facts(overrides: Partial<EvaluationFacts> = {}): EvaluationFacts {
@@ -86,11 +94,24 @@ describe('evaluate', () => {
     // with two more accounts (4 in all); acct-B shares the name with one other account (3).
     // Mouse 6, click 2, clipboard 2, keyboard 0 on the web, a submitted form.
     const f = facts({
-      session: session({ sdk: { source: 'web', device_id: 'device-1' } }, {
-        source: 'web',
-        bot: { mouse_num_events: 6, click_num_events: 2, keyboard_num_events: 0, touch_num_events: 0, clipboard_num_events: 2 },
-        browser: { ...EXAMPLE.browser, user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36' },
-      }),
+      session: session(
+        { sdk: { source: 'web', device_id: 'device-1' } },
+        {
+          source: 'web',
+          bot: {
+            mouse_num_events: 6,
+            click_num_events: 2,
+            keyboard_num_events: 0,
+            touch_num_events: 0,
+            clipboard_num_events: 2,
+          },
+          browser: {
+            ...EXAMPLE.browser,
+            user_agent:
+              'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+          },
+        },
+      ),
     });
     f.identifierMatches = [
       { type: 'device', value: 'device-1', accountIds: ['acct-A'] },
@@ -109,13 +130,35 @@ describe('evaluate', () => {
 
   it('when the facts are clean, then Real, and the account is written with its new session counted', () => {
     const history = [past('older', 30), past('old', 3 * 24)];
-    const f = facts({ account: { record: account({ aggregates: { numSessions: 2, firstSeen: history[1].startTime, lastSeen: history[0].startTime, lastSessionId: 'older', lastCountry: 'US', countries: ['US'] } }), lists: [], sessions: history } });
+    const f = facts({
+      account: {
+        record: account({
+          aggregates: {
+            numSessions: 2,
+            firstSeen: history[1].startTime,
+            lastSeen: history[0].startTime,
+            lastSessionId: 'older',
+            lastCountry: 'US',
+            countries: ['US'],
+          },
+        }),
+        lists: [],
+        sessions: history,
+      },
+    });
     f.session = session({ countryCode: 'CA' });
     const out = evaluate(f);
     expect(out.decision).toBe('Real');
     expect(out.account?.linksSession).toBe(true);
     const a = out.account!.record.aggregates;
-    expect(a).toEqual({ numSessions: 3, firstSeen: history[1].startTime, lastSeen: f.session.startTime, lastSessionId: 'session-now', lastCountry: 'CA', countries: ['CA', 'US'] });
+    expect(a).toEqual({
+      numSessions: 3,
+      firstSeen: history[1].startTime,
+      lastSeen: f.session.startTime,
+      lastSessionId: 'session-now',
+      lastCountry: 'CA',
+      countries: ['CA', 'US'],
+    });
     const d = out.account!.details;
     expect(d.num_sessions).toBe(3);
     expect(d.last_session).toBe('session-now');
@@ -127,17 +170,34 @@ describe('evaluate', () => {
   });
 
   it('when the session was already linked to the account, then its aggregates are not counted twice', () => {
-    const a = { numSessions: 1, firstSeen: session().startTime, lastSeen: session().startTime, lastSessionId: 'session-now', lastCountry: 'US', countries: ['US'] };
-    const out = evaluate(facts({ session: session({ accountIds: ['acct'] }), account: { record: account({ aggregates: a }), lists: [], sessions: [session()] } }));
+    const a = {
+      numSessions: 1,
+      firstSeen: session().startTime,
+      lastSeen: session().startTime,
+      lastSessionId: 'session-now',
+      lastCountry: 'US',
+      countries: ['US'],
+    };
+    const out = evaluate(
+      facts({
+        session: session({ accountIds: ['acct'] }),
+        account: { record: account({ aggregates: a }), lists: [], sessions: [session()] },
+      }),
+    );
     expect(out.account?.linksSession).toBe(false);
     expect(out.account?.record.aggregates).toEqual(a);
   });
 
   it('when the account is on block, then Fake whatever the score; on allow, Real', () => {
     expect(evaluate(facts({ account: { record: account(), lists: ['block'], sessions: [] } })).decision).toBe('Fake');
-    const risky = facts({ ipLists: new Set(['tor', 'fraud']), account: { record: account(), lists: ['allow'], sessions: [] } });
+    const risky = facts({
+      ipLists: new Set(['tor', 'fraud']),
+      account: { record: account(), lists: ['allow'], sessions: [] },
+    });
     expect(evaluate(risky).decision).toBe('Real');
-    expect(evaluate({ ...risky, account: { record: account(), lists: [], sessions: [] } }).scores.risk_signals).toBeGreaterThan(0.5);
+    expect(
+      evaluate({ ...risky, account: { record: account(), lists: [], sessions: [] } }).scores.risk_signals,
+    ).toBeGreaterThan(0.5);
   });
 
   it('when unauthenticated, then the accounts the session was used with are not linked to it, and their lists decide', () => {
@@ -178,8 +238,26 @@ describe('evaluate', () => {
   });
 
   it('when the email history shows fraud with the address, then the email score and the account score rise', () => {
-    const clean = evaluate(facts({ account: { record: account(), lists: [], sessions: [], email: { accountsFromDomain: 0, fraudAccountsWithAddress: 0, fraudAccountsAtDomain: 0 } } }));
-    const fraud = evaluate(facts({ account: { record: account(), lists: [], sessions: [], email: { accountsFromDomain: 0, fraudAccountsWithAddress: 2, fraudAccountsAtDomain: 0 } } }));
+    const clean = evaluate(
+      facts({
+        account: {
+          record: account(),
+          lists: [],
+          sessions: [],
+          email: { accountsFromDomain: 0, fraudAccountsWithAddress: 0, fraudAccountsAtDomain: 0 },
+        },
+      }),
+    );
+    const fraud = evaluate(
+      facts({
+        account: {
+          record: account(),
+          lists: [],
+          sessions: [],
+          email: { accountsFromDomain: 0, fraudAccountsWithAddress: 2, fraudAccountsAtDomain: 0 },
+        },
+      }),
+    );
     expect(fraud.account!.email!.email_score).toBeGreaterThan(clean.account!.email!.email_score);
     expect(fraud.scores.account_score).toBeGreaterThan(clean.scores.account_score);
   });
@@ -188,7 +266,9 @@ describe('evaluate', () => {
 describe('the pieces', () => {
   it('when the current session is older than some of the history, then it takes its place in time order', () => {
     const h = [past('a', 1), past('b', 10)];
-    expect(sessionsWithCurrent(h, session({ startTime: new Date(NOW.getTime() - 5 * HOUR) })).map((s) => s.id)).toEqual(['a', 'session-now', 'b']);
+    expect(sessionsWithCurrent(h, session({ startTime: new Date(NOW.getTime() - 5 * HOUR) })).map((s) => s.id)).toEqual(
+      ['a', 'session-now', 'b'],
+    );
   });
 
   it('when an account is searched for links, then its newest 50 sessions, its identifiers and its 10 newest networks are', () => {
@@ -205,6 +285,11 @@ describe('the pieces', () => {
     const forward = sessions.reduce(withSession, NO_AGGREGATES);
     const backward = [...sessions].reverse().reduce(withSession, NO_AGGREGATES);
     expect(forward).toEqual(backward);
-    expect(forward).toMatchObject({ numSessions: 3, lastSessionId: 'z', lastCountry: 'FR', countries: ['FR', 'GB', 'US'] });
+    expect(forward).toMatchObject({
+      numSessions: 3,
+      lastSessionId: 'z',
+      lastCountry: 'FR',
+      countries: ['FR', 'GB', 'US'],
+    });
   });
 });

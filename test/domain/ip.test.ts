@@ -5,12 +5,23 @@ describe('isPublicIp', () => {
   it.each(['8.8.8.8', '81.2.69.142', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('when %s, then public', (ip) => {
     expect(isPublicIp(ip)).toBe(true);
   });
-  it.each(['10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '169.254.1.1', '100.64.0.1', '203.0.113.9', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '2001:db8::1', 'nope'])(
-    'when %s, then not public',
-    (ip) => {
-      expect(isPublicIp(ip)).toBe(false);
-    },
-  );
+  it.each([
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '127.0.0.1',
+    '169.254.1.1',
+    '100.64.0.1',
+    '203.0.113.9',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '2001:db8::1',
+    'nope',
+  ])('when %s, then not public', (ip) => {
+    expect(isPublicIp(ip)).toBe(false);
+  });
   it.each([
     ['2002:808:808::1', '6to4 of 8.8.8.8'],
     ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'Teredo: server 65.54.227.120, client 8.8.8.8 (XOR-ed)'],
@@ -56,6 +67,8 @@ describe('the test setup', () => {
       options.all ? callback(null, [{ address: '93.184.216.34', family: 4 }]) : callback(null, '93.184.216.34', 4);
     const socket = net.connect({ host: 'example.com', port: 9, lookup });
     const error = await new Promise<Error>((resolve) => socket.once('error', resolve));
-    expect(error.message).toBe('test setup: connection to example.com (93.184.216.34) refused; tests use loopback only');
+    expect(error.message).toBe(
+      'test setup: connection to example.com (93.184.216.34) refused; tests use loopback only',
+    );
   });
 });

@@ -116,7 +116,12 @@ describe('linkScore', () => {
 
   it('when the browser is shared, then 1 however many accounts share it', () => {
     expect(linkScore([{ type: 'browser', sharedBy: 2 }])).toBe(1);
-    expect(linkScore([{ type: 'browser', sharedBy: 500 }, { type: 'name', sharedBy: 9 }])).toBe(1);
+    expect(
+      linkScore([
+        { type: 'browser', sharedBy: 500 },
+        { type: 'name', sharedBy: 9 },
+      ]),
+    ).toBe(1);
   });
 
   it('when only the two accounts share an identifier, then its base weight', () => {
@@ -137,7 +142,12 @@ describe('linkScore', () => {
   });
 
   it('when a device and a name are shared by the two alone, then the noisy-OR 1 - 0.2 * 0.7 = 0.86', () => {
-    expect(linkScore([{ type: 'device', sharedBy: 2 }, { type: 'name', sharedBy: 2 }])).toBeCloseTo(0.86, 12);
+    expect(
+      linkScore([
+        { type: 'device', sharedBy: 2 },
+        { type: 'name', sharedBy: 2 },
+      ]),
+    ).toBeCloseTo(0.86, 12);
   });
 
   it('when sharedBy is below 2 or not a number, then it counts as 2', () => {
@@ -157,7 +167,7 @@ describe('linkScore', () => {
     );
   });
 
-  it('when another identifier is shared, then the score never falls and rises by at most that identifier\'s weight', () => {
+  it("when another identifier is shared, then the score never falls and rises by at most that identifier's weight", () => {
     fc.assert(
       fc.property(fc.array(evidence, { maxLength: 10 }), evidence, (e, more) => {
         const before = linkScore(e);
@@ -171,10 +181,20 @@ describe('linkScore', () => {
 
   it('when more accounts share an identifier, then its weight and the link score never rise', () => {
     fc.assert(
-      fc.property(fc.array(evidence, { maxLength: 6 }), matchType, sharedBy, fc.nat({ max: 1000 }), (rest, type, n, extra) => {
-        expect(evidenceWeight({ type, sharedBy: n + extra })).toBeLessThanOrEqual(evidenceWeight({ type, sharedBy: n }) + EPS);
-        expect(linkScore([...rest, { type, sharedBy: n + extra }])).toBeLessThanOrEqual(linkScore([...rest, { type, sharedBy: n }]) + EPS);
-      }),
+      fc.property(
+        fc.array(evidence, { maxLength: 6 }),
+        matchType,
+        sharedBy,
+        fc.nat({ max: 1000 }),
+        (rest, type, n, extra) => {
+          expect(evidenceWeight({ type, sharedBy: n + extra })).toBeLessThanOrEqual(
+            evidenceWeight({ type, sharedBy: n }) + EPS,
+          );
+          expect(linkScore([...rest, { type, sharedBy: n + extra }])).toBeLessThanOrEqual(
+            linkScore([...rest, { type, sharedBy: n }]) + EPS,
+          );
+        },
+      ),
     );
   });
 });

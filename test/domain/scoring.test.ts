@@ -30,10 +30,13 @@ const EPS = 1e-12;
 const DAY = 24 * 60 * 60 * 1000;
 
 const UA = {
-  chrome: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  chrome:
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+  iphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-  headless: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/142.0.0.0 Safari/537.36',
+  headless:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/142.0.0.0 Safari/537.36',
   curl: 'curl/8.5.0',
 };
 
@@ -110,11 +113,20 @@ const parts = fc.record({
   email_score: fc.option(emailScore, { nil: undefined }),
 });
 const matchType = fc.constantFrom(...(Object.keys(linking.LINK_BASE_WEIGHTS) as LinkEvidence['type'][]));
-const evidence: fc.Arbitrary<LinkEvidence> = fc.record({ type: matchType, sharedBy: fc.integer({ min: 2, max: 2000 }) });
+const evidence: fc.Arbitrary<LinkEvidence> = fc.record({
+  type: matchType,
+  sharedBy: fc.integer({ min: 2, max: 2000 }),
+});
 const links = fc.array(fc.array(evidence, { minLength: 1, maxLength: 4 }), { maxLength: 8 });
 
 const inUnit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
-const EVENT_KINDS = ['mouse_num_events', 'click_num_events', 'keyboard_num_events', 'touch_num_events', 'clipboard_num_events'] as const;
+const EVENT_KINDS = [
+  'mouse_num_events',
+  'click_num_events',
+  'keyboard_num_events',
+  'touch_num_events',
+  'clipboard_num_events',
+] as const;
 
 // ---------------------------------------------------------------- unit cases
 
@@ -179,8 +191,9 @@ describe('riskSignalsScore', () => {
     expect(riskSignalsScore(cleanSignals(), false)).toBe(0);
   });
 
-  it('when one signal scores 1, then that signal\'s weight', () => {
-    for (const s of SCORED_SIGNALS) expect(riskSignalsScore(cleanSignals({ [s]: 1 }), false)).toBeCloseTo(RISK_SIGNAL_WEIGHTS[s], 12);
+  it("when one signal scores 1, then that signal's weight", () => {
+    for (const s of SCORED_SIGNALS)
+      expect(riskSignalsScore(cleanSignals({ [s]: 1 }), false)).toBeCloseTo(RISK_SIGNAL_WEIGHTS[s], 12);
     expect(riskSignalsScore(cleanSignals(), true)).toBe(RISK_SIGNAL_WEIGHTS.spoofed_ip);
   });
 
@@ -218,7 +231,15 @@ describe('accountScore', () => {
   it('when a person on a clean network with one probable link and a slightly trusted email, then well below 0.8', () => {
     const bot = botScore(inputs({ bot: PERSON_PHONE }));
     const risk = riskSignalsScore(cleanSignals({ ip_reputation: 0.05 }), false);
-    const multi = multipleAccountsScore([linkScore([{ type: 'device', sharedBy: 2 }, { type: 'name', sharedBy: 2 }])], false);
+    const multi = multipleAccountsScore(
+      [
+        linkScore([
+          { type: 'device', sharedBy: 2 },
+          { type: 'name', sharedBy: 2 },
+        ]),
+      ],
+      false,
+    );
     expect(accountScore({ bot, risk_signals: risk, multiple_accounts: multi, email_score: -0.2 })).toBeLessThan(0.5);
   });
 
@@ -234,7 +255,10 @@ describe('accountScore', () => {
 
   it('when the email is trusted, then at most 10 % comes off', () => {
     const p = { bot: 0.3, risk_signals: 0.4, multiple_accounts: 0.5 };
-    expect(accountScore({ ...p, email_score: -1 })).toBeCloseTo(accountScore(p) * (1 - ACCOUNT_WEIGHTS.email_trust), 12);
+    expect(accountScore({ ...p, email_score: -1 })).toBeCloseTo(
+      accountScore(p) * (1 - ACCOUNT_WEIGHTS.email_trust),
+      12,
+    );
   });
 });
 
@@ -266,13 +290,27 @@ describe('riskSignalAverage', () => {
   it('when the account has no sessions, then every average is 0', () => {
     const avg = riskSignalAverage([], now);
     expect(Object.keys(avg).sort()).toEqual(
-      ['datacenter', 'device_network_mismatch', 'device_risk', 'impossible_travel', 'location_spoofing', 'proxy', 'recent_fraud_ip', 'spoofed_ip', 'tor', 'vpn'].sort(),
+      [
+        'datacenter',
+        'device_network_mismatch',
+        'device_risk',
+        'impossible_travel',
+        'location_spoofing',
+        'proxy',
+        'recent_fraud_ip',
+        'spoofed_ip',
+        'tor',
+        'vpn',
+      ].sort(),
     );
     expect(Object.values(avg).every((v) => v === 0)).toBe(true);
   });
 
   it('when there is one session, then its scores, with spoofed_ip as 1 and without ip_reputation', () => {
-    const avg = riskSignalAverage([{ time: at(3), scores: cleanSignals({ vpn: 0.7, ip_reputation: 1 }), spoofedIp: true }], now);
+    const avg = riskSignalAverage(
+      [{ time: at(3), scores: cleanSignals({ vpn: 0.7, ip_reputation: 1 }), spoofedIp: true }],
+      now,
+    );
     expect(avg.vpn).toBeCloseTo(0.7, 12);
     expect(avg.spoofed_ip).toBe(1);
     expect(avg).not.toHaveProperty('ip_reputation');
@@ -329,13 +367,21 @@ describe('riskSignalAverage', () => {
 describe('properties', () => {
   it('when any inputs, then every score is in [0, 1]', () => {
     fc.assert(
-      fc.property(botInputs, signalScores, fc.boolean(), fc.array(unit), fc.boolean(), parts, (b, s, spoofed, ls, main, p) => {
-        expect(inUnit(botScore(b))).toBe(true);
-        expect(inUnit(interactionDoubt(b.bot, b.source))).toBe(true);
-        expect(inUnit(riskSignalsScore(s, spoofed))).toBe(true);
-        expect(inUnit(multipleAccountsScore(ls, main))).toBe(true);
-        expect(inUnit(accountScore(p))).toBe(true);
-      }),
+      fc.property(
+        botInputs,
+        signalScores,
+        fc.boolean(),
+        fc.array(unit),
+        fc.boolean(),
+        parts,
+        (b, s, spoofed, ls, main, p) => {
+          expect(inUnit(botScore(b))).toBe(true);
+          expect(inUnit(interactionDoubt(b.bot, b.source))).toBe(true);
+          expect(inUnit(riskSignalsScore(s, spoofed))).toBe(true);
+          expect(inUnit(multipleAccountsScore(ls, main))).toBe(true);
+          expect(inUnit(accountScore(p))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -350,7 +396,9 @@ describe('properties', () => {
         const afterC = botScore({ ...b, crawler: true });
         expect(afterC).toBeGreaterThanOrEqual(beforeC - EPS);
         expect(afterC - beforeC).toBeLessThanOrEqual(BOT_WEIGHTS.crawler + EPS);
-        expect(botScore({ ...b, interactive: true })).toBeGreaterThanOrEqual(botScore({ ...b, interactive: false }) - EPS);
+        expect(botScore({ ...b, interactive: true })).toBeGreaterThanOrEqual(
+          botScore({ ...b, interactive: false }) - EPS,
+        );
       }),
     );
   });
@@ -367,17 +415,26 @@ describe('properties', () => {
   it('when no interaction at all, automation and a form submission, then at least 0.8 from any source but an unknown one', () => {
     fc.assert(
       fc.property(fc.constantFrom<SessionSource>('web', 'ios', 'android'), fc.boolean(), (src, crawler) => {
-        expect(botScore({ bot: counts(), source: src, automation: true, crawler, interactive: true })).toBeGreaterThanOrEqual(0.8);
+        expect(
+          botScore({ bot: counts(), source: src, automation: true, crawler, interactive: true }),
+        ).toBeGreaterThanOrEqual(0.8);
       }),
     );
   });
 
   it('when a person interacted normally and nothing else is found, then the bot score is the floor', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 40, max: 5000 }), fc.integer({ min: 20, max: 500 }), source, (pointer, typing, src) => {
-        const bot = counts({ mouse: pointer, keyboard: typing, touch: pointer });
-        expect(botScore({ bot, source: src, automation: false, crawler: false, interactive: true })).toBeLessThan(0.03);
-      }),
+      fc.property(
+        fc.integer({ min: 40, max: 5000 }),
+        fc.integer({ min: 20, max: 500 }),
+        source,
+        (pointer, typing, src) => {
+          const bot = counts({ mouse: pointer, keyboard: typing, touch: pointer });
+          expect(botScore({ bot, source: src, automation: false, crawler: false, interactive: true })).toBeLessThan(
+            0.03,
+          );
+        },
+      ),
     );
   });
 
@@ -418,16 +475,25 @@ describe('properties', () => {
   });
 
   it('when any part of the account score rises, then account_score never falls and rises by at most weight times the change', () => {
-    const weightOf = { bot: ACCOUNT_WEIGHTS.bot, risk_signals: ACCOUNT_WEIGHTS.risk_signals, multiple_accounts: ACCOUNT_WEIGHTS.multiple_accounts };
+    const weightOf = {
+      bot: ACCOUNT_WEIGHTS.bot,
+      risk_signals: ACCOUNT_WEIGHTS.risk_signals,
+      multiple_accounts: ACCOUNT_WEIGHTS.multiple_accounts,
+    };
     fc.assert(
-      fc.property(parts, fc.constantFrom('bot', 'risk_signals', 'multiple_accounts') as fc.Arbitrary<keyof typeof weightOf>, unit, (p, name, to) => {
-        const lo = Math.min(p[name], to);
-        const hi = Math.max(p[name], to);
-        const before = accountScore({ ...p, [name]: lo });
-        const after = accountScore({ ...p, [name]: hi });
-        expect(after).toBeGreaterThanOrEqual(before - EPS);
-        expect(after - before).toBeLessThanOrEqual(weightOf[name] * (hi - lo) + EPS);
-      }),
+      fc.property(
+        parts,
+        fc.constantFrom('bot', 'risk_signals', 'multiple_accounts') as fc.Arbitrary<keyof typeof weightOf>,
+        unit,
+        (p, name, to) => {
+          const lo = Math.min(p[name], to);
+          const hi = Math.max(p[name], to);
+          const before = accountScore({ ...p, [name]: lo });
+          const after = accountScore({ ...p, [name]: hi });
+          expect(after).toBeGreaterThanOrEqual(before - EPS);
+          expect(after - before).toBeLessThanOrEqual(weightOf[name] * (hi - lo) + EPS);
+        },
+      ),
     );
   });
 
@@ -439,7 +505,9 @@ describe('properties', () => {
         const before = accountScore({ ...p, email_score: lo });
         const after = accountScore({ ...p, email_score: hi });
         expect(after).toBeGreaterThanOrEqual(before - EPS);
-        expect(after - before).toBeLessThanOrEqual((ACCOUNT_WEIGHTS.email_risk + ACCOUNT_WEIGHTS.email_trust) * (hi - lo) + EPS);
+        expect(after - before).toBeLessThanOrEqual(
+          (ACCOUNT_WEIGHTS.email_risk + ACCOUNT_WEIGHTS.email_trust) * (hi - lo) + EPS,
+        );
       }),
     );
   });
@@ -470,9 +538,13 @@ describe('properties', () => {
       fc.constant((f: Facts) => ({ ...f, bot: { ...f.bot, automation: true } })),
       fc.constant((f: Facts) => ({ ...f, bot: { ...f.bot, crawler: true } })),
       fc.constant((f: Facts) => ({ ...f, spoofed: true })),
-      fc.tuple(signal, unit).map(([s, v]) => (f: Facts) => ({ ...f, signals: { ...f.signals, [s]: Math.max(f.signals[s], v) } })),
+      fc
+        .tuple(signal, unit)
+        .map(([s, v]) => (f: Facts) => ({ ...f, signals: { ...f.signals, [s]: Math.max(f.signals[s], v) } })),
       fc.array(evidence, { minLength: 1, maxLength: 3 }).map((e) => (f: Facts) => ({ ...f, links: [...f.links, e] })),
-      evidence.map((e) => (f: Facts) => (f.links.length ? { ...f, links: [[...f.links[0], e], ...f.links.slice(1)] } : f)),
+      evidence.map(
+        (e) => (f: Facts) => (f.links.length ? { ...f, links: [[...f.links[0], e], ...f.links.slice(1)] } : f),
+      ),
       emailScore.map((v) => (f: Facts) => ({ ...f, email: Math.max(f.email ?? 0, v) })),
     );
     fc.assert(
@@ -496,24 +568,32 @@ describe('properties', () => {
 
   it('when any sessions, then each average lies between the smallest and largest score of that signal', () => {
     const session = fc.record({
-      time: fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2027-01-01T00:00:00Z'), noInvalidDate: true }),
+      time: fc.date({
+        min: new Date('2020-01-01T00:00:00Z'),
+        max: new Date('2027-01-01T00:00:00Z'),
+        noInvalidDate: true,
+      }),
       scores: signalScores,
       spoofedIp: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(session, { maxLength: 12 }), fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z'), noInvalidDate: true }), (sessions, now) => {
-        const avg = riskSignalAverage(sessions, now);
-        for (const [name, value] of Object.entries(avg) as [keyof typeof avg, number][]) {
-          expect(inUnit(value)).toBe(true);
-          if (sessions.length === 0) {
-            expect(value).toBe(0);
-            continue;
+      fc.property(
+        fc.array(session, { maxLength: 12 }),
+        fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z'), noInvalidDate: true }),
+        (sessions, now) => {
+          const avg = riskSignalAverage(sessions, now);
+          for (const [name, value] of Object.entries(avg) as [keyof typeof avg, number][]) {
+            expect(inUnit(value)).toBe(true);
+            if (sessions.length === 0) {
+              expect(value).toBe(0);
+              continue;
+            }
+            const values = sessions.map((s) => (name === 'spoofed_ip' ? (s.spoofedIp ? 1 : 0) : s.scores[name]));
+            expect(value).toBeGreaterThanOrEqual(Math.min(...values) - 1e-9);
+            expect(value).toBeLessThanOrEqual(Math.max(...values) + 1e-9);
           }
-          const values = sessions.map((s) => (name === 'spoofed_ip' ? (s.spoofedIp ? 1 : 0) : s.scores[name]));
-          expect(value).toBeGreaterThanOrEqual(Math.min(...values) - 1e-9);
-          expect(value).toBeLessThanOrEqual(Math.max(...values) + 1e-9);
-        }
-      }),
+        },
+      ),
     );
   });
 });
@@ -589,8 +669,10 @@ describe('docs/scoring.md', () => {
     documented.set(name, second);
   }
 
-  it('when the tables list a constant, then its value is the code\'s', () => {
-    const drift = [...documented].filter(([name, value]) => code.get(name) !== Number(value)).map(([n, v]) => `${n}: doc ${v}, code ${code.get(n)}`);
+  it("when the tables list a constant, then its value is the code's", () => {
+    const drift = [...documented]
+      .filter(([name, value]) => code.get(name) !== Number(value))
+      .map(([n, v]) => `${n}: doc ${v}, code ${code.get(n)}`);
     expect(drift).toEqual([]);
   });
 
@@ -640,7 +722,7 @@ describe('docs/scoring.md', () => {
       ]);
     });
 
-    it('when the code computes the example, then it gets the doc\'s numbers and decision', () => {
+    it("when the code computes the example, then it gets the doc's numbers and decision", () => {
       const doubt = interactionDoubt(bot, 'web');
       const b = botScore(botIn);
       const r = riskSignalsScore(signals, true);
@@ -648,7 +730,12 @@ describe('docs/scoring.md', () => {
       const bLink = linkScore(linkB);
       const m = multipleAccountsScore([a, bLink], false);
       const score = accountScore({ bot: b, risk_signals: r, multiple_accounts: m, email_score: email });
-      const onMain = accountScore({ bot: b, risk_signals: r, multiple_accounts: multipleAccountsScore([a, bLink], true), email_score: email });
+      const onMain = accountScore({
+        bot: b,
+        risk_signals: r,
+        multiple_accounts: multipleAccountsScore([a, bLink], true),
+        email_score: email,
+      });
       const computed: Record<string, number> = {
         interaction_doubt: doubt,
         bot: b,

@@ -43,13 +43,21 @@ describe("docs/scoring.md's risk signal tables", () => {
   const DOC = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'scoring.md'), 'utf8');
   const START = new Date('2026-07-15T12:00:00Z');
   const LONDON: IpFacts = {
-    location: { continent: 'EU', country_code: 'GB', city: 'London', timezone: 'Europe/London', latitude: 51.5, longitude: -0.12 },
+    location: {
+      continent: 'EU',
+      country_code: 'GB',
+      city: 'London',
+      timezone: 'Europe/London',
+      latitude: 51.5,
+      longitude: -0.12,
+    },
     network: { asn: 5089, service_provider: 'Virgin Media', connection_type: 'isp' },
   };
   const person: SdkFacts = {
     source: 'web',
     device_id: 'd-1',
-    user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+    user_agent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
     languages: ['en-GB'],
     timezone: 'Europe/London',
     events: { mouse: 50, click: 3, keyboard: 20, touch: 0, clipboard: 0 },
@@ -89,7 +97,13 @@ describe("docs/scoring.md's risk signal tables", () => {
   function run(setup: Setup) {
     const sdk = setup.sdk ?? person;
     const session = enrichSession(sdk, '81.2.69.142', START, setup.ip ?? LONDON);
-    return evaluateSignals({ now: START, sdk, session, ipLists: new Set(setup.lists ?? []), history: { ...EMPTY_HISTORY, ...setup.history } });
+    return evaluateSignals({
+      now: START,
+      sdk,
+      session,
+      ipLists: new Set(setup.lists ?? []),
+      history: { ...EMPTY_HISTORY, ...setup.history },
+    });
   }
 
   const rows: { signal: string; condition: string; weight: number }[] = [];
@@ -106,13 +120,16 @@ describe("docs/scoring.md's risk signal tables", () => {
     expect(rows.length).toBeGreaterThanOrEqual(Object.keys(SETUPS).length);
   });
 
-  it.each(rows)('when only `$condition` holds, then $signal scores $weight and names it', ({ signal: name, condition, weight }) => {
-    const setup = SETUPS[condition];
-    if (!setup) throw new Error(`no setup for the documented condition ${condition}: add one`);
-    const result = run(setup);
-    expect([...result.risk_signal_details.network, ...result.risk_signal_details.device]).toContain(condition);
-    expect(result.risk_signal_scores[name as keyof typeof result.risk_signal_scores]).toBeCloseTo(weight, 6);
-  });
+  it.each(rows)(
+    'when only `$condition` holds, then $signal scores $weight and names it',
+    ({ signal: name, condition, weight }) => {
+      const setup = SETUPS[condition];
+      if (!setup) throw new Error(`no setup for the documented condition ${condition}: add one`);
+      const result = run(setup);
+      expect([...result.risk_signal_details.network, ...result.risk_signal_details.device]).toContain(condition);
+      expect(result.risk_signal_scores[name as keyof typeof result.risk_signal_scores]).toBeCloseTo(weight, 6);
+    },
+  );
 
   it('when nothing holds, then every scored signal is 0', () => {
     expect(Object.values(run({}).risk_signal_scores).every((s) => s === 0)).toBe(true);

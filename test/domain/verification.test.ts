@@ -1,5 +1,12 @@
 /** The verification verdicts as pure functions over findings (src/domain/verification/). */
-import { ageOn, dateProblems, documentDate, documentSignals, idValidity, isExpired } from '../../src/domain/verification/document';
+import {
+  ageOn,
+  dateProblems,
+  documentDate,
+  documentSignals,
+  idValidity,
+  isExpired,
+} from '../../src/domain/verification/document';
 import { faceAgeBand, faceSimilarity } from '../../src/domain/verification/faces';
 import { compareWithReferring, referringBooleans } from '../../src/domain/verification/referring';
 import { FLAG_WEIGHTS, verdict } from '../../src/domain/verification/verdict';
@@ -21,7 +28,15 @@ const fields = (over: Partial<DocumentFields> = {}): DocumentFields => ({
   templateType: 'driver_license',
   ...over,
 });
-const doc = (over: Partial<DocumentFindings> = {}): DocumentFindings => ({ barcode: 'read', source: 'pdf417', fields: fields(), checks: [{ name: 'aamva_header', passed: true }], face: null, edges: 'full', ...over });
+const doc = (over: Partial<DocumentFindings> = {}): DocumentFindings => ({
+  barcode: 'read',
+  source: 'pdf417',
+  fields: fields(),
+  checks: [{ name: 'aamva_header', passed: true }],
+  face: null,
+  edges: 'full',
+  ...over,
+});
 const face = { embedding: [1, 0], liveness: 1, age: 30, confidence: 1 };
 
 describe('document dates', () => {
@@ -42,21 +57,47 @@ describe('document dates', () => {
   test('when the dates contradict each other, then each contradiction is named', () => {
     expect(dateProblems(fields({ dateOfIssue: '1980-01-01' }), NOW)).toEqual(['issued_before_birth']);
     expect(dateProblems(fields({ dateOfExpiration: '2019-01-01' }), NOW)).toEqual(['expires_before_issue']);
-    expect(dateProblems(fields({ dateOfIssue: '2027-01-01', dateOfExpiration: '2035-01-01' }), NOW)).toEqual(['date_of_issue_in_future']);
+    expect(dateProblems(fields({ dateOfIssue: '2027-01-01', dateOfExpiration: '2035-01-01' }), NOW)).toEqual([
+      'date_of_issue_in_future',
+    ]);
   });
 });
 
 describe('document signals', () => {
   test('when every check passes, then likely authentic; one failed, possible fake; two, likely fake; none made, undetermined', () => {
     expect(idValidity(doc(), NOW)).toBe('likely_authentic_id');
-    expect(idValidity(doc({ checks: [{ name: 'a', passed: true }, { name: 'b', passed: false }] }), NOW)).toBe('possible_fake_id');
-    expect(idValidity(doc({ checks: [{ name: 'a', passed: false }, { name: 'b', passed: false }] }), NOW)).toBe('likely_fake_id');
+    expect(
+      idValidity(
+        doc({
+          checks: [
+            { name: 'a', passed: true },
+            { name: 'b', passed: false },
+          ],
+        }),
+        NOW,
+      ),
+    ).toBe('possible_fake_id');
+    expect(
+      idValidity(
+        doc({
+          checks: [
+            { name: 'a', passed: false },
+            { name: 'b', passed: false },
+          ],
+        }),
+        NOW,
+      ),
+    ).toBe('likely_fake_id');
     expect(idValidity(doc({ checks: [] }), NOW)).toBe('undetermined');
     expect(idValidity(doc({ fields: null }), NOW)).toBe('undetermined');
   });
   test('when the portrait is found, then its similarity to the selfie; its status is undetermined (no tampering model runs)', () => {
     const s = documentSignals(face, doc({ face: { ...face, embedding: [0.6, 0.8] } }), NOW);
-    expect(s).toMatchObject({ id_face_match_score: 0.6, id_face_status: 'undetermined', is_id_digital_spoof: 'undetermined' });
+    expect(s).toMatchObject({
+      id_face_match_score: 0.6,
+      id_face_status: 'undetermined',
+      is_id_digital_spoof: 'undetermined',
+    });
   });
 });
 
@@ -79,12 +120,28 @@ describe('faces', () => {
 });
 
 describe('referring session', () => {
-  const session = (over: { ip?: string; provider?: string; ua?: string; tz?: string; ipTz?: string; lat?: number; lon?: number; at?: string } = {}) =>
+  const session = (
+    over: {
+      ip?: string;
+      provider?: string;
+      ua?: string;
+      tz?: string;
+      ipTz?: string;
+      lat?: number;
+      lon?: number;
+      at?: string;
+    } = {},
+  ) =>
     ({
       session_id: 's',
       start_time: over.at ?? '2026-11-20T12:00:00Z',
       network: { ip_address: over.ip ?? '81.2.69.142', service_provider: over.provider ?? 'ISP A' },
-      location: { timezone: over.ipTz ?? 'Europe/London', latitude: over.lat ?? 51.5, longitude: over.lon ?? -0.12, city: 'London' },
+      location: {
+        timezone: over.ipTz ?? 'Europe/London',
+        latitude: over.lat ?? 51.5,
+        longitude: over.lon ?? -0.12,
+        city: 'London',
+      },
       browser: { user_agent: over.ua ?? 'UA', timezone: over.tz ?? 'Europe/London', type: 'Chrome' },
       device: { os: 'macOS', category: 'desktop', type: 'Mac' },
       risk_signals: { tor: false, vpn: false, proxy: false },
@@ -104,28 +161,51 @@ describe('referring session', () => {
     expect(compareWithReferring(session({ ...ny, at: '2026-11-20T20:00:00Z' }), session()).impossible_travel).toBe(0);
     const fast = compareWithReferring(session({ ...ny, at: '2026-11-20T13:00:00Z' }), session());
     expect(fast.impossible_travel).toBe(1);
-    expect(referringBooleans(fast)).toEqual({ impossible_travel: true, ip_mismatch: false, user_agent_mismatch: false });
+    expect(referringBooleans(fast)).toEqual({
+      impossible_travel: true,
+      ip_mismatch: false,
+      user_agent_mismatch: false,
+    });
   });
 });
 
 describe('verdict', () => {
-  const base = { flags: [], liveness: 0.9, repeat: { face: false, document: false, device: false }, deviceRisk: false, ipDocumentCountryMismatch: false, lists: [], threshold: 0.8 };
+  const base = {
+    flags: [],
+    liveness: 0.9,
+    repeat: { face: false, document: false, device: false },
+    deviceRisk: false,
+    ipDocumentCountryMismatch: false,
+    lists: [],
+    threshold: 0.8,
+  };
   test('when flags combine, then the risk is their noisy-OR and the decision follows the threshold', () => {
     const below = verdict({ ...base, repeat: { face: true, document: false, device: true } });
     expect(below.risk_flags).toEqual(['repeat_face', 'repeat_device']);
     expect(below.risk_score).toBeCloseTo(1 - (1 - FLAG_WEIGHTS.repeat_face) * (1 - FLAG_WEIGHTS.repeat_device), 3);
     expect(below).toMatchObject({ risk_score: 0.79, decision: 'Real', rules: [] });
     const above = verdict({ ...base, repeat: { face: true, document: true, device: false } });
-    expect(above).toMatchObject({ risk_score: 0.91, decision: 'Fake', rules: [{ name: 'risk_threshold', description: expect.stringContaining('0.91') }] });
+    expect(above).toMatchObject({
+      risk_score: 0.91,
+      decision: 'Fake',
+      rules: [{ name: 'risk_threshold', description: expect.stringContaining('0.91') }],
+    });
     expect(verdict(base)).toEqual({ risk_flags: [], risk_score: 0, decision: 'Real', rules: [] });
   });
   test('when the account is allow-listed, then Real whatever the risk', () => {
-    expect(verdict({ ...base, liveness: 0, lists: ['allow'] })).toMatchObject({ decision: 'Real', rules: [{ name: 'allow_list' }], risk_flags: ['liveness_failed'] });
+    expect(verdict({ ...base, liveness: 0, lists: ['allow'] })).toMatchObject({
+      decision: 'Real',
+      rules: [{ name: 'allow_list' }],
+      risk_flags: ['liveness_failed'],
+    });
   });
 });
 
 describe('docs/verification.md', () => {
-  const doc = require('node:fs').readFileSync(require('node:path').join(__dirname, '../../docs/verification.md'), 'utf8') as string;
+  const doc = require('node:fs').readFileSync(
+    require('node:path').join(__dirname, '../../docs/verification.md'),
+    'utf8',
+  ) as string;
   test('when the flag table is read, then every flag of the spec is there with the weight the code uses', () => {
     const rows = [...doc.matchAll(/^\| `([a-z_0-9]+)` \| ([0-9.]+) \|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(Object.fromEntries(rows)).toEqual(FLAG_WEIGHTS);
@@ -137,7 +217,11 @@ describe('docs/verification.md', () => {
     expect(doc).toContain(`from ${FACE_THRESHOLDS.low} to below ${FACE_THRESHOLDS.moderate}`);
     expect(doc).toContain(`cosine similarity ≥ ${FACE_THRESHOLDS.samePerson} to this selfie`);
     const { IP_MISMATCH, USER_AGENT_MISMATCH } = require('../../src/domain/verification/referring');
-    expect(doc).toContain(`0 same address; ${IP_MISMATCH.sameBlock} same /24 (IPv6 /64); ${IP_MISMATCH.sameProvider} same provider; ${IP_MISMATCH.other} otherwise`);
-    expect(doc).toContain(`${USER_AGENT_MISMATCH.version} another version of the same browser and OS; ${USER_AGENT_MISMATCH.browser} another browser`);
+    expect(doc).toContain(
+      `0 same address; ${IP_MISMATCH.sameBlock} same /24 (IPv6 /64); ${IP_MISMATCH.sameProvider} same provider; ${IP_MISMATCH.other} otherwise`,
+    );
+    expect(doc).toContain(
+      `${USER_AGENT_MISMATCH.version} another version of the same browser and OS; ${USER_AGENT_MISMATCH.browser} another browser`,
+    );
   });
 });

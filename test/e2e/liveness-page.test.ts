@@ -15,10 +15,18 @@ import { seededUnitVector } from '../helpers/fake-analysis';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
 
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(100), Buffer.from([0xff, 0xd9])]);
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  randomBytes(100),
+  Buffer.from([0xff, 0xd9]),
+]);
 /** A fake engine that finds one live face in whatever the fake camera shows (the real engine has its own tests). */
 const fakeEngine: AnalysisEngine = {
-  analyse: async () => ({ outcome: 'analysed', selfie: { embedding: seededUnitVector('fake-camera'), liveness: 0.95, age: 30, confidence: 0.9 } }),
+  analyse: async () => ({
+    outcome: 'analysed',
+    selfie: { embedding: seededUnitVector('fake-camera'), liveness: 0.95, age: 30, confidence: 0.9 },
+  }),
 };
 
 let ctx: TestContext;
@@ -34,12 +42,17 @@ beforeAll(async () => {
   await buildSdk();
   // The real clock: the browser's SDK session and the page run in real time.
   // The hosted page's URL is made on the public base URL: this server's origin once it listens.
-  ctx = await makeTestContext({ demo: false }, { analysis: fakeEngine, media: true, publicBaseUrl: () => trustgate.origin });
+  ctx = await makeTestContext(
+    { demo: false },
+    { analysis: fakeEngine, media: true, publicBaseUrl: () => trustgate.origin },
+  );
   ctx.clock.set(new Date());
   project = ctx.project;
   trustgate = await listen(ctx.app);
   customer = await listen(((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Back at the shop</title><p>Welcome back</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Back at the shop</title><p>Welcome back</p>');
   }) as http.RequestListener);
   browser = await launchChromium();
   context = await browser.newContext();
@@ -83,13 +96,19 @@ test('when the user presses Cancel, then the browser lands on redirect_url with 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(`${customer.origin}/done?**`);
   const url = new URL(page.url());
-  expect(Object.fromEntries(url.searchParams)).toEqual({ session_id: sessionId, success: 'false', error_message: 'liveness_check_failed' });
+  expect(Object.fromEntries(url.searchParams)).toEqual({
+    session_id: sessionId,
+    success: 'false',
+    error_message: 'liveness_check_failed',
+  });
   await page.close();
 });
 
 test('when the user uploads a photo, then it reaches the capture endpoint, is stored, and the session completes with success', async () => {
   const { page, sessionId } = await openHostedPage();
-  await page.getByLabel('Or upload a photo').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: JPEG });
+  await page
+    .getByLabel('Or upload a photo')
+    .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: JPEG });
   await page.waitForURL(`${customer.origin}/done?**`, { timeout: 15_000 });
   expect(captures.some((u) => u.includes(`/liveness/${sessionId}/capture?`) && u.includes('kind=selfie'))).toBe(true);
   const row = await ctx.testDb.db('verification_captures').where({ session_id: sessionId }).first();

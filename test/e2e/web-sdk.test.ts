@@ -132,7 +132,8 @@ describe('the web SDK on a customer page', () => {
     const details = session.risk_signal_details?.device ?? [];
     // Playwright's Chromium reports navigator.webdriver; headless Chromium also names itself in its user agent.
     if (webdriver) expect(details).toContain('webdriver');
-    if (/HeadlessChrome/.test(session.browser.user_agent ?? '')) expect(details).toContain('headless_chrome:user_agent');
+    if (/HeadlessChrome/.test(session.browser.user_agent ?? ''))
+      expect(details).toContain('headless_chrome:user_agent');
     expect(details.length).toBeGreaterThan(0);
     expect(session.risk_signals.device_risk).toBe(true);
   });
@@ -196,7 +197,12 @@ describe('the web SDK when things go wrong', () => {
     const page = await context.newPage();
     const badPage = await listen(customerPage(trustgate.origin, '00000000-0000-4000-8000-000000000000'));
     await page.goto(badPage.origin + '/');
-    const outcome = await page.evaluate(() => window.Trustgate!.session().then(() => 'resolved', (e: Error) => e.message));
+    const outcome = await page.evaluate(() =>
+      window.Trustgate!.session().then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      ),
+    );
     expect(outcome).toMatch(/refused \(400/);
     await page.click('#go');
     expect(await page.textContent('#own')).toBe('clicked');
@@ -257,7 +263,9 @@ describe('the demo sign-up page', () => {
     expect(await page.textContent('#decision')).toBe(evaluation.decision);
     expect(text).toContain(evaluation.account_score.toFixed(2));
     // The demo project's sessions are not the customer project's.
-    expect((await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
+    expect((await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key)).status).toBe(
+      400,
+    );
     await context.close();
   });
 

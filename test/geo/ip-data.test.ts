@@ -12,7 +12,11 @@ describe('the shipped IP data', () => {
     ['1.1.1.1', { continent: 'OC' }, { asn: 13335, connection_type: 'hosting' }],
     ['52.95.110.1', { country_code: 'US' }, { asn: 16509, connection_type: 'hosting' }],
     ['73.162.0.1', { country_code: 'US', timezone: 'America/Los_Angeles' }, { asn: 7922, connection_type: 'isp' }],
-    ['81.2.69.142', { country_code: 'GB', continent: 'EU', timezone: 'Europe/London' }, { asn: 20712, connection_type: 'isp' }],
+    [
+      '81.2.69.142',
+      { country_code: 'GB', continent: 'EU', timezone: 'Europe/London' },
+      { asn: 20712, connection_type: 'isp' },
+    ],
     ['2001:4860:4860::8888', { continent: 'NA' }, { asn: 15169, connection_type: 'hosting' }],
   ])('when %s is looked up, then its location and network are known', async (ip, location, network) => {
     const facts = (await sharedIpData()).lookup(ip);
@@ -33,9 +37,12 @@ describe('the shipped IP data', () => {
     expect(toInt('8.8.8.8') - toInt(net)).toBeLessThan(size);
   });
 
-  it.each(['10.1.2.3', '127.0.0.1', '192.168.1.10', '::1', 'fe80::1', 'not-an-ip'])('when a non-public address %s is looked up, then nothing is invented', async (ip) => {
-    expect((await sharedIpData()).lookup(ip)).toEqual({});
-  });
+  it.each(['10.1.2.3', '127.0.0.1', '192.168.1.10', '::1', 'fe80::1', 'not-an-ip'])(
+    'when a non-public address %s is looked up, then nothing is invented',
+    async (ip) => {
+      expect((await sharedIpData()).lookup(ip)).toEqual({});
+    },
+  );
 
   it('when an IPv4-mapped IPv6 address is looked up, then it is read as IPv4', async () => {
     const data = await sharedIpData();
@@ -67,7 +74,12 @@ describe("an operator's own city database", () => {
   function waitFor(reloads: { file: string; error?: Error }[], count: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const started = Date.now();
-      const poll = () => (reloads.length >= count ? resolve() : Date.now() - started > 10_000 ? reject(new Error('no reload')) : setTimeout(poll, 20));
+      const poll = () =>
+        reloads.length >= count
+          ? resolve()
+          : Date.now() - started > 10_000
+            ? reject(new Error('no reload'))
+            : setTimeout(poll, 20);
       poll();
     });
   }
@@ -76,12 +88,20 @@ describe("an operator's own city database", () => {
     const operatorFile = path.join(dir, 'GeoLite2-City.mmdb');
     swap(operatorFile, v4File);
     const reloads: { file: string; error?: Error }[] = [];
-    data = await openIpData({ cityDb: operatorFile, hostingAsns: new Set(), watchIntervalMs: 25, onReload: (file, error) => reloads.push({ file, error }) });
+    data = await openIpData({
+      cityDb: operatorFile,
+      hostingAsns: new Set(),
+      watchIntervalMs: 25,
+      onReload: (file, error) => reloads.push({ file, error }),
+    });
     const before = data.lookup('8.8.8.8').location;
     expect(before).toMatchObject({ country_code: 'US' });
 
     // A different database: the IPv6 file answers differently for this address.
-    const expected = locationOf(new Reader(fs.readFileSync(v6File)).get('8.8.8.8') as Record<string, unknown> | null, timezoneAt);
+    const expected = locationOf(
+      new Reader(fs.readFileSync(v6File)).get('8.8.8.8') as Record<string, unknown> | null,
+      timezoneAt,
+    );
     expect(expected).not.toEqual(before);
     swap(operatorFile, v6File);
     await waitFor(reloads, 1);
@@ -93,7 +113,12 @@ describe("an operator's own city database", () => {
     const operatorFile = path.join(dir, 'GeoLite2-City.mmdb');
     swap(operatorFile, v4File);
     const reloads: { file: string; error?: Error }[] = [];
-    data = await openIpData({ cityDb: operatorFile, hostingAsns: new Set(), watchIntervalMs: 25, onReload: (file, error) => reloads.push({ file, error }) });
+    data = await openIpData({
+      cityDb: operatorFile,
+      hostingAsns: new Set(),
+      watchIntervalMs: 25,
+      onReload: (file, error) => reloads.push({ file, error }),
+    });
     const before = data.lookup('81.2.69.142');
     const broken = path.join(dir, 'half-copied.mmdb');
     fs.writeFileSync(broken, fs.readFileSync(v4File).subarray(0, 4096));

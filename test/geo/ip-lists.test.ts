@@ -36,7 +36,10 @@ function write(folder: string, name: string, lines: string[]): void {
 }
 
 /** Opens the lists and resolves with the next report from the watcher for `file`. */
-function nextReport(file: string, open: (onReload: (file: string, error?: Error) => void) => void): Promise<Error | undefined> {
+function nextReport(
+  file: string,
+  open: (onReload: (file: string, error?: Error) => void) => void,
+): Promise<Error | undefined> {
   return new Promise((resolve) => open((f, error) => f === file && resolve(error)));
 }
 
@@ -66,8 +69,12 @@ describe('looking addresses up', () => {
   });
 
   it('when an IPv6 address is looked up, in any spelling, then its block is found', () => {
-    expect(lists!.lookup('2001:db8:1:ffff::1')).toEqual([{ list: 'vpn', source: 'operator', entry: '2001:db8:1::/48' }]);
-    expect(lists!.lookup('2001:0DB8:0001:0000:0000:0000:0000:0001')).toEqual([{ list: 'vpn', source: 'operator', entry: '2001:db8:1::/48' }]);
+    expect(lists!.lookup('2001:db8:1:ffff::1')).toEqual([
+      { list: 'vpn', source: 'operator', entry: '2001:db8:1::/48' },
+    ]);
+    expect(lists!.lookup('2001:0DB8:0001:0000:0000:0000:0000:0001')).toEqual([
+      { list: 'vpn', source: 'operator', entry: '2001:db8:1::/48' },
+    ]);
     expect(lists!.lookup('2001:db8:2::1')).toEqual([]);
   });
 
@@ -97,12 +104,18 @@ describe('looking addresses up', () => {
     expect(lists!.lookup('11.0.0.0')).toEqual([]);
   });
 
-  it.each(['', 'not-an-ip', '203.0.113', '203.0.113.0/24', '0xcb.0.113.1', '999.1.1.1', '::ffff:999.1.1.1', undefined as unknown as string])(
-    'when the input %p is not an address, then no list is claimed',
-    (ip) => {
-      expect(lists!.lookup(ip)).toEqual([]);
-    },
-  );
+  it.each([
+    '',
+    'not-an-ip',
+    '203.0.113',
+    '203.0.113.0/24',
+    '0xcb.0.113.1',
+    '999.1.1.1',
+    '::ffff:999.1.1.1',
+    undefined as unknown as string,
+  ])('when the input %p is not an address, then no list is claimed', (ip) => {
+    expect(lists!.lookup(ip)).toEqual([]);
+  });
 });
 
 describe('many ranges', () => {
@@ -145,7 +158,12 @@ describe("the operator's files, reloaded without a restart", () => {
   it('when a list file appears, changes and disappears, then each version is in effect after its reload', async () => {
     const file = path.join(dir, 'fraud.txt');
     const reports: { file: string; error?: Error }[] = [];
-    lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload: (f, error) => reports.push({ file: f, error }) });
+    lists = openIpLists({
+      dir,
+      shippedDir,
+      watchIntervalMs: 20,
+      onReload: (f, error) => reports.push({ file: f, error }),
+    });
     await firstLook();
     const current = lists;
     /** Waits (polling the lists, as the watcher's own timing is not ours) until `ok` holds. */
@@ -174,7 +192,10 @@ describe("the operator's files, reloaded without a restart", () => {
 
   it('when a file has malformed lines, then they are reported by line number and the rest is loaded', async () => {
     const file = path.join(dir, 'vpn.txt');
-    const reported = nextReport(file, (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })));
+    const reported = nextReport(
+      file,
+      (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })),
+    );
     await firstLook();
     write(dir, 'vpn', ['203.0.113.0/24', 'vpn.example.com', '198.51.100.0/33', '# fine', '192.0.2.1/24']);
     const error = await reported;
@@ -208,7 +229,10 @@ describe("the operator's files, reloaded without a restart", () => {
 
   it('when addToIpList edits a watched file, then the running lists see it', async () => {
     const file = path.join(dir, 'tor.txt');
-    const done = nextReport(file, (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })));
+    const done = nextReport(
+      file,
+      (onReload) => (lists = openIpLists({ dir, shippedDir, watchIntervalMs: 20, onReload })),
+    );
     await firstLook();
     addToIpList(dir, 'tor', '192.0.2.44');
     expect(await done).toBeUndefined();

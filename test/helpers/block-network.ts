@@ -29,10 +29,13 @@ net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unkno
   // net.connect() passes its arguments already normalised, as one array [options, callback].
   const normalised = (Array.isArray(args[0]) ? args[0] : args) as unknown[];
   const [first, second] = normalised;
-  const options = (typeof first === 'object' && first !== null ? first : undefined) as { host?: string; path?: string; lookup?: net.LookupFunction } | undefined;
-  const host = typeof first === 'number' ? (typeof second === 'string' ? second : 'localhost') : (options?.host ?? 'localhost');
+  const options = (typeof first === 'object' && first !== null ? first : undefined) as
+    { host?: string; path?: string; lookup?: net.LookupFunction } | undefined;
+  const host =
+    typeof first === 'number' ? (typeof second === 'string' ? second : 'localhost') : (options?.host ?? 'localhost');
   if (!options?.path) {
-    if (options && net.isIP(host) === 0) options.lookup = loopbackOnly(options.lookup ?? (dns.lookup as net.LookupFunction));
+    if (options && net.isIP(host) === 0)
+      options.lookup = loopbackOnly(options.lookup ?? (dns.lookup as net.LookupFunction));
     else if (!LOOPBACK.test(host)) throw refusal(host);
   }
   return (original as (...a: unknown[]) => net.Socket).apply(this, args);

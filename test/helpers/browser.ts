@@ -21,12 +21,21 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get install chromium\` (.ci/run does this when it is absent)`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get install chromium\` (.ci/run does this when it is absent)`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 

@@ -65,7 +65,12 @@ async function postgresProbe(url: string): Promise<ChangeProbe> {
   return {
     mark: async () => String((await db.raw('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0].lsn),
     async writesSince(mark) {
-      const { end, after } = (await db.raw('SELECT pg_current_wal_flush_lsn()::text AS end, pg_current_wal_flush_lsn() > ?::pg_lsn AS after', [mark])).rows[0];
+      const { end, after } = (
+        await db.raw(
+          'SELECT pg_current_wal_flush_lsn()::text AS end, pg_current_wal_flush_lsn() > ?::pg_lsn AS after',
+          [mark],
+        )
+      ).rows[0];
       if (!after) return [];
       let rows: { record_type: string; block_ref: string | null }[];
       try {

@@ -57,7 +57,10 @@ export async function makeTestDb(options: { migrate?: boolean } = {}): Promise<T
 }
 
 /** The statements knex sends while `call` runs (its `query` events), as sent. */
-export async function statementsDuring(db: Db, call: () => Promise<unknown>): Promise<{ sql: string; bindings: unknown[] }[]> {
+export async function statementsDuring(
+  db: Db,
+  call: () => Promise<unknown>,
+): Promise<{ sql: string; bindings: unknown[] }[]> {
   const sent: { sql: string; bindings: unknown[] }[] = [];
   const listener = (q: { sql: string; bindings?: unknown[] }) => sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
   db.on('query', listener);

@@ -7,7 +7,8 @@ import type { AccountInput, AuthenticateResponse, IngestSession, Unauthenticated
 import { addToIpList, type IpListName } from '../../src/geo/ip-lists';
 import type { TestContext } from './app';
 
-export const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+export const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 /** An address in London (DB-IP: GB, Europe/London), on a residential ISP. */
 export const LONDON_IP = '81.2.69.142';
 /** An address in California on Comcast. */
@@ -39,7 +40,11 @@ export function scenario(ctx: TestContext, apiKey = ctx.project.api_key, project
   return {
     /** Posts the session as the SDK does, from `ip` (the test app trusts X-Forwarded-For from loopback). */
     async ingest(body: IngestSession, ip = LONDON_IP): Promise<string> {
-      const res = await request(ctx.app).post('/ingest/session').set('x-project-id', projectId).set('x-forwarded-for', ip).send(body);
+      const res = await request(ctx.app)
+        .post('/ingest/session')
+        .set('x-project-id', projectId)
+        .set('x-forwarded-for', ip)
+        .send(body);
       if (res.status !== 200) throw new Error(`ingest ${res.status}: ${JSON.stringify(res.body)}`);
       return body.session_id;
     },
@@ -63,7 +68,12 @@ export function scenario(ctx: TestContext, apiKey = ctx.project.api_key, project
       return res.body as UnauthenticatedResponse;
     },
     /** A session posted and authenticated in one step. */
-    async signIn(account: AccountInput, session: Partial<IngestSession> = {}, ip = LONDON_IP, linked = false): Promise<AuthenticateResponse> {
+    async signIn(
+      account: AccountInput,
+      session: Partial<IngestSession> = {},
+      ip = LONDON_IP,
+      linked = false,
+    ): Promise<AuthenticateResponse> {
       const id = await this.ingest(personSession(session), ip);
       return this.authenticated(id, account, linked);
     },

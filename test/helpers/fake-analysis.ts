@@ -6,7 +6,12 @@
  * person a nearly orthogonal one; `similarTo` gives a controlled cosine to a person.
  */
 import { createHash } from 'node:crypto';
-import type { AnalysisEngine, DocumentFields, DocumentFindings, FaceFindings } from '../../src/domain/verification/analysis';
+import type {
+  AnalysisEngine,
+  DocumentFields,
+  DocumentFindings,
+  FaceFindings,
+} from '../../src/domain/verification/analysis';
 
 const DIMS = 512;
 
@@ -74,7 +79,12 @@ function embeddingOf(face: FakeFace): number[] {
 }
 
 function findings(face: FakeFace): FaceFindings {
-  return { embedding: embeddingOf(face), liveness: face.liveness ?? 0.97, age: face.age === undefined ? 34 : face.age, confidence: 0.99 };
+  return {
+    embedding: embeddingOf(face),
+    liveness: face.liveness ?? 0.97,
+    age: face.age === undefined ? 34 : face.age,
+    confidence: 0.99,
+  };
 }
 
 const EMPTY_FIELDS: DocumentFields = {
@@ -100,13 +110,19 @@ export const fakeAnalysisEngine: AnalysisEngine = {
     const selfie = image('selfie');
     const faces = selfie?.faces ?? [];
     if (faces.length !== 1) {
-      return { outcome: 'failed_attempt', reason: faces.length === 0 ? 'No face was found in the selfie' : 'Several faces were found in the selfie' };
+      return {
+        outcome: 'failed_attempt',
+        reason: faces.length === 0 ? 'No face was found in the selfie' : 'Several faces were found in the selfie',
+      };
     }
     if (input.type === 'face-match') return { outcome: 'analysed', selfie: findings(faces[0]) };
     const front = image('id_front') ?? {};
     const back = image('id_back') ?? {};
-    if (front.unprocessable || back.unprocessable) return { outcome: 'not_processable', reason: 'The document could not be processed' };
-    const fields = back.fields ? { ...EMPTY_FIELDS, ...back.fields, address: { ...EMPTY_FIELDS.address, ...back.fields.address } } : null;
+    if (front.unprocessable || back.unprocessable)
+      return { outcome: 'not_processable', reason: 'The document could not be processed' };
+    const fields = back.fields
+      ? { ...EMPTY_FIELDS, ...back.fields, address: { ...EMPTY_FIELDS.address, ...back.fields.address } }
+      : null;
     return {
       outcome: 'analysed',
       selfie: findings(faces[0]),

@@ -39,7 +39,9 @@ class LeakGuardEnvironment extends TestEnvironment {
     }
     await super.teardown();
     if (left.length > 0) {
-      throw new Error(`${this.testPath} left running: ${left.join(', ')} (TCPServerWrap: a listening server; ProcessWrap: a child process). Close or kill it in afterAll.`);
+      throw new Error(
+        `${this.testPath} left running: ${left.join(', ')} (TCPServerWrap: a listening server; ProcessWrap: a child process). Close or kill it in afterAll.`,
+      );
     }
   }
 }

@@ -19,10 +19,24 @@ let built: string | undefined;
 export function compileSources(): string {
   if (built) return built;
   const outDir = path.join(BUILD_ROOT, `${process.pid}-${randomBytes(4).toString('hex')}`);
-  execFileSync(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir, '--declaration', 'false', '--sourceMap', 'false'], {
-    cwd: PACKAGE_ROOT,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+      '--declaration',
+      'false',
+      '--sourceMap',
+      'false',
+    ],
+    {
+      cwd: PACKAGE_ROOT,
+      stdio: 'pipe',
+    },
+  );
   built = outDir;
   return outDir;
 }
@@ -77,7 +91,10 @@ export async function until(ok: () => boolean | Promise<boolean>, what: string, 
  */
 export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promise<ServerProcess> {
   const main = path.join(compileSources(), 'src', 'main.js');
-  const child = spawn(process.execPath, [main], { env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   const lines: Record<string, unknown>[] = [];
   let stdout = '';
@@ -90,7 +107,9 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
     for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   let ended = false;
   void exited.then(() => (ended = true));
   const listening = () => lines.filter((l) => l.msg === 'listening');
@@ -102,10 +121,16 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
 }
 
 /** Runs the compiled CLI (`trustgate …`) as a process of its own. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const entry = path.join(compileSources(), 'src', 'cli', 'main.js');
   const script = `require(${JSON.stringify(entry)}).cli(process.argv.slice(1)).then((code) => process.exit(code))`;
-  const child = spawn(process.execPath, ['-e', script, ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-e', script, ...args], {
+    env: { LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -121,17 +146,34 @@ export interface Reply {
 }
 
 /** One request on a connection of its own (so that a cluster may hand it to any worker). */
-export function send(port: number, method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+export function send(
+  port: number,
+  method: string,
+  urlPath: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: urlPath, agent: false, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        agent: false,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text ? (JSON.parse(text) as unknown) : undefined,
+          });
         });
       },
     );

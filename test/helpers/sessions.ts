@@ -14,7 +14,14 @@ export async function storeSession(
   const id = options.id ?? randomUUID();
   const startTime = options.startTime ?? new Date(facts.start_time);
   facts.start_time = startTime.toISOString();
-  await services.repos.sessions.insert({ id, projectId, ipAddress: facts.network.ip_address, startTime, updatedAt: startTime, facts });
+  await services.repos.sessions.insert({
+    id,
+    projectId,
+    ipAddress: facts.network.ip_address,
+    startTime,
+    updatedAt: startTime,
+    facts,
+  });
   for (const account of options.accounts ?? []) {
     await services.repos.sessions.addAccount(projectId, id, account, startTime);
   }

@@ -66,7 +66,9 @@ export async function example<T = Json>(name: string): Promise<T> {
 /** The statuses openapi.yaml declares for an operation, by its method and spec path (`/account/{account_id}`). */
 export async function declaredStatuses(method: string, specPath: string): Promise<number[]> {
   const spec = await loadSpec();
-  const operation = (spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[specPath]?.[method.toLowerCase()];
+  const operation = (spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[specPath]?.[
+    method.toLowerCase()
+  ];
   if (!operation) throw new Error(`no operation ${method} ${specPath} in the spec`);
   return Object.keys(operation.responses).map(Number);
 }

@@ -33,21 +33,37 @@ export function deliverDue(ctx: TestContext): Promise<number> {
 export function verificationFlow(ctx: TestContext, rx: Receiver) {
   const sdk = scenario(ctx);
   const flow = {
-    async create(type: 'face-match' | 'id-check' = 'face-match', extra: Record<string, unknown> = {}): Promise<Started> {
-      const res = await request(ctx.app).post('/liveness/session').set('x-api-key', ctx.project.api_key).send({ type, redirect_url: 'https://shop.example.com/done', ...extra });
+    async create(
+      type: 'face-match' | 'id-check' = 'face-match',
+      extra: Record<string, unknown> = {},
+    ): Promise<Started> {
+      const res = await request(ctx.app)
+        .post('/liveness/session')
+        .set('x-api-key', ctx.project.api_key)
+        .send({ type, redirect_url: 'https://shop.example.com/done', ...extra });
       if (res.status !== 200) throw new Error(`create ${res.status}: ${JSON.stringify(res.body)}`);
       return { id: res.body.session_id, token: new URL(res.body.url).searchParams.get('token')! };
     },
     capture: (s: Started, kind: string, body: Buffer) =>
-      request(ctx.app).post(`/liveness/${s.id}/capture`).query({ token: s.token, kind }).set('content-type', 'image/jpeg').send(body),
+      request(ctx.app)
+        .post(`/liveness/${s.id}/capture`)
+        .query({ token: s.token, kind })
+        .set('content-type', 'image/jpeg')
+        .send(body),
     /** Uploads each capture, posts the hosted page's SDK session, and completes. */
-    async complete(s: Started, captures: Record<string, Buffer>, device: { session?: Partial<IngestSession>; ip?: string } = {}) {
+    async complete(
+      s: Started,
+      captures: Record<string, Buffer>,
+      device: { session?: Partial<IngestSession>; ip?: string } = {},
+    ) {
       for (const [kind, body] of Object.entries(captures)) {
         const res = await flow.capture(s, kind, body);
         if (res.status !== 200) throw new Error(`capture ${kind} ${res.status}: ${JSON.stringify(res.body)}`);
       }
       const deviceSessionId = await sdk.ingest(personSession(device.session), device.ip ?? LONDON_IP);
-      return request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: deviceSessionId });
+      return request(ctx.app)
+        .post(`/liveness/${s.id}/complete`)
+        .query({ token: s.token, device_session_id: deviceSessionId });
     },
     /** Runs a dispatcher over what is due, and returns the bodies the receiver got for the session, each checked against webhooks.yaml. */
     async delivered(sessionId: string) {

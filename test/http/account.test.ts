@@ -31,16 +31,37 @@ function freshIp(): string {
   return `90.${200 + Math.floor(n / 250)}.${n % 250}.10`;
 }
 
-async function signIn(account: AccountInput, session: Partial<IngestSession> = {}, linked = false, sc = s): Promise<AuthenticateResponse> {
+async function signIn(
+  account: AccountInput,
+  session: Partial<IngestSession> = {},
+  linked = false,
+  sc = s,
+): Promise<AuthenticateResponse> {
   return sc.signIn(account, session, freshIp(), linked);
 }
 
 const api = {
-  get: (id: string, apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey),
-  put: (id: string, body: unknown, apiKey = key) => request(ctx.app).put(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey).send(body as object),
-  delete: (id: string, apiKey = key) => request(ctx.app).delete(`/account/${encodeURIComponent(id)}`).set('x-api-key', apiKey),
-  sessions: (id: string, query = '', apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}/sessions${query}`).set('x-api-key', apiKey),
-  linked: (id: string, apiKey = key) => request(ctx.app).get(`/account/${encodeURIComponent(id)}/accounts-linked`).set('x-api-key', apiKey),
+  get: (id: string, apiKey = key) =>
+    request(ctx.app)
+      .get(`/account/${encodeURIComponent(id)}`)
+      .set('x-api-key', apiKey),
+  put: (id: string, body: unknown, apiKey = key) =>
+    request(ctx.app)
+      .put(`/account/${encodeURIComponent(id)}`)
+      .set('x-api-key', apiKey)
+      .send(body as object),
+  delete: (id: string, apiKey = key) =>
+    request(ctx.app)
+      .delete(`/account/${encodeURIComponent(id)}`)
+      .set('x-api-key', apiKey),
+  sessions: (id: string, query = '', apiKey = key) =>
+    request(ctx.app)
+      .get(`/account/${encodeURIComponent(id)}/sessions${query}`)
+      .set('x-api-key', apiKey),
+  linked: (id: string, apiKey = key) =>
+    request(ctx.app)
+      .get(`/account/${encodeURIComponent(id)}/accounts-linked`)
+      .set('x-api-key', apiKey),
 };
 
 async function newProject(groups = false) {
@@ -60,8 +81,12 @@ async function everything(): Promise<string> {
   const db = ctx.testDb.db;
   const tables: string[] =
     ctx.testDb.dialect === 'sqlite'
-      ? (await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)).map((r: { name: string }) => r.name)
-      : (await db.raw(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`)).rows.map((r: { name: string }) => r.name);
+      ? (await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)).map(
+          (r: { name: string }) => r.name,
+        )
+      : (
+          await db.raw(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`)
+        ).rows.map((r: { name: string }) => r.name);
   const out: string[] = [];
   for (const t of tables) out.push(t, JSON.stringify(await db(t).select('*')));
   return out.join('\n');
@@ -98,7 +123,12 @@ describe('authentication', () => {
   test("when another project's key is used, then the account is not found there", async () => {
     await signIn({ id: 'mine-1', email: 'mine@example.com' });
     const other = await newProject();
-    for (const res of [await api.get('mine-1', other.apiKey), await api.sessions('mine-1', '', other.apiKey), await api.linked('mine-1', other.apiKey), await api.delete('mine-1', other.apiKey)]) {
+    for (const res of [
+      await api.get('mine-1', other.apiKey),
+      await api.sessions('mine-1', '', other.apiKey),
+      await api.linked('mine-1', other.apiKey),
+      await api.delete('mine-1', other.apiKey),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('mine-1') });
     }
@@ -125,7 +155,10 @@ describe('GET /account/{account_id}', () => {
         request(ctx.app).get(`/account/${id}/accounts-linked`),
       ]) {
         const res = await call.set('x-api-key', key);
-        expect(res.body).toEqual({ statusCode: 400, message: id === 'a%ED%A0%80b' ? expect.stringMatching(/^\/account\/a%ED%A0%80b.* is not a valid path/) : rule });
+        expect(res.body).toEqual({
+          statusCode: 400,
+          message: id === 'a%ED%A0%80b' ? expect.stringMatching(/^\/account\/a%ED%A0%80b.* is not a valid path/) : rule,
+        });
       }
     }
   });
@@ -166,16 +199,30 @@ describe('GET /account/{account_id}', () => {
     ctx.clock.advance(2 * HOUR);
     const second = await signIn({ id: 'get-1' });
     res = await api.get('get-1');
-    expect(res.body).toMatchObject({ num_sessions: 2, first_seen: TEST_NOW, last_seen: at(2 * HOUR), decision: second.decision, created_at: TEST_NOW, lists: ['vip'] });
+    expect(res.body).toMatchObject({
+      num_sessions: 2,
+      first_seen: TEST_NOW,
+      last_seen: at(2 * HOUR),
+      decision: second.decision,
+      created_at: TEST_NOW,
+      lists: ['vip'],
+    });
     // An authenticate without identifiers leaves the stored ones.
-    expect(res.body).toMatchObject({ email: 'Ada.Lovelace@gmail.com', expected_countries: ['GB'], metadata: { plan: 'pro' } });
+    expect(res.body).toMatchObject({
+      email: 'Ada.Lovelace@gmail.com',
+      expected_countries: ['GB'],
+      metadata: { plan: 'pro' },
+    });
   });
 
   test('when the latest session was decided Fake, then the account reads Fake', async () => {
     await signIn({ id: 'get-fake' });
     const bot = await signIn(
       { id: 'get-fake' },
-      { automation: { webdriver: true, signals: ['headless_chrome:user_agent'] }, events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 } },
+      {
+        automation: { webdriver: true, signals: ['headless_chrome:user_agent'] },
+        events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 },
+      },
     );
     expect(bot.decision).toBe('Fake');
     expect((await api.get('get-fake')).body.decision).toBe('Fake');
@@ -195,7 +242,14 @@ describe('PUT /account/{account_id}', () => {
     };
     const res = await api.put('put-new', body);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ account_id: 'put-new', ...body, lists: [], num_sessions: 0, created_at: TEST_NOW, updated_at: TEST_NOW });
+    expect(res.body).toEqual({
+      account_id: 'put-new',
+      ...body,
+      lists: [],
+      num_sessions: 0,
+      created_at: TEST_NOW,
+      updated_at: TEST_NOW,
+    });
     await expectSchema('Account', res.body);
     expect((await api.get('put-new')).body).toEqual(res.body);
   });
@@ -220,7 +274,10 @@ describe('PUT /account/{account_id}', () => {
   });
 
   test('expected_countries: a non-empty list replaces the stored one; an empty or omitted one keeps it', async () => {
-    expect((await api.put('put-cc', { expected_countries: ['GB', 'IE'] })).body.expected_countries).toEqual(['GB', 'IE']);
+    expect((await api.put('put-cc', { expected_countries: ['GB', 'IE'] })).body.expected_countries).toEqual([
+      'GB',
+      'IE',
+    ]);
     expect((await api.put('put-cc', { expected_countries: ['FR'] })).body.expected_countries).toEqual(['FR']);
     expect((await api.put('put-cc', { expected_countries: [] })).body.expected_countries).toEqual(['FR']);
     expect((await api.put('put-cc', { email: 'cc@example.com' })).body.expected_countries).toEqual(['FR']);
@@ -291,13 +348,22 @@ describe('PUT /account/{account_id}', () => {
     ['username', 'holding a lone surrogate', { username: 'x\udfff' }],
     ['group', 'holding U+0000 (NUL)', { group: 'g\u0000' }],
     ['metadata', 'nested four levels deep', { metadata: { a: [{ b: [1] }] } }],
-    ['metadata', 'with more than 64 members', { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) }],
+    [
+      'metadata',
+      'with more than 64 members',
+      { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) },
+    ],
     ['metadata', 'with a key longer than 128 characters', { metadata: { [long(129)]: 1 } }],
     ['metadata', 'larger than 16384 bytes as JSON', { metadata: { blob: 'é'.repeat(8_190) } }],
   ];
 
   test.each(invalid)('when %s is %s, then 400 naming it, and nothing is written', async (field, _rule, body) => {
-    await api.put('put-invalid', { email: 'valid@example.com', expected_countries: ['GB'], metadata: { k: 'v' }, lists: ['keep'] });
+    await api.put('put-invalid', {
+      email: 'valid@example.com',
+      expected_countries: ['GB'],
+      metadata: { k: 'v' },
+      lists: ['keep'],
+    });
     const before = (await api.get('put-invalid')).body;
     const lists = await count('lists', { project_id: ctx.project.project_id });
     const res = await api.put('put-invalid', { username: 'would-change', ...body });
@@ -312,9 +378,15 @@ describe('PUT /account/{account_id}', () => {
 
   test('when a name holds U+0000 or an email a lone surrogate, then 400 naming the field and the rule (the same on both engines)', async () => {
     const nul = await api.put('put-text', { first_name: 'a\u0000b' });
-    expect(nul.body).toEqual({ statusCode: 400, message: 'first_name must not contain U+0000 (NUL) or an unpaired surrogate' });
+    expect(nul.body).toEqual({
+      statusCode: 400,
+      message: 'first_name must not contain U+0000 (NUL) or an unpaired surrogate',
+    });
     const surrogate = await api.put('put-text', { email: 'a\ud800b' });
-    expect(surrogate.body).toEqual({ statusCode: 400, message: 'email must not contain U+0000 (NUL) or an unpaired surrogate' });
+    expect(surrogate.body).toEqual({
+      statusCode: 400,
+      message: 'email must not contain U+0000 (NUL) or an unpaired surrogate',
+    });
     expect((await api.get('put-text')).status).toBe(404);
   });
 
@@ -336,7 +408,11 @@ describe('PUT /account/{account_id}', () => {
 
   test('when metadata is nested 20,000 deep (120 KB), then 400 naming where it is too deep, and nothing is written', async () => {
     const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
-    const res = await request(ctx.app).put('/account/put-deep').set('x-api-key', key).set('content-type', 'application/json').send(`{"metadata":${deep}}`);
+    const res = await request(ctx.app)
+      .put('/account/put-deep')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send(`{"metadata":${deep}}`);
     expect(res.body).toEqual({ statusCode: 400, message: 'metadata.a.a.a must be string,number,boolean,null' });
     expect((await api.get('put-deep')).status).toBe(404);
   });
@@ -362,7 +438,16 @@ describe('DELETE /account/{account_id}', () => {
   test('when the account is erased, then 204, GET 404, its personal data, session links and memberships are gone, and its sessions stay', async () => {
     const p = await newProject();
     const device = randomUUID();
-    const person = { id: 'erase-me', email: 'erase.me.please@gmail.com', phone: '+447911123499', first_name: 'Eraseable', last_name: 'Personson', username: 'erase_me_user', metadata: { secret: 'erase-metadata-value' }, lists: ['vip', 'block'] };
+    const person = {
+      id: 'erase-me',
+      email: 'erase.me.please@gmail.com',
+      phone: '+447911123499',
+      first_name: 'Eraseable',
+      last_name: 'Personson',
+      username: 'erase_me_user',
+      metadata: { secret: 'erase-metadata-value' },
+      lists: ['vip', 'block'],
+    };
     const r1 = await signIn(person, { device_id: device }, false, p.sc);
     const r2 = await signIn({ id: 'erase-me' }, {}, false, p.sc);
     const friend = await signIn({ id: 'erase-friend' }, { device_id: device }, true, p.sc);
@@ -385,7 +470,15 @@ describe('DELETE /account/{account_id}', () => {
     expect(await count('list_members', { project_id: p.projectId, account_id: 'erase-me' })).toBe(0);
     // No table keeps a trace of the person's identifiers.
     const dump = await everything();
-    for (const value of [person.email, 'erasemeplease@gmail.com', person.phone, 'Eraseable', 'Personson', person.username, 'erase-metadata-value']) {
+    for (const value of [
+      person.email,
+      'erasemeplease@gmail.com',
+      person.phone,
+      'Eraseable',
+      'Personson',
+      person.username,
+      'erase-metadata-value',
+    ]) {
       expect(dump).not.toContain(value);
     }
     // The sessions stay, without the account.
@@ -396,7 +489,10 @@ describe('DELETE /account/{account_id}', () => {
       expect(session.body.account_ids).toEqual([]);
     }
     // The block list no longer counts it.
-    expect((await request(ctx.app).get('/list/block').set('x-api-key', p.apiKey)).body).toMatchObject({ num_accounts: 0, account_ids: [] });
+    expect((await request(ctx.app).get('/list/block').set('x-api-key', p.apiKey)).body).toMatchObject({
+      num_accounts: 0,
+      account_ids: [],
+    });
 
     // The account it was linked to no longer lists it.
     const links = await api.linked('erase-friend', p.apiKey);
@@ -420,7 +516,15 @@ describe('DELETE /account/{account_id}', () => {
     await api.delete('reborn');
     ctx.clock.advance(HOUR);
     const res = await api.put('reborn', {});
-    expect(res.body).toEqual({ account_id: 'reborn', expected_countries: [], metadata: {}, lists: [], num_sessions: 0, created_at: at(HOUR), updated_at: at(HOUR) });
+    expect(res.body).toEqual({
+      account_id: 'reborn',
+      expected_countries: [],
+      metadata: {},
+      lists: [],
+      num_sessions: 0,
+      created_at: at(HOUR),
+      updated_at: at(HOUR),
+    });
   });
 });
 
@@ -455,7 +559,10 @@ describe('GET /account/{account_id}/sessions', () => {
 
     const two = await api.sessions('sessions-1', '?limit=2');
     expect(two.status).toBe(200);
-    expect(two.body.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([evaluations[2].session_id, evaluations[1].session_id]);
+    expect(two.body.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([
+      evaluations[2].session_id,
+      evaluations[1].session_id,
+    ]);
   });
 
   test('when a session is evaluated again, then it carries the latest evaluation', async () => {
@@ -464,7 +571,11 @@ describe('GET /account/{account_id}/sessions', () => {
     expect(blocked.decision).toBe('Fake');
     const res = await api.sessions('sessions-re');
     expect(res.body.sessions).toHaveLength(1);
-    expect(res.body.sessions[0]).toMatchObject({ session_id: first.session_id, decision: 'Fake', account_score: expect.closeTo(blocked.account_score, 3) });
+    expect(res.body.sessions[0]).toMatchObject({
+      session_id: first.session_id,
+      decision: 'Fake',
+      account_score: expect.closeTo(blocked.account_score, 3),
+    });
   });
 
   test('when limit is out of range, then 400 naming limit; when the account is unknown, then 404', async () => {
@@ -491,16 +602,34 @@ describe('GET /account/{account_id}/accounts-linked', () => {
     const device = randomUUID();
     const fingerprint = randomUUID().replace(/-/g, '');
     await signIn({ id: 'links-browser', lists: ['vip'] }, { browser_fingerprint: fingerprint }, false, p.sc);
-    await signIn({ id: 'links-device', email: 'dev@example.com', expected_countries: ['FR'] }, { device_id: device }, false, p.sc);
+    await signIn(
+      { id: 'links-device', email: 'dev@example.com', expected_countries: ['FR'] },
+      { device_id: device },
+      false,
+      p.sc,
+    );
     await signIn({ id: 'links-name', first_name: 'Zoë', last_name: 'Brontë' }, {}, false, p.sc);
-    const r = await signIn({ id: 'links-me', first_name: 'zoe', last_name: 'bronte' }, { device_id: device, browser_fingerprint: fingerprint }, true, p.sc);
+    const r = await signIn(
+      { id: 'links-me', first_name: 'zoe', last_name: 'bronte' },
+      { device_id: device, browser_fingerprint: fingerprint },
+      true,
+      p.sc,
+    );
     expect(r.accounts_linked).toBe(3);
 
     const res = await api.linked('links-me', p.apiKey);
     expect(res.status).toBe(200);
     await expectSchema('AccountLinks', res.body);
-    expect(res.body).toEqual({ account_id: 'links-me', accounts_linked: r.accounts_linked, linked_accounts: r.linked_accounts });
-    expect(res.body.linked_accounts.map((l: { account_id: string }) => l.account_id)).toEqual(['links-browser', 'links-device', 'links-name']);
+    expect(res.body).toEqual({
+      account_id: 'links-me',
+      accounts_linked: r.accounts_linked,
+      linked_accounts: r.linked_accounts,
+    });
+    expect(res.body.linked_accounts.map((l: { account_id: string }) => l.account_id)).toEqual([
+      'links-browser',
+      'links-device',
+      'links-name',
+    ]);
   });
 
   test('an account created by PUT links by its identifiers, and reads with null first_seen / last_seen', async () => {
@@ -523,16 +652,28 @@ describe('GET /account/{account_id}/accounts-linked', () => {
       },
     ]);
     const back = await api.linked('links-put-only', p.apiKey);
-    expect(back.body).toMatchObject({ account_id: 'links-put-only', accounts_linked: 1, linked_accounts: [{ account_id: 'links-put-session', match_type: ['email'], first_seen: TEST_NOW }] });
+    expect(back.body).toMatchObject({
+      account_id: 'links-put-only',
+      accounts_linked: 1,
+      linked_accounts: [{ account_id: 'links-put-session', match_type: ['email'], first_seen: TEST_NOW }],
+    });
     // A PUT that changes the identifier changes the links.
     await api.put('links-put-only', { email: 'another@gmail.com' }, p.apiKey);
-    expect((await api.linked('links-put-only', p.apiKey)).body).toEqual({ account_id: 'links-put-only', accounts_linked: 0, linked_accounts: [] });
+    expect((await api.linked('links-put-only', p.apiKey)).body).toEqual({
+      account_id: 'links-put-only',
+      accounts_linked: 0,
+      linked_accounts: [],
+    });
   });
 
   test('an account with no links reads accounts_linked 0 and an empty list', async () => {
     const p = await newProject();
     await signIn({ id: 'links-alone' }, {}, false, p.sc);
-    expect((await api.linked('links-alone', p.apiKey)).body).toEqual({ account_id: 'links-alone', accounts_linked: 0, linked_accounts: [] });
+    expect((await api.linked('links-alone', p.apiKey)).body).toEqual({
+      account_id: 'links-alone',
+      accounts_linked: 0,
+      linked_accounts: [],
+    });
   });
 
   test('with groups on, only accounts of the same group are reported', async () => {
@@ -541,7 +682,13 @@ describe('GET /account/{account_id}/accounts-linked', () => {
     await signIn({ id: 'g-a', group: 'one' }, { device_id: device }, false, p.sc);
     await signIn({ id: 'g-b', group: 'two' }, { device_id: device }, false, p.sc);
     await signIn({ id: 'g-c', group: 'one' }, { device_id: device }, false, p.sc);
-    expect((await api.linked('g-a', p.apiKey)).body.linked_accounts.map((l: { account_id: string }) => l.account_id)).toEqual(['g-c']);
-    expect((await api.linked('g-b', p.apiKey)).body).toEqual({ account_id: 'g-b', accounts_linked: 0, linked_accounts: [] });
+    expect(
+      (await api.linked('g-a', p.apiKey)).body.linked_accounts.map((l: { account_id: string }) => l.account_id),
+    ).toEqual(['g-c']);
+    expect((await api.linked('g-b', p.apiKey)).body).toEqual({
+      account_id: 'g-b',
+      accounts_linked: 0,
+      linked_accounts: [],
+    });
   });
 });

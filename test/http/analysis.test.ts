@@ -35,7 +35,11 @@ afterAll(async () => {
 });
 beforeEach(() => ctx.clock.set(TEST_NOW));
 
-async function verified(type: 'face-match' | 'id-check', captures: Record<string, Buffer>, extra: Record<string, unknown> = {}) {
+async function verified(
+  type: 'face-match' | 'id-check',
+  captures: Record<string, Buffer>,
+  extra: Record<string, unknown> = {},
+) {
   const s = await flow.create(type, extra);
   const res = await flow.complete(s, captures);
   expect(res.body).toMatchObject({ status: 'success' });
@@ -73,14 +77,22 @@ describe('Face Match with the real engine', () => {
     const s = await flow.create('face-match');
     const card = (await licence(person('sample4#1'))).id_back;
     const res = await flow.complete(s, { selfie: card });
-    expect(res.body).toMatchObject({ status: 'retry', attempts_remaining: 2, message: expect.stringMatching(/^No face was found/) });
+    expect(res.body).toMatchObject({
+      status: 'retry',
+      attempts_remaining: 2,
+      message: expect.stringMatching(/^No face was found/),
+    });
   }, 60_000);
 });
 
 describe('ID Check with the real engine', () => {
   test("when a synthesised California licence is photographed, then the barcode's fields, the age and a high face match score", async () => {
     const c = person('sample6#2');
-    const data = await verified('id-check', { selfie: (await variations(c)).rotated_10deg, ...(await licence(c)) }, { account_id: 'real-licence' });
+    const data = await verified(
+      'id-check',
+      { selfie: (await variations(c)).rotated_10deg, ...(await licence(c)) },
+      { account_id: 'real-licence' },
+    );
     expect(data.document_data.user_data).toMatchObject({
       first_name: 'ALEXANDRA',
       last_name: 'SAMPLE',
@@ -90,25 +102,45 @@ describe('ID Check with the real engine', () => {
       id_number: 'I1234568',
       address: { street: '2570 24TH STREET', city: 'ANYTOWN', state: 'CA', postal_code: '95822' },
     });
-    expect(data.document_data.template_info).toMatchObject({ document_country_code: 'US', document_state: 'CA', template_type: 'driver_license' });
-    expect(data.document_signals).toMatchObject({ id_age: 36, id_barcode_status: 'success', is_full_id_captured: 'full_id_detected', id_validity: 'likely_authentic_id' });
+    expect(data.document_data.template_info).toMatchObject({
+      document_country_code: 'US',
+      document_state: 'CA',
+      template_type: 'driver_license',
+    });
+    expect(data.document_signals).toMatchObject({
+      id_age: 36,
+      id_barcode_status: 'success',
+      is_full_id_captured: 'full_id_detected',
+      id_validity: 'likely_authentic_id',
+    });
     expect(data.document_signals.id_face_match_score).toBeGreaterThan(0.7);
     expect(['under16', 'over16', 'over18', 'over21', 'over25']).toContain(data.document_signals.face_age_estimate);
     expect(data.risk_flags).not.toContain('low_id_face_match_score');
   }, 60_000);
 
   test('when the licence carries another person’s portrait, then a low face match score is flagged', async () => {
-    const data = await verified('id-check', { selfie: person('sample3#1'), ...(await licence(person('sample5#2'), { DAQ: 'I7654321' })) });
+    const data = await verified('id-check', {
+      selfie: person('sample3#1'),
+      ...(await licence(person('sample5#2'), { DAQ: 'I7654321' })),
+    });
     expect(data.document_signals.id_face_match_score).toBeLessThan(0.6);
-    expect(data.risk_flags.some((f: string) => f === 'low_id_face_match_score' || f === 'moderate_id_face_match_score')).toBe(true);
+    expect(
+      data.risk_flags.some((f: string) => f === 'low_id_face_match_score' || f === 'moderate_id_face_match_score'),
+    ).toBe(true);
   }, 60_000);
 
   test('when the licence has expired, then id_expired; when its birth date is in the future, then likely_fake_id and id_invalid', async () => {
     const d = person('sample4#2');
-    const expired = await verified('id-check', { selfie: d, ...(await licence(d, { DAQ: 'E0000001', DBA: '08312025' })) });
+    const expired = await verified('id-check', {
+      selfie: d,
+      ...(await licence(d, { DAQ: 'E0000001', DBA: '08312025' })),
+    });
     expect(expired.document_data.user_data.date_of_expiration).toBe('08/31/2025');
     expect(expired.risk_flags).toContain('id_expired');
-    const future = await verified('id-check', { selfie: d, ...(await licence(d, { DAQ: 'F0000001', DBB: '01012031' })) });
+    const future = await verified('id-check', {
+      selfie: d,
+      ...(await licence(d, { DAQ: 'F0000001', DBB: '01012031' })),
+    });
     expect(future.document_signals).toMatchObject({ id_age: null, id_validity: 'likely_fake_id' });
     expect(future.risk_flags).toContain('id_invalid');
     expect(future.decision).toBe('Fake');

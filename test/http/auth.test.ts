@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** The SQL of every statement sent while `call` runs. */
-const statements = async (call: () => Promise<unknown>) => (await statementsDuring(ctx.testDb.db, call)).map((s) => s.sql);
+const statements = async (call: () => Promise<unknown>) =>
+  (await statementsDuring(ctx.testDb.db, call)).map((s) => s.sql);
 
 const keyTables = (sql: string) => /\b(api_keys|projects)\b/.test(sql);
 const get = (apiKey: string) => request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', apiKey);

@@ -20,9 +20,19 @@ import { validateWebhookBody } from '../helpers/spec';
 import { deliverDue } from '../helpers/verification';
 
 /** A tiny valid JPEG header and body (the fake engine never decodes it). */
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(200), Buffer.from([0xff, 0xd9])]);
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  randomBytes(200),
+  Buffer.from([0xff, 0xd9]),
+]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x40, 0, 0, 0]), Buffer.from('WEBPVP8 '), randomBytes(64)]);
+const WEBP = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.from([0x40, 0, 0, 0]),
+  Buffer.from('WEBPVP8 '),
+  randomBytes(64),
+]);
 
 /** A selfie in which the fake engine finds one live face. */
 const SELFIE = fakeImage({ faces: [{ person: 'ada' }] });
@@ -54,7 +64,10 @@ beforeEach(() => {
 });
 
 async function create(type: 'face-match' | 'id-check' = 'face-match') {
-  const res = await request(app).post('/liveness/session').set('x-api-key', project.api_key).send({ type, redirect_url: 'https://shop.example.com/done' });
+  const res = await request(app)
+    .post('/liveness/session')
+    .set('x-api-key', project.api_key)
+    .send({ type, redirect_url: 'https://shop.example.com/done' });
   expect(res.status).toBe(200);
   return { id: res.body.session_id as string, token: new URL(res.body.url).searchParams.get('token')! };
 }
@@ -65,13 +78,19 @@ const capture = (s: { id: string; token: string }, kind: string, body: Buffer, t
 /** The web SDK's session on the hosted page, posted as the SDK posts it. */
 async function deviceSession(): Promise<string> {
   const body = personSession();
-  const res = await request(app).post('/ingest/session').set('x-project-id', project.project_id).set('x-forwarded-for', '81.2.69.142').send(body);
+  const res = await request(app)
+    .post('/ingest/session')
+    .set('x-project-id', project.project_id)
+    .set('x-forwarded-for', '81.2.69.142')
+    .send(body);
   expect(res.status).toBe(200);
   return body.session_id;
 }
 
 const complete = async (s: { id: string; token: string }, on = app) =>
-  request(on).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: await deviceSession() });
+  request(on)
+    .post(`/liveness/${s.id}/complete`)
+    .query({ token: s.token, device_session_id: await deviceSession() });
 
 async function delivered(sessionId: string) {
   await deliverDue(ctx);
@@ -83,7 +102,12 @@ async function delivered(sessionId: string) {
 describe('POST /liveness/{session_id}/capture', () => {
   test('when JPEG, PNG and WebP images are sent, then each is stored with the type read from its bytes, whatever the header says', async () => {
     const s = await create('id-check');
-    expect((await capture(s, 'selfie', JPEG)).body).toEqual({ session_id: s.id, kind: 'selfie', content_type: 'image/jpeg', size: JPEG.length });
+    expect((await capture(s, 'selfie', JPEG)).body).toEqual({
+      session_id: s.id,
+      kind: 'selfie',
+      content_type: 'image/jpeg',
+      size: JPEG.length,
+    });
     expect((await capture(s, 'id_front', PNG, 'image/jpeg')).body.content_type).toBe('image/png');
     expect((await capture(s, 'id_back', WEBP, 'image/png')).body.content_type).toBe('image/webp');
   });
@@ -138,14 +162,21 @@ describe('POST /liveness/{session_id}/complete', () => {
     await capture(s, 'selfie', SELFIE);
     const res = await complete(s);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ session_id: s.id, status: 'success', redirect_url: `https://shop.example.com/done?session_id=${s.id}&success=true` });
+    expect(res.body).toEqual({
+      session_id: s.id,
+      status: 'success',
+      redirect_url: `https://shop.example.com/done?session_id=${s.id}&success=true`,
+    });
     expect((await complete(s)).body.status).toBe('success'); // again: nothing more
     const hooks = await delivered(s.id);
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({ status: 'success', error: null, event_type: 'verification.face-match.completed' });
     expect(hooks[0].request_id).toBe(hooks[0].data.metadata.request_id);
     expect(hooks[0].data.session_data.location.country_code).toBe('GB');
-    const verify = await request(app).post('/liveness/verify-face').set('x-api-key', project.api_key).send({ session_id: s.id });
+    const verify = await request(app)
+      .post('/liveness/verify-face')
+      .set('x-api-key', project.api_key)
+      .send({ session_id: s.id });
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual(hooks[0].data);
   });
@@ -154,12 +185,35 @@ describe('POST /liveness/{session_id}/complete', () => {
     const s = await create('id-check');
     await capture(s, 'selfie', SELFIE);
     await capture(s, 'id_front', fakeImage({ faces: [{ person: 'ada', similarity: 0.9 }], edges: 'full' }));
-    await capture(s, 'id_back', fakeImage({ fields: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-12-10', dateOfExpiration: '2030-12-10', dateOfIssue: '2020-12-10', idNumber: 'LOVEL912100A99XY', countryCode: 'GB', templateType: 'driver_license' } }));
+    await capture(
+      s,
+      'id_back',
+      fakeImage({
+        fields: {
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          dateOfBirth: '1990-12-10',
+          dateOfExpiration: '2030-12-10',
+          dateOfIssue: '2020-12-10',
+          idNumber: 'LOVEL912100A99XY',
+          countryCode: 'GB',
+          templateType: 'driver_license',
+        },
+      }),
+    );
     expect((await complete(s)).body.status).toBe('success');
     const [hook] = await delivered(s.id);
     expect(hook.data.device_network_signals.ip_document_country_mismatch).toBe(false);
-    expect(hook.data.document_data.user_data).toMatchObject({ first_name: 'Ada', date_of_birth: '12/10/1990', id_number: 'LOVEL912100A99XY' });
-    expect(hook.data.document_signals).toMatchObject({ id_face_match_score: 0.9, id_barcode_status: 'success', is_full_id_captured: 'full_id_detected' });
+    expect(hook.data.document_data.user_data).toMatchObject({
+      first_name: 'Ada',
+      date_of_birth: '12/10/1990',
+      id_number: 'LOVEL912100A99XY',
+    });
+    expect(hook.data.document_signals).toMatchObject({
+      id_face_match_score: 0.9,
+      id_barcode_status: 'success',
+      is_full_id_captured: 'full_id_detected',
+    });
     expect(Object.keys(hook.data.document_data.photo_urls).sort()).toEqual(['face', 'id_scan_back', 'id_scan_front']);
   });
 
@@ -203,7 +257,10 @@ describe('POST /liveness/{session_id}/complete', () => {
     expect((await capture(s, 'selfie', JPEG, 'image/jpeg', defaultApp)).status).toBe(200);
     const res = await complete(s, defaultApp);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ statusCode: 503, message: 'The analysis engine is not installed on this server; the session stays open' });
+    expect(res.body).toEqual({
+      statusCode: 503,
+      message: 'The analysis engine is not installed on this server; the session stays open',
+    });
     expect((await ctx.testDb.db('verification_sessions').where({ id: s.id }).first()).state).toBe('open');
   });
 });
@@ -215,11 +272,15 @@ describe('GET /media/{id} (signed URLs)', () => {
     await complete(s);
     const [hook] = await delivered(s.id);
     const url = new URL(hook.data.photo_urls.face);
-    const get = (u: URL) => request(app).get(u.pathname + u.search).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const get = (u: URL) =>
+      request(app)
+        .get(u.pathname + u.search)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
     const ok = await get(url);
     expect(ok.status).toBe(200);
     expect(ok.headers['content-type']).toBe('image/jpeg');
@@ -251,12 +312,18 @@ describe('GET /liveness/{session_id} (the hosted page)', () => {
   });
 
   test('when the session is unknown, then session_id_not_found; when the token is wrong, then invalid_session_id with the redirect', async () => {
-    const unknown = await request(app).get('/liveness/00000000-0000-4000-8000-000000000000').query({ token: 'x'.repeat(43) });
+    const unknown = await request(app)
+      .get('/liveness/00000000-0000-4000-8000-000000000000')
+      .query({ token: 'x'.repeat(43) });
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('session_id_not_found');
     const s = await create();
-    const bad = await request(app).get(`/liveness/${s.id}`).query({ token: 'y'.repeat(43) });
+    const bad = await request(app)
+      .get(`/liveness/${s.id}`)
+      .query({ token: 'y'.repeat(43) });
     expect(bad.status).toBe(403);
-    expect(bad.text).toContain(`https://shop.example.com/done?session_id=${s.id}&#38;success=false&#38;error_message=invalid_session_id`);
+    expect(bad.text).toContain(
+      `https://shop.example.com/done?session_id=${s.id}&#38;success=false&#38;error_message=invalid_session_id`,
+    );
   });
 });

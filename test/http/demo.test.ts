@@ -21,9 +21,17 @@ describe('GET /demo', () => {
 
   test("when the demo's form holds U+0000 or a lone surrogate, then 400 naming the field (the same on both engines)", async () => {
     ctx = await makeTestContext({ demo: true });
-    for (const [field, value] of [['email', 'ada\u0000@example.com'], ['name', 'Ada \ud800']]) {
-      const res = await request(ctx.app).post('/demo/session').send({ session_id: randomUUID(), [field]: value });
-      expect(res.body).toEqual({ statusCode: 400, message: `${field} must not contain U+0000 (NUL) or an unpaired surrogate` });
+    for (const [field, value] of [
+      ['email', 'ada\u0000@example.com'],
+      ['name', 'Ada \ud800'],
+    ]) {
+      const res = await request(ctx.app)
+        .post('/demo/session')
+        .send({ session_id: randomUUID(), [field]: value });
+      expect(res.body).toEqual({
+        statusCode: 400,
+        message: `${field} must not contain U+0000 (NUL) or an unpaired surrogate`,
+      });
     }
   });
 
@@ -32,6 +40,8 @@ describe('GET /demo', () => {
     const page = await request(ctx.app).get('/demo');
     expect(page.status).toBe(404);
     expect(page.body).toEqual({ statusCode: 404, message: expect.any(String) });
-    expect((await request(ctx.app).post('/demo/session').send({ session_id: ctx.project.project_id })).status).toBe(404);
+    expect((await request(ctx.app).post('/demo/session').send({ session_id: ctx.project.project_id })).status).toBe(
+      404,
+    );
   });
 });

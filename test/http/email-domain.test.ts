@@ -11,9 +11,11 @@ afterAll(() => ctx.close());
 
 test('when accounts at a domain come, change address and are erased, then num_account_from_domain follows', async () => {
   const s = scenario(ctx);
-  const put = (id: string, email: string) => request(ctx.app).put(`/account/${id}`).set('x-api-key', ctx.project.api_key).send({ email });
+  const put = (id: string, email: string) =>
+    request(ctx.app).put(`/account/${id}`).set('x-api-key', ctx.project.api_key).send({ email });
   for (const id of ['d-1', 'd-2', 'd-3']) expect((await put(id, `${id}@acme-widgets.co.uk`)).status).toBe(200);
-  const count = async () => (await s.signIn({ id: 'd-me', email: 'me@acme-widgets.co.uk' })).account.email!.num_account_from_domain;
+  const count = async () =>
+    (await s.signIn({ id: 'd-me', email: 'me@acme-widgets.co.uk' })).account.email!.num_account_from_domain;
   expect(await count()).toBe(3);
   expect((await put('d-1', 'd-1@elsewhere-widgets.co.uk')).status).toBe(200);
   expect(await count()).toBe(2);

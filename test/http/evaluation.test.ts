@@ -17,7 +17,13 @@ afterAll(() => ctx.close());
 
 describe('POST /session/authenticate', () => {
   test('when a person signs up from a home connection, then Real with low scores and every field of the interface', async () => {
-    const r = await s.signIn({ id: 'person-1', email: 'Ada.Lovelace@gmail.com', first_name: 'Ada', last_name: 'Lovelace', expected_countries: ['GB'] });
+    const r = await s.signIn({
+      id: 'person-1',
+      email: 'Ada.Lovelace@gmail.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      expected_countries: ['GB'],
+    });
     expect(r.decision).toBe('Real');
     expect(r.account_score).toBeLessThan(0.3);
     expect(r.bot).toBeLessThan(0.2);
@@ -28,21 +34,37 @@ describe('POST /session/authenticate', () => {
     expect(r.account.countries).toEqual(['GB']);
     expect(r.account.country).toBe('GB');
     expect(r.account.unique_devices).toEqual({ '1_day': 1, '7_day': 1 });
-    expect(r.account.email).toMatchObject({ email: 'adalovelace@gmail.com', personal: true, valid: true, domain_type: 'personal' });
+    expect(r.account.email).toMatchObject({
+      email: 'adalovelace@gmail.com',
+      personal: true,
+      valid: true,
+      domain_type: 'personal',
+    });
     expect(r.account.email?.risk_signals).toContain('email_alias');
-    expect(r.session.risk_signals).toMatchObject({ tor: false, vpn: false, datacenter: false, device_risk: false, ip_reputation: false });
+    expect(r.session.risk_signals).toMatchObject({
+      tor: false,
+      vpn: false,
+      datacenter: false,
+      device_risk: false,
+      ip_reputation: false,
+    });
     expect(r.linked_accounts).toBeUndefined();
   });
 
   test('when a headless browser submits without any interaction, then Fake', async () => {
     const r = await s.signIn(
       { id: 'bot-1' },
-      { automation: { webdriver: true, signals: ['headless_chrome:user_agent'] }, events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 } },
+      {
+        automation: { webdriver: true, signals: ['headless_chrome:user_agent'] },
+        events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 },
+      },
     );
     expect(r.decision).toBe('Fake');
     expect(r.bot).toBeGreaterThanOrEqual(0.8);
     expect(r.session.risk_signals.device_risk).toBe(true);
-    expect(r.session.risk_signal_details.device).toEqual(expect.arrayContaining(['webdriver', 'headless_chrome:user_agent']));
+    expect(r.session.risk_signal_details.device).toEqual(
+      expect.arrayContaining(['webdriver', 'headless_chrome:user_agent']),
+    );
   });
 
   test('when the session is older than 24 hours, then 400 and nothing is written', async () => {
@@ -52,7 +74,10 @@ describe('POST /session/authenticate', () => {
       const res = await s.authenticate(id, { id: 'late-1' });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^Session expired/);
-      expect(await request(ctx.app).get('/account/late-1').set('x-api-key', ctx.project.api_key)).toHaveProperty('status', 404);
+      expect(await request(ctx.app).get('/account/late-1').set('x-api-key', ctx.project.api_key)).toHaveProperty(
+        'status',
+        404,
+      );
     } finally {
       ctx.clock.advance(-(24 * 3_600_000 + 1000));
     }
@@ -61,11 +86,12 @@ describe('POST /session/authenticate', () => {
   test('when the address is a cloud provider and a person-like browser uses it, then datacenter and vpn evidence', async () => {
     const r = await s.signIn({ id: 'cloud-1' }, {}, AWS_IP);
     expect(r.session.risk_signals.datacenter).toBe(true);
-    expect(r.session.risk_signal_details.network).toEqual(expect.arrayContaining(['hosting_asn', 'hosting_network_residential_device']));
+    expect(r.session.risk_signal_details.network).toEqual(
+      expect.arrayContaining(['hosting_asn', 'hosting_network_residential_device']),
+    );
     expect(r.session.risk_signals.vpn).toBe(true);
     const home = await s.signIn({ id: 'home-1' }, {}, US_IP);
     expect(home.session.risk_signals.datacenter).toBe(false);
     expect(home.session.risk_signals.vpn).toBe(false);
   });
-
 });

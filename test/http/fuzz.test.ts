@@ -58,7 +58,12 @@ beforeAll(async () => {
   process.stdout.write(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} repeats this run)\n`);
   sent.started = Date.now();
   ctx = await makeTestContext(
-    { rateLimitStore: 'memory', rateLimitPerMinute: 1_000_000, ingestRateLimitPerIp: 1_000_000, ingestRateLimitPerProject: 1_000_000 },
+    {
+      rateLimitStore: 'memory',
+      rateLimitPerMinute: 1_000_000,
+      ingestRateLimitPerIp: 1_000_000,
+      ingestRateLimitPerProject: 1_000_000,
+    },
     { media: true },
   );
   server = createHttpServer(ctx.app);
@@ -71,7 +76,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const seconds = ((Date.now() - sent.started) / 1000).toFixed(1);
-  process.stdout.write(`fuzz: ${sent.requests} requests (${sent.refused} refused, each checked for writes) on ${ctx?.testDb.dialect} in ${seconds} s, seed ${SEED}\n`);
+  process.stdout.write(
+    `fuzz: ${sent.requests} requests (${sent.refused} refused, each checked for writes) on ${ctx?.testDb.dialect} in ${seconds} s, seed ${SEED}\n`,
+  );
   await probe?.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await ctx?.close();
@@ -87,12 +94,24 @@ function send(r: HttpRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered: Answer | undefined;
     const length = r.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(r.body)) };
-    const req = http.request({ host: '127.0.0.1', port, method: r.method.toUpperCase(), path: r.target, headers: { ...r.headers, ...length, connection: 'close' }, timeout: 20_000 }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve((answered = { status: res.statusCode!, contentType: res.headers['content-type'], text })));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: r.method.toUpperCase(),
+        path: r.target,
+        headers: { ...r.headers, ...length, connection: 'close' },
+        timeout: 20_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () =>
+          resolve((answered = { status: res.statusCode!, contentType: res.headers['content-type'], text })),
+        );
+      },
+    );
     // The server may answer (413, 431) and close before a large body is all sent.
     req.on('error', (err) => (answered ? undefined : reject(err)));
     req.on('timeout', () => req.destroy(new Error('no answer in 20 s')));
@@ -125,14 +144,38 @@ async function freshFixtures(): Promise<Known> {
   const key = ctx.project.api_key;
   const mark = await probe.mark();
   const sdk = personSession();
-  const ingested = await send({ method: 'post', target: '/ingest/session', headers: { 'content-type': 'application/json', 'x-project-id': ctx.project.project_id, 'x-forwarded-for': LONDON_IP }, body: JSON.stringify(sdk) });
-  const put = await send({ method: 'put', target: '/account/fuzz-account', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ lists: ['vip'] }) });
-  const created = await send({ method: 'post', target: '/liveness/session', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ type: 'face-match', account_id: 'fuzz-account' }) });
-  for (const [what, res] of [['ingest', ingested], ['put', put], ['verification', created]] as const) {
+  const ingested = await send({
+    method: 'post',
+    target: '/ingest/session',
+    headers: {
+      'content-type': 'application/json',
+      'x-project-id': ctx.project.project_id,
+      'x-forwarded-for': LONDON_IP,
+    },
+    body: JSON.stringify(sdk),
+  });
+  const put = await send({
+    method: 'put',
+    target: '/account/fuzz-account',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ lists: ['vip'] }),
+  });
+  const created = await send({
+    method: 'post',
+    target: '/liveness/session',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ type: 'face-match', account_id: 'fuzz-account' }),
+  });
+  for (const [what, res] of [
+    ['ingest', ingested],
+    ['put', put],
+    ['verification', created],
+  ] as const) {
     if (res.status !== 200) throw new Error(`fixture ${what}: ${res.status} ${res.text}`);
   }
   // The probe sees these writes: were it blind, "no refused request wrote" would prove nothing.
-  if (!(await probe.writesSince(mark)).length) throw new Error('the database probe did not see the fixtures being written');
+  if (!(await probe.writesSince(mark)).length)
+    throw new Error('the database probe did not see the fixtures being written');
   const verification = JSON.parse(created.text) as { session_id: string; url: string };
   const token = new URL(verification.url).searchParams.get('token')!;
   return {
@@ -148,15 +191,26 @@ async function freshFixtures(): Promise<Known> {
   };
 }
 
-const IMAGE_MAGIC: Record<string, number[]> = { 'image/jpeg': [0xff, 0xd8, 0xff, 0xe0], 'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] };
+const IMAGE_MAGIC: Record<string, number[]> = {
+  'image/jpeg': [0xff, 0xd8, 0xff, 0xe0],
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+};
 
 /** A request of the operation from sampled values: parameters, the key, and a body the spec allows. */
-async function sampledRequests(op: Operation, seed: number, count: number, full = false): Promise<{ baseline: Baseline; bodyValid: boolean }[]> {
+async function sampledRequests(
+  op: Operation,
+  seed: number,
+  count: number,
+  full = false,
+): Promise<{ baseline: Baseline; bodyValid: boolean }[]> {
   const rng = mulberry32(seed);
   const out: { baseline: Baseline; bodyValid: boolean }[] = [];
   const media = op.body?.media[Math.floor(rng() * op.body.media.length)];
   const bodyValidator = media && !media.type.startsWith('image/') ? await validatorAt(media.pointer) : undefined;
-  const bodies = media && bodyValidator ? samples(arbitraryOf(media.schema, known, undefined, 0, full), seed, Math.max(count * 4, 40)) : [];
+  const bodies =
+    media && bodyValidator
+      ? samples(arbitraryOf(media.schema, known, undefined, 0, full), seed, Math.max(count * 4, 40))
+      : [];
   const valid = bodies.filter((b) => bodyValidator!(b));
   for (let i = 0; i < count; i++) {
     const path: Record<string, string> = {};
@@ -165,7 +219,10 @@ async function sampledRequests(op: Operation, seed: number, count: number, full 
     for (const p of op.parameters) {
       if (!p.required && rng() < 0.5) continue;
       // OpenAPI's allowEmptyValue is false unless a parameter says otherwise: no empty query values.
-      const schema = p.in === 'query' && p.schema.type === 'string' ? { ...p.schema, minLength: Math.max(1, p.schema.minLength ?? 0) } : p.schema;
+      const schema =
+        p.in === 'query' && p.schema.type === 'string'
+          ? { ...p.schema, minLength: Math.max(1, p.schema.minLength ?? 0) }
+          : p.schema;
       const [value] = samples(arbitraryOf(schema, known, p.name), seed + i * 7919 + hash(p.name), 1);
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       if (p.in === 'path') path[p.name] = text;
@@ -174,9 +231,17 @@ async function sampledRequests(op: Operation, seed: number, count: number, full 
     }
     let body: Baseline['body'];
     if (media?.type.startsWith('image/')) {
-      body = { type: media.type, bytes: Buffer.concat([Buffer.from(IMAGE_MAGIC[media.type] ?? [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]), Buffer.from(samples(arbitraryOf({ type: 'string' }), seed + i, 1)[0] as string)]) };
+      body = {
+        type: media.type,
+        bytes: Buffer.concat([
+          Buffer.from(IMAGE_MAGIC[media.type] ?? [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]),
+          Buffer.from(samples(arbitraryOf({ type: 'string' }), seed + i, 1)[0] as string),
+        ]),
+      };
     } else if (media) {
-      const value = bodyValidator ? valid[i % Math.max(valid.length, 1)] : samples(arbitraryOf(media.schema, known), seed + i, 1)[0];
+      const value = bodyValidator
+        ? valid[i % Math.max(valid.length, 1)]
+        : samples(arbitraryOf(media.schema, known), seed + i, 1)[0];
       body = value === undefined ? undefined : { type: media.type, value };
     }
     out.push({ baseline: { path, query, headers, body }, bodyValid: !bodyValidator || valid.length > 0 });
@@ -226,10 +291,13 @@ async function judge(op: Operation, c: Case, answer: Answer, writes: string[]): 
       (body as { statusCode: unknown }).statusCode === answer.status &&
       typeof (body as { message: unknown }).message === 'string' &&
       (body as { message: string }).message.length > 0;
-    if (!shaped) problems.push(`the body is not {statusCode, message}: ${answer.contentType} ${answer.text.slice(0, 200)}`);
+    if (!shaped)
+      problems.push(`the body is not {statusCode, message}: ${answer.contentType} ${answer.text.slice(0, 200)}`);
   }
-  if (answer.status >= 400 && answer.status < 500 && writes.length) problems.push(`a refused request wrote: ${writes.join(', ')}`);
-  if (answer.status < 400 && (await bodyAllowed(op, c)) === false) problems.push('a body the spec does not allow was accepted');
+  if (answer.status >= 400 && answer.status < 500 && writes.length)
+    problems.push(`a refused request wrote: ${writes.join(', ')}`);
+  if (answer.status < 400 && (await bodyAllowed(op, c)) === false)
+    problems.push('a body the spec does not allow was accepted');
   if (c.textRuleField && reached === op) {
     const message = (() => {
       try {
@@ -238,7 +306,8 @@ async function judge(op: Operation, c: Case, answer: Answer, writes: string[]): 
         return '';
       }
     })();
-    if (answer.status !== 400 || !message.startsWith(`${c.textRuleField} `)) problems.push(`expected 400 naming ${c.textRuleField}`);
+    if (answer.status !== 400 || !message.startsWith(`${c.textRuleField} `))
+      problems.push(`expected 400 naming ${c.textRuleField}`);
   }
   return problems;
 }
@@ -275,16 +344,27 @@ describe.each(OPERATIONS)('$operationId ($method $path)', (ref) => {
     const failures: string[] = [];
 
     const sampled = await sampledRequests(op, seed, VALID_SAMPLES);
-    if (op.body && !sampled[0].bodyValid) failures.push(`no body sampled from ${op.operationId}'s schema is valid: the sampler needs work`);
+    if (op.body && !sampled[0].bodyValid)
+      failures.push(`no body sampled from ${op.operationId}'s schema is valid: the sampler needs work`);
     const kinds = new Set<string>();
     for (const [i, { baseline }] of sampled.entries()) {
-      failures.push(...(await run(op, { kind: 'valid', title: `sample ${i}`, request: requestOf(op, baseline), json: baseline.body?.value === undefined ? undefined : JSON.stringify(baseline.body.value) })));
+      failures.push(
+        ...(await run(op, {
+          kind: 'valid',
+          title: `sample ${i}`,
+          request: requestOf(op, baseline),
+          json: baseline.body?.value === undefined ? undefined : JSON.stringify(baseline.body.value),
+        })),
+      );
     }
     // The bad inputs change a valid request that reaches the operation's fixtures where it can.
     known = await freshFixtures();
     // The baseline has every member the body can have, so that each of them is changed.
     const [baseline] = (await sampledRequests(op, seed + 1, 1, true)).map((s) => s.baseline);
-    if (op.body && !baseline.body) failures.push(`no body with every member sampled from ${op.operationId}'s schema is valid: the sampler needs work`);
+    if (op.body && !baseline.body)
+      failures.push(
+        `no body with every member sampled from ${op.operationId}'s schema is valid: the sampler needs work`,
+      );
     const rng = mulberry32(seed);
     for (const c of perKind(badCases(op, baseline, rng), PER_KIND, rng)) {
       kinds.add(c.kind);
@@ -300,9 +380,14 @@ describe.each(OPERATIONS)('$operationId ($method $path)', (ref) => {
       ...(op.secured ? ['key'] : []),
       ...(op.parameters.some((p) => p.in === 'path') ? ['path'] : []),
       ...(op.body ? ['content type', 'size'] : []),
-      ...(op.body?.media.some((m) => m.type === 'application/json') ? ['depth', 'text', 'type', 'limit', 'unknown member'] : []),
+      ...(op.body?.media.some((m) => m.type === 'application/json')
+        ? ['depth', 'text', 'type', 'limit', 'unknown member']
+        : []),
     ];
     expect(applies.filter((k) => !kinds.has(k))).toEqual([]);
-    if (failures.length) throw new Error(`FUZZ_SEED=${SEED}: ${failures.length} problem(s) in ${op.operationId}:\n${failures.slice(0, 25).join('\n')}`);
+    if (failures.length)
+      throw new Error(
+        `FUZZ_SEED=${SEED}: ${failures.length} problem(s) in ${op.operationId}:\n${failures.slice(0, 25).join('\n')}`,
+      );
   }, 120_000);
 });

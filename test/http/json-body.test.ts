@@ -20,9 +20,12 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 async function bodilessOperations(): Promise<{ method: Method; specPath: string; url: string }[]> {
   const spec = await loadSpec();
   const out: { method: Method; specPath: string; url: string }[] = [];
-  for (const [specPath, item] of Object.entries(spec.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
+  for (const [specPath, item] of Object.entries(
+    spec.paths as Record<string, Record<string, { requestBody?: unknown }>>,
+  )) {
     for (const method of ['get', 'post', 'put', 'delete'] as const) {
-      if (item[method] && !item[method].requestBody) out.push({ method, specPath, url: specPath.replace(/\{[^}]+\}/g, 'x') });
+      if (item[method] && !item[method].requestBody)
+        out.push({ method, specPath, url: specPath.replace(/\{[^}]+\}/g, 'x') });
     }
   }
   return out;
@@ -31,13 +34,19 @@ async function bodilessOperations(): Promise<{ method: Method; specPath: string;
 describe('JSON request bodies', () => {
   it('when the routes that read JSON are listed, then they are the operations whose body openapi.yaml declares as JSON', async () => {
     const spec = await loadSpec();
-    const declared = Object.entries(spec.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>).flatMap(([path, item]) =>
+    const declared = Object.entries(
+      spec.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>,
+    ).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([, op]) => op.requestBody?.content['application/json'])
         .map(([method]) => `${method} ${expressPath(path)}`),
     );
     expect(declared.length).toBeGreaterThan(5);
-    expect(jsonBodyRoutes().map((r) => `${r.method} ${r.path}`).sort()).toEqual(declared.sort());
+    expect(
+      jsonBodyRoutes()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(declared.sort());
   });
 
   it('when a 2 MB JSON body, or one that is not JSON, is sent to an operation that takes no body, then it is not read: no 413, no 400 about it, and the answer is one the spec declares', async () => {
@@ -47,7 +56,11 @@ describe('JSON request bodies', () => {
     for (const op of operations) {
       const declared = await declaredStatuses(op.method, op.specPath);
       for (const body of [large, '{"not json']) {
-        const res = await request(ctx.app)[op.method](op.url).set('x-api-key', ctx.project.api_key).set('content-type', 'application/json').send(body);
+        const res = await request(ctx.app)
+          [op.method](op.url)
+          .set('x-api-key', ctx.project.api_key)
+          .set('content-type', 'application/json')
+          .send(body);
         const where = `${op.method.toUpperCase()} ${op.url} with ${body.length} bytes: ${res.status} ${JSON.stringify(res.body)}`;
         expect([where, res.status === 413 || /JSON/.test(String(res.body.message))]).toEqual([where, false]);
         expect([where, declared.includes(res.status)]).toEqual([where, true]);
@@ -57,17 +70,31 @@ describe('JSON request bodies', () => {
   });
 
   it('when an operation whose body is required gets an empty one, then 400 "body is required", and nothing is written', async () => {
-    for (const [method, path] of [['put', '/account/empty-body'], ['post', '/session/authenticate'], ['post', '/liveness/session']] as const) {
-      const res = await request(ctx.app)[method](path).set('x-api-key', ctx.project.api_key).set('content-type', 'application/json').send('');
+    for (const [method, path] of [
+      ['put', '/account/empty-body'],
+      ['post', '/session/authenticate'],
+      ['post', '/liveness/session'],
+    ] as const) {
+      const res = await request(ctx.app)
+        [method](path)
+        .set('x-api-key', ctx.project.api_key)
+        .set('content-type', 'application/json')
+        .send('');
       expect(res.body).toEqual({ statusCode: 400, message: 'body is required' });
     }
     expect((await request(ctx.app).get('/account/empty-body').set('x-api-key', ctx.project.api_key)).status).toBe(404);
     // `{}` is a body.
-    expect((await request(ctx.app).put('/account/empty-body').set('x-api-key', ctx.project.api_key).send({})).status).toBe(200);
+    expect(
+      (await request(ctx.app).put('/account/empty-body').set('x-api-key', ctx.project.api_key).send({})).status,
+    ).toBe(200);
   });
 
   it('when an operation that takes JSON gets a body over the limit, then still 413', async () => {
-    const res = await request(ctx.app).put('/account/x').set('x-api-key', ctx.project.api_key).set('content-type', 'application/json').send(JSON.stringify({ blob: 'x'.repeat(2_000_000) }));
+    const res = await request(ctx.app)
+      .put('/account/x')
+      .set('x-api-key', ctx.project.api_key)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ blob: 'x'.repeat(2_000_000) }));
     expect(res.body).toEqual({ statusCode: 413, message: 'Request body is larger than the limit' });
   });
 });

@@ -91,17 +91,31 @@ function iosSession(mobile: { mobile_id?: string; apple_device_check?: string })
 }
 
 /** A web session posted from a fresh address (unless `ip` is given), then authenticated with `?accounts_linked=true`. */
-async function signIn(s: Scenario, account: AccountInput, session: Partial<IngestSession> = {}, ip = freshIp()): Promise<AuthenticateResponse> {
+async function signIn(
+  s: Scenario,
+  account: AccountInput,
+  session: Partial<IngestSession> = {},
+  ip = freshIp(),
+): Promise<AuthenticateResponse> {
   return s.signIn(account, session, ip, true);
 }
 
-async function signInNative(s: Scenario, account: AccountInput, mobile: { mobile_id?: string; apple_device_check?: string }): Promise<AuthenticateResponse> {
+async function signInNative(
+  s: Scenario,
+  account: AccountInput,
+  mobile: { mobile_id?: string; apple_device_check?: string },
+): Promise<AuthenticateResponse> {
   const id = await s.ingest(iosSession(mobile), freshIp());
   return s.authenticated(id, account, true);
 }
 
 /** The LinkedAccount a profile should read as, every member the interface requires and every identifier it has. */
-function linkedEntry(p: AccountInput, matchType: MatchType[], score: unknown = expect.any(Number), seen = TEST_NOW): LinkedAccount {
+function linkedEntry(
+  p: AccountInput,
+  matchType: MatchType[],
+  score: unknown = expect.any(Number),
+  seen = TEST_NOW,
+): LinkedAccount {
   const entry: Record<string, unknown> = {
     account_id: p.id,
     score,
@@ -112,12 +126,18 @@ function linkedEntry(p: AccountInput, matchType: MatchType[], score: unknown = e
     lists: [...(p.lists ?? [])].sort(),
     metadata: p.metadata ?? {},
   };
-  for (const k of ['email', 'phone', 'first_name', 'last_name', 'username'] as const) if (p[k] !== undefined) entry[k] = p[k];
+  for (const k of ['email', 'phone', 'first_name', 'last_name', 'username'] as const)
+    if (p[k] !== undefined) entry[k] = p[k];
   return entry as unknown as LinkedAccount;
 }
 
 /** The response links exactly `p`, by exactly `matchType`, with a confidence in 0..1 (close to `score` when given). */
-async function expectLinkedTo(r: AuthenticateResponse, p: AccountInput, matchType: MatchType, score?: number): Promise<void> {
+async function expectLinkedTo(
+  r: AuthenticateResponse,
+  p: AccountInput,
+  matchType: MatchType,
+  score?: number,
+): Promise<void> {
   expect(r.accounts_linked).toBe(1);
   expect(r.linked_accounts).toHaveLength(1);
   const [link] = r.linked_accounts!;
@@ -174,7 +194,9 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
       const back = await request(ctx.app).get('/account/net-a/accounts-linked').set('x-api-key', s.apiKey);
       expect(back.status).toBe(200);
       expect(back.body.accounts_linked).toBe(1);
-      expect(back.body.linked_accounts).toEqual([linkedEntry(b, ['network'], expect.closeTo(0.3, 6), new Date(Date.parse(TEST_NOW) + 5 * HOUR).toISOString())]);
+      expect(back.body.linked_accounts).toEqual([
+        linkedEntry(b, ['network'], expect.closeTo(0.3, 6), new Date(Date.parse(TEST_NOW) + 5 * HOUR).toISOString()),
+      ]);
     });
 
     test('when the same address is used 3 days apart, then no link', async () => {
@@ -239,7 +261,12 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
       const s = await newProject();
       const a = profile('email-case-a', { email: 'Sam.Smith@Acme-Widgets.co.uk' });
       expectNotLinked(await signIn(s, a));
-      await expectLinkedTo(await signIn(s, profile('email-case-b', { email: 'sam.smith@acme-widgets.CO.UK' })), a, 'email', 0.9);
+      await expectLinkedTo(
+        await signIn(s, profile('email-case-b', { email: 'sam.smith@acme-widgets.CO.UK' })),
+        a,
+        'email',
+        0.9,
+      );
     });
 
     test('when a business domain address differs by a dot, then no link (the provider may not ignore dots)', async () => {
@@ -268,7 +295,12 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
       const s = await newProject();
       const a = profile('name-a', { first_name: 'José', last_name: 'Núñez' });
       expectNotLinked(await signIn(s, a));
-      await expectLinkedTo(await signIn(s, profile('name-b', { first_name: 'jose', last_name: 'nunez' })), a, 'name', 0.3);
+      await expectLinkedTo(
+        await signIn(s, profile('name-b', { first_name: 'jose', last_name: 'nunez' })),
+        a,
+        'name',
+        0.3,
+      );
     });
 
     test('when only the first name matches, then no link', async () => {
@@ -291,7 +323,12 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
     const token = Buffer.from(randomUUID().repeat(8)).toString('base64');
     const a = profile('devicecheck-a');
     expectNotLinked(await signInNative(s, a, { apple_device_check: token }));
-    await expectLinkedTo(await signInNative(s, profile('devicecheck-b'), { apple_device_check: token }), a, 'apple_device_check', 0.85);
+    await expectLinkedTo(
+      await signInNative(s, profile('devicecheck-b'), { apple_device_check: token }),
+      a,
+      'apple_device_check',
+      0.85,
+    );
   });
 });
 
@@ -322,7 +359,8 @@ describe('POST /session/unauthenticated?accounts_linked=true: the session identi
     expect(r.linked_accounts).toEqual([linkedEntry(a, [type])]);
   }
 
-  test('mobile_id: a new native session is linked to the account that used the same vendor id', () => nativeUnauthenticated('mobile_id'));
+  test('mobile_id: a new native session is linked to the account that used the same vendor id', () =>
+    nativeUnauthenticated('mobile_id'));
 
   test('apple_device_check: a new native session is linked to the account that used the same DeviceCheck token', () =>
     nativeUnauthenticated('apple_device_check'));
@@ -341,7 +379,14 @@ describe('link confidence', () => {
     for (let i = 1; i <= 6; i++) await signIn(s, profile(`crowd-${i}`), { device_id: familyDevice });
     const crowd = await signIn(s, profile('crowd-7'), { device_id: familyDevice });
     expect(crowd.accounts_linked).toBe(6);
-    expect(crowd.linked_accounts!.map((l) => l.account_id).sort()).toEqual(['crowd-1', 'crowd-2', 'crowd-3', 'crowd-4', 'crowd-5', 'crowd-6']);
+    expect(crowd.linked_accounts!.map((l) => l.account_id).sort()).toEqual([
+      'crowd-1',
+      'crowd-2',
+      'crowd-3',
+      'crowd-4',
+      'crowd-5',
+      'crowd-6',
+    ]);
     for (const link of crowd.linked_accounts!) {
       expect(link.match_type).toEqual(['device']);
       expect(link.score).toBeLessThan(pairScore);
@@ -419,7 +464,10 @@ describe('accounts_linked and linked_accounts', () => {
     await signIn(s, profile('order-name', { first_name: 'Ann', last_name: 'Lee' }));
     await signIn(s, profile('order-device'), { device_id: device });
     await signIn(s, profile('order-browser'), { browser_fingerprint: fingerprint });
-    const r = await signIn(s, profile('order-me', { first_name: 'ann', last_name: 'lee' }), { device_id: device, browser_fingerprint: fingerprint });
+    const r = await signIn(s, profile('order-me', { first_name: 'ann', last_name: 'lee' }), {
+      device_id: device,
+      browser_fingerprint: fingerprint,
+    });
     expect(r.accounts_linked).toBe(3);
     expect(r.linked_accounts!.map((l) => l.account_id)).toEqual(['order-browser', 'order-device', 'order-name']);
     const scores = r.linked_accounts!.map((l) => l.score);
@@ -446,6 +494,8 @@ describe('groups', () => {
   test('when groups are on, then accounts in different groups that share an email are not linked', async () => {
     const s = await newProject(true);
     await signIn(s, profile('group-email-a', { group: 'tenant-1', email: 'shared@acme-widgets.co.uk' }));
-    expectNotLinked(await signIn(s, profile('group-email-b', { group: 'tenant-2', email: 'shared@acme-widgets.co.uk' })));
+    expectNotLinked(
+      await signIn(s, profile('group-email-b', { group: 'tenant-2', email: 'shared@acme-widgets.co.uk' })),
+    );
   });
 });

@@ -38,13 +38,23 @@ async function newProject() {
     key,
     projectId: p.project_id,
     sc,
-    signIn: (account: AccountInput, session: Partial<IngestSession> = {}): Promise<AuthenticateResponse> => sc.signIn(account, session, freshIp()),
+    signIn: (account: AccountInput, session: Partial<IngestSession> = {}): Promise<AuthenticateResponse> =>
+      sc.signIn(account, session, freshIp()),
     lists: () => request(ctx.app).get('/list').set('x-api-key', key),
-    getList: (name: string, query = '') => request(ctx.app).get(`${path('list', name)}${query}`).set('x-api-key', key),
+    getList: (name: string, query = '') =>
+      request(ctx.app)
+        .get(`${path('list', name)}${query}`)
+        .set('x-api-key', key),
     createList: (name: string) => request(ctx.app).post(path('list', name)).set('x-api-key', key),
     deleteList: (name: string) => request(ctx.app).delete(path('list', name)).set('x-api-key', key),
-    add: (name: string, account: string) => request(ctx.app).post(path('list', name, 'account', account)).set('x-api-key', key),
-    remove: (name: string, account: string) => request(ctx.app).delete(path('list', name, 'account', account)).set('x-api-key', key),
+    add: (name: string, account: string) =>
+      request(ctx.app)
+        .post(path('list', name, 'account', account))
+        .set('x-api-key', key),
+    remove: (name: string, account: string) =>
+      request(ctx.app)
+        .delete(path('list', name, 'account', account))
+        .set('x-api-key', key),
     account: (id: string) => request(ctx.app).get(path('account', id)).set('x-api-key', key),
     put: (id: string, body: object) => request(ctx.app).put(path('account', id)).set('x-api-key', key).send(body),
   };
@@ -65,11 +75,20 @@ async function listsOf(p: Project, id: string): Promise<string[]> {
 }
 
 async function members(projectId: string, where: Record<string, unknown> = {}): Promise<number> {
-  const row = await ctx.testDb.db('list_members').where({ project_id: projectId, ...where }).count<{ n: number | string }[]>({ n: '*' }).first();
+  const row = await ctx.testDb
+    .db('list_members')
+    .where({ project_id: projectId, ...where })
+    .count<{ n: number | string }[]>({ n: '*' })
+    .first();
   return Number(row?.n ?? 0);
 }
 
-const STANDARD = ['allow', 'block', 'main_account'].map((name) => ({ name, standard: true, num_accounts: 0, created_at: expect.any(String) }));
+const STANDARD = ['allow', 'block', 'main_account'].map((name) => ({
+  name,
+  standard: true,
+  num_accounts: 0,
+  created_at: expect.any(String),
+}));
 
 describe('GET /list', () => {
   test('a fresh project has the three standard lists, empty', async () => {
@@ -82,7 +101,13 @@ describe('GET /list', () => {
     for (const name of ['allow', 'block', 'main_account']) {
       const list = await p.getList(name);
       expect(list.status).toBe(200);
-      expect(list.body).toEqual({ name, standard: true, num_accounts: 0, created_at: expect.any(String), account_ids: [] });
+      expect(list.body).toEqual({
+        name,
+        standard: true,
+        num_accounts: 0,
+        created_at: expect.any(String),
+        account_ids: [],
+      });
     }
   });
 
@@ -90,9 +115,13 @@ describe('GET /list', () => {
     ctx.clock.advance(HOUR);
     const p = await newProject();
     const rows = await ctx.testDb.db('lists').where({ project_id: p.projectId }).orderBy('name');
-    expect(rows.map((r: { name: string; standard: unknown; created_at: unknown }) => [r.name, Boolean(r.standard), Number(r.created_at)])).toEqual(
-      ['allow', 'block', 'main_account'].map((name) => [name, true, Date.parse(TEST_NOW) + HOUR]),
-    );
+    expect(
+      rows.map((r: { name: string; standard: unknown; created_at: unknown }) => [
+        r.name,
+        Boolean(r.standard),
+        Number(r.created_at),
+      ]),
+    ).toEqual(['allow', 'block', 'main_account'].map((name) => [name, true, Date.parse(TEST_NOW) + HOUR]));
   });
 
   test('custom lists appear with their sizes next to the standard ones', async () => {
@@ -156,13 +185,19 @@ describe('refused list requests', () => {
 
   test("when a new project's first list requests name a missing list, then 404 and nothing is written", async () => {
     const { api_key: key } = await own.services.projects.create({ name: 'Fresh' });
-    const call = (method: 'get' | 'post' | 'delete', path: string) => request(own.app)[method](path).set('x-api-key', key);
+    const call = (method: 'get' | 'post' | 'delete', path: string) =>
+      request(own.app)[method](path).set('x-api-key', key);
     const probe = await makeChangeProbe(own.testDb);
     try {
       const mark = await probe.mark();
       await request(own.app).put('/account/someone').set('x-api-key', key).send({});
       const afterPut = await probe.mark();
-      for (const res of [await call('get', '/list/missing'), await call('delete', '/list/missing/account/someone'), await call('delete', '/list/missing'), await call('post', '/list/vip/account/nobody')]) {
+      for (const res of [
+        await call('get', '/list/missing'),
+        await call('delete', '/list/missing/account/someone'),
+        await call('delete', '/list/missing'),
+        await call('post', '/list/vip/account/nobody'),
+      ]) {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ statusCode: 404, message: expect.any(String) });
       }
@@ -209,7 +244,13 @@ describe('GET /list/{list_name}', () => {
 
     const all = await p.getList('paged');
     expect(all.status).toBe(200);
-    expect(all.body).toEqual({ name: 'paged', standard: false, num_accounts: 5, created_at: TEST_NOW, account_ids: ['acct-a', 'acct-b', 'acct-c', 'acct-d', 'acct-e'] });
+    expect(all.body).toEqual({
+      name: 'paged',
+      standard: false,
+      num_accounts: 5,
+      created_at: TEST_NOW,
+      account_ids: ['acct-a', 'acct-b', 'acct-c', 'acct-d', 'acct-e'],
+    });
     await expectSchema('ListPage', all.body);
 
     const page1 = await p.getList('paged', '?limit=2');
@@ -236,16 +277,24 @@ describe('GET /list/{list_name}', () => {
 });
 
 describe('DELETE /list/{list_name}', () => {
-  test.each(['allow', 'block', 'main_account'])('the standard list %s cannot be deleted: 400, and it keeps its members', async (name) => {
-    const p = await newProject();
-    await p.put('kept', { lists: [name] });
-    const res = await p.deleteList(name);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(name) });
-    expect(res.body.message).toMatch(/list_name/);
-    expect((await p.getList(name)).body).toMatchObject({ name, standard: true, num_accounts: 1, account_ids: ['kept'] });
-    expect(await listsOf(p, 'kept')).toEqual([name]);
-  });
+  test.each(['allow', 'block', 'main_account'])(
+    'the standard list %s cannot be deleted: 400, and it keeps its members',
+    async (name) => {
+      const p = await newProject();
+      await p.put('kept', { lists: [name] });
+      const res = await p.deleteList(name);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(name) });
+      expect(res.body.message).toMatch(/list_name/);
+      expect((await p.getList(name)).body).toMatchObject({
+        name,
+        standard: true,
+        num_accounts: 1,
+        account_ids: ['kept'],
+      });
+      expect(await listsOf(p, 'kept')).toEqual([name]);
+    },
+  );
 
   test('a custom list is deleted with its memberships: 204, then 404', async () => {
     const p = await newProject();
@@ -260,7 +309,12 @@ describe('DELETE /list/{list_name}', () => {
     expect(await listsOf(p, 'm-1')).toEqual(['block', 'vip']);
     expect(await listsOf(p, 'm-2')).toEqual([]);
     expect((await p.getList('doomed')).status).toBe(404);
-    expect((await p.lists()).body.lists.map((l: { name: string }) => l.name)).toEqual(['allow', 'block', 'main_account', 'vip']);
+    expect((await p.lists()).body.lists.map((l: { name: string }) => l.name)).toEqual([
+      'allow',
+      'block',
+      'main_account',
+      'vip',
+    ]);
     expect((await p.deleteList('doomed')).status).toBe(404);
     // The accounts themselves stay.
     expect((await p.account('m-2')).status).toBe(200);
@@ -282,7 +336,11 @@ describe('POST /list/{list_name}/account/{account_id}', () => {
     await p.put('joiner', {});
     expect((await p.add('first-use', 'joiner')).status).toBe(204);
     expect((await p.add('first-use', 'joiner')).status).toBe(204);
-    expect((await p.getList('first-use')).body).toMatchObject({ standard: false, num_accounts: 1, account_ids: ['joiner'] });
+    expect((await p.getList('first-use')).body).toMatchObject({
+      standard: false,
+      num_accounts: 1,
+      account_ids: ['joiner'],
+    });
     expect(await listsOf(p, 'joiner')).toEqual(['first-use']);
   });
 
@@ -299,7 +357,9 @@ describe('POST /list/{list_name}/account/{account_id}', () => {
     expect(await listsOf(p, 'ex-1')).toEqual(['beta', 'main_account', 'vip']);
     expect((await p.add('allow', 'ex-1')).status).toBe(204);
     expect(await listsOf(p, 'ex-1')).toEqual(['allow', 'beta', 'vip']);
-    const sizes = Object.fromEntries((await p.lists()).body.lists.map((l: { name: string; num_accounts: number }) => [l.name, l.num_accounts]));
+    const sizes = Object.fromEntries(
+      (await p.lists()).body.lists.map((l: { name: string; num_accounts: number }) => [l.name, l.num_accounts]),
+    );
     expect(sizes).toEqual({ allow: 1, block: 0, main_account: 0, vip: 1, beta: 1 });
     expect(await members(p.projectId, { account_id: 'ex-1' })).toBe(3);
   });
@@ -307,7 +367,14 @@ describe('POST /list/{list_name}/account/{account_id}', () => {
   test('a list name with a space (or too long) is refused with 400 naming list_name', async () => {
     const p = await newProject();
     await p.put('spacey', {});
-    const calls = [p.getList('my list'), p.createList('my list'), p.deleteList('my list'), p.add('my list', 'spacey'), p.remove('my list', 'spacey'), p.createList('x'.repeat(65))];
+    const calls = [
+      p.getList('my list'),
+      p.createList('my list'),
+      p.deleteList('my list'),
+      p.add('my list', 'spacey'),
+      p.remove('my list', 'spacey'),
+      p.createList('x'.repeat(65)),
+    ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('list_name') });
@@ -415,7 +482,8 @@ describe('lists in evaluations', () => {
     const plain = await p.signIn({ id: 'plain-2' }, { device_id: device });
     const listed = await p.sc.authenticated(plain.session_id, { id: 'plain-2', lists: ['vip', 'beta'] });
     expect(listed.lists).toEqual(['beta', 'vip']);
-    for (const k of ['account_score', 'bot', 'multiple_accounts', 'risk_signals', 'decision'] as const) expect(listed[k]).toEqual(plain[k]);
+    for (const k of ['account_score', 'bot', 'multiple_accounts', 'risk_signals', 'decision'] as const)
+      expect(listed[k]).toEqual(plain[k]);
   });
 
   test('authenticate with two standard lists in account.lists is refused with 400 naming lists', async () => {
@@ -426,5 +494,4 @@ describe('lists in evaluations', () => {
     expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('lists') });
     expect((await p.account('both-ways')).status).toBe(404);
   });
-
 });

@@ -12,7 +12,10 @@ afterAll(() => ctx.close());
 
 describe.each(['/liveness/verify-face', '/liveness/verify-id'])('POST %s', (route) => {
   it('when the verification session is unknown, then 400 "Session ID not found"', async () => {
-    const res = await request(ctx.app).post(route).set('x-api-key', ctx.project.api_key).send({ session_id: randomUUID() });
+    const res = await request(ctx.app)
+      .post(route)
+      .set('x-api-key', ctx.project.api_key)
+      .send({ session_id: randomUUID() });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
   });

@@ -40,9 +40,15 @@ function urlsIn(value: unknown): string[] {
 
 describe('POST /liveness/session', () => {
   test('when the request carries a forged Host and forwarded headers, then the hosted page URL is on the configured base', async () => {
-    const res = await request(ctx.app).post('/liveness/session').set(FORGED).set('x-api-key', ctx.project.api_key).send({ type: 'face-match' });
+    const res = await request(ctx.app)
+      .post('/liveness/session')
+      .set(FORGED)
+      .set('x-api-key', ctx.project.api_key)
+      .send({ type: 'face-match' });
     expect(res.status).toBe(200);
-    expect(res.body.url).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${res.body.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(res.body.url).toMatch(
+      new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${res.body.session_id}\\?token=[A-Za-z0-9_-]{43}$`),
+    );
   });
 });
 
@@ -55,27 +61,45 @@ describe('POST /liveness/{session_id}/complete', () => {
       const captures: Record<string, Buffer> =
         type === 'face-match'
           ? { selfie: person }
-          : { selfie: person, id_front: fakeImage({ edges: 'full', faces: [{ person: `forged-host-${type}`, similarity: 0.92 }] }), id_back: fakeImage({ fields: { firstName: 'Ada', lastName: 'Lovelace', idNumber: 'HOST-1', countryCode: 'GB' } }) };
+          : {
+              selfie: person,
+              id_front: fakeImage({ edges: 'full', faces: [{ person: `forged-host-${type}`, similarity: 0.92 }] }),
+              id_back: fakeImage({
+                fields: { firstName: 'Ada', lastName: 'Lovelace', idNumber: 'HOST-1', countryCode: 'GB' },
+              }),
+            };
       for (const [kind, body] of Object.entries(captures)) {
         expect((await flow.capture(s, kind, body).set(FORGED)).status).toBe(200);
       }
       const deviceSessionId = await flow.sdk.ingest(personSession(), LONDON_IP);
-      const completed = await request(ctx.app).post(`/liveness/${s.id}/complete`).set(FORGED).query({ token: s.token, device_session_id: deviceSessionId });
+      const completed = await request(ctx.app)
+        .post(`/liveness/${s.id}/complete`)
+        .set(FORGED)
+        .query({ token: s.token, device_session_id: deviceSessionId });
       expect(completed.status).toBe(200);
       expect(completed.body.status).toBe('success');
 
-      const verify = await request(ctx.app).post(type === 'face-match' ? '/liveness/verify-face' : '/liveness/verify-id').set(FORGED).set('x-api-key', ctx.project.api_key).send({ session_id: s.id });
+      const verify = await request(ctx.app)
+        .post(type === 'face-match' ? '/liveness/verify-face' : '/liveness/verify-id')
+        .set(FORGED)
+        .set('x-api-key', ctx.project.api_key)
+        .send({ session_id: s.id });
       expect(verify.status).toBe(200);
       const [hook] = await flow.delivered(s.id);
       const urls = [...urlsIn(verify.body), ...urlsIn(JSON.parse(hook.body).data)];
       expect(urls.length).toBeGreaterThanOrEqual(type === 'face-match' ? 2 : 6);
-      for (const url of urls) expect(url).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/media/[0-9a-f-]{36}\\?expires=\\d+&signature=`));
+      for (const url of urls)
+        expect(url).toMatch(
+          new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/media/[0-9a-f-]{36}\\?expires=\\d+&signature=`),
+        );
       expect(JSON.stringify([completed.body, verify.body, hook.body])).not.toMatch(/attacker|javascript/);
     },
   );
 
   test('when a stored media URL carries another host (one written before the base URL was configured), then it is signed on the configured base', async () => {
     const id = '0b5f6c1e-3d2a-4c8b-9e7f-1a2b3c4d5e6f';
-    expect(await ctx.services.mediaUrls.sign(`http://attacker.invalid/media/${id}`)).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/media/${id}\\?expires=`));
+    expect(await ctx.services.mediaUrls.sign(`http://attacker.invalid/media/${id}`)).toMatch(
+      new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/media/${id}\\?expires=`),
+    );
   });
 });

@@ -16,7 +16,8 @@ import { statementsDuring } from '../helpers/db';
 const rateLimitStatements = async (ctx: TestContext, call: () => Promise<unknown>) =>
   (await statementsDuring(ctx.testDb.db, call)).map((s) => s.sql).filter((sql) => /rate_limits/.test(sql));
 
-const get = (ctx: TestContext, apiKey = ctx.project.api_key) => request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', apiKey);
+const get = (ctx: TestContext, apiKey = ctx.project.api_key) =>
+  request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', apiKey);
 
 describe('the API limit on the database', () => {
   let ctx: TestContext;
@@ -31,7 +32,10 @@ describe('the API limit on the database', () => {
     const limited = await get(ctx);
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('15');
-    expect(limited.body).toEqual({ statusCode: 429, message: 'Too many requests for this API key (limit 2 per minute); retry after 15 seconds' });
+    expect(limited.body).toEqual({
+      statusCode: 429,
+      message: 'Too many requests for this API key (limit 2 per minute); retry after 15 seconds',
+    });
     ctx.clock.advance(14_999);
     expect((await get(ctx)).status).toBe(429);
     ctx.clock.advance(1);
@@ -41,7 +45,9 @@ describe('the API limit on the database', () => {
   test('when a request is counted, then it sends one statement to the counters per limiter: one for the API, two for an SDK post', async () => {
     ctx.clock.set('2026-11-20T14:00:00.000Z');
     await get(ctx); // the window's first request also deletes the windows before the previous one
-    expect(await rateLimitStatements(ctx, () => get(ctx))).toEqual([expect.stringMatching(/^insert into .rate_limits. .* returning .hits.$/i)]);
+    expect(await rateLimitStatements(ctx, () => get(ctx))).toEqual([
+      expect.stringMatching(/^insert into .rate_limits. .* returning .hits.$/i),
+    ]);
     const post = () => request(ctx.app).post('/ingest/session').set('x-project-id', randomUUID()).send({});
     const statements = await rateLimitStatements(ctx, post);
     expect(statements).toHaveLength(2);
@@ -56,7 +62,9 @@ describe('the API limit on the database', () => {
     ctx.clock.set('2026-11-20T15:02:10.000Z');
     await get(ctx);
     const windows = async () =>
-      (await ctx.testDb.db('rate_limits').distinct('window_start').orderBy('window_start')).map((r: { window_start: number | string }) => new Date(Number(r.window_start)).toISOString());
+      (await ctx.testDb.db('rate_limits').distinct('window_start').orderBy('window_start')).map(
+        (r: { window_start: number | string }) => new Date(Number(r.window_start)).toISOString(),
+      );
     // The delete is not awaited by the request: wait for it.
     const deadline = Date.now() + 5_000;
     while ((await windows()).length > 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -67,8 +75,12 @@ describe('the API limit on the database', () => {
     ctx.clock.set('2026-11-20T16:00:00.000Z');
     const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
     expect((await get(ctx)).status).toBe(400);
-    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
-    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(429);
+    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
+      400,
+    );
+    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
+      429,
+    );
     expect((await get(ctx)).status).toBe(429);
   });
 });
@@ -94,7 +106,14 @@ describe('failed authentications per address', () => {
         }
         expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(401));
         expect(statuses.slice(limit)).toEqual(Array(350 - limit).fill(429));
-        expect(limited!.body).toEqual({ statusCode: 429, message: expect.stringMatching(new RegExp(`^Too many failed authentications from this address \\(limit ${limit} per minute\\); retry after \\d+ seconds$`)) });
+        expect(limited!.body).toEqual({
+          statusCode: 429,
+          message: expect.stringMatching(
+            new RegExp(
+              `^Too many failed authentications from this address \\(limit ${limit} per minute\\); retry after \\d+ seconds$`,
+            ),
+          ),
+        });
         const retryAfter = Number(limited!.headers['retry-after']);
         expect(retryAfter).toBeGreaterThan(0);
         expect(retryAfter).toBeLessThanOrEqual(60);
@@ -120,7 +139,9 @@ describe('failed authentications per address', () => {
       ctx.clock.set('2026-11-20T18:00:50.000Z');
       expect([(await get(ctx, randomKey())).status, (await get(ctx, randomKey())).status]).toEqual([401, 401]);
       const other = await ctx.services.projects.create({ name: 'Not yet used' });
-      const statements = await statementsDuring(ctx.testDb.db, async () => expect((await get(ctx, other.api_key)).status).toBe(429));
+      const statements = await statementsDuring(ctx.testDb.db, async () =>
+        expect((await get(ctx, other.api_key)).status).toBe(429),
+      );
       expect(statements.map((s) => s.sql).filter((sql) => /api_keys/.test(sql))).toEqual([]);
       expect((await get(ctx, randomKey()).set('x-forwarded-for', '203.0.113.7')).status).toBe(401);
       expect((await get(ctx, other.api_key).set('x-forwarded-for', '203.0.113.7')).status).toBe(400);
@@ -132,7 +153,9 @@ describe('failed authentications per address', () => {
     test('when requests carry a key the server holds, then the failure count is not read: one statement to the counters, as before', async () => {
       ctx.clock.set('2026-11-20T19:00:00.000Z');
       await get(ctx);
-      expect(await rateLimitStatements(ctx, () => get(ctx))).toEqual([expect.stringMatching(/^insert into .rate_limits. .* returning .hits.$/i)]);
+      expect(await rateLimitStatements(ctx, () => get(ctx))).toEqual([
+        expect.stringMatching(/^insert into .rate_limits. .* returning .hits.$/i),
+      ]);
     });
   });
 });
@@ -148,7 +171,9 @@ describe('RATE_LIMIT_STORE=memory', () => {
     expect([(await get(ctx)).status, (await get(ctx)).status, (await get(ctx)).status]).toEqual([400, 400, 429]);
     expect(await ctx.testDb.db('rate_limits').count<{ n: number }[]>({ n: '*' })).toEqual([{ n: 0 }]);
     const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
-    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(400);
+    expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
+      400,
+    );
   });
 });
 
@@ -162,6 +187,10 @@ describe('a store that fails', () => {
   test('when the counters cannot be written, then the request is served unlimited and the error is logged', async () => {
     await ctx.testDb.db.schema.dropTable('rate_limits');
     expect([(await get(ctx)).status, (await get(ctx)).status]).toEqual([400, 400]);
-    expect(ctx.logs.some((l) => l.level === 50 && /error from store, allowing request without rate-limiting/.test(String(l.msg)))).toBe(true);
+    expect(
+      ctx.logs.some(
+        (l) => l.level === 50 && /error from store, allowing request without rate-limiting/.test(String(l.msg)),
+      ),
+    ).toBe(true);
   });
 });

@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function listening(options: Parameters<typeof createHttpServer>[1] = {}): Promise<{ port: number; close(): Promise<void> }> {
+async function listening(
+  options: Parameters<typeof createHttpServer>[1] = {},
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = createHttpServer(ctx.app, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -41,7 +43,11 @@ function raw(port: number, head: string): Promise<{ status: number; headers: str
   });
 }
 
-function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; contentType?: string; body: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; contentType?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
@@ -61,7 +67,10 @@ describe('answers of the HTTP server itself', () => {
         const res = await get(server.port, path, { 'x-api-key': ctx.project.api_key, 'x-filler': 'a'.repeat(20_000) });
         expect(res.status).toBe(431);
         expect(res.contentType).toMatch(/^application\/json/);
-        expect(JSON.parse(res.body)).toEqual({ statusCode: 431, message: 'The request line and headers are larger than 16384 bytes' });
+        expect(JSON.parse(res.body)).toEqual({
+          statusCode: 431,
+          message: 'The request line and headers are larger than 16384 bytes',
+        });
       }
       expect(await declaredStatuses('get', '/healthz')).toContain(431);
       expect(await declaredStatuses('get', '/account/{account_id}')).toContain(431);
@@ -75,7 +84,10 @@ describe('answers of the HTTP server itself', () => {
   it('when the request is not well-formed HTTP, then 400 with the error body', async () => {
     const server = await listening();
     try {
-      for (const head of ['GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n']) {
+      for (const head of [
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n',
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+      ]) {
         const res = await raw(server.port, head);
         expect(res.status).toBe(400);
         expect(res.headers).toMatch(/content-type: application\/json/i);
@@ -87,7 +99,9 @@ describe('answers of the HTTP server itself', () => {
   });
 
   it('when the request head does not arrive in time, then 408 with the error body, declared for the operation', async () => {
-    const server = await listening({ server: { headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 } });
+    const server = await listening({
+      server: { headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 },
+    });
     try {
       const res = await raw(server.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
       expect(res.status).toBe(408);

@@ -41,7 +41,11 @@ describe('GET /session/{session_id}', () => {
     expect(body.device_id).toBe(facts.device_id);
     expect(body.location).toEqual(facts.location);
     // The top-level form has no asn, subnet or ip_reputation: those are the evaluated form's.
-    expect(body.network).toEqual({ ip_address: facts.network.ip_address, service_provider: facts.network.service_provider, connection_type: facts.network.connection_type });
+    expect(body.network).toEqual({
+      ip_address: facts.network.ip_address,
+      service_provider: facts.network.service_provider,
+      connection_type: facts.network.connection_type,
+    });
     expect(body.risk_signals).not.toHaveProperty('ip_reputation');
     expect(body.risk_signal_scores).not.toHaveProperty('ip_reputation');
     expect(body.risk_signal_scores).not.toHaveProperty('spoofed_ip');
@@ -56,7 +60,7 @@ describe('GET /session/{session_id}', () => {
     expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
   });
 
-  it("when the session belongs to another project, then it is not found", async () => {
+  it('when the session belongs to another project, then it is not found', async () => {
     const other = await ctx.services.projects.create({ name: 'Other' });
     const { id } = await storeSession(ctx.services, other.project_id);
     const res = await request(ctx.app).get(`/session/${id}`).set('x-api-key', key);
@@ -79,7 +83,9 @@ describe('GET /session/{session_id}', () => {
   });
 
   it('when the x-api-key is unknown, then 401', async () => {
-    const res = await request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', key + 'x');
+    const res = await request(ctx.app)
+      .get(`/session/${randomUUID()}`)
+      .set('x-api-key', key + 'x');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ statusCode: 401, message: 'Invalid x-api-key' });
   });
@@ -107,38 +113,97 @@ const validAccount: AccountInput = {
 
 describe('POST /session/authenticate', () => {
   const limits: [string, Partial<Record<keyof AccountInput, unknown>>, RegExp][] = [
-    ['phone longer than 32 characters', { phone: '+1' + '2'.repeat(31) }, /^account\.phone must NOT have more than 32 characters$/],
+    [
+      'phone longer than 32 characters',
+      { phone: '+1' + '2'.repeat(31) },
+      /^account\.phone must NOT have more than 32 characters$/,
+    ],
     ['phone not in E.164 form', { phone: '415-555-0123' }, /^account\.phone must match pattern/],
-    ['first_name longer than 256', { first_name: 'a'.repeat(257) }, /^account\.first_name must NOT have more than 256 characters$/],
-    ['last_name longer than 256', { last_name: 'a'.repeat(257) }, /^account\.last_name must NOT have more than 256 characters$/],
-    ['username longer than 256', { username: 'a'.repeat(257) }, /^account\.username must NOT have more than 256 characters$/],
-    ['an expected country of 3 characters', { expected_countries: ['USA'] }, /^account\.expected_countries\.0 must NOT have more than 2 characters$/],
-    ['an expected country of 1 character', { expected_countries: ['U'] }, /^account\.expected_countries\.0 must NOT have fewer than 2 characters$/],
-    ['an expected country in lower case', { expected_countries: ['us'] }, /^account\.expected_countries\.0 must match pattern/],
+    [
+      'first_name longer than 256',
+      { first_name: 'a'.repeat(257) },
+      /^account\.first_name must NOT have more than 256 characters$/,
+    ],
+    [
+      'last_name longer than 256',
+      { last_name: 'a'.repeat(257) },
+      /^account\.last_name must NOT have more than 256 characters$/,
+    ],
+    [
+      'username longer than 256',
+      { username: 'a'.repeat(257) },
+      /^account\.username must NOT have more than 256 characters$/,
+    ],
+    [
+      'an expected country of 3 characters',
+      { expected_countries: ['USA'] },
+      /^account\.expected_countries\.0 must NOT have more than 2 characters$/,
+    ],
+    [
+      'an expected country of 1 character',
+      { expected_countries: ['U'] },
+      /^account\.expected_countries\.0 must NOT have fewer than 2 characters$/,
+    ],
+    [
+      'an expected country in lower case',
+      { expected_countries: ['us'] },
+      /^account\.expected_countries\.0 must match pattern/,
+    ],
     ['metadata that is not an object', { metadata: 'plan=free' }, /^account\.metadata must be object$/],
     ['an id that is empty', { id: '' }, /^account\.id must NOT have fewer than 1 characters$/],
     // Text PostgreSQL cannot store, or that is not Unicode: the same 400 on both engines.
-    ['an email with a lone surrogate', { email: 'a\ud800b' }, /^account\.email must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
-    ['an id with U+0000', { id: 'a\u0000b' }, /^account\.id must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
-    ['a first_name with U+0000', { first_name: 'Ja\u0000ne' }, /^account\.first_name must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
-    ['a username with a lone low surrogate', { username: '\udc00jane' }, /^account\.username must not contain U\+0000 \(NUL\) or an unpaired surrogate$/],
-    ['metadata nested four levels deep', { metadata: { a: { b: { c: { d: 1 } } } } }, /^account\.metadata\.a\.b\.c must be string,number,boolean,null$/],
-    ['metadata with more than 64 members', { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) }, /^account\.metadata must NOT have more than 64 properties$/],
-    ['metadata larger than 16384 bytes as JSON', { metadata: { blob: 'x'.repeat(16_384) } }, /^account\.metadata must not be larger than 16384 bytes as JSON \(it is 16395\)$/],
+    [
+      'an email with a lone surrogate',
+      { email: 'a\ud800b' },
+      /^account\.email must not contain U\+0000 \(NUL\) or an unpaired surrogate$/,
+    ],
+    [
+      'an id with U+0000',
+      { id: 'a\u0000b' },
+      /^account\.id must not contain U\+0000 \(NUL\) or an unpaired surrogate$/,
+    ],
+    [
+      'a first_name with U+0000',
+      { first_name: 'Ja\u0000ne' },
+      /^account\.first_name must not contain U\+0000 \(NUL\) or an unpaired surrogate$/,
+    ],
+    [
+      'a username with a lone low surrogate',
+      { username: '\udc00jane' },
+      /^account\.username must not contain U\+0000 \(NUL\) or an unpaired surrogate$/,
+    ],
+    [
+      'metadata nested four levels deep',
+      { metadata: { a: { b: { c: { d: 1 } } } } },
+      /^account\.metadata\.a\.b\.c must be string,number,boolean,null$/,
+    ],
+    [
+      'metadata with more than 64 members',
+      { metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) },
+      /^account\.metadata must NOT have more than 64 properties$/,
+    ],
+    [
+      'metadata larger than 16384 bytes as JSON',
+      { metadata: { blob: 'x'.repeat(16_384) } },
+      /^account\.metadata must not be larger than 16384 bytes as JSON \(it is 16395\)$/,
+    ],
   ];
 
-  it.each(limits)('when the account has %s, then 400 naming the field and nothing is written', async (_title, change, message) => {
-    const { id } = await storeSession(ctx.services, ctx.project.project_id);
-    const before = await rowCounts();
-    const res = await request(ctx.app)
-      .post('/session/authenticate')
-      .set('x-api-key', key)
-      .send({ session_id: id, account: { ...validAccount, ...change } });
-    expect(res.status).toBe(400);
-    expect(res.body.statusCode).toBe(400);
-    expect(res.body.message).toMatch(message);
-    expect(await rowCounts()).toEqual(before);
-  });
+  it.each(limits)(
+    'when the account has %s, then 400 naming the field and nothing is written',
+    async (_title, change, message) => {
+      const { id } = await storeSession(ctx.services, ctx.project.project_id);
+      const before = await rowCounts();
+      const res = await request(ctx.app)
+        .post('/session/authenticate')
+        .set('x-api-key', key)
+        .send({ session_id: id, account: { ...validAccount, ...change } });
+      expect(res.status).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+      expect(res.body.message).toMatch(message);
+      expect(await rowCounts()).toEqual(before);
+    },
+  );
 
   it('when metadata is nested 20,000 deep (120 KB), then 400 naming where it is too deep, and nothing is written', async () => {
     const { id } = await storeSession(ctx.services, ctx.project.project_id);
@@ -154,7 +219,10 @@ describe('POST /session/authenticate', () => {
   });
 
   it('when the account is missing, then 400 naming it', async () => {
-    const res = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).send({ session_id: randomUUID() });
+    const res = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .send({ session_id: randomUUID() });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("body must have required property 'account'");
   });
@@ -170,7 +238,10 @@ describe('POST /session/authenticate', () => {
 
   it('when the session is unknown, then 400 "Session ID not found"', async () => {
     const before = await rowCounts();
-    const res = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).send({ session_id: randomUUID(), account: validAccount });
+    const res = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .send({ session_id: randomUUID(), account: validAccount });
     expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
     expect(await rowCounts()).toEqual(before);
   });
@@ -185,14 +256,22 @@ describe('POST /session/authenticate', () => {
   });
 
   it('when the body is not JSON, then 415', async () => {
-    const res = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).set('content-type', 'text/plain').send('hello');
+    const res = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .set('content-type', 'text/plain')
+      .send('hello');
     expect(res.status).toBe(415);
     expect(res.body.statusCode).toBe(415);
     expect(typeof res.body.message).toBe('string');
   });
 
   it('when the JSON is malformed, then 400', async () => {
-    const res = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).set('content-type', 'application/json').send('{"session_id":');
+    const res = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send('{"session_id":');
     expect(res.body).toEqual({ statusCode: 400, message: 'Request body is not valid JSON' });
   });
 
@@ -208,7 +287,10 @@ describe('POST /session/authenticate', () => {
 
 describe('POST /session/unauthenticated', () => {
   it('when the session is unknown, then 400 "Session ID not found"', async () => {
-    const res = await request(ctx.app).post('/session/unauthenticated').set('x-api-key', key).send({ session_id: randomUUID() });
+    const res = await request(ctx.app)
+      .post('/session/unauthenticated')
+      .set('x-api-key', key)
+      .send({ session_id: randomUUID() });
     expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
   });
 
@@ -241,10 +323,16 @@ describe('unknown routes and methods', () => {
 describe('evaluating a found session', () => {
   it('when the session exists, then authenticate and unauthenticated evaluate it', async () => {
     const { id } = await storeSession(ctx.services, ctx.project.project_id);
-    const auth = await request(ctx.app).post('/session/authenticate').set('x-api-key', key).send({ session_id: id, account: validAccount });
+    const auth = await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .send({ session_id: id, account: validAccount });
     expect(auth.status).toBe(200);
     expect(auth.body).toMatchObject({ session_id: id, account_id: validAccount.id, lists: ['beta'] });
-    const unauth = await request(ctx.app).post('/session/unauthenticated').set('x-api-key', key).send({ session_id: id });
+    const unauth = await request(ctx.app)
+      .post('/session/unauthenticated')
+      .set('x-api-key', key)
+      .send({ session_id: id });
     expect(unauth.status).toBe(200);
     // Other tests of this file stored sessions of the same example device: they link.
     expect(unauth.body).toMatchObject({ session_id: id, lists: ['beta'] });

@@ -48,7 +48,10 @@ describe('the API reference', () => {
     const res = await request(ctx.app).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(res.body.webhooks)).toEqual(['verification.face-match.completed', 'verification.id-check.completed']);
+    expect(Object.keys(res.body.webhooks)).toEqual([
+      'verification.face-match.completed',
+      'verification.id-check.completed',
+    ]);
     expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"\.\/webhooks\.yaml/);
     expect(res.body.components.schemas).toHaveProperty('FaceMatchResult');
   });
@@ -112,7 +115,10 @@ describe('logs', () => {
     await request(ctx.app)
       .post('/session/authenticate')
       .set('x-api-key', ctx.project.api_key)
-      .send({ session_id: randomUUID(), account: { id: 'a1', email: 'secret.person@example.com', first_name: 'Secretia', phone: '+14155550199' } });
+      .send({
+        session_id: randomUUID(),
+        account: { id: 'a1', email: 'secret.person@example.com', first_name: 'Secretia', phone: '+14155550199' },
+      });
     const lines = ctx.logs.filter((l) => l.msg === 'request');
     expect(lines.length).toBe(2);
     expect(lines[0]).toMatchObject({ method: 'GET', status: 200, projectId: ctx.project.project_id });
@@ -124,7 +130,11 @@ describe('logs', () => {
 
   it('when code logs an object holding secrets or personal data, then they are redacted', () => {
     ctx.logger.info(
-      { account: { email: 'e@x.com', phone: '+1555', first_name: 'F', metadata: { plan: 'p' } }, api_key: 'tg_k', headers: { 'x-api-key': 'tg_h' } },
+      {
+        account: { email: 'e@x.com', phone: '+1555', first_name: 'F', metadata: { plan: 'p' } },
+        api_key: 'tg_k',
+        headers: { 'x-api-key': 'tg_h' },
+      },
       'careless',
     );
     const line = ctx.logs.find((l) => l.msg === 'careless')!;

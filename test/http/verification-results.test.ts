@@ -51,13 +51,22 @@ const LICENCE = {
   address: { street: '12 St James Square', city: 'London', state: '', postalCode: 'SW1Y 4JH', country: 'GB' },
 };
 /** The three captures of an ID Check: `person`'s selfie, a front with a portrait `similarity` alike, and a back with `fields`. */
-const idCaptures = (person: string, fields: Partial<typeof LICENCE> | null = {}, front: FakeImage = { faces: [{ person, similarity: 0.92 }] }) => ({
+const idCaptures = (
+  person: string,
+  fields: Partial<typeof LICENCE> | null = {},
+  front: FakeImage = { faces: [{ person, similarity: 0.92 }] },
+) => ({
   selfie: selfie(person),
   id_front: fakeImage({ edges: 'full', ...front }),
   id_back: fakeImage(fields === null ? { barcode: 'unreadable' } : { fields: { ...LICENCE, ...fields } }),
 });
 
-async function verified(type: 'face-match' | 'id-check', captures: Record<string, Buffer>, extra: Record<string, unknown> = {}, device: Parameters<typeof flow.complete>[2] = {}) {
+async function verified(
+  type: 'face-match' | 'id-check',
+  captures: Record<string, Buffer>,
+  extra: Record<string, unknown> = {},
+  device: Parameters<typeof flow.complete>[2] = {},
+) {
   const s = await flow.create(type, extra);
   const res = await flow.complete(s, captures, device);
   expect(res.status).toBe(200);
@@ -80,8 +89,23 @@ describe('every terminal path sends exactly one webhook', () => {
       },
       'face_match_failed',
     ],
-    ['the user cancelling', 'id-check', (s) => request(ctx.app).post(`/liveness/${s.id}/cancel`).query({ token: s.token }), 'liveness_check_failed'],
-    ['an unprocessable document', 'id-check', (s) => flow.complete(s, { selfie: selfie('path-x'), id_front: fakeImage({ unprocessable: true }), id_back: fakeImage({ unprocessable: true }) }), 'failed_to_process_id_scan'],
+    [
+      'the user cancelling',
+      'id-check',
+      (s) => request(ctx.app).post(`/liveness/${s.id}/cancel`).query({ token: s.token }),
+      'liveness_check_failed',
+    ],
+    [
+      'an unprocessable document',
+      'id-check',
+      (s) =>
+        flow.complete(s, {
+          selfie: selfie('path-x'),
+          id_front: fakeImage({ unprocessable: true }),
+          id_back: fakeImage({ unprocessable: true }),
+        }),
+      'failed_to_process_id_scan',
+    ],
     [
       'no device data',
       'face-match',
@@ -102,38 +126,48 @@ describe('every terminal path sends exactly one webhook', () => {
     ],
   ];
 
-  test.each(paths)('when a session ends by %s (%s), then one webhook with the matching status and error code, conforming and signed', async (_what, type, end, code) => {
-    const s = await flow.create(type);
-    await end(s);
-    // Whatever comes later changes nothing.
-    await request(ctx.app).post(`/liveness/${s.id}/cancel`).query({ token: s.token });
-    await ctx.services.verification.sweep();
-    const hooks = await flow.delivered(s.id);
-    expect(hooks).toHaveLength(1);
-    const body = verifyWebhook(hooks[0].body, hooks[0].headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
-    expect(body.event_type).toBe(type === 'face-match' ? 'verification.face-match.completed' : 'verification.id-check.completed');
-    expect(hooks[0].headers['x-event-type']).toBe(body.event_type);
-    expect(hooks[0].headers['x-event-id']).toBe(body.request_id);
-    if (code === null) {
-      expect(body).toMatchObject({ status: 'success', error: null });
-      expect(body.data?.metadata.request_id).toBe(body.request_id);
-    } else {
-      expect(body).toMatchObject({ status: 'error', data: null, error: { code } });
-    }
-    expect(await ctx.testDb.db('webhooks').where({ session_id: s.id }).count({ n: '*' }).first()).toEqual({ n: 1 });
-    const row = await ctx.testDb.db('verification_sessions').where({ id: s.id }).first();
-    expect(row).toMatchObject({ state: 'ended', outcome: code ?? 'success', webhook_request_id: body.request_id });
-  });
+  test.each(paths)(
+    'when a session ends by %s (%s), then one webhook with the matching status and error code, conforming and signed',
+    async (_what, type, end, code) => {
+      const s = await flow.create(type);
+      await end(s);
+      // Whatever comes later changes nothing.
+      await request(ctx.app).post(`/liveness/${s.id}/cancel`).query({ token: s.token });
+      await ctx.services.verification.sweep();
+      const hooks = await flow.delivered(s.id);
+      expect(hooks).toHaveLength(1);
+      const body = verifyWebhook(hooks[0].body, hooks[0].headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
+      expect(body.event_type).toBe(
+        type === 'face-match' ? 'verification.face-match.completed' : 'verification.id-check.completed',
+      );
+      expect(hooks[0].headers['x-event-type']).toBe(body.event_type);
+      expect(hooks[0].headers['x-event-id']).toBe(body.request_id);
+      if (code === null) {
+        expect(body).toMatchObject({ status: 'success', error: null });
+        expect(body.data?.metadata.request_id).toBe(body.request_id);
+      } else {
+        expect(body).toMatchObject({ status: 'error', data: null, error: { code } });
+      }
+      expect(await ctx.testDb.db('webhooks').where({ session_id: s.id }).count({ n: '*' }).first()).toEqual({ n: 1 });
+      const row = await ctx.testDb.db('verification_sessions').where({ id: s.id }).first();
+      expect(row).toMatchObject({ state: 'ended', outcome: code ?? 'success', webhook_request_id: body.request_id });
+    },
+  );
 });
 
 describe('races end in one terminal state and one webhook', () => {
   test('when six completes of one session run at once, on two server instances, then one success and one webhook', async () => {
-    const other = createApp({ config: ctx.config, services: makeServices({ ...ctx.deps, analysis: fakeAnalysisEngine }) });
+    const other = createApp({
+      config: ctx.config,
+      services: makeServices({ ...ctx.deps, analysis: fakeAnalysisEngine }),
+    });
     const s = await flow.create();
     await flow.capture(s, 'selfie', selfie('racer'));
     const device = await flow.sdk.ingest(personSession());
     const answers = await Promise.all(
-      [ctx.app, other, ctx.app, other, ctx.app, other].map((app) => request(app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device })),
+      [ctx.app, other, ctx.app, other, ctx.app, other].map((app) =>
+        request(app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.status))).toEqual(new Set(['success']));
@@ -159,8 +193,14 @@ describe('races end in one terminal state and one webhook', () => {
     await flow.capture(s, 'selfie', selfie('late'));
     const device = await flow.sdk.ingest(personSession());
     ctx.clock.advance(30 * 24 * 3_600_000);
-    const complete = () => request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device });
-    const [a, , b] = await Promise.all([complete(), ctx.services.verification.sweep(), complete(), ctx.services.verification.sweep()]);
+    const complete = () =>
+      request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: device });
+    const [a, , b] = await Promise.all([
+      complete(),
+      ctx.services.verification.sweep(),
+      complete(),
+      ctx.services.verification.sweep(),
+    ]);
     expect([a.body.error_code, b.body.error_code]).toEqual(['max_duration_exceeded', 'max_duration_exceeded']);
     const hooks = await flow.delivered(s.id);
     expect(hooks).toHaveLength(1);
@@ -171,14 +211,30 @@ describe('races end in one terminal state and one webhook', () => {
 describe('Face Match results', () => {
   test('when a new face verifies, then Real with no flags and no matches; the same face on another account is a repeat face linked by face', async () => {
     const first = await verified('face-match', { selfie: selfie('carol') }, { account_id: 'fm-carol' });
-    expect(first.hook.data).toMatchObject({ decision: 'Real', risk_score: 0, risk_flags: [], matches: { num_accounts_linked: 0, accounts_linked: [] }, rules: [], lists: [] });
-    const again = await verified('face-match', { selfie: selfie('carol', { similarity: 0.85 }) }, { account_id: 'fm-carol-2' });
+    expect(first.hook.data).toMatchObject({
+      decision: 'Real',
+      risk_score: 0,
+      risk_flags: [],
+      matches: { num_accounts_linked: 0, accounts_linked: [] },
+      rules: [],
+      lists: [],
+    });
+    const again = await verified(
+      'face-match',
+      { selfie: selfie('carol', { similarity: 0.85 }) },
+      { account_id: 'fm-carol-2' },
+    );
     expect(again.hook.data.risk_flags).toEqual(['repeat_face']);
-    expect(again.hook.data.matches).toEqual({ num_accounts_linked: 1, accounts_linked: [{ account_id: 'fm-carol', match_types: ['face'] }] });
+    expect(again.hook.data.matches).toEqual({
+      num_accounts_linked: 1,
+      accounts_linked: [{ account_id: 'fm-carol', match_types: ['face'] }],
+    });
     expect(again.hook.data.risk_score).toBe(0.7);
     // The same account verifying again is not a repeat of itself.
     const self = await verified('face-match', { selfie: selfie('carol') }, { account_id: 'fm-carol' });
-    expect(self.hook.data.matches.accounts_linked.map((a: { account_id: string }) => a.account_id)).toEqual(['fm-carol-2']);
+    expect(self.hook.data.matches.accounts_linked.map((a: { account_id: string }) => a.account_id)).toEqual([
+      'fm-carol-2',
+    ]);
     // A different person matches nobody.
     const dave = await verified('face-match', { selfie: selfie('dave') }, { account_id: 'fm-dave' });
     expect(dave.hook.data.matches.num_accounts_linked).toBe(0);
@@ -187,40 +243,70 @@ describe('Face Match results', () => {
   test('when the capture browser signed in to another account, then a browser match and repeat_device', async () => {
     const fingerprint = 'f'.repeat(32);
     await flow.sdk.signIn({ id: 'fm-browser-owner' }, { browser_fingerprint: fingerprint });
-    const { hook } = await verified('face-match', { selfie: selfie('erin') }, { account_id: 'fm-erin' }, { session: { browser_fingerprint: fingerprint } });
+    const { hook } = await verified(
+      'face-match',
+      { selfie: selfie('erin') },
+      { account_id: 'fm-erin' },
+      { session: { browser_fingerprint: fingerprint } },
+    );
     expect(hook.data.matches.accounts_linked).toEqual([{ account_id: 'fm-browser-owner', match_types: ['browser'] }]);
     expect(hook.data.risk_flags).toEqual(['repeat_device']);
   });
 
   test('when the account is on the block list, then Fake by the block_list rule and the list is named; a liveness failure alone is Fake by the threshold', async () => {
     await flow.sdk.signIn({ id: 'fm-blocked' });
-    expect((await request(ctx.app).post('/list/block/account/fm-blocked').set('x-api-key', ctx.project.api_key)).status).toBeLessThan(300);
+    expect(
+      (await request(ctx.app).post('/list/block/account/fm-blocked').set('x-api-key', ctx.project.api_key)).status,
+    ).toBeLessThan(300);
     const blocked = await verified('face-match', { selfie: selfie('frank') }, { account_id: 'fm-blocked' });
     expect(blocked.hook.data).toMatchObject({ decision: 'Fake', lists: ['block'], rules: [{ name: 'block_list' }] });
     const spoof = await verified('face-match', { selfie: selfie('gina', { liveness: 0.1 }) });
-    expect(spoof.hook.data).toMatchObject({ decision: 'Fake', risk_flags: ['liveness_failed'], risk_score: 0.9, rules: [{ name: 'risk_threshold' }] });
+    expect(spoof.hook.data).toMatchObject({
+      decision: 'Fake',
+      risk_flags: ['liveness_failed'],
+      risk_score: 0.9,
+      rules: [{ name: 'risk_threshold' }],
+    });
   });
 
   test('when the referring session was in London and the capture comes minutes later from California on a phone, then every referring signal is 1; without one, all 0', async () => {
     const referring = await flow.sdk.ingest(personSession(), LONDON_IP);
     ctx.clock.advance(5 * 60_000);
-    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
     const { hook } = await verified(
       'face-match',
       { selfie: selfie('hank') },
       { referring_session_id: referring },
-      { ip: US_IP, session: { user_agent: iphone, timezone: 'America/Los_Angeles', screen: { width: 390, height: 844 } } },
+      {
+        ip: US_IP,
+        session: { user_agent: iphone, timezone: 'America/Los_Angeles', screen: { width: 390, height: 844 } },
+      },
     );
     expect(hook.data.metadata.referring_session_id).toBe(referring);
-    expect(hook.data.referring_session_signals).toEqual({ impossible_travel: 1, ip_mismatch: 1, user_agent_mismatch: 1, device_timezone_mismatch: 1, ip_timezone_mismatch: 1 });
+    expect(hook.data.referring_session_signals).toEqual({
+      impossible_travel: 1,
+      ip_mismatch: 1,
+      user_agent_mismatch: 1,
+      device_timezone_mismatch: 1,
+      ip_timezone_mismatch: 1,
+    });
     const none = await verified('face-match', { selfie: selfie('ivan') });
-    expect(none.hook.data.referring_session_signals).toEqual({ impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 });
+    expect(none.hook.data.referring_session_signals).toEqual({
+      impossible_travel: 0,
+      ip_mismatch: 0,
+      user_agent_mismatch: 0,
+      device_timezone_mismatch: 0,
+      ip_timezone_mismatch: 0,
+    });
   });
 });
 
 describe('ID Check results', () => {
   test('when a licence is read, then its data in MM/DD/YYYY, the age and the face match score; the same number on another account is repeat_id', async () => {
-    const { hook } = await verified('id-check', idCaptures('jane', { idNumber: 'GB-JANE-1' }), { account_id: 'id-jane' });
+    const { hook } = await verified('id-check', idCaptures('jane', { idNumber: 'GB-JANE-1' }), {
+      account_id: 'id-jane',
+    });
     expect(hook.data.document_data.user_data).toEqual({
       first_name: 'Ada',
       last_name: 'Lovelace',
@@ -231,7 +317,12 @@ describe('ID Check results', () => {
       id_number2: null,
       address: { street: '12 St James Square', city: 'London', state: '', postal_code: 'SW1Y 4JH', country: 'GB' },
     });
-    expect(hook.data.document_data.template_info).toEqual({ document_country_code: 'GB', document_country: 'United Kingdom', document_state: '', template_type: 'driver_license' });
+    expect(hook.data.document_data.template_info).toEqual({
+      document_country_code: 'GB',
+      document_country: 'United Kingdom',
+      document_state: '',
+      template_type: 'driver_license',
+    });
     expect(hook.data.document_signals).toEqual({
       id_age: 35,
       face_age_estimate: 'over25',
@@ -246,49 +337,89 @@ describe('ID Check results', () => {
     expect(hook.data).toMatchObject({ decision: 'Real', risk_flags: [] });
     expect(hook.data.device_network_signals.ip_document_country_mismatch).toBe(false);
 
-    const copy = await verified('id-check', idCaptures('kate', { idNumber: 'gb jane 1', firstName: 'Kate' }), { account_id: 'id-kate' });
-    expect(copy.hook.data.matches.accounts_linked).toEqual([{ account_id: 'id-jane', match_types: ['document_number'] }]);
+    const copy = await verified('id-check', idCaptures('kate', { idNumber: 'gb jane 1', firstName: 'Kate' }), {
+      account_id: 'id-kate',
+    });
+    expect(copy.hook.data.matches.accounts_linked).toEqual([
+      { account_id: 'id-jane', match_types: ['document_number'] },
+    ]);
     expect(copy.hook.data.risk_flags).toContain('repeat_id');
     // Same holder (name and date of birth) on a new document number.
-    const renewed = await verified('id-check', idCaptures('jane', { idNumber: 'GB-JANE-2' }), { account_id: 'id-jane-2' });
-    expect(renewed.hook.data.matches.accounts_linked).toEqual([{ account_id: 'id-jane', match_types: ['document_name', 'face'] }]);
+    const renewed = await verified('id-check', idCaptures('jane', { idNumber: 'GB-JANE-2' }), {
+      account_id: 'id-jane-2',
+    });
+    expect(renewed.hook.data.matches.accounts_linked).toEqual([
+      { account_id: 'id-jane', match_types: ['document_name', 'face'] },
+    ]);
   });
 
   test('when the document is expired, then id_expired; when the birth date is in the future, then likely_fake_id and id_invalid; under 16, then id_age_below_16', async () => {
-    const expired = await verified('id-check', idCaptures('liam', { idNumber: 'EXP-1', dateOfExpiration: '2025-01-31' }));
+    const expired = await verified(
+      'id-check',
+      idCaptures('liam', { idNumber: 'EXP-1', dateOfExpiration: '2025-01-31' }),
+    );
     expect(expired.hook.data.risk_flags).toContain('id_expired');
     expect(expired.hook.data.document_signals.id_validity).toBe('likely_authentic_id');
     const future = await verified('id-check', idCaptures('mona', { idNumber: 'FUT-1', dateOfBirth: '2031-01-01' }));
-    expect(future.hook.data.document_signals).toMatchObject({ id_age: null, id_validity: 'likely_fake_id', id_text_status: 'possible_text_tampering' });
+    expect(future.hook.data.document_signals).toMatchObject({
+      id_age: null,
+      id_validity: 'likely_fake_id',
+      id_text_status: 'possible_text_tampering',
+    });
     expect(future.hook.data.risk_flags).toContain('id_invalid');
     expect(future.hook.data.decision).toBe('Fake');
-    const young = await verified('id-check', idCaptures('ned', { idNumber: 'YNG-1', dateOfBirth: '2012-06-01', dateOfIssue: '2024-06-01' }));
+    const young = await verified(
+      'id-check',
+      idCaptures('ned', { idNumber: 'YNG-1', dateOfBirth: '2012-06-01', dateOfIssue: '2024-06-01' }),
+    );
     expect(young.hook.data.document_signals.id_age).toBe(14);
     expect(young.hook.data.risk_flags).toContain('id_age_below_16');
   });
 
   test('when the portrait matches poorly or moderately, or is missing, then the flags and score say so', async () => {
-    const low = await verified('id-check', idCaptures('olga', { idNumber: 'LOW-1' }, { faces: [{ person: 'olga', similarity: 0.3 }] }));
+    const low = await verified(
+      'id-check',
+      idCaptures('olga', { idNumber: 'LOW-1' }, { faces: [{ person: 'olga', similarity: 0.3 }] }),
+    );
     expect(low.hook.data.document_signals.id_face_match_score).toBe(0.3);
     expect(low.hook.data.risk_flags).toContain('low_id_face_match_score');
-    const moderate = await verified('id-check', idCaptures('pete', { idNumber: 'MOD-1' }, { faces: [{ person: 'pete', similarity: 0.5 }] }));
+    const moderate = await verified(
+      'id-check',
+      idCaptures('pete', { idNumber: 'MOD-1' }, { faces: [{ person: 'pete', similarity: 0.5 }] }),
+    );
     expect(moderate.hook.data.risk_flags).toContain('moderate_id_face_match_score');
     const none = await verified('id-check', idCaptures('quin', { idNumber: 'NOF-1' }, { faces: [], edges: 'partial' }));
-    expect(none.hook.data.document_signals).toMatchObject({ id_face_match_score: null, id_face_status: 'face_not_found', is_full_id_captured: 'partial_id_detected' });
+    expect(none.hook.data.document_signals).toMatchObject({
+      id_face_match_score: null,
+      id_face_status: 'face_not_found',
+      is_full_id_captured: 'partial_id_detected',
+    });
   });
 
   test('when the barcode cannot be read, then barcode_unreadable, text_not_read, undetermined validity and empty data, never a made-up pass', async () => {
     const { hook } = await verified('id-check', idCaptures('rosa', null));
-    expect(hook.data.document_signals).toMatchObject({ id_barcode_status: 'barcode_unreadable', id_text_status: 'text_not_read', id_validity: 'undetermined', id_age: null });
+    expect(hook.data.document_signals).toMatchObject({
+      id_barcode_status: 'barcode_unreadable',
+      id_text_status: 'text_not_read',
+      id_validity: 'undetermined',
+      id_age: null,
+    });
     expect(hook.data.document_data.user_data.first_name).toBe('');
     expect(hook.data.document_data.template_info.template_type).toBe('unknown');
   });
 
   test('when a US licence is captured from a London address, then ip_document_country_mismatch', async () => {
-    const { hook } = await verified('id-check', idCaptures('sam', { idNumber: 'US-1', countryCode: 'US', state: 'CA' }));
+    const { hook } = await verified(
+      'id-check',
+      idCaptures('sam', { idNumber: 'US-1', countryCode: 'US', state: 'CA' }),
+    );
     expect(hook.data.device_network_signals.ip_document_country_mismatch).toBe(true);
     expect(hook.data.risk_flags).toContain('ip_document_country_mismatch');
-    expect(hook.data.document_data.template_info).toMatchObject({ document_country_code: 'US', document_country: 'United States', document_state: 'CA' });
+    expect(hook.data.document_data.template_info).toMatchObject({
+      document_country_code: 'US',
+      document_country: 'United States',
+      document_state: 'CA',
+    });
   });
 });
 
@@ -298,12 +429,29 @@ describe('media URLs are signed when sent', () => {
     const p = await ctx.services.projects.create({ name: 'late delivery' });
     await ctx.services.projects.setWebhook(p.project_id, failing.url);
     try {
-      const res = await request(ctx.app).post('/liveness/session').set('x-api-key', p.api_key).send({ type: 'face-match' });
+      const res = await request(ctx.app)
+        .post('/liveness/session')
+        .set('x-api-key', p.api_key)
+        .send({ type: 'face-match' });
       const s = { id: res.body.session_id, token: new URL(res.body.url).searchParams.get('token')! };
-      await request(ctx.app).post(`/liveness/${s.id}/capture`).query({ token: s.token, kind: 'selfie' }).set('content-type', 'image/jpeg').send(selfie('tess'));
+      await request(ctx.app)
+        .post(`/liveness/${s.id}/capture`)
+        .query({ token: s.token, kind: 'selfie' })
+        .set('content-type', 'image/jpeg')
+        .send(selfie('tess'));
       const body = personSession();
-      await request(ctx.app).post('/ingest/session').set('x-project-id', p.project_id).set('x-forwarded-for', LONDON_IP).send(body);
-      expect((await request(ctx.app).post(`/liveness/${s.id}/complete`).query({ token: s.token, device_session_id: body.session_id })).body.status).toBe('success');
+      await request(ctx.app)
+        .post('/ingest/session')
+        .set('x-project-id', p.project_id)
+        .set('x-forwarded-for', LONDON_IP)
+        .send(body);
+      expect(
+        (
+          await request(ctx.app)
+            .post(`/liveness/${s.id}/complete`)
+            .query({ token: s.token, device_session_id: body.session_id })
+        ).body.status,
+      ).toBe('success');
       const frx = verificationFlow(ctx, failing);
       await frx.delivered(s.id);
       ctx.clock.advance(2 * 3_600_000);
@@ -317,7 +465,10 @@ describe('media URLs are signed when sent', () => {
       expect((await get(second)).status).toBe(200);
       ctx.clock.advance(MEDIA_URL_LIFETIME_MS);
       expect((await get(second)).status).toBe(403);
-      const verify = await request(ctx.app).post('/liveness/verify-face').set('x-api-key', p.api_key).send({ session_id: s.id });
+      const verify = await request(ctx.app)
+        .post('/liveness/verify-face')
+        .set('x-api-key', p.api_key)
+        .send({ session_id: s.id });
       expect((await get(new URL(verify.body.photo_urls.face))).status).toBe(200);
     } finally {
       await failing.close();
@@ -327,7 +478,11 @@ describe('media URLs are signed when sent', () => {
 
 describe('personal data', () => {
   test('when an ID Check is stored, then the result and the webhook body are sealed at rest; deleting the account erases results, images, face and document', async () => {
-    const { s, hook } = await verified('id-check', idCaptures('uma', { idNumber: 'SECRET-ID-77', lastName: 'Zwicky' }), { account_id: 'id-uma' });
+    const { s, hook } = await verified(
+      'id-check',
+      idCaptures('uma', { idNumber: 'SECRET-ID-77', lastName: 'Zwicky' }),
+      { account_id: 'id-uma' },
+    );
     const session = await ctx.testDb.db('verification_sessions').where({ id: s.id }).first();
     const webhook = await ctx.testDb.db('webhooks').where({ session_id: s.id }).first();
     for (const stored of [session.result, webhook.body]) {
@@ -336,7 +491,10 @@ describe('personal data', () => {
     }
     const face = await ctx.testDb.db('verification_faces').where({ session_id: s.id }).first();
     expect(face.account_id).toBe('id-uma');
-    const mediaIds = (await ctx.testDb.db('verification_captures').where({ session_id: s.id }).pluck('media_id')) as string[];
+    const mediaIds = (await ctx.testDb
+      .db('verification_captures')
+      .where({ session_id: s.id })
+      .pluck('media_id')) as string[];
     expect(mediaIds).toHaveLength(3);
 
     expect((await request(ctx.app).delete('/account/id-uma').set('x-api-key', ctx.project.api_key)).status).toBe(204);
@@ -349,7 +507,10 @@ describe('personal data', () => {
     expect(hook.data.photo_urls).toBeUndefined();
     const url = new URL(hook.data.document_data.photo_urls.face);
     expect((await request(ctx.app).get(url.pathname + url.search)).status).toBe(403);
-    const verify = await request(ctx.app).post('/liveness/verify-id').set('x-api-key', ctx.project.api_key).send({ session_id: s.id });
+    const verify = await request(ctx.app)
+      .post('/liveness/verify-id')
+      .set('x-api-key', ctx.project.api_key)
+      .send({ session_id: s.id });
     expect(verify.status).toBe(400);
     expect(verify.body.message).toMatch(/erased/);
   });

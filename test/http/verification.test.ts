@@ -30,10 +30,19 @@ beforeEach(() => {
 
 const key = () => ctx.project.api_key;
 async function create(type: 'face-match' | 'id-check' = 'face-match', extra: Record<string, unknown> = {}) {
-  const res = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type, ...extra });
+  const res = await request(ctx.app)
+    .post('/liveness/session')
+    .set('x-api-key', key())
+    .send({ type, ...extra });
   expect(res.status).toBe(200);
   const url = new URL(res.body.url);
-  return { ...res.body, token: url.searchParams.get('token')! } as { request_id: string; session_id: string; url: string; expires_at: string; token: string };
+  return { ...res.body, token: url.searchParams.get('token')! } as {
+    request_id: string;
+    session_id: string;
+    url: string;
+    expires_at: string;
+    token: string;
+  };
 }
 
 const cancel = (id: string, token: string) => request(ctx.app).post(`/liveness/${id}/cancel`).query({ token });
@@ -52,7 +61,9 @@ async function delivered(sessionId: string) {
 describe('POST /liveness/session', () => {
   test('when a Face Match session is created, then the hosted page URL carries an unguessable token and the session lives 30 days', async () => {
     const s = await create('face-match', { account_id: 'user-1', redirect_url: 'https://shop.example.com/done' });
-    expect(s.url).toMatch(new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(s.url).toMatch(
+      new RegExp(`^${TEST_BASE_URL.replace(/\./g, '\\.')}/liveness/${s.session_id}\\?token=[A-Za-z0-9_-]{43}$`),
+    );
     expect(new Date(s.expires_at).getTime() - new Date(TEST_NOW).getTime()).toBe(VERIFICATION_LIFETIME_MS);
     const row = await ctx.testDb.db('verification_sessions').where({ id: s.session_id }).first();
     expect(row.token_hash).not.toContain(s.token);
@@ -62,15 +73,28 @@ describe('POST /liveness/session', () => {
     const bad = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'selfie' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^type must be equal to one of the allowed values/);
-    const url = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: 'not a url' });
+    const url = await request(ctx.app)
+      .post('/liveness/session')
+      .set('x-api-key', key())
+      .send({ type: 'face-match', redirect_url: 'not a url' });
     expect(url.status).toBe(400);
     expect(url.body.message).toMatch(/^redirect_url must match (format "uri"|pattern "\^https\?:\/\/\[)/);
-    const scheme = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: 'ftp://shop.example.com/done' });
+    const scheme = await request(ctx.app)
+      .post('/liveness/session')
+      .set('x-api-key', key())
+      .send({ type: 'face-match', redirect_url: 'ftp://shop.example.com/done' });
     expect(scheme.status).toBe(400);
     expect(scheme.body.message).toMatch(/^redirect_url must match pattern "\^https\?:\/\/\[/);
     // Nor what the database or a browser cannot take: U+0000, control characters, lone surrogates (the same on both engines).
-    for (const redirect of ['https://shop.example.com/\u0000', 'https://shop.example.com/a\u0001b', 'https://shop.example.com/\ud800']) {
-      const res = await request(ctx.app).post('/liveness/session').set('x-api-key', key()).send({ type: 'face-match', redirect_url: redirect });
+    for (const redirect of [
+      'https://shop.example.com/\u0000',
+      'https://shop.example.com/a\u0001b',
+      'https://shop.example.com/\ud800',
+    ]) {
+      const res = await request(ctx.app)
+        .post('/liveness/session')
+        .set('x-api-key', key())
+        .send({ type: 'face-match', redirect_url: redirect });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^redirect_url must match pattern/);
     }
@@ -137,22 +161,32 @@ describe('ending a session', () => {
 describe('POST /liveness/verify-face and /liveness/verify-id', () => {
   test('when the session is open, ended without a result, of the other type or unknown, then 400 saying which', async () => {
     const open = await create('face-match');
-    const verify = (path: string, id: string) => request(ctx.app).post(path).set('x-api-key', key()).send({ session_id: id });
-    expect((await verify('/liveness/verify-face', open.session_id)).body.message).toBe('The verification session is not completed yet');
-    expect((await verify('/liveness/verify-id', open.session_id)).body.message).toMatch(/names a face-match session; use \/liveness\/verify-face/);
+    const verify = (path: string, id: string) =>
+      request(ctx.app).post(path).set('x-api-key', key()).send({ session_id: id });
+    expect((await verify('/liveness/verify-face', open.session_id)).body.message).toBe(
+      'The verification session is not completed yet',
+    );
+    expect((await verify('/liveness/verify-id', open.session_id)).body.message).toMatch(
+      /names a face-match session; use \/liveness\/verify-face/,
+    );
     await cancel(open.session_id, open.token);
     expect((await verify('/liveness/verify-face', open.session_id)).body).toEqual({
       statusCode: 400,
       message: 'The verification session ended without a result (liveness_check_failed)',
     });
-    expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe('Session ID not found');
+    expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe(
+      'Session ID not found',
+    );
   });
 
   test("when another project's key asks for a session's result, then it is not found there, as an unknown one", async () => {
     const mine = await create('face-match');
     const other = await ctx.services.projects.create({ name: 'Another tenant' });
     for (const path of ['/liveness/verify-face', '/liveness/verify-id']) {
-      const res = await request(ctx.app).post(path).set('x-api-key', other.api_key).send({ session_id: mine.session_id });
+      const res = await request(ctx.app)
+        .post(path)
+        .set('x-api-key', other.api_key)
+        .send({ session_id: mine.session_id });
       expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
     }
   });

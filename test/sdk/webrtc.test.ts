@@ -2,7 +2,10 @@ import { candidateAddress } from '../../sdk/web/src/webrtc';
 
 describe('candidateAddress', () => {
   it.each([
-    ['candidate:842163049 1 udp 1677729535 203.0.113.7 56143 typ srflx raddr 0.0.0.0 rport 0 generation 0', '203.0.113.7'],
+    [
+      'candidate:842163049 1 udp 1677729535 203.0.113.7 56143 typ srflx raddr 0.0.0.0 rport 0 generation 0',
+      '203.0.113.7',
+    ],
     ['a=candidate:1 1 udp 2122260223 192.168.1.20 53744 typ host generation 0', '192.168.1.20'],
     ['candidate:2 1 udp 2122262783 2001:DB8::1 50000 typ host', '2001:db8::1'],
   ])('when the candidate is %s, then the address is %s', (candidate, address) => {

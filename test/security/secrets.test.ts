@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { systemRandom } from '../../src/clock';
-import { constantTimeEqual, generateApiKey, hashApiKey, loadSecretKey, makeSecretBox } from '../../src/security/secrets';
+import {
+  constantTimeEqual,
+  generateApiKey,
+  hashApiKey,
+  loadSecretKey,
+  makeSecretBox,
+} from '../../src/security/secrets';
 
 describe('secrets', () => {
   it('when a secret is sealed, then it opens with the same key only and is never stored in the clear', () => {

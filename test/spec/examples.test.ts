@@ -43,9 +43,18 @@ function collect(spec: Spec): { cases: Case[]; missing: string[] } {
       if (examples.length === 0 && media.example === undefined) missing.push(`${where} ${type}`);
       for (const [name, ref] of examples) {
         const ex = follow(spec, { node: ref as Obj, pointer: `${mediaPointer}/examples/${escape(name)}` });
-        cases.push({ where: `${where} ${type} example ${name}`, schemaPointer: `${mediaPointer}/schema`, value: ex.node.value });
+        cases.push({
+          where: `${where} ${type} example ${name}`,
+          schemaPointer: `${mediaPointer}/schema`,
+          value: ex.node.value,
+        });
       }
-      if (media.example !== undefined) cases.push({ where: `${where} ${type} example`, schemaPointer: `${mediaPointer}/schema`, value: media.example });
+      if (media.example !== undefined)
+        cases.push({
+          where: `${where} ${type} example`,
+          schemaPointer: `${mediaPointer}/schema`,
+          value: media.example,
+        });
     }
   };
   for (const section of ['paths', 'webhooks']) {
@@ -62,7 +71,11 @@ function collect(spec: Spec): { cases: Case[]; missing: string[] } {
         }
         for (const [status, responseJson] of Object.entries((op.responses ?? {}) as Obj)) {
           const response = follow(spec, { node: responseJson as Obj, pointer: `${opPointer}/responses/${status}` });
-          if (response.node.content) visitMedia(`${label} ${status}`, { node: response.node.content as Obj, pointer: `${response.pointer}/content` });
+          if (response.node.content)
+            visitMedia(`${label} ${status}`, {
+              node: response.node.content as Obj,
+              pointer: `${response.pointer}/content`,
+            });
         }
       }
     }

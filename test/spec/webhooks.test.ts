@@ -31,7 +31,9 @@ describe('validateWebhookBody', () => {
 
   it('when a Face Match result has ID Check members or booleans for its signals, then it is refused', async () => {
     const withDocument = await example<Obj>('FaceMatchCompletedSuccess');
-    (withDocument.data as Obj).document_signals = ((await example<Obj>('IdCheckCompletedSuccess')).data as Obj).document_signals;
+    (withDocument.data as Obj).document_signals = (
+      (await example<Obj>('IdCheckCompletedSuccess')).data as Obj
+    ).document_signals;
     expect(await validateWebhookBody(withDocument)).not.toEqual([]);
     const booleans = await example<Obj>('FaceMatchCompletedSuccess');
     ((booleans.data as Obj).device_network_signals as Obj).tor = false;

@@ -19,7 +19,8 @@ maybe('the WAL checkpoint thread', () => {
     opened.push(db);
     return db;
   };
-  const pragma = async (db: Db, name: string) => Object.values(((await db.raw(`PRAGMA ${name}`)) as Record<string, unknown>[])[0])[0];
+  const pragma = async (db: Db, name: string) =>
+    Object.values(((await db.raw(`PRAGMA ${name}`)) as Record<string, unknown>[])[0])[0];
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-checkpoint-'));
@@ -42,7 +43,8 @@ maybe('the WAL checkpoint thread', () => {
       for (let i = 0; i < 150; i++) await trx('blobs').insert({ id: i, data: Buffer.alloc(16_000, i) });
     });
     const deadline = Date.now() + 10_000;
-    while (fs.statSync(file).size < before + 2_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (fs.statSync(file).size < before + 2_000_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(fs.statSync(file).size).toBeGreaterThan(before + 2_000_000);
     expect(await db('blobs').count({ n: '*' })).toEqual([{ n: 150 }]);
   });

@@ -38,7 +38,11 @@ const sessions = () => makeSessionRepository(testDb.db);
 
 async function storeSession(sdk: SdkFacts, ip = '81.2.69.160'): Promise<string> {
   const id = randomUUID();
-  const facts = { ...structuredClone(template), device_id: sdk.device_id, network: { ...template.network, ip_address: ip } };
+  const facts = {
+    ...structuredClone(template),
+    device_id: sdk.device_id,
+    network: { ...template.network, ip_address: ip },
+  };
   await sessions().insert({ id, projectId, ipAddress: ip, startTime: T, updatedAt: T, facts, sdk });
   return id;
 }
@@ -48,7 +52,11 @@ async function link(sessionId: string, accountId: string): Promise<void> {
 }
 
 const kept = async (where: Record<string, string> = {}) =>
-  (await testDb.db('identifier_accounts').where({ project_id: projectId, ...where }).orderBy(['kind', 'value', 'account_id']).select('kind', 'value', 'account_id')) as {
+  (await testDb
+    .db('identifier_accounts')
+    .where({ project_id: projectId, ...where })
+    .orderBy(['kind', 'value', 'account_id'])
+    .select('kind', 'value', 'account_id')) as {
     kind: string;
     value: string;
     account_id: string;
@@ -68,7 +76,11 @@ describe('identifier_accounts', () => {
   });
 
   test('when a native session is linked, then its mobile id and DeviceCheck key (as its SHA-256) count too', async () => {
-    const s = await storeSession({ source: 'ios', device_id: 'dev-m', mobile: { mobile_id: 'mob-1', apple_device_check: 'token-1' } } as SdkFacts);
+    const s = await storeSession({
+      source: 'ios',
+      device_id: 'dev-m',
+      mobile: { mobile_id: 'mob-1', apple_device_check: 'token-1' },
+    } as SdkFacts);
     await link(s, 'acct-m');
     const rows = await kept({ account_id: 'acct-m' });
     expect(rows.map((r) => r.kind)).toEqual(['apple_device_check', 'device', 'mobile_id']);
@@ -80,8 +92,17 @@ describe('identifier_accounts', () => {
     await link(id, 'acct-late');
     expect((await kept({ account_id: 'acct-late' })).map((r) => r.kind)).toEqual(['device']);
     const stored = (await sessions().find(projectId, id))!;
-    await testDb.db.transaction((trx) => sessions().update({ ...stored, sdk: { ...stored.sdk!, browser_fingerprint: 'fp-late' }, updatedAt: new Date(T.getTime() + 1000) }, trx));
-    expect(await kept({ account_id: 'acct-late' })).toContainEqual({ kind: 'browser', value: 'fp-late', account_id: 'acct-late' });
+    await testDb.db.transaction((trx) =>
+      sessions().update(
+        { ...stored, sdk: { ...stored.sdk!, browser_fingerprint: 'fp-late' }, updatedAt: new Date(T.getTime() + 1000) },
+        trx,
+      ),
+    );
+    expect(await kept({ account_id: 'acct-late' })).toContainEqual({
+      kind: 'browser',
+      value: 'fp-late',
+      account_id: 'acct-late',
+    });
   });
 
   test('when an account is erased, then its identifiers go with its links; other accounts on the same device stay', async () => {
@@ -90,15 +111,25 @@ describe('identifier_accounts', () => {
     await link(s1, 'acct-erased');
     await link(s2, 'acct-stays');
     await makeAccountRepository(testDb.db).delete(projectId, 'acct-erased');
-    expect(await kept({ value: 'dev-shared' })).toEqual([{ kind: 'device', value: 'dev-shared', account_id: 'acct-stays' }]);
+    expect(await kept({ value: 'dev-shared' })).toEqual([
+      { kind: 'device', value: 'dev-shared', account_id: 'acct-stays' },
+    ]);
   });
 
   test('when a value already counts the cap of accounts, then another account is not added (the search reads no more than that)', async () => {
-    const rows = Array.from({ length: IDENTIFIER_ACCOUNTS_CAP }, (_, i) => ({ project_id: projectId, kind: 'device', value: 'dev-crowd', account_id: `crowd-${i}`, created_at: T.getTime() }));
+    const rows = Array.from({ length: IDENTIFIER_ACCOUNTS_CAP }, (_, i) => ({
+      project_id: projectId,
+      kind: 'device',
+      value: 'dev-crowd',
+      account_id: `crowd-${i}`,
+      created_at: T.getTime(),
+    }));
     for (let i = 0; i < rows.length; i += 200) await testDb.db('identifier_accounts').insert(rows.slice(i, i + 200));
     const s = await storeSession({ source: 'web', device_id: 'dev-crowd', browser_fingerprint: 'fp-crowd' });
     await link(s, 'acct-late-comer');
-    expect(await kept({ account_id: 'acct-late-comer' })).toEqual([{ kind: 'browser', value: 'fp-crowd', account_id: 'acct-late-comer' }]);
+    expect(await kept({ account_id: 'acct-late-comer' })).toEqual([
+      { kind: 'browser', value: 'fp-crowd', account_id: 'acct-late-comer' },
+    ]);
     expect(await kept({ value: 'dev-crowd' })).toHaveLength(IDENTIFIER_ACCOUNTS_CAP);
   });
 
@@ -107,8 +138,14 @@ describe('identifier_accounts', () => {
     await rebuildIdentifierAccounts(testDb.db, projectId);
     // The crowd rows above were written directly (no sessions behind them): a rebuild keeps what
     // the links show, so the account that came after them now counts for the device.
-    const expected = [...before.filter((r) => !r.account_id.startsWith('crowd-')), { kind: 'device', value: 'dev-crowd', account_id: 'acct-late-comer' }];
-    const order = (rows: typeof before) => [...rows].sort((a, b) => `${a.kind} ${a.value} ${a.account_id}`.localeCompare(`${b.kind} ${b.value} ${b.account_id}`));
+    const expected = [
+      ...before.filter((r) => !r.account_id.startsWith('crowd-')),
+      { kind: 'device', value: 'dev-crowd', account_id: 'acct-late-comer' },
+    ];
+    const order = (rows: typeof before) =>
+      [...rows].sort((a, b) =>
+        `${a.kind} ${a.value} ${a.account_id}`.localeCompare(`${b.kind} ${b.value} ${b.account_id}`),
+      );
     expect(order(await kept())).toEqual(order(expected));
   });
 });
@@ -118,6 +155,10 @@ describe('session_accounts', () => {
     const id = await storeSession({ source: 'web', device_id: 'dev-net' }, '203.0.113.7');
     await link(id, 'acct-net');
     const row = await testDb.db('session_accounts').where({ session_id: id }).first();
-    expect({ start: Number(row.session_start), ip: row.ip_address, block: row.ip_block }).toEqual({ start: T.getTime(), ip: '203.0.113.7', block: '203.0.113.0/24' });
+    expect({ start: Number(row.session_start), ip: row.ip_address, block: row.ip_block }).toEqual({
+      start: T.getTime(),
+      ip: '203.0.113.7',
+      block: '203.0.113.0/24',
+    });
   });
 });

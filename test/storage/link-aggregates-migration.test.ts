@@ -25,7 +25,16 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
 
   const projectId = randomUUID();
   const T = new Date('2026-11-20T12:00:00.000Z');
-  await makeProjectRepository(db).insert({ id: projectId, name: 'backfill', decisionThreshold: 0.5, groupsEnabled: false, webhookUrl: null, webhookSecretEncrypted: 'x', demo: false, createdAt: T });
+  await makeProjectRepository(db).insert({
+    id: projectId,
+    name: 'backfill',
+    decisionThreshold: 0.5,
+    groupsEnabled: false,
+    webhookUrl: null,
+    webhookSecretEncrypted: 'x',
+    demo: false,
+    createdAt: T,
+  });
   const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
   const sessions = makeSessionRepository(db);
   const links: [number, string][] = [];
@@ -39,26 +48,48 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
       ipAddress: ip,
       startTime,
       updatedAt: startTime,
-      facts: { ...structuredClone(template), device_id: `dev-${i % 3}`, network: { ...template.network, ip_address: ip } },
+      facts: {
+        ...structuredClone(template),
+        device_id: `dev-${i % 3}`,
+        network: { ...template.network, ip_address: ip },
+      },
       sdk: { source: 'web', device_id: `dev-${i % 3}`, ...(i % 2 ? { browser_fingerprint: `fp-${i % 5}` } : {}) },
     });
     // Linked as before 0013: no address on the link.
     for (const account of i % 4 === 3 ? [] : [`acct-${i % 5}`, ...(i === 0 ? ['acct-9'] : [])]) {
-      await db('session_accounts').insert({ session_id: id, project_id: projectId, account_id: account, created_at: startTime.getTime() + 1000, session_start: startTime.getTime() });
+      await db('session_accounts').insert({
+        session_id: id,
+        project_id: projectId,
+        account_id: account,
+        created_at: startTime.getTime() + 1000,
+        session_start: startTime.getTime(),
+      });
       links.push([i, account]);
     }
   }
 
   await db.migrate.up({ migrationSource, name: '0013_link_aggregates' });
 
-  const rows = async () => db('identifier_accounts').where({ project_id: projectId }).orderBy(['kind', 'value', 'account_id']).select('kind', 'value', 'account_id', 'created_at');
+  const rows = async () =>
+    db('identifier_accounts')
+      .where({ project_id: projectId })
+      .orderBy(['kind', 'value', 'account_id'])
+      .select('kind', 'value', 'account_id', 'created_at');
   const backfilled = await rows();
   expect(backfilled.length).toBeGreaterThan(5);
   await rebuildIdentifierAccounts(db, projectId);
   expect(await rows()).toEqual(backfilled);
-  expect(backfilled.filter((r) => r.kind === 'device' && r.value === 'dev-0').map((r) => r.account_id)).toEqual(['acct-0', 'acct-1', 'acct-4', 'acct-9']);
+  expect(backfilled.filter((r) => r.kind === 'device' && r.value === 'dev-0').map((r) => r.account_id)).toEqual([
+    'acct-0',
+    'acct-1',
+    'acct-4',
+    'acct-9',
+  ]);
 
-  const joined = await db('session_accounts as sa').join('sessions as s', 's.id', 'sa.session_id').where('sa.project_id', projectId).select('sa.ip_address as copied', 's.ip_address as ip', 'sa.ip_block as copiedBlock', 's.ip_block as block');
+  const joined = await db('session_accounts as sa')
+    .join('sessions as s', 's.id', 'sa.session_id')
+    .where('sa.project_id', projectId)
+    .select('sa.ip_address as copied', 's.ip_address as ip', 'sa.ip_block as copiedBlock', 's.ip_block as block');
   expect(joined).toHaveLength(links.length);
   for (const r of joined) expect([r.copied, r.copiedBlock]).toEqual([r.ip, r.block]);
 });

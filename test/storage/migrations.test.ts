@@ -11,7 +11,10 @@ import { makeTestDb, type TestDb } from '../helpers/db';
 /** Every migration whose name sorts before `name`. */
 async function migrateBefore(db: Knex, name: string): Promise<void> {
   await db.migrate.latest({
-    migrationSource: { ...migrationSource, getMigrations: async () => (await migrationSource.getMigrations([])).filter((m) => m < name) },
+    migrationSource: {
+      ...migrationSource,
+      getMigrations: async () => (await migrationSource.getMigrations([])).filter((m) => m < name),
+    },
   });
 }
 
@@ -25,12 +28,26 @@ describe('0014_standard_lists', () => {
   it('when projects were made without their standard lists, then each gets the missing ones, dated from the project, and keeps the rest', async () => {
     const { db } = testDb;
     await migrateBefore(db, '0014_standard_lists');
-    const project = (id: string, createdAt: number) => ({ id, name: id, webhook_secret_encrypted: 'x', created_at: createdAt });
-    await db('projects').insert([project('never-listed', 1_000), project('half-listed', 2_000), project('all-listed', 3_000)]);
+    const project = (id: string, createdAt: number) => ({
+      id,
+      name: id,
+      webhook_secret_encrypted: 'x',
+      created_at: createdAt,
+    });
+    await db('projects').insert([
+      project('never-listed', 1_000),
+      project('half-listed', 2_000),
+      project('all-listed', 3_000),
+    ]);
     await db('lists').insert([
       { project_id: 'half-listed', name: 'block', standard: true, created_at: 2_500 },
       { project_id: 'half-listed', name: 'vip', standard: false, created_at: 2_600 },
-      ...['allow', 'block', 'main_account'].map((name) => ({ project_id: 'all-listed', name, standard: true, created_at: 3_500 })),
+      ...['allow', 'block', 'main_account'].map((name) => ({
+        project_id: 'all-listed',
+        name,
+        standard: true,
+        created_at: 3_500,
+      })),
     ]);
 
     await migrate(db);

@@ -65,7 +65,8 @@ function instrument(services: Services): void {
   for (const [repoName, repo] of Object.entries(services.repos) as [string, Record<string, unknown>][]) {
     for (const [method, fn] of Object.entries(repo)) {
       if (typeof fn !== 'function') continue;
-      repo[method] = (...args: unknown[]) => calls.run(`${repoName}.${method}`, () => (fn as (...a: unknown[]) => unknown)(...args));
+      repo[method] = (...args: unknown[]) =>
+        calls.run(`${repoName}.${method}`, () => (fn as (...a: unknown[]) => unknown)(...args));
     }
   }
   testDb.db.on('query', (q: { sql: string; bindings?: unknown[] }) => {
@@ -82,7 +83,16 @@ function instrument(services: Services): void {
 
 interface Seeded {
   accounts: string[];
-  sessions: { id: string; accountId?: string; deviceId: string; fingerprint: string; ip: string; block: string; startTime: Date; mobileId?: string }[];
+  sessions: {
+    id: string;
+    accountId?: string;
+    deviceId: string;
+    fingerprint: string;
+    ip: string;
+    block: string;
+    startTime: Date;
+    mobileId?: string;
+  }[];
 }
 let seeded: Seeded;
 
@@ -95,7 +105,14 @@ async function seed(): Promise<Seeded> {
   const out: Seeded = { accounts: [], sessions: [] };
 
   await testDb.db.transaction(async (trx) => {
-    await repos.lists.ensure(project.id, ['allow', 'block', 'main_account'].map((name) => ({ name, standard: true })).concat(['vip', 'beta'].map((name) => ({ name, standard: false }))), NOW, trx);
+    await repos.lists.ensure(
+      project.id,
+      ['allow', 'block', 'main_account']
+        .map((name) => ({ name, standard: true }))
+        .concat(['vip', 'beta'].map((name) => ({ name, standard: false }))),
+      NOW,
+      trx,
+    );
     for (let i = 0; i < NUM_ACCOUNTS; i++) {
       const id = `acct-${String(i).padStart(6, '0')}`;
       const record = evaluation.applyInput(
@@ -134,7 +151,12 @@ async function seed(): Promise<Seeded> {
         device_id: `device-${device}`,
         ...(native
           ? { mobile: { mobile_id: `mobile-${device}`, apple_device_check: `token-${device}` } }
-          : { browser_fingerprint: createHash('sha256').update(`fp-${device % 900}`).digest('hex').slice(0, 32) }),
+          : {
+              browser_fingerprint: createHash('sha256')
+                .update(`fp-${device % 900}`)
+                .digest('hex')
+                .slice(0, 32),
+            }),
       };
       const facts: EvaluatedSession = {
         ...structuredClone(template),
@@ -144,7 +166,10 @@ async function seed(): Promise<Seeded> {
         network: { ...template.network, ip_address: ip },
       };
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      await repos.sessions.insert({ id, projectId: project.id, ipAddress: ip, startTime, updatedAt: startTime, facts, sdk }, trx);
+      await repos.sessions.insert(
+        { id, projectId: project.id, ipAddress: ip, startTime, updatedAt: startTime, facts, sdk },
+        trx,
+      );
       // Most sessions were authenticated with an account; a few were not.
       const accountId = i % 10 === 9 ? undefined : pick(out.accounts);
       if (accountId) await repos.sessions.addAccount(project.id, id, accountId, startTime, trx);
@@ -153,7 +178,13 @@ async function seed(): Promise<Seeded> {
         await repos.sessions.setEvaluation(
           project.id,
           id,
-          { decision: fake ? 'Fake' : 'Real', accountScore: fake ? 0.9 : 0.1, at: startTime, scores: template.risk_signal_scores, spoofedIp: false },
+          {
+            decision: fake ? 'Fake' : 'Real',
+            accountScore: fake ? 0.9 : 0.1,
+            at: startTime,
+            scores: template.risk_signal_scores,
+            spoofedIp: false,
+          },
           trx,
         );
         if (accountId) await repos.accounts.setDecision(project.id, accountId, fake ? 'Fake' : 'Real', trx);
@@ -193,7 +224,10 @@ function aliasesOf(sql: string): Map<string, string> {
   const out = new Map<string, string>([...GUARDED].map((t) => [t, t]));
   for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2], m[1]);
   // Hand-written statements (evaluation-facts.ts) name their aliases unquoted: `sessions s`.
-  for (const m of sql.matchAll(/\b(sessions|accounts|session_accounts|list_members|identifier_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi)) out.set(m[2], m[1]);
+  for (const m of sql.matchAll(
+    /\b(sessions|accounts|session_accounts|list_members|identifier_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi,
+  ))
+    out.set(m[2], m[1]);
   return out;
 }
 
@@ -218,7 +252,11 @@ function narrows(table: string, equalities: string[]): boolean {
  */
 const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
   { label: 'lists.members', table: 'list_members', why: 'pages one list in index order under a LIMIT' },
-  { label: 'facts.counts', table: 'accounts', why: 'domain_fraud stops at the first Fake or block-listed account at an organisation\'s domain (asked only for business, education and government domains)' },
+  {
+    label: 'facts.counts',
+    table: 'accounts',
+    why: "domain_fraud stops at the first Fake or block-listed account at an organisation's domain (asked only for business, education and government domains)",
+  },
   { label: 'facts.counts', table: 'list_members', why: 'domain_fraud: the same question, started from the block list' },
 ];
 
@@ -228,7 +266,10 @@ function known(labels: Set<string>, table: string): boolean {
 
 /** Runs a statement on a connection of the pool without going through knex (no query event). */
 async function onConnection<T>(fn: (conn: unknown) => Promise<T>): Promise<T> {
-  const client = testDb.db.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+  const client = testDb.db.client as {
+    acquireConnection(): Promise<unknown>;
+    releaseConnection(c: unknown): Promise<void>;
+  };
   const conn = await client.acquireConnection();
   try {
     return await fn(conn);
@@ -253,14 +294,22 @@ async function explainSqlite(s: Statement): Promise<Explained> {
     const table = aliases.get(m[2]) ?? m[2];
     if (!GUARDED.has(table)) continue;
     if (m[1] === 'SCAN') {
-      violations.push({ table, reason: m[3] ? `walks the whole index (${detail})` : `reads the whole table (${detail})` });
+      violations.push({
+        table,
+        reason: m[3] ? `walks the whole index (${detail})` : `reads the whole table (${detail})`,
+      });
       continue;
     }
     const equalities = (m[4] ?? '')
       .split(' AND ')
       .map((c) => /^(\w+)=/.exec(c)?.[1])
       .filter((c): c is string => c !== undefined);
-    if (!narrows(table, equalities)) violations.push({ table, broad: true, reason: `reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} (${detail})` });
+    if (!narrows(table, equalities))
+      violations.push({
+        table,
+        broad: true,
+        reason: `reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} (${detail})`,
+      });
   }
   const plan = rows.map((r) => `${r.id}/${r.parent} ${r.detail}`).join('\n');
   return { plan, violations };
@@ -286,7 +335,9 @@ async function explainPostgres(s: Statement): Promise<Explained> {
   type PgClient = { query(sql: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
   if (!pgIndexTables) {
     const { rows } = await testDb.db.raw("select indexname, tablename from pg_indexes where schemaname = 'public'");
-    pgIndexTables = new Map((rows as { indexname: string; tablename: string }[]).map((r) => [r.indexname, r.tablename]));
+    pgIndexTables = new Map(
+      (rows as { indexname: string; tablename: string }[]).map((r) => [r.indexname, r.tablename]),
+    );
   }
   const indexTables = pgIndexTables;
   const root = await onConnection(async (conn) => {
@@ -313,8 +364,17 @@ async function explainPostgres(s: Statement): Promise<Explained> {
       const type = node['Node Type'];
       if (type === 'Seq Scan') violations.push({ table, reason: 'Seq Scan' });
       else if (type === 'Index Scan' || type === 'Index Only Scan' || type === 'Bitmap Index Scan') {
-        if (!cond) violations.push({ table, reason: `${type} using ${node['Index Name']} without an index condition (the whole index)` });
-        else if (!narrows(table, pgEqualities(cond))) violations.push({ table, broad: true, reason: `${type} using ${node['Index Name']} reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} [${cond}]` });
+        if (!cond)
+          violations.push({
+            table,
+            reason: `${type} using ${node['Index Name']} without an index condition (the whole index)`,
+          });
+        else if (!narrows(table, pgEqualities(cond)))
+          violations.push({
+            table,
+            broad: true,
+            reason: `${type} using ${node['Index Name']} reads every row of the project${BROAD[table] ? ', a list or a domain' : ''} [${cond}]`,
+          });
       }
     }
     for (const child of node.Plans ?? []) walk(child, depth + 1);
@@ -327,7 +387,11 @@ async function explainPostgres(s: Statement): Promise<Explained> {
 
 beforeAll(async () => {
   testDb = await makeTestDb();
-  services = makeServices({ db: testDb.db, clock: fixedClock(NOW), secretBox: makeSecretBox(randomBytes(32), systemRandom) });
+  services = makeServices({
+    db: testDb.db,
+    clock: fixedClock(NOW),
+    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+  });
   const created = await services.projects.create({ name: 'Query plans' });
   project = (await services.repos.projects.findById(created.project_id))!;
   // A second project (empty), as a service may hold several.
@@ -375,15 +439,32 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.facts.previousOfDevice(p, s.deviceId, s.startTime, s.id);
   await repos.facts.previousOfAccount(p, s.accountId!, s.startTime, s.id);
   const email = { domain: account.emailDomain, key: account.emailKey, excludeAccount: account.id };
-  await repos.facts.counts(p, { sessionId: s.id, ip: s.ip, block: s.block, now: NOW, accountId: account.id, email: { ...email, domainFraud: true } });
-  await repos.facts.counts(p, { sessionId: s.id, ip: s.ip, now: NOW, accountId: account.id, email: { ...email, domainFraud: false } });
+  await repos.facts.counts(p, {
+    sessionId: s.id,
+    ip: s.ip,
+    block: s.block,
+    now: NOW,
+    accountId: account.id,
+    email: { ...email, domainFraud: true },
+  });
+  await repos.facts.counts(p, {
+    sessionId: s.id,
+    ip: s.ip,
+    now: NOW,
+    accountId: account.id,
+    email: { ...email, domainFraud: false },
+  });
   await repos.facts.counts(p, { sessionId: s.id, ip: s.ip, block: s.block, now: NOW });
   const search = (excludeAccount?: string) => ({
     identifiers: [
       { type: 'device' as const, value: s.deviceId, of: 'session' as const },
       { type: 'browser' as const, value: s.fingerprint || 'none', of: 'session' as const },
       { type: 'mobile_id' as const, value: native.mobileId!, of: 'session' as const },
-      { type: 'apple_device_check' as const, value: createHash('sha256').update('token-1').digest('hex'), of: 'session' as const },
+      {
+        type: 'apple_device_check' as const,
+        value: createHash('sha256').update('token-1').digest('hex'),
+        of: 'session' as const,
+      },
       { type: 'email' as const, value: account.emailKey!, of: 'account' as const },
       { type: 'phone' as const, value: account.phoneKey ?? 'x', of: 'account' as const },
       { type: 'username' as const, value: account.usernameKey!, of: 'account' as const },
@@ -404,7 +485,10 @@ test('every statement of an evaluation starts from an index', async () => {
   });
   await repos.facts.links(p, search(s.accountId), 1501, 21);
   await repos.facts.links(p, search(undefined), 1501, 21);
-  await repos.history.evaluations(p, seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id));
+  await repos.history.evaluations(
+    p,
+    seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id),
+  );
   await repos.history.accountsSharing(p, 'device', s.deviceId, s.accountId, 1501);
   await repos.history.accountsSharing(p, 'browser', s.fingerprint || 'none', s.accountId, 1501);
   await repos.lists.members(p, 'block', 100, undefined);
@@ -412,8 +496,16 @@ test('every statement of an evaluation starts from an index', async () => {
 
   // And the engine itself, end to end: whatever else it sends is checked too.
   const options = { requestId: 'req', accountsLinked: true };
-  await evaluation.authenticate(project, { session_id: s.id, account: { id: s.accountId!, email: account.email } }, options);
-  await evaluation.authenticate(project, { session_id: live[1].id, account: { id: 'acct-new', email: 'someone.new@acme-corp.com', lists: ['block'] } }, options);
+  await evaluation.authenticate(
+    project,
+    { session_id: s.id, account: { id: s.accountId!, email: account.email } },
+    options,
+  );
+  await evaluation.authenticate(
+    project,
+    { session_id: live[1].id, account: { id: 'acct-new', email: 'someone.new@acme-corp.com', lists: ['block'] } },
+    options,
+  );
   await evaluation.evaluateUnauthenticated(project, { session_id: live[2].id }, options);
   await evaluation.get(project, live[3].id, 'req');
 
@@ -432,7 +524,9 @@ test('every statement of an evaluation starts from an index', async () => {
     }
   }
   if (process.env.TRUSTGATE_PRINT_PLANS) {
-    console.log(`${testDb.dialect}: ${statements.size} statements\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`);
+    console.log(
+      `${testDb.dialect}: ${statements.size} statements\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`,
+    );
   }
   expect(failures).toEqual([]);
 }, 120_000);

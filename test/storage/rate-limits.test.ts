@@ -66,14 +66,25 @@ describe('their query plans', () => {
   test('when a hit is counted, then one upsert decides the conflict on the primary key and returns the count', async () => {
     const statements = await statementsOf(() => counters.hit('plan', W));
     expect(statements).toHaveLength(1);
-    expect(statements[0].sql).toMatch(/^insert into .rate_limits. .* on conflict \(.window_start., .key.\) do update set .* returning .hits.$/i);
-    if (testDb.dialect === 'postgresql') expect(await plan(() => counters.hit('plan', W))).toContain('"Conflict Arbiter Indexes":["rate_limits_pkey"]');
+    expect(statements[0].sql).toMatch(
+      /^insert into .rate_limits. .* on conflict \(.window_start., .key.\) do update set .* returning .hits.$/i,
+    );
+    if (testDb.dialect === 'postgresql')
+      expect(await plan(() => counters.hit('plan', W))).toContain('"Conflict Arbiter Indexes":["rate_limits_pkey"]');
   });
 
   test('when a count is read, taken back or reset, or past windows deleted, then the primary key bounds the rows', async () => {
-    for (const call of [() => counters.hits('plan', W), () => counters.unhit('plan', W), () => counters.reset('plan', W), () => counters.deleteBefore(W - 60_000)]) {
+    for (const call of [
+      () => counters.hits('plan', W),
+      () => counters.unhit('plan', W),
+      () => counters.reset('plan', W),
+      () => counters.deleteBefore(W - 60_000),
+    ]) {
       const p = await plan(call);
-      if (testDb.dialect === 'sqlite') expect(p).toMatch(/^SEARCH rate_limits USING (COVERING )?INDEX sqlite_autoindex_rate_limits_1 \((window_start=\? AND key=\?|window_start<\?)\)$/);
+      if (testDb.dialect === 'sqlite')
+        expect(p).toMatch(
+          /^SEARCH rate_limits USING (COVERING )?INDEX sqlite_autoindex_rate_limits_1 \((window_start=\? AND key=\?|window_start<\?)\)$/,
+        );
       else {
         expect(p).not.toContain('Seq Scan');
         expect(p).toMatch(/"Index Name":"rate_limits_pkey"[^}]*"Index Cond":"\(\(?window_start [=<] /);

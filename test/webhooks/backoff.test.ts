@@ -2,7 +2,13 @@ import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY as P } from '../
 
 const first = new Date('2026-11-20T12:00:00Z');
 const after = (failedAttempts: number, now = first, extra: { retryAfterMs?: number; random?: () => number } = {}) =>
-  nextAttemptAt(P, { failedAttempts, firstAttemptAt: first, now, random: extra.random ?? (() => 0), retryAfterMs: extra.retryAfterMs });
+  nextAttemptAt(P, {
+    failedAttempts,
+    firstAttemptAt: first,
+    now,
+    random: extra.random ?? (() => 0),
+    retryAfterMs: extra.retryAfterMs,
+  });
 
 describe('the retry schedule (reference.md)', () => {
   it('when attempts fail one after another, then the waits are 3 s, 10 s, 3 min, 30 min, 1 h, 3 h, 5 h, then 10 h', () => {

@@ -15,7 +15,14 @@ import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
 
 const SECRET = 'whsec_test_secret';
-const POLICY: RetryPolicy = { delaysMs: [2000, 2000, 2000], repeatMs: 2000, maxRetries: 5, maxAgeMs: 60_000, jitter: 0, retryAfterCapMs: 10_000 };
+const POLICY: RetryPolicy = {
+  delaysMs: [2000, 2000, 2000],
+  repeatMs: 2000,
+  maxRetries: 5,
+  maxAgeMs: 60_000,
+  jitter: 0,
+  retryAfterCapMs: 10_000,
+};
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -29,7 +36,16 @@ async function queued(clock: ReturnType<typeof fixedClock>) {
   const requestId = randomUUID();
   const body = JSON.stringify({ ...envelope, request_id: requestId, project_id: ctx.project.project_id });
   const sessionId = randomUUID();
-  expect(await outbox.enqueue({ requestId, projectId: ctx.project.project_id, sessionId, eventType: 'verification.face-match.completed', body, now: clock.now() })).toBe(true);
+  expect(
+    await outbox.enqueue({
+      requestId,
+      projectId: ctx.project.project_id,
+      sessionId,
+      eventType: 'verification.face-match.completed',
+      body,
+      now: clock.now(),
+    }),
+  ).toBe(true);
   return { outbox, requestId, sessionId, body };
 }
 
@@ -126,7 +142,10 @@ describe('delivering a webhook', () => {
     const clock = fixedClock(TEST_NOW);
     const rx = await webhookReceiver([200]);
     const { outbox, requestId } = await queued(clock);
-    const strict = makeWebhookTransport({ allowPrivate: false, resolve: async () => [{ address: '10.0.0.8', family: 4 }] });
+    const strict = makeWebhookTransport({
+      allowPrivate: false,
+      resolve: async () => [{ address: '10.0.0.8', family: 4 }],
+    });
     const d = dispatcher(clock, rx.url.replace('127.0.0.1', 'hooks.example.com'), { post: strict.post });
     try {
       await d.runOnce();
@@ -159,14 +178,28 @@ describe('delivering a webhook', () => {
     expect(row.status).toBe('delivered');
     expect(row.attempts).toBe(2);
     // The crashed holder cannot settle any more.
-    expect(await outbox.settle('crashed-dispatcher', clock.now(), [{ requestId, outcome: { status: 'failed' } }])).toEqual(new Set());
+    expect(
+      await outbox.settle('crashed-dispatcher', clock.now(), [{ requestId, outcome: { status: 'failed' } }]),
+    ).toEqual(new Set());
   });
 
   test('when a session already has its webhook, then a second one is refused by the database', async () => {
     const clock = fixedClock(TEST_NOW);
     const { outbox, sessionId } = await queued(clock);
-    const again = await outbox.enqueue({ requestId: randomUUID(), projectId: ctx.project.project_id, sessionId, eventType: 'verification.face-match.completed', body: '{}', now: clock.now() });
+    const again = await outbox.enqueue({
+      requestId: randomUUID(),
+      projectId: ctx.project.project_id,
+      sessionId,
+      eventType: 'verification.face-match.completed',
+      body: '{}',
+      now: clock.now(),
+    });
     expect(again).toBe(false);
-    expect(Number((await ctx.testDb.db('webhooks').where({ session_id: sessionId }).count<{ n: string }[]>({ n: '*' }).first())!.n)).toBe(1);
+    expect(
+      Number(
+        (await ctx.testDb.db('webhooks').where({ session_id: sessionId }).count<{ n: string }[]>({ n: '*' }).first())!
+          .n,
+      ),
+    ).toBe(1);
   });
 });

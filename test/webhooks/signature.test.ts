@@ -27,7 +27,9 @@ const VECTOR = {
  * string; h = the signed header names, lower-case, sorted, space-separated".
  */
 function referenceSignature(secret: string, t: number, headers: Record<string, string>, body: Buffer): string {
-  const names = Object.keys(headers).map((n) => n.toLowerCase()).sort();
+  const names = Object.keys(headers)
+    .map((n) => n.toLowerCase())
+    .sort();
   const values = names.map((n) => headers[n]);
   const signed = Buffer.concat([Buffer.from(`${t}.${names.join(' ')}.${values.join('.')}.`, 'utf8'), body]);
   const v1 = createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed).digest('hex');
@@ -36,11 +38,21 @@ function referenceSignature(secret: string, t: number, headers: Record<string, s
 
 describe('signWebhook', () => {
   it("when reference.md's test vector is signed, then the x-signature is exactly the vector's", () => {
-    const signature = signWebhook({ secret: VECTOR.secret, timestamp: VECTOR.t, headers: VECTOR.headers, rawBody: VECTOR.body });
+    const signature = signWebhook({
+      secret: VECTOR.secret,
+      timestamp: VECTOR.t,
+      headers: VECTOR.headers,
+      rawBody: VECTOR.body,
+    });
     expect(signature).toBe(`t=${VECTOR.t},h=${VECTOR.h},v1=${VECTOR.v1}`);
-    expect(signWebhook({ secret: VECTOR.secret, timestamp: VECTOR.t, headers: VECTOR.headers, rawBody: Buffer.from(VECTOR.body) })).toBe(
-      signature,
-    );
+    expect(
+      signWebhook({
+        secret: VECTOR.secret,
+        timestamp: VECTOR.t,
+        headers: VECTOR.headers,
+        rawBody: Buffer.from(VECTOR.body),
+      }),
+    ).toBe(signature);
     expect(referenceSignature(VECTOR.secret, VECTOR.t, VECTOR.headers, Buffer.from(VECTOR.body))).toBe(signature);
   });
 
@@ -62,7 +74,9 @@ describe('signWebhook', () => {
           const headers = { 'x-event-type': eventType, 'content-type': contentType, 'x-event-id': eventId };
           const rawBody = typeof body === 'string' ? body : Buffer.from(body);
           const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
-          expect(signWebhook({ secret, timestamp: t, headers, rawBody })).toBe(referenceSignature(secret, t, headers, bytes));
+          expect(signWebhook({ secret, timestamp: t, headers, rawBody })).toBe(
+            referenceSignature(secret, t, headers, bytes),
+          );
         },
       ),
       { numRuns: 300 },
@@ -72,7 +86,9 @@ describe('signWebhook', () => {
   it('when a signed header is missing, or the timestamp is not unix seconds, or the secret is empty, then it throws a TypeError', () => {
     const { 'x-event-type': _omitted, ...partial } = VECTOR.headers;
     const base = { secret: VECTOR.secret, timestamp: VECTOR.t, headers: VECTOR.headers, rawBody: VECTOR.body };
-    expect(() => signWebhook({ ...base, headers: partial })).toThrow(new TypeError('signWebhook: header x-event-type is required'));
+    expect(() => signWebhook({ ...base, headers: partial })).toThrow(
+      new TypeError('signWebhook: header x-event-type is required'),
+    );
     expect(() => signWebhook({ ...base, timestamp: 1773933769.5 })).toThrow(TypeError);
     expect(() => signWebhook({ ...base, timestamp: -1 })).toThrow(TypeError);
     expect(() => signWebhook({ ...base, secret: '' })).toThrow(TypeError);
@@ -81,18 +97,29 @@ describe('signWebhook', () => {
 
 describe('webhookHeaders', () => {
   const body = JSON.stringify({ request_id: 'req-1', event_type: 'verification.id-check.completed', status: 'error' });
-  const input = { secret: 'whsec_test', requestId: 'req-1', eventType: 'verification.id-check.completed' as const, rawBody: body };
+  const input = {
+    secret: 'whsec_test',
+    requestId: 'req-1',
+    eventType: 'verification.id-check.completed' as const,
+    rawBody: body,
+  };
 
   it('when the headers of an attempt are made, then they are the four headers, signed at the whole second of that attempt', () => {
     const now = new Date('2026-11-20T14:09:52.918Z');
     const headers = webhookHeaders({ ...input, now });
     const t = Math.floor(now.getTime() / 1000);
     expect(Object.keys(headers).sort()).toEqual(['content-type', 'x-event-id', 'x-event-type', 'x-signature']);
-    expect(headers).toMatchObject({ 'content-type': 'application/json', 'x-event-id': 'req-1', 'x-event-type': 'verification.id-check.completed' });
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-event-id': 'req-1',
+      'x-event-type': 'verification.id-check.completed',
+    });
     expect(headers['x-signature']).toMatch(/^t=[0-9]+,h=[a-z0-9 -]+,v1=[0-9a-f]{64}$/); // webhooks.yaml's pattern
     const { 'x-signature': signature, ...signed } = headers;
     expect(signature).toBe(referenceSignature('whsec_test', t, signed, Buffer.from(body)));
-    expect(verifyWebhook(body, headers, 'whsec_test', { now, toleranceSeconds: 0 })).toMatchObject({ request_id: 'req-1' });
+    expect(verifyWebhook(body, headers, 'whsec_test', { now, toleranceSeconds: 0 })).toMatchObject({
+      request_id: 'req-1',
+    });
   });
 
   it('when a webhook is retried later, then the retry is signed afresh with its own time and the same event id', () => {
@@ -102,7 +129,9 @@ describe('webhookHeaders', () => {
     expect(retry['x-event-id']).toBe(first['x-event-id']);
     expect(retry['x-signature']).not.toBe(first['x-signature']);
     expect(retry['x-signature']).toMatch(new RegExp(`^t=${retryAt.getTime() / 1000},`));
-    expect(() => verifyWebhook(body, first, 'whsec_test', { now: retryAt })).toThrow(expect.objectContaining({ reason: 'stale_timestamp' }));
+    expect(() => verifyWebhook(body, first, 'whsec_test', { now: retryAt })).toThrow(
+      expect.objectContaining({ reason: 'stale_timestamp' }),
+    );
     expect(verifyWebhook(body, retry, 'whsec_test', { now: retryAt })).toMatchObject({ request_id: 'req-1' });
   });
 

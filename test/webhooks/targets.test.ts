@@ -15,7 +15,14 @@ import { makeWebhookTransport, type Resolve } from '../../src/webhooks/transport
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 
-const POLICY: RetryPolicy = { delaysMs: [1000], repeatMs: 1000, maxRetries: 5, maxAgeMs: 60_000, jitter: 0, retryAfterCapMs: 10_000 };
+const POLICY: RetryPolicy = {
+  delaysMs: [1000],
+  repeatMs: 1000,
+  maxRetries: 5,
+  maxAgeMs: 60_000,
+  jitter: 0,
+  retryAfterCapMs: 10_000,
+};
 const PUBLIC = '93.184.216.34';
 
 let ctx: TestContext;
@@ -38,7 +45,10 @@ function resolver(answers: Record<string, string[] | (() => string[])>) {
     calls.push(host);
     const answer = answers[host];
     if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-    return (typeof answer === 'function' ? answer() : answer).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    return (typeof answer === 'function' ? answer() : answer).map((address) => ({
+      address,
+      family: address.includes(':') ? 6 : 4,
+    }));
   };
   return { resolve, calls };
 }
@@ -48,9 +58,28 @@ async function attempt(url: string, options: { allowPrivate?: boolean; resolve?:
   const clock = fixedClock(TEST_NOW);
   const outbox = makeOutbox(ctx.testDb.db, ctx.deps.secretBox);
   const requestId = randomUUID();
-  await outbox.enqueue({ requestId, projectId: ctx.project.project_id, sessionId: randomUUID(), eventType: 'verification.face-match.completed', body: '{}', now: clock.now() });
-  const transport = makeWebhookTransport({ allowPrivate: options.allowPrivate ?? false, resolve: options.resolve ?? resolver({}).resolve });
-  const dispatcher = makeDispatcher({ outbox, clock, random: () => 0.5, logger: makeLogger('silent'), post: transport.post, target: async () => ({ url, secret: 'whsec_x' }), policy: POLICY, timeoutMs: 2000 });
+  await outbox.enqueue({
+    requestId,
+    projectId: ctx.project.project_id,
+    sessionId: randomUUID(),
+    eventType: 'verification.face-match.completed',
+    body: '{}',
+    now: clock.now(),
+  });
+  const transport = makeWebhookTransport({
+    allowPrivate: options.allowPrivate ?? false,
+    resolve: options.resolve ?? resolver({}).resolve,
+  });
+  const dispatcher = makeDispatcher({
+    outbox,
+    clock,
+    random: () => 0.5,
+    logger: makeLogger('silent'),
+    post: transport.post,
+    target: async () => ({ url, secret: 'whsec_x' }),
+    policy: POLICY,
+    timeoutMs: 2000,
+  });
   try {
     for (let i = 0; i < (options.attempts ?? 1); i++) {
       await dispatcher.runOnce();
@@ -94,16 +123,19 @@ describe('refused targets', () => {
     ['GCP metadata name with a trailing dot', () => 'http://metadata.google.internal./computeMetadata/v1/'],
   ];
 
-  test.each(refusedSpellings)('when the URL is %s, then the webhook fails at once, without a request or a look-up, and is not retried', async (_what, url) => {
-    const dns = resolver({});
-    const { row, attempts, received } = await attempt(url(port), { resolve: dns.resolve, attempts: 2 });
-    expect(row.status).toBe('failed');
-    expect(row.lastError).toMatch(/^refused: /);
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0].statusCode).toBeUndefined();
-    expect(received).toEqual([]);
-    expect(dns.calls).toEqual([]);
-  });
+  test.each(refusedSpellings)(
+    'when the URL is %s, then the webhook fails at once, without a request or a look-up, and is not retried',
+    async (_what, url) => {
+      const dns = resolver({});
+      const { row, attempts, received } = await attempt(url(port), { resolve: dns.resolve, attempts: 2 });
+      expect(row.status).toBe('failed');
+      expect(row.lastError).toMatch(/^refused: /);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0].statusCode).toBeUndefined();
+      expect(received).toEqual([]);
+      expect(dns.calls).toEqual([]);
+    },
+  );
 
   test.each([
     ['a private address', ['10.0.0.8'], /resolves to 10\.0\.0\.8, which is a private/],
@@ -120,9 +152,17 @@ describe('refused targets', () => {
   });
 
   test('when WEBHOOK_ALLOW_PRIVATE is on, then metadata services are still refused, by address and by name', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/computeMetadata/v1/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+    ]) {
       const { row } = await attempt(url, { allowPrivate: true });
-      expect([url, row.status, row.lastError]).toEqual([url, 'failed', expect.stringMatching(/cloud metadata service/)]);
+      expect([url, row.status, row.lastError]).toEqual([
+        url,
+        'failed',
+        expect.stringMatching(/cloud metadata service/),
+      ]);
     }
   });
 });
@@ -131,12 +171,17 @@ describe('DNS rebinding', () => {
   test('when a name answers a public address first and loopback afterwards, then the connection goes where the checked answer said, and the next attempt is refused: the loopback receiver gets nothing', async () => {
     let calls = 0;
     const dns = resolver({ 'rebind.example.com': () => (++calls === 1 ? [PUBLIC] : ['127.0.0.1']) });
-    const { row, attempts, received } = await attempt(`http://rebind.example.com:${port}/hooks`, { resolve: dns.resolve, attempts: 3 });
+    const { row, attempts, received } = await attempt(`http://rebind.example.com:${port}/hooks`, {
+      resolve: dns.resolve,
+      attempts: 3,
+    });
     expect(received).toEqual([]);
     // One look-up per attempt: the socket used the answer that was checked, never a second one.
     expect(dns.calls).toEqual(['rebind.example.com', 'rebind.example.com']);
     // The first attempt connected to the public address (which the test setup refuses to reach).
-    expect(attempts[0].error).toMatch(new RegExp(`test setup: connection to rebind\\.example\\.com \\(${PUBLIC.replace(/\./g, '\\.')}\\) refused`));
+    expect(attempts[0].error).toMatch(
+      new RegExp(`test setup: connection to rebind\\.example\\.com \\(${PUBLIC.replace(/\./g, '\\.')}\\) refused`),
+    );
     expect(attempts[1].error).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
     expect(row.status).toBe('failed');
   });
@@ -145,7 +190,10 @@ describe('DNS rebinding', () => {
 describe('allowed targets', () => {
   test('when WEBHOOK_ALLOW_PRIVATE is on and a name resolves to loopback, then the webhook is delivered to the address the look-up gave', async () => {
     const dns = resolver({ 'hooks.internal.test': ['127.0.0.1'] });
-    const { row, received } = await attempt(`http://hooks.internal.test:${port}/hooks`, { allowPrivate: true, resolve: dns.resolve });
+    const { row, received } = await attempt(`http://hooks.internal.test:${port}/hooks`, {
+      allowPrivate: true,
+      resolve: dns.resolve,
+    });
     expect(row.status).toBe('delivered');
     expect(received).toHaveLength(1);
     expect(received[0].headers.host).toBe(`hooks.internal.test:${port}`);

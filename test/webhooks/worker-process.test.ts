@@ -25,9 +25,17 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The workers run the compiled CLI: compile the sources under test first.
-  execFileSync(process.execPath, [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: PACKAGE_ROOT, stdio: 'pipe' },
+  );
   testDb = await makeTestDb();
-  services = makeServices({ db: testDb.db, secretBox: makeSecretBox(key, systemRandom), publicBaseUrl: () => TEST_BASE_URL });
+  services = makeServices({
+    db: testDb.db,
+    secretBox: makeSecretBox(key, systemRandom),
+    publicBaseUrl: () => TEST_BASE_URL,
+  });
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -45,7 +53,10 @@ const workerEnv = (logLevel = 'silent'): NodeJS.ProcessEnv => ({
 });
 
 function worker(env: NodeJS.ProcessEnv, args: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'trustgate.js'), 'worker', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'trustgate.js'), 'worker', ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   return child;
 }
@@ -117,14 +128,20 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
       // Listening, then asleep for the whole poll with no wake pending: from here only a NOTIFY can wake it.
       await until(() => {
         const listening = logs.findIndex((l) => l.msg === 'listening for queued webhooks');
-        return listening >= 0 && logs.slice(listening).some((l) => l.msg === 'webhook dispatcher idle' && l.sleepMs === 600_000);
+        return (
+          listening >= 0 &&
+          logs.slice(listening).some((l) => l.msg === 'webhook dispatcher idle' && l.sleepMs === 600_000)
+        );
       });
 
       const created = await services.verification.create(project, { type: 'face-match' }, { requestId: randomUUID() });
       await services.verification.cancel(created.session_id, new URL(created.url).searchParams.get('token')!);
 
       await until(() => rx.received.length > 0);
-      expect(JSON.parse(rx.received[0].body)).toMatchObject({ session_id: created.session_id, error: { code: 'liveness_check_failed' } });
+      expect(JSON.parse(rx.received[0].body)).toMatchObject({
+        session_id: created.session_id,
+        error: { code: 'liveness_check_failed' },
+      });
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       expect(child.exitCode).toBe(0);

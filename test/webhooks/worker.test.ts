@@ -41,11 +41,20 @@ async function runWorker(test: (worker: RunningWorker) => Promise<void>): Promis
   const rx = await webhookReceiver();
   await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
   const logs: Record<string, unknown>[] = [];
-  const logger = makeLogger('debug', { write: (line: string) => logs.push(JSON.parse(line)) } as pino.DestinationStream);
+  const logger = makeLogger('debug', {
+    write: (line: string) => logs.push(JSON.parse(line)),
+  } as pino.DestinationStream);
   const stop = new AbortController();
-  const running = makeWebhookWorker({ jobs: ctx.services.jobs, clock: ctx.clock, logger, allowPrivate: true, pollMs: TEN_MINUTES }).start(stop.signal);
+  const running = makeWebhookWorker({
+    jobs: ctx.services.jobs,
+    clock: ctx.clock,
+    logger,
+    allowPrivate: true,
+    pollMs: TEN_MINUTES,
+  }).start(stop.signal);
   const idleAfter = (line: number) => until(() => logs.slice(line).some((l) => l.msg === 'webhook dispatcher idle'));
-  const received = (field: 'session_id' | 'request_id', value: string) => rx.received.filter((r) => JSON.parse(r.body)[field] === value);
+  const received = (field: 'session_id' | 'request_id', value: string) =>
+    rx.received.filter((r) => JSON.parse(r.body)[field] === value);
   try {
     await idleAfter(0);
     expect(logs.find((l) => l.msg === 'webhook dispatcher idle')).toMatchObject({ sleepMs: TEN_MINUTES });
@@ -59,7 +68,10 @@ async function runWorker(test: (worker: RunningWorker) => Promise<void>): Promis
 
 test('when a session ends while the dispatcher sleeps a 10-minute poll, then its webhook is delivered at once', async () => {
   await runWorker(async ({ received }) => {
-    const created = await request(ctx.app).post('/liveness/session').set('x-api-key', ctx.project.api_key).send({ type: 'face-match' });
+    const created = await request(ctx.app)
+      .post('/liveness/session')
+      .set('x-api-key', ctx.project.api_key)
+      .send({ type: 'face-match' });
     expect(created.status).toBe(200);
     const token = new URL(created.body.url).searchParams.get('token')!;
     const cancelled = await request(ctx.app).post(`/liveness/${created.body.session_id}/cancel`).query({ token });
@@ -79,7 +91,14 @@ test('when a transaction that queued a webhook rolls back, then nothing is sent;
   const webhook = () => {
     const requestId = randomUUID();
     const body = JSON.stringify({ ...envelope, request_id: requestId, project_id: ctx.project.project_id });
-    return { requestId, projectId: ctx.project.project_id, sessionId: randomUUID(), eventType: 'verification.face-match.completed', body, now: ctx.clock.now() };
+    return {
+      requestId,
+      projectId: ctx.project.project_id,
+      sessionId: randomUUID(),
+      eventType: 'verification.face-match.completed',
+      body,
+      now: ctx.clock.now(),
+    };
   };
 
   await runWorker(async ({ logs, idleAfter, received }) => {

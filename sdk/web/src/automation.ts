@@ -12,15 +12,21 @@ import type { IngestSession } from '../../../src/api-types';
 
 type Automation = NonNullable<IngestSession['automation']>;
 
-const DRIVER_GLOBALS = /^(cdc_|\$cdc_|\$wdc_|__webdriver|__selenium|__fxdriver|__driver_|_selenium|_Selenium_IDE_Recorder|callSelenium|callPhantom|_phantom|__nightmare|domAutomation|__playwright|__pw_|__puppeteer)/;
+const DRIVER_GLOBALS =
+  /^(cdc_|\$cdc_|\$wdc_|__webdriver|__selenium|__fxdriver|__driver_|_selenium|_Selenium_IDE_Recorder|callSelenium|callPhantom|_phantom|__nightmare|domAutomation|__playwright|__pw_|__puppeteer)/;
 
-const snake = (text: string) => text.replace(/^detect/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+const snake = (text: string) =>
+  text
+    .replace(/^detect/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase();
 
 function driverGlobals(): string[] {
   const found = new Set<string>();
   for (const scope of [window, document] as object[]) {
     try {
-      for (const name of Object.getOwnPropertyNames(scope)) if (DRIVER_GLOBALS.test(name)) found.add(`driver_global:${name.slice(0, 40)}`);
+      for (const name of Object.getOwnPropertyNames(scope))
+        if (DRIVER_GLOBALS.test(name)) found.add(`driver_global:${name.slice(0, 40)}`);
     } catch {
       // A hostile page can make property enumeration throw; the other checks still count.
     }

@@ -6,7 +6,15 @@ import type { IngestSession } from '../../../src/api-types';
 
 type DeviceFacts = Pick<
   IngestSession,
-  'user_agent' | 'client_hints' | 'languages' | 'timezone' | 'timezone_offset_minutes' | 'screen' | 'cpu_cores' | 'memory' | 'gpu'
+  | 'user_agent'
+  | 'client_hints'
+  | 'languages'
+  | 'timezone'
+  | 'timezone_offset_minutes'
+  | 'screen'
+  | 'cpu_cores'
+  | 'memory'
+  | 'gpu'
 >;
 
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
@@ -57,7 +65,10 @@ async function clientHints(): Promise<IngestSession['client_hints']> {
 export async function deviceFacts(): Promise<DeviceFacts> {
   const facts: DeviceFacts = {
     user_agent: clip(navigator.userAgent, 1024),
-    languages: (navigator.languages?.length ? navigator.languages : [navigator.language]).filter(Boolean).slice(0, 32).map((l) => clip(l, 64)),
+    languages: (navigator.languages?.length ? navigator.languages : [navigator.language])
+      .filter(Boolean)
+      .slice(0, 32)
+      .map((l) => clip(l, 64)),
     timezone_offset_minutes: -new Date().getTimezoneOffset(),
     screen: { width: screen.width, height: screen.height },
   };

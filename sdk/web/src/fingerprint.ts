@@ -34,11 +34,38 @@ function canvasImage(): string {
 }
 
 const FONTS = [
-  'Arial', 'Arial Black', 'Calibri', 'Cambria', 'Candara', 'Comic Sans MS', 'Consolas', 'Courier New',
-  'DejaVu Sans', 'Futura', 'Garamond', 'Geneva', 'Georgia', 'Helvetica', 'Helvetica Neue', 'Impact',
-  'Liberation Sans', 'Lucida Console', 'Lucida Grande', 'Menlo', 'Monaco', 'Noto Sans', 'Optima',
-  'Palatino', 'Roboto', 'Segoe UI', 'SF Pro Text', 'Tahoma', 'Times New Roman', 'Trebuchet MS',
-  'Ubuntu', 'Verdana',
+  'Arial',
+  'Arial Black',
+  'Calibri',
+  'Cambria',
+  'Candara',
+  'Comic Sans MS',
+  'Consolas',
+  'Courier New',
+  'DejaVu Sans',
+  'Futura',
+  'Garamond',
+  'Geneva',
+  'Georgia',
+  'Helvetica',
+  'Helvetica Neue',
+  'Impact',
+  'Liberation Sans',
+  'Lucida Console',
+  'Lucida Grande',
+  'Menlo',
+  'Monaco',
+  'Noto Sans',
+  'Optima',
+  'Palatino',
+  'Roboto',
+  'Segoe UI',
+  'SF Pro Text',
+  'Tahoma',
+  'Times New Roman',
+  'Trebuchet MS',
+  'Ubuntu',
+  'Verdana',
 ];
 const BASES = ['monospace', 'serif', 'sans-serif'];
 const SAMPLE = 'mmmmmmmmmmlli WwQq@#0123';
@@ -57,7 +84,17 @@ function installedFonts(): string[] {
 
 /** Results that differ between JavaScript engines and their maths libraries. */
 function mathResults(): number[] {
-  return [Math.acos(0.123), Math.asinh(1), Math.atanh(0.5), Math.cbrt(100), Math.cosh(1), Math.expm1(1), Math.sinh(1), Math.tan(-1e300), Math.log1p(10)];
+  return [
+    Math.acos(0.123),
+    Math.asinh(1),
+    Math.atanh(0.5),
+    Math.cbrt(100),
+    Math.cosh(1),
+    Math.expm1(1),
+    Math.sinh(1),
+    Math.tan(-1e300),
+    Math.log1p(10),
+  ];
 }
 
 export function fingerprintComponents(): Record<string, unknown> {

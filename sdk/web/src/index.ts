@@ -29,7 +29,8 @@ function refusing(reason: string): Trustgate {
       window.Trustgate = refusing('no data-project-id on the script tag');
       return;
     }
-    const origin = script?.dataset.endpoint || (script?.src ? new URL(script.src, location.href).origin : location.origin);
+    const origin =
+      script?.dataset.endpoint || (script?.src ? new URL(script.src, location.href).origin : location.origin);
     window.Trustgate = startTrustgate({ projectId, endpoint: origin.replace(/\/+$/, '') });
   } catch (error) {
     window.Trustgate = refusing(error instanceof Error ? error.message : 'could not start');

@@ -3,9 +3,18 @@
  * of thing anti-detect browsers and stealth plugins do). Any finding also adds the summary
  * `browser_tampering_detected`.
  */
-const NAVIGATOR_PROPERTIES = ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'webdriver', 'vendor'];
+const NAVIGATOR_PROPERTIES = [
+  'userAgent',
+  'platform',
+  'languages',
+  'hardwareConcurrency',
+  'deviceMemory',
+  'webdriver',
+  'vendor',
+];
 
-const isNative = (f: unknown) => typeof f === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
+const isNative = (f: unknown) =>
+  typeof f === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
 
 /** The offset (minutes east of UTC) that a time zone has at `at`, by the Intl API. */
 function intlOffset(zone: string, at: Date): number | undefined {

@@ -23,7 +23,11 @@ export async function postSession(endpoint: string, projectId: string, body: Ing
     });
     if (response.ok) return { ok: true, status: response.status };
     const error = (await response.json().catch(() => ({}))) as { message?: unknown };
-    return { ok: false, status: response.status, message: typeof error.message === 'string' ? error.message : undefined };
+    return {
+      ok: false,
+      status: response.status,
+      message: typeof error.message === 'string' ? error.message : undefined,
+    };
   } catch {
     return { ok: false, status: 0 };
   }
@@ -32,7 +36,10 @@ export async function postSession(endpoint: string, projectId: string, body: Ing
 /** Queues the post with the browser, which sends it even as the page unloads. */
 export function beaconSession(endpoint: string, projectId: string, body: IngestSession): boolean {
   try {
-    return navigator.sendBeacon(`${endpoint}/ingest/session?project_id=${encodeURIComponent(projectId)}`, JSON.stringify(body));
+    return navigator.sendBeacon(
+      `${endpoint}/ingest/session?project_id=${encodeURIComponent(projectId)}`,
+      JSON.stringify(body),
+    );
   } catch {
     return false;
   }

@@ -54,7 +54,10 @@ async function collectFacts(device_id: string, events: EventCounter): Promise<Fa
   const [device, webrtc_ips, found] = await Promise.all([
     within(deviceFacts(), COLLECT_TIMEOUT_MS, {}),
     within(webrtcAddresses(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
-    within(automation(events.synthetic()), COLLECT_TIMEOUT_MS, { webdriver: navigator.webdriver === true, signals: [] }),
+    within(automation(events.synthetic()), COLLECT_TIMEOUT_MS, {
+      webdriver: navigator.webdriver === true,
+      signals: [],
+    }),
   ]);
   const facts: Facts = { source: 'web', source_version: null, device_id, ...device, automation: found };
   const fingerprint = attempt(() => browserFingerprint(), undefined);
@@ -83,7 +86,10 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
 
   const newTab = (): TabSession => ({ id: uuid(), projectId, started: Date.now(), events: {} });
   const restored = loadTabSession();
-  let tab = restored && restored.projectId === projectId && Date.now() - restored.started < TAB_SESSION_MAX_AGE_MS ? restored : newTab();
+  let tab =
+    restored && restored.projectId === projectId && Date.now() - restored.started < TAB_SESSION_MAX_AGE_MS
+      ? restored
+      : newTab();
   events.reset(tab.events);
   saveTabSession(tab);
 
@@ -106,7 +112,8 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
     if (geolocation) body.geolocation = geolocation;
     return body;
   };
-  const changeKey = (body: IngestSession) => JSON.stringify([body.session_id, body.events, body.automation, body.geolocation]);
+  const changeKey = (body: IngestSession) =>
+    JSON.stringify([body.session_id, body.events, body.automation, body.geolocation]);
   let lastSent = '';
 
   const remember = () => {
@@ -134,7 +141,9 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
         continue;
       }
       if (result.status >= 400 && result.status < 500 && result.status !== 429 && result.status !== 408) {
-        throw new Error(`Trustgate: the session was refused (${result.status}${result.message ? `: ${result.message}` : ''})`);
+        throw new Error(
+          `Trustgate: the session was refused (${result.status}${result.message ? `: ${result.message}` : ''})`,
+        );
       }
       await sleep(500 * 2 ** i);
     }
@@ -147,17 +156,19 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
   /** Sends the counts when they changed since the last stored post; one post at a time. */
   let queue: Promise<unknown> = Promise.resolve();
   const flush = (): Promise<unknown> => {
-    queue = queue.then(async () => {
-      const current = established;
-      await current;
-      if (current !== established) return;
-      const body = update();
-      const key = changeKey(body);
-      if (key === lastSent) return;
-      const result = await postSession(endpoint, projectId, body);
-      if (result.ok) lastSent = key;
-      remember();
-    }).catch(() => undefined);
+    queue = queue
+      .then(async () => {
+        const current = established;
+        await current;
+        if (current !== established) return;
+        const body = update();
+        const key = changeKey(body);
+        if (key === lastSent) return;
+        const result = await postSession(endpoint, projectId, body);
+        if (result.ok) lastSent = key;
+        remember();
+      })
+      .catch(() => undefined);
     return queue;
   };
 

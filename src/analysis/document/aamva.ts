@@ -30,7 +30,13 @@ export interface AamvaResult {
   /** The checks that could be made, each passed or failed. */
   checks: AamvaCheck[];
   /** The header, when it could be read. */
-  header: { fileType: string; iin: string; version: number; jurisdictionVersion: number | null; entries: number } | null;
+  header: {
+    fileType: string;
+    iin: string;
+    version: number;
+    jurisdictionVersion: number | null;
+    entries: number;
+  } | null;
   subfiles: AamvaSubfile[];
   /** Every data element of the DL/ID subfile, by its three-letter id. */
   elements: Record<string, string>;
@@ -93,7 +99,8 @@ export function dateOrder(version: number | null, country: string | undefined, i
 /** A postal code as printed: US ZIP+4 as 12345-6789 (12345 when the +4 is zeros); others trimmed. */
 function postalCode(value: string | undefined, country: string | undefined): string {
   const v = (value ?? '').trim();
-  if (country !== 'CAN' && /^\d{9}$/.test(v)) return v.endsWith('0000') ? v.slice(0, 5) : `${v.slice(0, 5)}-${v.slice(5)}`;
+  if (country !== 'CAN' && /^\d{9}$/.test(v))
+    return v.endsWith('0000') ? v.slice(0, 5) : `${v.slice(0, 5)}-${v.slice(5)}`;
   if (country !== 'CAN' && /^\d{5}$/.test(v)) return v;
   return v.replace(/\s+/g, ' ');
 }
@@ -135,7 +142,13 @@ export function parseAamva(data: string): AamvaResult {
     const counts = hasJurisdiction ? /^(\d{2})(\d{2})/.exec(rest) : /^(\d{2})/.exec(rest);
     if (counts) {
       const entries = Number(hasJurisdiction ? counts[2] : counts[1]);
-      header = { fileType: headerMatch[1], iin: headerMatch[2], version, jurisdictionVersion: hasJurisdiction ? Number(counts[1]) : null, entries };
+      header = {
+        fileType: headerMatch[1],
+        iin: headerMatch[2],
+        version,
+        jurisdictionVersion: hasJurisdiction ? Number(counts[1]) : null,
+        entries,
+      };
       let at = headerMatch[0].length + counts[0].length;
       directoryValid = entries >= 1;
       for (let i = 0; i < entries; i++) {
@@ -149,7 +162,11 @@ export function parseAamva(data: string): AamvaResult {
       }
     }
   }
-  if (headerValid) checks.push({ name: 'aamva_subfile_directory', passed: directoryValid && subfiles.some((s) => s.type === 'DL' || s.type === 'ID') });
+  if (headerValid)
+    checks.push({
+      name: 'aamva_subfile_directory',
+      passed: directoryValid && subfiles.some((s) => s.type === 'DL' || s.type === 'ID'),
+    });
 
   // The DL/ID subfile: where the directory says, when that holds; else found by its type.
   const main = subfiles.find((s) => s.type === 'DL' || s.type === 'ID');
@@ -157,7 +174,9 @@ export function parseAamva(data: string): AamvaResult {
   let subfileType: string | undefined;
   if (main) {
     const at = data.slice(main.offset, main.offset + 2);
-    const offsetsHold = subfiles.every((s) => data.slice(s.offset, s.offset + 2) === s.type && s.offset + s.length <= data.length);
+    const offsetsHold = subfiles.every(
+      (s) => data.slice(s.offset, s.offset + 2) === s.type && s.offset + s.length <= data.length,
+    );
     const lengthsHold = subfiles.every((s) => {
       const end = data.slice(s.offset, s.offset + s.length);
       return end.endsWith('\r') || s.offset + s.length === data.length;
@@ -171,7 +190,9 @@ export function parseAamva(data: string): AamvaResult {
   }
   if (body === undefined) {
     // Damaged directory, or no header at all: look for the subfile by its type and first element.
-    const found = /(?:^|[\n\r\x1e]|\d)(DL|ID)(?=D[A-Z]{2})/.exec(headerValid ? data.slice(headerMatch![0].length) : data);
+    const found = /(?:^|[\n\r\x1e]|\d)(DL|ID)(?=D[A-Z]{2})/.exec(
+      headerValid ? data.slice(headerMatch![0].length) : data,
+    );
     if (found && (headerValid || data.startsWith(COMPLIANCE))) {
       const from = (headerValid ? headerMatch![0].length : 0) + found.index + found[0].length;
       const end = data.indexOf('\r', from);
@@ -203,7 +224,10 @@ export function parseAamva(data: string): AamvaResult {
     idNumber: (e.DAQ ?? '').trim(),
     idNumber2: e.DCF?.trim() || null,
     address: {
-      street: [e.DAG, e.DAH].map((s) => s?.trim()).filter(Boolean).join(', '),
+      street: [e.DAG, e.DAH]
+        .map((s) => s?.trim())
+        .filter(Boolean)
+        .join(', '),
       city: (e.DAI ?? '').trim(),
       state: (e.DAJ ?? '').trim(),
       postalCode: postalCode(e.DAK, country),
@@ -214,13 +238,19 @@ export function parseAamva(data: string): AamvaResult {
     templateType: subfileType === 'DL' ? 'driver_license' : 'id_card',
   };
 
-  checks.push({ name: 'aamva_mandatory_elements', passed: ['DAQ', 'DBB', 'DBA'].every((k) => (e[k] ?? '').trim() !== '') && (lastName !== '' || firstName !== '') });
+  checks.push({
+    name: 'aamva_mandatory_elements',
+    passed: ['DAQ', 'DBB', 'DBA'].every((k) => (e[k] ?? '').trim() !== '') && (lastName !== '' || firstName !== ''),
+  });
   const datesRead = (['DBB', 'DBA', 'DBD'] as const).filter((k) => e[k] !== undefined && e[k].trim() !== '');
   const datesValid = datesRead.every((k) => aamvaDate(e[k], order) !== null);
   checks.push({ name: 'aamva_dates_valid', passed: datesValid });
   const { dateOfBirth: birth, dateOfIssue: issue, dateOfExpiration: expiry } = fields;
   if ((birth && issue) || (issue && expiry) || (birth && expiry)) {
-    const ok = (!birth || !issue || birth < issue) && (!issue || !expiry || issue < expiry) && (!birth || !expiry || birth < expiry);
+    const ok =
+      (!birth || !issue || birth < issue) &&
+      (!issue || !expiry || issue < expiry) &&
+      (!birth || !expiry || birth < expiry);
     checks.push({ name: 'dates_consistent', passed: ok });
   }
   return { fields, checks, header, subfiles, elements: e };

@@ -158,7 +158,9 @@ function convexHull(points: Point[]): Point[] {
 }
 
 /** The minimum-area rectangle around a convex polygon: one of its sides lies along a hull edge. */
-function minAreaRect(hull: Point[]): { area: number; angle: number; long: number; short: number; corners: Point[] } | null {
+function minAreaRect(
+  hull: Point[],
+): { area: number; angle: number; long: number; short: number; corners: Point[] } | null {
   if (hull.length < 3) return null;
   let best: { area: number; angle: number; long: number; short: number; corners: Point[] } | null = null;
   for (let i = 0; i < hull.length; i++) {
@@ -217,7 +219,8 @@ export function findDocumentEdges(image: RgbImage): EdgeFindings {
   }
   const bg = [0, 1, 2].map((c) => median(ring.map((p) => data[p * 3 + c])));
   const distance = new Float32Array(n);
-  for (let p = 0; p < n; p++) distance[p] = Math.hypot(data[p * 3] - bg[0], data[p * 3 + 1] - bg[1], data[p * 3 + 2] - bg[2]);
+  for (let p = 0; p < n; p++)
+    distance[p] = Math.hypot(data[p * 3] - bg[0], data[p * 3 + 1] - bg[1], data[p * 3 + 2] - bg[2]);
   const ringSpread = median(ring.map((p) => distance[p]));
 
   // 3. Document versus surface.

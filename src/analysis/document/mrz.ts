@@ -59,7 +59,13 @@ export function mrzDate(value: string | null | undefined, kind: 'birth' | 'expir
 export function mrzCandidates(text: string): string[] {
   return text
     .split(/\r?\n/)
-    .map((l) => l.toUpperCase().replace(/[\s]/g, '').replace(/[«‹{(\[]/g, '<').replace(/[^A-Z0-9<]/g, ''))
+    .map((l) =>
+      l
+        .toUpperCase()
+        .replace(/[\s]/g, '')
+        .replace(/[«‹{(\[]/g, '<')
+        .replace(/[^A-Z0-9<]/g, ''),
+    )
     .filter((l) => l.length >= 25);
 }
 
@@ -81,9 +87,15 @@ const MIN_VALID_CHECK_DIGITS = 2;
  * wins. A read counts when its document code is one ICAO defines (P, I, A, C, V), every line
  * holds a filler `<`, and at least two check digits hold.
  */
-export function findMrz(candidates: string[], parse: MrzParse): { format: MrzFindings['format']; lines: string[]; result: MrzResult } | null {
+export function findMrz(
+  candidates: string[],
+  parse: MrzParse,
+): { format: MrzFindings['format']; lines: string[]; result: MrzResult } | null {
   let best: { format: MrzFindings['format']; lines: string[]; result: MrzResult; score: number } | null = null;
-  for (const [format, [length, count]] of Object.entries(LENGTHS) as [MrzFindings['format'], readonly [number, number]][]) {
+  for (const [format, [length, count]] of Object.entries(LENGTHS) as [
+    MrzFindings['format'],
+    readonly [number, number],
+  ][]) {
     for (let i = 0; i + count <= candidates.length; i++) {
       const lines = candidates.slice(i, i + count).map((l) => fit(l, length));
       if (lines.some((l) => l === null || !l.includes('<')) || !'PIACV'.includes(lines[0]![0])) continue;
@@ -92,7 +104,8 @@ export function findMrz(candidates: string[], parse: MrzParse): { format: MrzFin
         const digits = result.details.filter((d) => /check digit/i.test(d.label));
         const score = digits.filter((d) => d.valid).length + (result.valid ? 10 : 0);
         const valid = digits.filter((d) => d.valid).length;
-        if (result.format === format && valid >= MIN_VALID_CHECK_DIGITS && (!best || score > best.score)) best = { format, lines: lines as string[], result, score };
+        if (result.format === format && valid >= MIN_VALID_CHECK_DIGITS && (!best || score > best.score))
+          best = { format, lines: lines as string[], result, score };
       } catch {
         // Not this format.
       }
@@ -101,10 +114,18 @@ export function findMrz(candidates: string[], parse: MrzParse): { format: MrzFin
   return best && { format: best.format, lines: best.lines, result: best.result };
 }
 
-const TEMPLATE: Record<string, DocumentFields['templateType']> = { P: 'passport', I: 'id_card', A: 'id_card', C: 'id_card' };
+const TEMPLATE: Record<string, DocumentFields['templateType']> = {
+  P: 'passport',
+  I: 'id_card',
+  A: 'id_card',
+  C: 'id_card',
+};
 
 /** The parse in the engine's terms: fields (invalid ones empty or null) and one check per check digit. */
-export function mrzFindings(found: { format: MrzFindings['format']; lines: string[]; result: MrzResult }, now: Date): MrzFindings {
+export function mrzFindings(
+  found: { format: MrzFindings['format']; lines: string[]; result: MrzResult },
+  now: Date,
+): MrzFindings {
   const f = found.result.fields as Record<string, string | null | undefined>;
   const issuing = (found.lines[0].slice(2, 5) || '').replace(/</g, '');
   const code = (f.documentCode ?? found.lines[0].slice(0, 2)).replace(/</g, '');
@@ -120,19 +141,34 @@ export function mrzFindings(found: { format: MrzFindings['format']; lines: strin
     address: { street: '', city: '', state: '', postalCode: '', country: '' },
     countryCode: ALPHA3[issuing] ?? null,
     state: '',
-    templateType: code.startsWith('P') ? 'passport' : code.endsWith('R') ? 'residence_permit' : (TEMPLATE[code[0]] ?? 'unknown'),
+    templateType: code.startsWith('P')
+      ? 'passport'
+      : code.endsWith('R')
+        ? 'residence_permit'
+        : (TEMPLATE[code[0]] ?? 'unknown'),
   };
   const checks = found.result.details
     .filter((d) => /check digit/i.test(d.label))
-    .map((d) => ({ name: `mrz_${(d.field ?? d.label).replace(/([A-Z])/g, '_$1').replace(/\s+/g, '_').toLowerCase()}`, passed: d.valid }));
+    .map((d) => ({
+      name: `mrz_${(d.field ?? d.label)
+        .replace(/([A-Z])/g, '_$1')
+        .replace(/\s+/g, '_')
+        .toLowerCase()}`,
+      passed: d.valid,
+    }));
   checks.push({ name: 'mrz_country_code', passed: fields.countryCode !== null });
-  if (fields.dateOfBirth && fields.dateOfExpiration) checks.push({ name: 'dates_consistent', passed: fields.dateOfBirth < fields.dateOfExpiration });
+  if (fields.dateOfBirth && fields.dateOfExpiration)
+    checks.push({ name: 'dates_consistent', passed: fields.dateOfBirth < fields.dateOfExpiration });
   return { format: found.format, lines: found.lines, fields, checks };
 }
 
 export interface MrzReader {
   /** Reads an MRZ in the lower part of `region` (the whole image when null); null when none is found. */
-  read(image: RgbImage, region: { left: number; top: number; width: number; height: number } | null, now: Date): Promise<MrzFindings | null>;
+  read(
+    image: RgbImage,
+    region: { left: number; top: number; width: number; height: number } | null,
+    now: Date,
+  ): Promise<MrzFindings | null>;
   /** Starts the OCR worker (about 0.3 s). */
   load(): Promise<void>;
   close(): Promise<void>;
@@ -156,31 +192,50 @@ export function makeMrzReader(): MrzReader {
   function ocr(): Promise<Worker> {
     worker ??= (async () => {
       const { createWorker, PSM } = require('tesseract.js') as Tesseract;
-      const langPath = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+      const langPath = path.join(
+        path.dirname(require.resolve('@tesseract.js-data/eng/package.json')),
+        '4.0.0_best_int',
+      );
       // cacheMethod none: the model is read from the package, never written or fetched.
-      const w = await createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none', logger: () => undefined, errorHandler: () => undefined });
-      await w.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
+      const w = await createWorker('eng', 1, {
+        langPath,
+        gzip: true,
+        cacheMethod: 'none',
+        logger: () => undefined,
+        errorHandler: () => undefined,
+      });
+      await w.setParameters({
+        tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+        tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+        user_defined_dpi: '300',
+      });
       return w;
     })();
     worker.catch(() => (worker = undefined));
     return worker;
   }
 
-  async function band(image: RgbImage, region: { left: number; top: number; width: number; height: number } | null, width: number): Promise<Buffer> {
+  async function band(
+    image: RgbImage,
+    region: { left: number; top: number; width: number; height: number } | null,
+    width: number,
+  ): Promise<Buffer> {
     const r = region ?? { left: 0, top: 0, width: image.width, height: image.height };
     const top = r.top + Math.round(r.height * (1 - MRZ_BAND));
     const crop = { left: r.left, top, width: r.width, height: r.top + r.height - top };
     // Grey, stretched contrast, `width` wide: Tesseract reads characters 20 to 30 px tall best
     // (larger ones, it drops the odd character after a run of fillers).
-    return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-      .extract(crop)
-      .resize({ width })
-      .greyscale()
-      .normalise()
-      // A margin: Tesseract drops characters that touch the picture's edge.
-      .extend({ top: 24, bottom: 24, left: 24, right: 24, extendWith: 'copy' })
-      .png()
-      .toBuffer();
+    return (
+      sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .extract(crop)
+        .resize({ width })
+        .greyscale()
+        .normalise()
+        // A margin: Tesseract drops characters that touch the picture's edge.
+        .extend({ top: 24, bottom: 24, left: 24, right: 24, extendWith: 'copy' })
+        .png()
+        .toBuffer()
+    );
   }
 
   return {
@@ -196,7 +251,8 @@ export function makeMrzReader(): MrzReader {
         if (!candidates.some((l) => l.includes('<<'))) break;
         const found = findMrz(candidates, parse);
         const findings = found ? mrzFindings(found, now) : null;
-        const passed = (f: MrzFindings | null) => (f ? f.checks.filter((c) => c.passed).length - f.checks.length : -Infinity);
+        const passed = (f: MrzFindings | null) =>
+          f ? f.checks.filter((c) => c.passed).length - f.checks.length : -Infinity;
         if (findings && passed(findings) > passed(best)) best = findings;
         if (best && best.checks.every((c) => c.passed)) break;
       }

@@ -23,7 +23,13 @@ let reader: Promise<ZXingReader> | undefined;
 export function loadPdf417Reader(): Promise<ZXingReader> {
   reader ??= (async () => {
     const zxing = require('zxing-wasm/reader') as ZXingReader;
-    const wasmFile = path.join(path.dirname(require.resolve('zxing-wasm/reader')), '..', '..', 'reader', 'zxing_reader.wasm');
+    const wasmFile = path.join(
+      path.dirname(require.resolve('zxing-wasm/reader')),
+      '..',
+      '..',
+      'reader',
+      'zxing_reader.wasm',
+    );
     const bytes = await fs.promises.readFile(wasmFile);
     const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     // `locateFile` is set too, so that nothing in the module can turn to the network for the file.

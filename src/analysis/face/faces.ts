@@ -46,7 +46,8 @@ function toFinding(face: FaceResult): DetectedFace | null {
   return {
     embedding: l2normalise(face.embedding),
     liveness: livenessOf(face),
-    age: typeof face.age === 'number' && Number.isFinite(face.age) && face.age > 0 ? Math.round(face.age * 10) / 10 : null,
+    age:
+      typeof face.age === 'number' && Number.isFinite(face.age) && face.age > 0 ? Math.round(face.age * 10) / 10 : null,
     confidence: Math.max(0, Math.min(1, face.boxScore ?? face.score)),
     box: [Math.round(x), Math.round(y), Math.round(w), Math.round(h)],
   };
@@ -56,12 +57,18 @@ function toFinding(face: FaceResult): DetectedFace | null {
  * Every face in the image at or above `minConfidence` and `minSize`, largest first. Human is
  * not safe to run twice at once (it keeps per-call state), so callers serialise calls.
  */
-export async function detectFaces(human: Human, image: RgbImage, options: FaceOptions = DEFAULT_FACE_OPTIONS): Promise<DetectedFace[]> {
+export async function detectFaces(
+  human: Human,
+  image: RgbImage,
+  options: FaceOptions = DEFAULT_FACE_OPTIONS,
+): Promise<DetectedFace[]> {
   const input = human.tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
     const result = await human.detect(input);
     return result.face
-      .filter((f) => (f.boxScore ?? f.score) >= options.minConfidence && Math.min(f.box[2], f.box[3]) >= options.minSize)
+      .filter(
+        (f) => (f.boxScore ?? f.score) >= options.minConfidence && Math.min(f.box[2], f.box[3]) >= options.minSize,
+      )
       .map(toFinding)
       .filter((f): f is DetectedFace => f !== null)
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);

@@ -61,7 +61,8 @@ let routerRegistered = false;
 function registerFileRouter(): void {
   if (routerRegistered) return;
   // A router answers null for URLs it does not handle (the type says IOHandler; the registry checks for null).
-  const router = (url: string | string[]) => (typeof url === 'string' && url.startsWith('file://') ? fileModel(url) : null);
+  const router = (url: string | string[]) =>
+    typeof url === 'string' && url.startsWith('file://') ? fileModel(url) : null;
   tf.io.registerLoadRouter(router as Parameters<typeof tf.io.registerLoadRouter>[0]);
   routerRegistered = true;
 }
@@ -94,7 +95,16 @@ export function humanConfig(modelDir: string, maxFaces: number): Partial<Config>
     segmentation: off,
     face: {
       enabled: true,
-      detector: { enabled: true, rotation: true, maxDetected: maxFaces, minConfidence: 0.3, iouThreshold: 0.1, return: false, skipFrames: 0, skipTime: 0 },
+      detector: {
+        enabled: true,
+        rotation: true,
+        maxDetected: maxFaces,
+        minConfidence: 0.3,
+        iouThreshold: 0.1,
+        return: false,
+        skipFrames: 0,
+        skipTime: 0,
+      },
       mesh: { enabled: true, keepInvalid: false },
       attention: off,
       iris: off,
@@ -114,7 +124,9 @@ async function loadHuman(modelDir: string, maxFaces: number): Promise<Human> {
   const { Human: HumanClass } = require(path.join(humanDist(), 'human.node-wasm.js')) as HumanModule;
   const human = new HumanClass(humanConfig(modelDir, maxFaces));
   await human.load();
-  const missing = ['blazeface', 'facemesh', 'faceres', 'antispoof', 'liveness'].filter((name) => !human.models.models[name]);
+  const missing = ['blazeface', 'facemesh', 'faceres', 'antispoof', 'liveness'].filter(
+    (name) => !human.models.models[name],
+  );
   if (missing.length) throw new Error(`face models did not load from ${modelDir}: ${missing.join(', ')}`);
   return human;
 }
@@ -128,7 +140,8 @@ let shared: { human: Promise<Human>; users: number; key: string } | undefined;
 
 export function acquireHuman(modelDir: string, maxFaces: number): Promise<Human> {
   const key = `${modelDir}|${maxFaces}`;
-  if (shared && shared.key !== key) return Promise.reject(new Error(`the face models are already loaded from ${shared.key} in this process`));
+  if (shared && shared.key !== key)
+    return Promise.reject(new Error(`the face models are already loaded from ${shared.key} in this process`));
   if (!shared) {
     const entry = { human: loadHuman(modelDir, maxFaces), users: 0, key };
     shared = entry;

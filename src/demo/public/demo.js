@@ -10,8 +10,12 @@
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) { node.append(c instanceof Node ? c : String(c)); });
+    Object.keys(attrs || {}).forEach(function (k) {
+      node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) {
+      node.append(c instanceof Node ? c : String(c));
+    });
     return node;
   }
   function value(v) {
@@ -20,7 +24,9 @@
   }
   function card(title, rows, wide) {
     var dl = el('dl');
-    rows.forEach(function (r) { dl.append(el('dt', {}, [r[0]]), el('dd', {}, [value(r[1])])); });
+    rows.forEach(function (r) {
+      dl.append(el('dt', {}, [r[0]]), el('dd', {}, [value(r[1])]));
+    });
     return el('section', { class: 'card' + (wide ? ' wide' : '') }, [el('h3', {}, [title]), dl]);
   }
   function flag(on) {
@@ -31,10 +37,16 @@
   }
 
   var SIGNALS = [
-    ['device_risk', 'Automation or tampering'], ['datacenter', 'Data-centre network'], ['vpn', 'VPN'],
-    ['proxy', 'Proxy'], ['tor', 'Tor'], ['spoofed_ip', 'Spoofed IP (WebRTC)'],
-    ['recent_fraud_ip', 'Recent fraud from this IP'], ['impossible_travel', 'Impossible travel'],
-    ['device_network_mismatch', 'Device/network mismatch'], ['location_spoofing', 'Location spoofing'],
+    ['device_risk', 'Automation or tampering'],
+    ['datacenter', 'Data-centre network'],
+    ['vpn', 'VPN'],
+    ['proxy', 'Proxy'],
+    ['tor', 'Tor'],
+    ['spoofed_ip', 'Spoofed IP (WebRTC)'],
+    ['recent_fraud_ip', 'Recent fraud from this IP'],
+    ['impossible_travel', 'Impossible travel'],
+    ['device_network_mismatch', 'Device/network mismatch'],
+    ['location_spoofing', 'Location spoofing'],
   ];
 
   function signalsCard(s) {
@@ -48,25 +60,39 @@
     });
     var details = s.risk_signal_details || {};
     var findings = [].concat(details.device || [], details.network || [], details.location || []);
-    var table = el('table', {}, [el('thead', {}, [el('tr', {}, [el('th', {}, ['Signal']), el('th', {}, ['Raised']), el('th', {}, ['Score'])])]), el('tbody', {}, rows)]);
+    var table = el('table', {}, [
+      el('thead', {}, [el('tr', {}, [el('th', {}, ['Signal']), el('th', {}, ['Raised']), el('th', {}, ['Score'])])]),
+      el('tbody', {}, rows),
+    ]);
     var box = el('section', { class: 'card wide' }, [el('h3', {}, ['Risk signals']), table]);
     box.append(el('p', {}, ['Findings: ', findings.length ? findings.join(', ') : 'none']));
     return box;
   }
 
-  function score(x) { return x === undefined ? undefined : x.toFixed(2); }
+  function score(x) {
+    return x === undefined ? undefined : x.toFixed(2);
+  }
 
   function decisionCard(e) {
-    var box = card('Decision', [
-      ['Account score', score(e.account_score)], ['Bot', score(e.bot)], ['Risk signals', score(e.risk_signals)],
-      ['Multiple accounts', score(e.multiple_accounts)], ['Linked accounts', e.accounts_linked],
-      ['Lists', (e.lists || []).join(', ') || 'none'],
-    ], true);
+    var box = card(
+      'Decision',
+      [
+        ['Account score', score(e.account_score)],
+        ['Bot', score(e.bot)],
+        ['Risk signals', score(e.risk_signals)],
+        ['Multiple accounts', score(e.multiple_accounts)],
+        ['Linked accounts', e.accounts_linked],
+        ['Lists', (e.lists || []).join(', ') || 'none'],
+      ],
+      true,
+    );
     var verdict = el('p', { class: 'verdict ' + (e.decision === 'Fake' ? 'fake' : 'real') }, [e.decision]);
     verdict.id = 'decision';
     box.insertBefore(verdict, box.children[1]);
     (e.linked_accounts || []).slice(0, 5).forEach(function (l) {
-      box.append(el('p', {}, ['Linked: ' + l.account_id + ' by ' + l.match_type.join(', ') + ' (' + score(l.score) + ')']));
+      box.append(
+        el('p', {}, ['Linked: ' + l.account_id + ' by ' + l.match_type.join(', ') + ' (' + score(l.score) + ')']),
+      );
     });
     return box;
   }
@@ -75,43 +101,80 @@
     var m = a.email;
     if (!m) return card('Email', [['Address', undefined]]);
     return card('Email', [
-      ['Normalised', m.email], ['Valid', m.valid ? 'yes' : 'no'], ['Kind', m.domain_type],
+      ['Normalised', m.email],
+      ['Valid', m.valid ? 'yes' : 'no'],
+      ['Kind', m.domain_type],
       ['Email score', m.email_score.toFixed(2) + ' (−1 trusted … 1 risky)'],
-      ['Risk signals', m.risk_signals.join(', ') || 'none'], ['Trust signals', m.trust_signals.join(', ') || 'none'],
-      ['Accounts at domain', m.num_account_from_domain], ['Sessions of account', a.num_sessions],
+      ['Risk signals', m.risk_signals.join(', ') || 'none'],
+      ['Trust signals', m.trust_signals.join(', ') || 'none'],
+      ['Accounts at domain', m.num_account_from_domain],
+      ['Sessions of account', a.num_sessions],
     ]);
   }
 
   function render(e) {
     var s = e.session;
-    var n = s.network || {}, loc = s.location || {}, b = s.browser || {}, d = s.device || {}, bot = s.bot || {};
+    var n = s.network || {},
+      loc = s.location || {},
+      b = s.browser || {},
+      d = s.device || {},
+      bot = s.bot || {};
     cards.replaceChildren(
       decisionCard(e),
       card('Session', [
-        ['Session id', e.session_id], ['Started', s.start_time && new Date(s.start_time).toLocaleString()],
-        ['Source', s.source], ['Device id', s.device_id], ['Account', e.account_id],
+        ['Session id', e.session_id],
+        ['Started', s.start_time && new Date(s.start_time).toLocaleString()],
+        ['Source', s.source],
+        ['Device id', s.device_id],
+        ['Account', e.account_id],
       ]),
       emailCard(e.account),
-      card('Network and location', [
-        ['IP address', n.ip_address], ['Provider', n.service_provider], ['Connection', n.connection_type],
-        ['AS number', n.asn], ['Subnet', n.subnet],
-        ['Location', place(loc)], ['Continent', loc.continent], ['Time zone (IP)', loc.timezone],
-        ['Coordinates', loc.latitude !== undefined ? loc.latitude + ', ' + loc.longitude : undefined],
-      ].concat(loc.country_code ? [] : [['Note', 'No location for this address: it is private or loopback (run Trustgate on a public address, or behind a proxy with TRUST_PROXY), or not in the IP data.']])),
+      card(
+        'Network and location',
+        [
+          ['IP address', n.ip_address],
+          ['Provider', n.service_provider],
+          ['Connection', n.connection_type],
+          ['AS number', n.asn],
+          ['Subnet', n.subnet],
+          ['Location', place(loc)],
+          ['Continent', loc.continent],
+          ['Time zone (IP)', loc.timezone],
+          ['Coordinates', loc.latitude !== undefined ? loc.latitude + ', ' + loc.longitude : undefined],
+        ].concat(
+          loc.country_code
+            ? []
+            : [
+                [
+                  'Note',
+                  'No location for this address: it is private or loopback (run Trustgate on a public address, or behind a proxy with TRUST_PROXY), or not in the IP data.',
+                ],
+              ],
+        ),
+      ),
       card('Browser', [
-        ['Browser', [b.type, b.version].filter(Boolean).join(' ')], ['Language', b.language],
-        ['Time zone (browser)', b.timezone], ['User agent', b.user_agent],
+        ['Browser', [b.type, b.version].filter(Boolean).join(' ')],
+        ['Language', b.language],
+        ['Time zone (browser)', b.timezone],
+        ['User agent', b.user_agent],
       ]),
       card('Device', [
-        ['Category', d.category], ['Type', d.type], ['OS', d.os], ['CPU cores', d.cpu_cores],
-        ['Memory', d.memory !== undefined ? d.memory + ' GB' : undefined], ['GPU', d.gpu],
+        ['Category', d.category],
+        ['Type', d.type],
+        ['OS', d.os],
+        ['CPU cores', d.cpu_cores],
+        ['Memory', d.memory !== undefined ? d.memory + ' GB' : undefined],
+        ['GPU', d.gpu],
         ['Screen', d.screen_width ? d.screen_width + ' × ' + d.screen_height : undefined],
       ]),
       card('Behaviour on this page', [
-        ['Mouse events', bot.mouse_num_events], ['Clicks', bot.click_num_events], ['Key presses', bot.keyboard_num_events],
-        ['Touches', bot.touch_num_events], ['Copy and paste', bot.clipboard_num_events],
+        ['Mouse events', bot.mouse_num_events],
+        ['Clicks', bot.click_num_events],
+        ['Key presses', bot.keyboard_num_events],
+        ['Touches', bot.touch_num_events],
+        ['Copy and paste', bot.clipboard_num_events],
       ]),
-      signalsCard(s)
+      signalsCard(s),
     );
     document.getElementById('raw').textContent = JSON.stringify(e, null, 2);
     result.hidden = false;
@@ -132,7 +195,11 @@
         return fetch('/demo/session', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ session_id: handle.session_id, email: form.elements.email.value, name: form.elements.name.value }),
+          body: JSON.stringify({
+            session_id: handle.session_id,
+            email: form.elements.email.value,
+            name: form.elements.name.value,
+          }),
         });
       })
       .then(function (response) {
@@ -145,14 +212,23 @@
         render(evaluation);
         setStatus('Done. Type or move the mouse and submit again to see the counts change.');
       })
-      .catch(function (error) { setStatus(error.message, true); })
-      .then(function () { button.disabled = false; });
+      .catch(function (error) {
+        setStatus(error.message, true);
+      })
+      .then(function () {
+        button.disabled = false;
+      });
   });
 
   document.getElementById('new-session').addEventListener('click', function () {
-    window.Trustgate.reinitialize().then(function (handle) {
-      result.hidden = true;
-      setStatus('New session ' + handle.session_id + '.');
-    }, function (error) { setStatus(error.message, true); });
+    window.Trustgate.reinitialize().then(
+      function (handle) {
+        result.hidden = true;
+        setStatus('New session ' + handle.session_id + '.');
+      },
+      function (error) {
+        setStatus(error.message, true);
+      },
+    );
   });
 })();

@@ -3,6 +3,14 @@
  * the wire EmailIntelligence (emailIntelligence). Rules and score: docs/email-intelligence.md.
  */
 export { emailFacts, type DomainType, type EmailFacts } from './facts';
-export { emailIntelligence, emailScore, RISK_WEIGHTS, TRUST_WEIGHTS, type EmailHistory, type RiskSignal, type TrustSignal } from './intelligence';
+export {
+  emailIntelligence,
+  emailScore,
+  RISK_WEIGHTS,
+  TRUST_WEIGHTS,
+  type EmailHistory,
+  type RiskSignal,
+  type TrustSignal,
+} from './intelligence';
 export { NOT_MAIL_PROVIDERS } from './lists';
 export { RESERVED_DOMAINS } from './suffix';

@@ -71,7 +71,8 @@ function riskSignals(facts: EmailFacts, history: EmailHistory): RiskSignal[] {
   if (!facts.valid) signals.push('invalid_address');
   if (facts.disposable) signals.push('disposable_domain');
   if (count(history.fraudAccountsWithAddress) > 0) signals.push('address_seen_on_fraud_accounts');
-  if (count(history.fraudAccountsAtDomain) > 0 && ORGANISATION_DOMAINS.has(facts.domain_type)) signals.push('domain_seen_on_fraud_accounts');
+  if (count(history.fraudAccountsAtDomain) > 0 && ORGANISATION_DOMAINS.has(facts.domain_type))
+    signals.push('domain_seen_on_fraud_accounts');
   if (facts.alias) signals.push('email_alias');
   if (history.firstSeen === undefined) signals.push('new_address');
   return signals;
@@ -80,8 +81,10 @@ function riskSignals(facts: EmailFacts, history: EmailHistory): RiskSignal[] {
 function trustSignals(facts: EmailFacts, history: EmailHistory): TrustSignal[] {
   const signals: TrustSignal[] = [];
   // Age is only what this service has seen: a first sighting here, not the mailbox's creation.
-  if (history.firstSeen && olderThanYears(history.firstSeen, history.now, 1)) signals.push('email_age_greater_than_1_year');
-  if (history.firstSeen && olderThanYears(history.firstSeen, history.now, 5)) signals.push('email_age_greater_than_5_years');
+  if (history.firstSeen && olderThanYears(history.firstSeen, history.now, 1))
+    signals.push('email_age_greater_than_1_year');
+  if (history.firstSeen && olderThanYears(history.firstSeen, history.now, 5))
+    signals.push('email_age_greater_than_5_years');
   const domainTrust = DOMAIN_TRUST[facts.domain_type];
   if (domainTrust) signals.push(domainTrust);
   return signals;

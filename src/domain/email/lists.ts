@@ -96,4 +96,3 @@ export function isDisposableDomain(domain: string): boolean {
 export function isPersonalProvider(domain: string): boolean {
   return domain !== '' && personalProviders().has(domain);
 }
-

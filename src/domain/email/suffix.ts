@@ -37,7 +37,12 @@ const GOVERNMENT_LABELS = new Set(['gov', 'gouv', 'govt', 'gob', 'gub', 'go', 'g
 const NOT_EDUCATION = new Set(['school.museum', 'ac.gov.br']); // museums; the state of Acre's government
 const NOT_GOVERNMENT = new Set(['go.it']); // the province of Gorizia, open to anyone
 
-function zoneMatches(suffix: string, tlds: ReadonlySet<string>, labels: ReadonlySet<string>, exceptions: ReadonlySet<string>): boolean {
+function zoneMatches(
+  suffix: string,
+  tlds: ReadonlySet<string>,
+  labels: ReadonlySet<string>,
+  exceptions: ReadonlySet<string>,
+): boolean {
   if (exceptions.has(suffix)) return false;
   const parts = suffix.split('.');
   const tld = parts[parts.length - 1];
@@ -49,7 +54,8 @@ export function suffixFacts(domain: string): SuffixFacts {
   // not registries, and an address at `x.github.io` is still under the real suffix `io`.
   const parsed = parse(domain, { allowPrivateDomains: false, extractHostname: false });
   const suffix = parsed.publicSuffix ?? '';
-  const real = parsed.isIcann === true && !parsed.isIp && parsed.domain !== null && !RESERVED_DOMAINS.has(parsed.domain);
+  const real =
+    parsed.isIcann === true && !parsed.isIp && parsed.domain !== null && !RESERVED_DOMAINS.has(parsed.domain);
   return {
     real,
     education: real && zoneMatches(suffix, EDUCATION_TLDS, EDUCATION_LABELS, NOT_EDUCATION),

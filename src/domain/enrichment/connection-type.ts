@@ -8,11 +8,18 @@ import type { EvaluatedNetwork } from '../../api-types';
 
 export type ConnectionType = NonNullable<EvaluatedNetwork['connection_type']>;
 
-const MOBILE = /\b(wireless|mobile|mobil|cellular|celular|movil|móvil|lte|5g|t-mobile|verizon wireless|at&t mobility|sprint)\b/i;
-const EDUCATION = /\b(universit(y|ies|é|at|ät|ad|à)|college|school|academ(y|ic)|institute of technology|research and education|educational|\.edu)\b/i;
-const GOVERNMENT = /\b(government|ministry|ministerio|federal|department of|state of|county of|city of|gouvernement|bundes)\b|\bgov\b/i;
+const MOBILE =
+  /\b(wireless|mobile|mobil|cellular|celular|movil|móvil|lte|5g|t-mobile|verizon wireless|at&t mobility|sprint)\b/i;
+const EDUCATION =
+  /\b(universit(y|ies|é|at|ät|ad|à)|college|school|academ(y|ic)|institute of technology|research and education|educational|\.edu)\b/i;
+const GOVERNMENT =
+  /\b(government|ministry|ministerio|federal|department of|state of|county of|city of|gouvernement|bundes)\b|\bgov\b/i;
 
-export function connectionType(asn: number | undefined, organisation: string | undefined, hostingAsns: ReadonlySet<number>): ConnectionType | undefined {
+export function connectionType(
+  asn: number | undefined,
+  organisation: string | undefined,
+  hostingAsns: ReadonlySet<number>,
+): ConnectionType | undefined {
   if (asn !== undefined && hostingAsns.has(asn)) return 'hosting';
   if (!organisation) return asn === undefined ? undefined : 'isp';
   if (EDUCATION.test(organisation)) return 'education';

@@ -7,14 +7,18 @@ import ipaddr from 'ipaddr.js';
  * groups first, it keeps its meaning.
  */
 function parse(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  const text = ip.includes(':') ? ip.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%.*)?$/, (whole, a, b, c, d, zone = '') => {
-    const octets = [a, b, c, d].map(Number);
-    if (octets.some((o) => o > 255)) return whole;
-    return `${((octets[0] << 8) | octets[1]).toString(16)}:${((octets[2] << 8) | octets[3]).toString(16)}${zone}`;
-  }) : ip;
+  const text = ip.includes(':')
+    ? ip.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%.*)?$/, (whole, a, b, c, d, zone = '') => {
+        const octets = [a, b, c, d].map(Number);
+        if (octets.some((o) => o > 255)) return whole;
+        return `${((octets[0] << 8) | octets[1]).toString(16)}:${((octets[2] << 8) | octets[3]).toString(16)}${zone}`;
+      })
+    : ip;
   if (!ipaddr.isValid(text)) return undefined;
   const address = ipaddr.parse(text);
-  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (address as ipaddr.IPv6).toIPv4Address()
+    : address;
 }
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; addresses in canonical form; anything else unchanged. */
@@ -70,6 +74,7 @@ export function isPublicIp(ip: string): boolean {
 export function ipBlock(ip: string): string | undefined {
   if (!ipaddr.isValid(ip)) return undefined;
   const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`;
+  if (address.kind() === 'ipv4')
+    return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`;
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
 }

@@ -88,7 +88,10 @@ export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFact
     risk_signal_details: { network: [], device: [] },
     mobile: mobileFacts(sdk),
   };
-  return { ...base, ...evaluateSignals({ now: startTime, sdk, session: base, ipLists: new Set(), history: EMPTY_HISTORY }) };
+  return {
+    ...base,
+    ...evaluateSignals({ now: startTime, sdk, session: base, ipLists: new Set(), history: EMPTY_HISTORY }),
+  };
 }
 
 /** Identity facts: a later post of the same session cannot change them. */

@@ -21,7 +21,8 @@ const CATEGORY_OF_TYPE: Record<string, DeviceCategory> = {
   embedded: 'embedded',
 };
 
-const DESKTOP_OS = /^(Windows|Mac OS|macOS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS|FreeBSD|OpenBSD|NetBSD|Solaris|Mint|Arch|Gentoo|SUSE|Red Hat|CentOS)/i;
+const DESKTOP_OS =
+  /^(Windows|Mac OS|macOS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS|FreeBSD|OpenBSD|NetBSD|Solaris|Mint|Arch|Gentoo|SUSE|Red Hat|CentOS)/i;
 
 const DESKTOP_TYPE: [RegExp, string][] = [
   [/^(Mac OS|macOS)/i, 'Macintosh'],
@@ -59,7 +60,11 @@ const BRANDS: Record<string, string[]> = {
  * hints' full version list has the real one. It is used only for the same browser and major
  * version as the user agent's, so hints cannot contradict the user agent.
  */
-function fullVersion(name: string | undefined, version: string | undefined, hints: ClientHints | undefined): string | undefined {
+function fullVersion(
+  name: string | undefined,
+  version: string | undefined,
+  hints: ClientHints | undefined,
+): string | undefined {
   if (!name || !version || !hints?.full_version_list) return version;
   const major = version.split('.')[0];
   for (const brand of BRANDS[name] ?? []) {

@@ -7,7 +7,15 @@
 import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
 import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
 import { DAY_MS } from '../numbers';
-import { accountScore, botScore, decide, isCrawlerUserAgent, multipleAccountsScore, riskSignalAverage, riskSignalsScore } from '../scoring';
+import {
+  accountScore,
+  botScore,
+  decide,
+  isCrawlerUserAgent,
+  multipleAccountsScore,
+  riskSignalAverage,
+  riskSignalsScore,
+} from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type { AccountAggregates, AccountRecord, EvaluationFacts, PastSession } from './facts';
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
@@ -46,7 +54,10 @@ export function sessionsWithCurrent(history: readonly PastSession[], current: Pa
 /** What to search for links: the account's newest sessions and its identifiers, or the session alone. */
 export function linkSearchOf(facts: Pick<EvaluationFacts, 'session' | 'account'>): LinkSearch {
   if (!facts.account) return linkSearch([facts.session], undefined);
-  return linkSearch(sessionsWithCurrent(facts.account.sessions, facts.session).slice(0, SESSIONS_FOLLOWED), facts.account.record);
+  return linkSearch(
+    sessionsWithCurrent(facts.account.sessions, facts.session).slice(0, SESSIONS_FOLLOWED),
+    facts.account.record,
+  );
 }
 
 /** The session before `current` among `sessions` (newest first): the one the travel rule compares with. */
@@ -59,20 +70,32 @@ function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>
   const p = facts.previous;
   if (!p?.location) return undefined;
   const listed = [...facts.previousIpLists].some((l) => ANONYMISING_LISTS.has(l));
-  return { time: p.startTime, latitude: p.location.latitude, longitude: p.location.longitude, accuracyKm: p.location.accuracyKm, anonymised: p.location.anonymised || listed };
+  return {
+    time: p.startTime,
+    latitude: p.location.latitude,
+    longitude: p.location.longitude,
+    accuracyKm: p.location.accuracyKm,
+    anonymised: p.location.anonymised || listed,
+  };
 }
 
 /** The account's aggregates with `session` linked to it (unchanged when it already was). */
 export function withSession(a: AccountAggregates, session: PastSession): AccountAggregates {
   const t = session.startTime.getTime();
-  const newest = a.lastSeen === undefined || t > a.lastSeen.getTime() || (t === a.lastSeen.getTime() && session.id > (a.lastSessionId ?? ''));
+  const newest =
+    a.lastSeen === undefined ||
+    t > a.lastSeen.getTime() ||
+    (t === a.lastSeen.getTime() && session.id > (a.lastSessionId ?? ''));
   return {
     numSessions: a.numSessions + 1,
     firstSeen: a.firstSeen === undefined || t < a.firstSeen.getTime() ? session.startTime : a.firstSeen,
     lastSeen: newest ? session.startTime : a.lastSeen,
     lastSessionId: newest ? session.id : a.lastSessionId,
     lastCountry: newest ? session.countryCode : a.lastCountry,
-    countries: session.countryCode && !a.countries.includes(session.countryCode) ? [...a.countries, session.countryCode].sort() : a.countries,
+    countries:
+      session.countryCode && !a.countries.includes(session.countryCode)
+        ? [...a.countries, session.countryCode].sort()
+        : a.countries,
   };
 }
 
@@ -82,7 +105,9 @@ function emailOf(facts: EvaluationFacts, record: AccountRecord): EmailIntelligen
   if (record.email === undefined || !history) return undefined;
   const email = emailFacts(record.email);
   const seenBefore = facts.now.getTime() - record.createdAt.getTime() > NEW_ACCOUNT_MS ? record.createdAt : undefined;
-  const firstSeen = [history.addressFirstSeen, seenBefore].filter((d): d is Date => d !== undefined).sort((a, b) => a.getTime() - b.getTime())[0];
+  const firstSeen = [history.addressFirstSeen, seenBefore]
+    .filter((d): d is Date => d !== undefined)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
   return emailIntelligence(email, {
     accountsFromDomain: history.accountsFromDomain,
     firstSeen,
@@ -102,11 +127,17 @@ export function weighsDomainFraud(email: EmailFacts): boolean {
  * networks of its sessions within 1 and 7 days of its last one (among its newest
  * ACCOUNT_SESSIONS_READ), and the time-decayed averages of their signal scores.
  */
-export function accountDetails(record: AccountRecord, sessions: readonly PastSession[], now: Date, email?: EmailIntelligence): AccountDetails {
+export function accountDetails(
+  record: AccountRecord,
+  sessions: readonly PastSession[],
+  now: Date,
+  email?: EmailIntelligence,
+): AccountDetails {
   const a = record.aggregates;
   const lastSeen = a.lastSeen ?? now;
   const within = (days: number) => sessions.filter((s) => s.startTime.getTime() >= lastSeen.getTime() - days * DAY_MS);
-  const distinct = (rows: PastSession[], key: (s: PastSession) => string | undefined) => new Set(rows.map(key).filter(Boolean)).size;
+  const distinct = (rows: PastSession[], key: (s: PastSession) => string | undefined) =>
+    new Set(rows.map(key).filter(Boolean)).size;
   const details: AccountDetails = {
     account: {
       id: record.id,
@@ -119,10 +150,15 @@ export function accountDetails(record: AccountRecord, sessions: readonly PastSes
     last_seen: lastSeen.toISOString(),
     last_session: a.lastSessionId ?? '',
     countries: a.countries,
-    unique_devices: { '1_day': distinct(within(1), (s) => s.deviceId), '7_day': distinct(within(7), (s) => s.deviceId) },
+    unique_devices: {
+      '1_day': distinct(within(1), (s) => s.deviceId),
+      '7_day': distinct(within(7), (s) => s.deviceId),
+    },
     unique_networks: { '1_day': distinct(within(1), (s) => s.ipBlock), '7_day': distinct(within(7), (s) => s.ipBlock) },
     risk_signal_average: riskSignalAverage(
-      sessions.filter((s) => s.scores).map((s) => ({ time: s.startTime, scores: s.scores!.scores, spoofedIp: s.scores!.spoofedIp })),
+      sessions
+        .filter((s) => s.scores)
+        .map((s) => ({ time: s.startTime, scores: s.scores!.scores, spoofedIp: s.scores!.spoofedIp })),
       now,
     ),
   };
@@ -132,7 +168,13 @@ export function accountDetails(record: AccountRecord, sessions: readonly PastSes
 }
 
 /** The scores from the signals, the links' confidences and (authenticate) the email's score. */
-function scoresOf(facts: EvaluationFacts, signals: SignalResult, links: readonly Link[], lists: readonly string[], emailScore?: number): Scores {
+function scoresOf(
+  facts: EvaluationFacts,
+  signals: SignalResult,
+  links: readonly Link[],
+  lists: readonly string[],
+  emailScore?: number,
+): Scores {
   const s = facts.session.facts;
   const bot = botScore({
     bot: s.bot,
@@ -146,11 +188,18 @@ function scoresOf(facts: EvaluationFacts, signals: SignalResult, links: readonly
     links.map((l) => l.score),
     lists.includes('main_account'),
   );
-  return { bot, risk_signals: risk, multiple_accounts: multiple, account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }) };
+  return {
+    bot,
+    risk_signals: risk,
+    multiple_accounts: multiple,
+    account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }),
+  };
 }
 
 /** The session's risk signals, with the IP lists and the service's history. */
-export function signalsOf(facts: Pick<EvaluationFacts, 'session' | 'ipLists' | 'previousIpLists' | 'network' | 'previous'>): SignalResult {
+export function signalsOf(
+  facts: Pick<EvaluationFacts, 'session' | 'ipLists' | 'previousIpLists' | 'network' | 'previous'>,
+): SignalResult {
   const s = facts.session;
   return evaluateSignals({
     now: s.startTime,
@@ -167,25 +216,44 @@ export function evaluate(facts: EvaluationFacts): EvaluationOutcome {
   const evidence = linkEvidence(search, facts.identifierMatches, facts.networkMatches);
   const account = facts.account;
   const grouped = account ? facts.project.groupsEnabled : facts.project.groupsEnabled && facts.linkGroup !== undefined;
-  const found = linksOf(evidence, facts.linked, { enabled: grouped, name: account ? account.record.group : facts.linkGroup });
+  const found = linksOf(evidence, facts.linked, {
+    enabled: grouped,
+    name: account ? account.record.group : facts.linkGroup,
+  });
 
   if (!account) {
     // Unauthenticated: the session's own accounts are not linked to it.
     const links = found.filter((l) => !facts.session.accountIds.includes(l.accountId));
     const scores = scoresOf(facts, signals, links, facts.sessionAccountLists);
-    return { signals, scores, decision: decide(scores.account_score, facts.project.decisionThreshold, facts.sessionAccountLists), lists: facts.sessionAccountLists, links };
+    return {
+      signals,
+      scores,
+      decision: decide(scores.account_score, facts.project.decisionThreshold, facts.sessionAccountLists),
+      lists: facts.sessionAccountLists,
+      links,
+    };
   }
 
   const email = emailOf(facts, account.record);
   const scores = scoresOf(facts, signals, found, account.lists, email?.email_score);
   const decision = decide(scores.account_score, facts.project.decisionThreshold, account.lists);
   const linksSession = !facts.session.accountIds.includes(account.record.id);
-  const current: PastSession = { ...facts.session, scores: { scores: signals.risk_signal_scores, spoofedIp: signals.risk_signals.spoofed_ip } };
+  const current: PastSession = {
+    ...facts.session,
+    scores: { scores: signals.risk_signal_scores, spoofedIp: signals.risk_signals.spoofed_ip },
+  };
   const record: AccountRecord = {
     ...account.record,
     decision,
     aggregates: linksSession ? withSession(account.record.aggregates, current) : account.record.aggregates,
   };
   const details = accountDetails(record, sessionsWithCurrent(account.sessions, current), facts.now, email);
-  return { signals, scores, decision, lists: account.lists, links: found, account: { details, record, email, linksSession } };
+  return {
+    signals,
+    scores,
+    decision,
+    lists: account.lists,
+    links: found,
+    account: { details, record, email, linksSession },
+  };
 }

@@ -46,7 +46,15 @@ export const ACCOUNT_IDENTIFIERS: readonly { type: MatchType; key: AccountKey }[
 /** What the search looks up: identifier values (by type) and the followed sessions' networks. */
 export interface LinkSearch {
   identifiers: { type: MatchType; value: string; of: 'session' | 'account' }[];
-  networks: { sessionId: string; ip: string; block?: string; ipFrom: Date; ipTo: Date; blockFrom: Date; blockTo: Date }[];
+  networks: {
+    sessionId: string;
+    ip: string;
+    block?: string;
+    ipFrom: Date;
+    ipTo: Date;
+    blockFrom: Date;
+    blockTo: Date;
+  }[];
   /** The account whose own links are not evidence (authenticate). */
   excludeAccount?: string;
 }
@@ -83,7 +91,11 @@ export function linkSearch(sessions: readonly PastSession[], account: AccountRec
 }
 
 /** The evidence per found account: how many accounts share each identifier (both ends included). */
-export function linkEvidence(search: LinkSearch, identifiers: readonly IdentifierMatch[], networks: readonly NetworkMatch[]): Map<string, LinkEvidence[]> {
+export function linkEvidence(
+  search: LinkSearch,
+  identifiers: readonly IdentifierMatch[],
+  networks: readonly NetworkMatch[],
+): Map<string, LinkEvidence[]> {
   const found = new Map<string, LinkEvidence[]>();
   const add = (ids: readonly string[], type: MatchType, self: number) => {
     const sharedBy = ids.length + self;
@@ -95,20 +107,30 @@ export function linkEvidence(search: LinkSearch, identifiers: readonly Identifie
   };
   const self = search.excludeAccount === undefined ? 0 : 1;
   const matched = new Map(identifiers.map((m) => [`${m.type}\u0000${m.value}`, m.accountIds]));
-  for (const { type, value, of } of search.identifiers) add(matched.get(`${type}\u0000${value}`) ?? [], type, of === 'account' ? 1 : self);
+  for (const { type, value, of } of search.identifiers)
+    add(matched.get(`${type}\u0000${value}`) ?? [], type, of === 'account' ? 1 : self);
   const onNetwork = new Map(networks.map((m) => [m.sessionId, m]));
   for (const n of search.networks) {
     const m = onNetwork.get(n.sessionId);
     if (!m) continue;
     if (m.onIp.length < NETWORK_CROWD_LIMIT) add(m.onIp, 'network', self);
     // A block is a neighbourhood, not an address: it counts as if twice as many accounts shared it.
-    if (n.block && m.onBlock.length < NETWORK_CROWD_LIMIT) add(m.onBlock.filter((id) => !m.onIp.includes(id)), 'network', self + m.onBlock.length);
+    if (n.block && m.onBlock.length < NETWORK_CROWD_LIMIT)
+      add(
+        m.onBlock.filter((id) => !m.onIp.includes(id)),
+        'network',
+        self + m.onBlock.length,
+      );
   }
   return found;
 }
 
 /** The links, strongest first; with `group` set, only accounts in that group. */
-export function linksOf(evidence: Map<string, LinkEvidence[]>, linked: Map<string, LinkedRecord>, group: { enabled: boolean; name?: string }): Link[] {
+export function linksOf(
+  evidence: Map<string, LinkEvidence[]>,
+  linked: Map<string, LinkedRecord>,
+  group: { enabled: boolean; name?: string },
+): Link[] {
   return [...evidence.entries()]
     .filter(([id]) => !group.enabled || linked.get(id)?.record.group === group.name)
     .map(([accountId, e]) => ({ accountId, score: linkScore(e), matchTypes: [...new Set(e.map((x) => x.type))] }))

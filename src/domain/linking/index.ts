@@ -19,12 +19,7 @@ export function phoneKey(raw: string | undefined): string | undefined {
 
 /** Compatibility decomposition, diacritics removed, lower case, whitespace collapsed. */
 function foldName(part: string | undefined): string {
-  return (part ?? '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return (part ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
 /** `first last`, folded (NFKD, no diacritics, lower case, one space); undefined unless both parts are given. */

@@ -21,7 +21,6 @@ import { clamp01, DAY_MS, noisyOr } from '../numbers';
 
 export * from './constants';
 
-
 /** An event count; anything that is not a positive number counts as 0. */
 function count(n: number): number {
   return n > 0 ? n : 0;
@@ -129,7 +128,10 @@ export interface AccountScoreParts {
  * where risk = max(0, email_score) and trust = max(0, -email_score); no email counts as 0.
  */
 export function accountScore(parts: AccountScoreParts): number {
-  const email = parts.email_score === undefined || Number.isNaN(parts.email_score) ? 0 : Math.min(1, Math.max(-1, parts.email_score));
+  const email =
+    parts.email_score === undefined || Number.isNaN(parts.email_score)
+      ? 0
+      : Math.min(1, Math.max(-1, parts.email_score));
   const risk = noisyOr([
     ACCOUNT_WEIGHTS.bot * clamp01(parts.bot),
     ACCOUNT_WEIGHTS.risk_signals * clamp01(parts.risk_signals),

@@ -33,7 +33,13 @@ export interface SignalHistory {
   ipDistinctAccounts: number;
 }
 
-export const EMPTY_HISTORY: SignalHistory = { fraudOnIp: 0, fraudOnBlock: 0, ipFakeSessions: 0, ipBlockedAccounts: 0, ipDistinctAccounts: 0 };
+export const EMPTY_HISTORY: SignalHistory = {
+  fraudOnIp: 0,
+  fraudOnBlock: 0,
+  ipFakeSessions: 0,
+  ipBlockedAccounts: 0,
+  ipDistinctAccounts: 0,
+};
 
 export interface SignalContext {
   now: Date;
@@ -54,7 +60,10 @@ export interface Finding {
 }
 
 /** Conditions with their weights → a finding (the details name every condition present). */
-export function findingOf(conditions: { name: string; weight: number; present: boolean }[], kind: 'network' | 'device'): Finding {
+export function findingOf(
+  conditions: { name: string; weight: number; present: boolean }[],
+  kind: 'network' | 'device',
+): Finding {
   const present = conditions.filter((c) => c.present);
   return { score: round3(noisyOr(present.map((c) => c.weight))), [kind]: present.map((c) => c.name) };
 }

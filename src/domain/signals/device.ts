@@ -10,7 +10,8 @@ export const MISMATCH_TIMEZONE_GAP_MIN = 60;
 export const GEOLOCATION_SPOOF_KM = 500;
 
 /** Conditions that mean a program, not a person, drives the browser (the bot score reads them too). */
-export const AUTOMATION_CONDITION = /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events)/;
+export const AUTOMATION_CONDITION =
+  /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events)/;
 
 /** The user agent claims one platform, the client hints or the SDK's own facts another. */
 function userAgentInconsistent(ctx: SignalContext): boolean {
@@ -18,10 +19,26 @@ function userAgentInconsistent(ctx: SignalContext): boolean {
   const os = parseUserAgent(ctx.sdk.user_agent).device.os ?? '';
   if (hints?.platform) {
     const platform = hints.platform.toLowerCase();
-    const family = /windows/i.test(os) ? 'windows' : /mac os|macos/i.test(os) ? 'macos' : /android/i.test(os) ? 'android' : /linux|ubuntu|debian|fedora/i.test(os) ? 'linux' : /chrom/i.test(os) ? 'chrome os' : undefined;
+    const family = /windows/i.test(os)
+      ? 'windows'
+      : /mac os|macos/i.test(os)
+        ? 'macos'
+        : /android/i.test(os)
+          ? 'android'
+          : /linux|ubuntu|debian|fedora/i.test(os)
+            ? 'linux'
+            : /chrom/i.test(os)
+              ? 'chrome os'
+              : undefined;
     if (family && platform !== family && !(family === 'linux' && platform === 'chrome os')) return true;
   }
-  if (ctx.sdk.source !== 'web' && ctx.sdk.source !== undefined && ctx.sdk.user_agent && /Windows NT|Macintosh|X11/.test(ctx.sdk.user_agent)) return true;
+  if (
+    ctx.sdk.source !== 'web' &&
+    ctx.sdk.source !== undefined &&
+    ctx.sdk.user_agent &&
+    /Windows NT|Macintosh|X11/.test(ctx.sdk.user_agent)
+  )
+    return true;
   return false;
 }
 
@@ -68,7 +85,11 @@ export function deviceNetworkMismatch(ctx: SignalContext): Finding {
     [
       { name: 'timezone_mismatch', weight: 0.7, present: timezoneMismatch(ctx) },
       { name: 'language_mismatch', weight: 0.2, present: languagesImplausible(ctx) },
-      { name: 'mobile_device_on_hosting_network', weight: 0.8, present: mobileSdk && ctx.session.network.connection_type === 'hosting' },
+      {
+        name: 'mobile_device_on_hosting_network',
+        weight: 0.8,
+        present: mobileSdk && ctx.session.network.connection_type === 'hosting',
+      },
     ],
     'network',
   );

@@ -36,8 +36,16 @@ export function ipReputation(ctx: SignalContext): Finding {
   return findingOf(
     [
       { name: 'ip_fake_sessions', weight: Math.min(1, 0.5 + 0.1 * h.ipFakeSessions), present: h.ipFakeSessions > 0 },
-      { name: 'ip_blocked_accounts', weight: Math.min(1, 0.6 + 0.1 * h.ipBlockedAccounts), present: h.ipBlockedAccounts > 0 },
-      { name: 'ip_many_accounts', weight: Math.min(0.6, 0.02 * h.ipDistinctAccounts), present: h.ipDistinctAccounts > CROWDED_IP_ACCOUNTS },
+      {
+        name: 'ip_blocked_accounts',
+        weight: Math.min(1, 0.6 + 0.1 * h.ipBlockedAccounts),
+        present: h.ipBlockedAccounts > 0,
+      },
+      {
+        name: 'ip_many_accounts',
+        weight: Math.min(0.6, 0.02 * h.ipDistinctAccounts),
+        present: h.ipDistinctAccounts > CROWDED_IP_ACCOUNTS,
+      },
     ],
     'network',
   );
@@ -56,7 +64,8 @@ function anonymised(ctx: SignalContext): boolean {
 export function travelSpeed(ctx: SignalContext): { km: number; kmh: number } | undefined {
   const prev = ctx.history.previous;
   const { latitude, longitude } = ctx.session.location;
-  if (!prev || prev.anonymised || anonymised(ctx) || latitude === undefined || longitude === undefined) return undefined;
+  if (!prev || prev.anonymised || anonymised(ctx) || latitude === undefined || longitude === undefined)
+    return undefined;
   const km = distanceKm(prev.latitude, prev.longitude, latitude, longitude);
   const accuracyKm = Math.max(prev.accuracyKm, ipLocationAccuracyKm(ctx.session.location));
   if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, accuracyKm)) return undefined;
@@ -70,5 +79,10 @@ export function impossibleTravel(ctx: SignalContext): Finding {
   // Above 900 km/h nobody travels (reference rule): certain. From 600 km/h (a fast airliner)
   // up to 900 the score rises to 0.4: worth weighing, never raised.
   if (travel.kmh > IMPOSSIBLE_TRAVEL_KMH) return { score: 1, network: ['impossible_travel'] };
-  return { score: round3(Math.max(0, (travel.kmh - FAST_TRAVEL_KMH) / (IMPOSSIBLE_TRAVEL_KMH - FAST_TRAVEL_KMH)) * FAST_TRAVEL_MAX), network: [] };
+  return {
+    score: round3(
+      Math.max(0, (travel.kmh - FAST_TRAVEL_KMH) / (IMPOSSIBLE_TRAVEL_KMH - FAST_TRAVEL_KMH)) * FAST_TRAVEL_MAX,
+    ),
+    network: [],
+  };
 }

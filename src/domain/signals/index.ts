@@ -12,7 +12,13 @@ import { datacenter, proxy, spoofedAddresses, tor, vpn } from './network';
 export { AUTOMATION_CONDITION } from './device';
 export { ipLocationAccuracyKm } from './geo';
 export { isAnonymised } from './network';
-export { EMPTY_HISTORY, type IpListName, type PreviousSession, type SignalContext, type SignalHistory } from './context';
+export {
+  EMPTY_HISTORY,
+  type IpListName,
+  type PreviousSession,
+  type SignalContext,
+  type SignalHistory,
+} from './context';
 
 export const ON_THRESHOLD = 0.5;
 
@@ -51,5 +57,9 @@ export function evaluateSignals(ctx: SignalContext): SignalResult {
   }
   const spoofed = spoofedAddresses(ctx, ctx.session.network.ip_address ?? '');
   flags.spoofed_ip = spoofed.length > 0;
-  return { risk_signals: flags, risk_signal_scores: scores, risk_signal_details: { network: [...network], device: [...device] } };
+  return {
+    risk_signals: flags,
+    risk_signal_scores: scores,
+    risk_signal_details: { network: [...network], device: [...device] },
+  };
 }

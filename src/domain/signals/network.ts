@@ -14,7 +14,10 @@ export const TUNNEL_TIMEZONE_GAP_MIN = 120;
  * A stored session whose address hides where the person is (Tor, a VPN, a proxy or a private
  * relay, as its signals said): the travel rules neither start nor end at it.
  */
-export function isAnonymised(session: { risk_signals: Pick<Session['risk_signals'], 'tor' | 'vpn' | 'proxy'>; network: Pick<Session['network'], 'connection_type'> }): boolean {
+export function isAnonymised(session: {
+  risk_signals: Pick<Session['risk_signals'], 'tor' | 'vpn' | 'proxy'>;
+  network: Pick<Session['network'], 'connection_type'>;
+}): boolean {
   const r = session.risk_signals;
   return Boolean(r.tor || r.vpn || r.proxy || session.network.connection_type === 'private_relay');
 }
@@ -71,7 +74,11 @@ export function proxy(ctx: SignalContext): Finding {
     [
       { name: 'proxy_ip_list', weight: 1, present: ctx.ipLists.has('proxy') },
       { name: 'private_relay', weight: 0.5, present: relay },
-      { name: 'webrtc_ip_mismatch', weight: 0.5, present: spoofedAddresses(ctx, ctx.session.network.ip_address ?? '').length > 0 },
+      {
+        name: 'webrtc_ip_mismatch',
+        weight: 0.5,
+        present: spoofedAddresses(ctx, ctx.session.network.ip_address ?? '').length > 0,
+      },
     ],
     'network',
   );

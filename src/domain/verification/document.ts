@@ -22,7 +22,9 @@ function parseIso(date: IsoDate): { y: number; m: number; d: number } | undefine
   if (!match) return undefined;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const probe = new Date(Date.UTC(y, m - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { y, m, d } : undefined;
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d
+    ? { y, m, d }
+    : undefined;
 }
 
 /** `MM/DD/YYYY`, or the empty string when the date was not read. */
@@ -104,7 +106,9 @@ export function idValidity(document: DocumentFindings, now: Date): DocumentSigna
 
 export function documentSignals(selfie: FaceFindings, document: DocumentFindings, now: Date): DocumentSignals {
   const age = document.fields ? ageOn(document.fields.dateOfBirth, now) : undefined;
-  const failedChecks = document.checks.some((c) => !c.passed) || (document.fields !== null && dateProblems(document.fields, now).length > 0);
+  const failedChecks =
+    document.checks.some((c) => !c.passed) ||
+    (document.fields !== null && dateProblems(document.fields, now).length > 0);
   return {
     id_age: age !== undefined && age >= 0 ? age : null,
     face_age_estimate: faceAgeBand(selfie),
@@ -112,7 +116,13 @@ export function documentSignals(selfie: FaceFindings, document: DocumentFindings
     id_barcode_status: BARCODE_STATUS[document.barcode],
     // No tampering model runs on the portrait: a found face is undetermined, never a made-up pass.
     id_face_status: document.face ? 'undetermined' : 'face_not_found',
-    id_text_status: !document.fields ? 'text_not_read' : failedChecks ? 'possible_text_tampering' : document.checks.length > 0 ? 'likely_original_text' : 'text_not_read',
+    id_text_status: !document.fields
+      ? 'text_not_read'
+      : failedChecks
+        ? 'possible_text_tampering'
+        : document.checks.length > 0
+          ? 'likely_original_text'
+          : 'text_not_read',
     // No screen-replay model runs on the document.
     is_id_digital_spoof: 'undetermined',
     is_full_id_captured: EDGES[document.edges],

@@ -7,7 +7,8 @@ import type { FaceFindings } from './analysis';
 
 /** The dot product of two L2-normalised embeddings: their cosine similarity, -1 to 1. */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length || a.length === 0) throw new Error(`embeddings of different sizes (${a.length}, ${b.length}) cannot be compared`);
+  if (a.length !== b.length || a.length === 0)
+    throw new Error(`embeddings of different sizes (${a.length}, ${b.length}) cannot be compared`);
   let dot = 0;
   for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
   return dot;

@@ -13,7 +13,13 @@ import { isAnonymised } from '../signals/network';
 
 export type ReferringComparison = FaceMatchReferringSessionSignals;
 
-export const NO_REFERRING_SESSION: ReferringComparison = { impossible_travel: 0, ip_mismatch: 0, user_agent_mismatch: 0, device_timezone_mismatch: 0, ip_timezone_mismatch: 0 };
+export const NO_REFERRING_SESSION: ReferringComparison = {
+  impossible_travel: 0,
+  ip_mismatch: 0,
+  user_agent_mismatch: 0,
+  device_timezone_mismatch: 0,
+  ip_timezone_mismatch: 0,
+};
 
 /** Scores of an IP change: same address 0, same /24 (IPv6 /64) 0.3, same provider 0.6, otherwise 1. */
 export const IP_MISMATCH = { sameBlock: 0.3, sameProvider: 0.6, other: 1 };
@@ -24,10 +30,14 @@ function travel(capture: Session, referring: Session): number {
   const a = referring.location;
   const b = capture.location;
   if (isAnonymised(capture) || isAnonymised(referring)) return 0;
-  if (a.latitude === undefined || a.longitude === undefined || b.latitude === undefined || b.longitude === undefined) return 0;
+  if (a.latitude === undefined || a.longitude === undefined || b.latitude === undefined || b.longitude === undefined)
+    return 0;
   const km = distanceKm(a.latitude, a.longitude, b.latitude, b.longitude);
   if (km <= Math.max(TRAVEL_MIN_DISTANCE_KM, ipLocationAccuracyKm(a), ipLocationAccuracyKm(b))) return 0;
-  const hours = Math.max(Math.abs(new Date(capture.start_time).getTime() - new Date(referring.start_time).getTime()) / HOUR_MS, 1 / 60);
+  const hours = Math.max(
+    Math.abs(new Date(capture.start_time).getTime() - new Date(referring.start_time).getTime()) / HOUR_MS,
+    1 / 60,
+  );
   return km / hours > IMPOSSIBLE_TRAVEL_KMH ? 1 : 0;
 }
 
@@ -42,7 +52,12 @@ function ipMismatch(capture: Session, referring: Session): number {
 }
 
 function userAgentMismatch(capture: Session, referring: Session): number {
-  if (!capture.browser.user_agent || !referring.browser.user_agent || capture.browser.user_agent === referring.browser.user_agent) return 0;
+  if (
+    !capture.browser.user_agent ||
+    !referring.browser.user_agent ||
+    capture.browser.user_agent === referring.browser.user_agent
+  )
+    return 0;
   const a = referring.device;
   const b = capture.device;
   if (a.os !== b.os || a.category !== b.category || a.type !== b.type) return USER_AGENT_MISMATCH.platform;
@@ -71,5 +86,9 @@ export function compareWithReferring(capture: Session, referring: Session | unde
 
 /** ID Check's form: each comparison as a boolean (score ≥ 0.5). */
 export function referringBooleans(c: ReferringComparison): IdCheckReferringSessionSignals {
-  return { impossible_travel: c.impossible_travel >= 0.5, ip_mismatch: c.ip_mismatch >= 0.5, user_agent_mismatch: c.user_agent_mismatch >= 0.5 };
+  return {
+    impossible_travel: c.impossible_travel >= 0.5,
+    ip_mismatch: c.ip_mismatch >= 0.5,
+    user_agent_mismatch: c.user_agent_mismatch >= 0.5,
+  };
 }

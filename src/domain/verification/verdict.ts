@@ -57,17 +57,32 @@ export function verdict(input: VerdictInput): Verdict {
 
   // The account's lists decide first, as they do for sessions; then the threshold.
   if (input.lists.includes('block')) {
-    return { risk_flags, risk_score, decision: 'Fake', rules: [{ name: 'block_list', description: 'The account is on the block list.' }] };
+    return {
+      risk_flags,
+      risk_score,
+      decision: 'Fake',
+      rules: [{ name: 'block_list', description: 'The account is on the block list.' }],
+    };
   }
   if (input.lists.includes('allow')) {
-    return { risk_flags, risk_score, decision: 'Real', rules: [{ name: 'allow_list', description: 'The account is on the allow list.' }] };
+    return {
+      risk_flags,
+      risk_score,
+      decision: 'Real',
+      rules: [{ name: 'allow_list', description: 'The account is on the allow list.' }],
+    };
   }
   if (risk_score >= input.threshold) {
     return {
       risk_flags,
       risk_score,
       decision: 'Fake',
-      rules: [{ name: 'risk_threshold', description: `risk_score ${risk_score} is at or above the project's decision threshold ${input.threshold}.` }],
+      rules: [
+        {
+          name: 'risk_threshold',
+          description: `risk_score ${risk_score} is at or above the project's decision threshold ${input.threshold}.`,
+        },
+      ],
     };
   }
   return { risk_flags, risk_score, decision: 'Real', rules: [] };

@@ -4,7 +4,8 @@ import { normaliseIpListEntry, parseBlock, parseListText } from './entries';
 import { IP_LIST_NAMES, ipListFile, isIpListName, type IpListName } from './names';
 
 function checked(list: string, cidr: string): string {
-  if (!isIpListName(list)) throw new Error(`unknown IP list ${JSON.stringify(list)}; the lists are ${IP_LIST_NAMES.join(', ')}`);
+  if (!isIpListName(list))
+    throw new Error(`unknown IP list ${JSON.stringify(list)}; the lists are ${IP_LIST_NAMES.join(', ')}`);
   const entry = normaliseIpListEntry(cidr);
   if (!entry) throw new Error(`not an IP address or CIDR block: ${JSON.stringify(cidr)}`);
   return entry;
@@ -65,7 +66,10 @@ export function removeFromIpList(dir: string, list: IpListName, cidr: string): b
 }
 
 /** The operator's entries on a list (canonical form, in file order) and the lines that are not entries. */
-export function readIpList(dir: string, list: IpListName): { file: string; entries: string[]; invalid: { line: number; text: string }[] } {
+export function readIpList(
+  dir: string,
+  list: IpListName,
+): { file: string; entries: string[]; invalid: { line: number; text: string }[] } {
   const file = ipListFile(dir, list);
   const parsed = parseListText(readText(file) ?? '');
   return { file, entries: parsed.blocks.map((b) => b.cidr), invalid: parsed.bad };

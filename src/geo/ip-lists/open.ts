@@ -58,7 +58,9 @@ export class IpListFileError extends Error {
   ) {
     const shown = lines.slice(0, 5).map((l) => `line ${l.line}: ${JSON.stringify(l.text)}`);
     const more = lines.length > shown.length ? `, and ${lines.length - shown.length} more` : '';
-    super(`${file}: skipped ${lines.length} line(s) that are not an IP address or CIDR block (${shown.join('; ')}${more}); the other lines are in effect`);
+    super(
+      `${file}: skipped ${lines.length} line(s) that are not an IP address or CIDR block (${shown.join('; ')}${more}); the other lines are in effect`,
+    );
     this.name = 'IpListFileError';
   }
 }
@@ -104,7 +106,8 @@ export function openIpLists(options: IpListsOptions): IpLists {
       const file = ipListFile(options.dir, list);
       load(file, list, operator);
       const listener = (current: fs.Stats, previous: fs.Stats) => {
-        if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
+        if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino)
+          return;
         if (load(file, list, operator)) report(file);
       };
       // Polling works for files that do not exist yet, on network file systems, and across

@@ -9,7 +9,14 @@ import { projectOf } from '../context';
 export function makeLivenessHandlers(verification: VerificationUseCases, mediaUrls: MediaUrls) {
   return {
     async uploadVerificationCapture(req: Request<{ session_id: string }>, res: Response) {
-      res.json(await verification.capture(req.params.session_id, String(req.query.token), req.query.kind as CaptureKind, req.body));
+      res.json(
+        await verification.capture(
+          req.params.session_id,
+          String(req.query.token),
+          req.query.kind as CaptureKind,
+          req.body,
+        ),
+      );
     },
     async completeVerificationSession(req: Request<{ session_id: string }>, res: Response) {
       const deviceSessionId = typeof req.query.device_session_id === 'string' ? req.query.device_session_id : undefined;
@@ -22,7 +29,10 @@ export function makeLivenessHandlers(verification: VerificationUseCases, mediaUr
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.type(media.contentType).send(media.bytes);
     },
-    async createVerificationSession(req: Request<Record<string, string>, unknown, CreateVerificationSession>, res: Response) {
+    async createVerificationSession(
+      req: Request<Record<string, string>, unknown, CreateVerificationSession>,
+      res: Response,
+    ) {
       res.json(await verification.create(projectOf(req), req.body, { requestId: req.requestId }));
     },
     async cancelVerificationSession(req: Request<{ session_id: string }>, res: Response) {

@@ -1,6 +1,12 @@
 /** Handlers of the `Session` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AuthenticateRequest, AuthenticateResponse, Session, UnauthenticatedRequest, UnauthenticatedResponse } from '../../api-types';
+import type {
+  AuthenticateRequest,
+  AuthenticateResponse,
+  Session,
+  UnauthenticatedRequest,
+  UnauthenticatedResponse,
+} from '../../api-types';
 import type { EvaluationUseCases } from '../../usecases/evaluation';
 import { projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
@@ -13,12 +19,28 @@ export function makeSessionHandlers(evaluation: EvaluationUseCases) {
     async getSession(req: Request<{ session_id: string }>, res: Response<Session>) {
       res.json(await evaluation.get(projectOf(req), req.params.session_id, req.requestId));
     },
-    async authenticateSession(req: Request<Record<string, string>, unknown, AuthenticateRequest>, res: Response<AuthenticateResponse>) {
+    async authenticateSession(
+      req: Request<Record<string, string>, unknown, AuthenticateRequest>,
+      res: Response<AuthenticateResponse>,
+    ) {
       checkMetadataSize(req.body.account.metadata, 'account.metadata');
-      res.json(await evaluation.authenticate(projectOf(req), req.body, { requestId: req.requestId, accountsLinked: accountsLinked(req) }));
+      res.json(
+        await evaluation.authenticate(projectOf(req), req.body, {
+          requestId: req.requestId,
+          accountsLinked: accountsLinked(req),
+        }),
+      );
     },
-    async evaluateUnauthenticatedSession(req: Request<Record<string, string>, unknown, UnauthenticatedRequest>, res: Response<UnauthenticatedResponse>) {
-      res.json(await evaluation.evaluateUnauthenticated(projectOf(req), req.body, { requestId: req.requestId, accountsLinked: accountsLinked(req) }));
+    async evaluateUnauthenticatedSession(
+      req: Request<Record<string, string>, unknown, UnauthenticatedRequest>,
+      res: Response<UnauthenticatedResponse>,
+    ) {
+      res.json(
+        await evaluation.evaluateUnauthenticated(projectOf(req), req.body, {
+          requestId: req.requestId,
+          accountsLinked: accountsLinked(req),
+        }),
+      );
     },
   };
 }

@@ -116,14 +116,23 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   // Sessions stored before this migration: their address block and network kind.
-  const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select('id', 'ip_address', 'facts');
+  const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select(
+    'id',
+    'ip_address',
+    'facts',
+  );
   for (const row of rows) {
-    const facts = JSON.parse(row.facts) as { network?: { connection_type?: string }; location?: { country_code?: string } };
-    await knex('sessions').where({ id: row.id }).update({
-      ip_block: ipBlock(row.ip_address) ?? null,
-      connection_type: facts.network?.connection_type ?? null,
-      country_code: facts.location?.country_code ?? null,
-    });
+    const facts = JSON.parse(row.facts) as {
+      network?: { connection_type?: string };
+      location?: { country_code?: string };
+    };
+    await knex('sessions')
+      .where({ id: row.id })
+      .update({
+        ip_block: ipBlock(row.ip_address) ?? null,
+        connection_type: facts.network?.connection_type ?? null,
+        country_code: facts.location?.country_code ?? null,
+      });
   }
 }
 
@@ -141,7 +150,18 @@ export async function down(knex: Knex): Promise<void> {
     t.dropIndex(['project_id', 'ip_block', 'start_time']);
     t.dropIndex(['project_id', 'mobile_id']);
     t.dropIndex(['project_id', 'apple_device_key']);
-    for (const c of ['ip_block', 'connection_type', 'country_code', 'mobile_id', 'risk_scores', 'apple_device_key', 'decision', 'account_score', 'evaluated_at']) t.dropColumn(c);
+    for (const c of [
+      'ip_block',
+      'connection_type',
+      'country_code',
+      'mobile_id',
+      'risk_scores',
+      'apple_device_key',
+      'decision',
+      'account_score',
+      'evaluated_at',
+    ])
+      t.dropColumn(c);
   });
   await knex.schema.dropTableIfExists('list_members');
   await knex.schema.dropTableIfExists('lists');

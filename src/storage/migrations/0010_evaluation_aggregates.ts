@@ -44,9 +44,12 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('anonymised').notNullable().defaultTo(false);
   });
 
-  await knex.raw(`UPDATE session_accounts SET session_start = (SELECT s.start_time FROM sessions s WHERE s.id = session_accounts.session_id)`);
+  await knex.raw(
+    `UPDATE session_accounts SET session_start = (SELECT s.start_time FROM sessions s WHERE s.id = session_accounts.session_id)`,
+  );
 
-  const json = (path: string[]) => (pg ? `(facts::jsonb #>> '{${path.join(',')}}')` : `json_extract(facts, '$.${path.join('.')}')`);
+  const json = (path: string[]) =>
+    pg ? `(facts::jsonb #>> '{${path.join(',')}}')` : `json_extract(facts, '$.${path.join('.')}')`;
   const flag = (path: string[]) => (pg ? `COALESCE(${json(path)} = 'true', false)` : `COALESCE(${json(path)} = 1, 0)`);
   await knex.raw(
     `UPDATE sessions SET
@@ -81,6 +84,15 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumn('session_start');
   });
   await knex.schema.alterTable('accounts', (t) => {
-    for (const c of ['num_sessions', 'first_seen', 'last_seen', 'last_session_id', 'last_country', 'countries', 'version']) t.dropColumn(c);
+    for (const c of [
+      'num_sessions',
+      'first_seen',
+      'last_seen',
+      'last_session_id',
+      'last_country',
+      'countries',
+      'version',
+    ])
+      t.dropColumn(c);
   });
 }

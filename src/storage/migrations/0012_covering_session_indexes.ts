@@ -8,12 +8,30 @@
 import type { Knex } from 'knex';
 
 const REPLACED: [string[], string[]][] = [
-  [['project_id', 'device_id', 'start_time'], ['project_id', 'device_id', 'start_time', 'id']],
-  [['project_id', 'browser_fingerprint'], ['project_id', 'browser_fingerprint', 'id']],
-  [['project_id', 'mobile_id'], ['project_id', 'mobile_id', 'id']],
-  [['project_id', 'apple_device_key'], ['project_id', 'apple_device_key', 'id']],
-  [['project_id', 'ip_address', 'start_time'], ['project_id', 'ip_address', 'start_time', 'decision', 'id']],
-  [['project_id', 'ip_block', 'start_time'], ['project_id', 'ip_block', 'start_time', 'ip_address', 'decision', 'id']],
+  [
+    ['project_id', 'device_id', 'start_time'],
+    ['project_id', 'device_id', 'start_time', 'id'],
+  ],
+  [
+    ['project_id', 'browser_fingerprint'],
+    ['project_id', 'browser_fingerprint', 'id'],
+  ],
+  [
+    ['project_id', 'mobile_id'],
+    ['project_id', 'mobile_id', 'id'],
+  ],
+  [
+    ['project_id', 'apple_device_key'],
+    ['project_id', 'apple_device_key', 'id'],
+  ],
+  [
+    ['project_id', 'ip_address', 'start_time'],
+    ['project_id', 'ip_address', 'start_time', 'decision', 'id'],
+  ],
+  [
+    ['project_id', 'ip_block', 'start_time'],
+    ['project_id', 'ip_block', 'start_time', 'ip_address', 'decision', 'id'],
+  ],
 ];
 
 export async function up(knex: Knex): Promise<void> {

@@ -17,7 +17,9 @@ export async function up(knex: Knex): Promise<void> {
   for (let i = 0; i < projects.length; i += 100) {
     const rows = projects
       .slice(i, i + 100)
-      .flatMap((p) => STANDARD.map((name) => ({ project_id: p.id, name, standard: true, created_at: Number(p.created_at) })));
+      .flatMap((p) =>
+        STANDARD.map((name) => ({ project_id: p.id, name, standard: true, created_at: Number(p.created_at) })),
+      );
     await knex('lists').insert(rows).onConflict(['project_id', 'name']).ignore();
   }
 }

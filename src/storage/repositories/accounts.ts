@@ -38,9 +38,31 @@ const opt = (v: string | null) => v ?? undefined;
 
 /** The columns of AccountRow, for statements that name them (a prepared statement must not say `*`). */
 export const ACCOUNT_COLUMNS = [
-  'project_id', 'id', 'email', 'email_key', 'email_domain', 'phone', 'phone_key', 'first_name', 'last_name', 'name_key', 'username', 'username_key',
-  'expected_countries', 'metadata', 'group_name', 'decision', 'created_at', 'updated_at',
-  'num_sessions', 'first_seen', 'last_seen', 'last_session_id', 'last_country', 'countries', 'version',
+  'project_id',
+  'id',
+  'email',
+  'email_key',
+  'email_domain',
+  'phone',
+  'phone_key',
+  'first_name',
+  'last_name',
+  'name_key',
+  'username',
+  'username_key',
+  'expected_countries',
+  'metadata',
+  'group_name',
+  'decision',
+  'created_at',
+  'updated_at',
+  'num_sessions',
+  'first_seen',
+  'last_seen',
+  'last_session_id',
+  'last_country',
+  'countries',
+  'version',
 ] as const satisfies readonly (keyof AccountRow)[];
 
 const date = (v: number | null) => (v == null ? undefined : new Date(Number(v)));
@@ -121,7 +143,11 @@ export function makeAccountRepository(db: Knex) {
       if (ids.length === 0) return [];
       const rows: AccountRow[] = [];
       for (let i = 0; i < ids.length; i += 500) {
-        rows.push(...(await trx<AccountRow>('accounts').where({ project_id: projectId }).whereIn('id', ids.slice(i, i + 500))));
+        rows.push(
+          ...(await trx<AccountRow>('accounts')
+            .where({ project_id: projectId })
+            .whereIn('id', ids.slice(i, i + 500))),
+        );
       }
       return rows.map(toAccountRecord);
     },
@@ -132,7 +158,16 @@ export function makeAccountRepository(db: Knex) {
       const before = await trx('accounts').where({ project_id: a.projectId, id: a.id }).first('email_domain');
       const { project_id: _p, id: _i, created_at: _c, ...rest } = row;
       // The aggregates are the evaluation's to keep; any other write bumps the version.
-      const { num_sessions: _n, first_seen: _f, last_seen: _l, last_session_id: _s, last_country: _k, countries: _cs, version: _v, ...changes } = rest;
+      const {
+        num_sessions: _n,
+        first_seen: _f,
+        last_seen: _l,
+        last_session_id: _s,
+        last_country: _k,
+        countries: _cs,
+        version: _v,
+        ...changes
+      } = rest;
       await trx('accounts')
         .insert(row)
         .onConflict(['project_id', 'id'])
@@ -153,7 +188,9 @@ export function makeAccountRepository(db: Knex) {
       const row = toRow({ ...a, version: (existing?.version ?? -1) + 1 });
       if (existing) {
         const { project_id: _p, id: _i, created_at: _c, ...changes } = row;
-        const changed = await trx('accounts').where({ project_id: a.projectId, id: a.id, version: existing.version }).update(changes);
+        const changed = await trx('accounts')
+          .where({ project_id: a.projectId, id: a.id, version: existing.version })
+          .update(changes);
         if (changed !== 1) return false;
       } else {
         const inserted = await trx('accounts').insert(row).onConflict(['project_id', 'id']).ignore().returning('id');
@@ -197,8 +234,19 @@ export function makeAccountRepository(db: Knex) {
     },
 
     /** Other accounts with this identifier value (at most `limit`), optionally within a group. */
-    async withIdentifier(projectId: string, column: IdentifierColumn, value: string, excludeId: string, limit: number, trx: Knex = db): Promise<string[]> {
-      const rows = await trx('accounts').where({ project_id: projectId, [column]: value }).whereNot('id', excludeId).select('id').limit(limit);
+    async withIdentifier(
+      projectId: string,
+      column: IdentifierColumn,
+      value: string,
+      excludeId: string,
+      limit: number,
+      trx: Knex = db,
+    ): Promise<string[]> {
+      const rows = await trx('accounts')
+        .where({ project_id: projectId, [column]: value })
+        .whereNot('id', excludeId)
+        .select('id')
+        .limit(limit);
       return rows.map((r: { id: string }) => r.id);
     },
 
@@ -210,13 +258,20 @@ export function makeAccountRepository(db: Knex) {
     },
 
     /** When the address was first seen on another account of the project, and how many of those accounts are fraudulent. */
-    async addressHistory(projectId: string, emailKey: string, excludeId: string, trx: Knex = db): Promise<{ firstSeen?: Date; fraud: number }> {
+    async addressHistory(
+      projectId: string,
+      emailKey: string,
+      excludeId: string,
+      trx: Knex = db,
+    ): Promise<{ firstSeen?: Date; fraud: number }> {
       const first = await trx('accounts')
         .where({ project_id: projectId, email_key: emailKey })
         .whereNot('id', excludeId)
         .min<{ t: number | string | null }[]>({ t: 'created_at' })
         .first();
-      const fraud = await fraudCount(trx, projectId, (q) => q.where('a.email_key', emailKey).whereNot('a.id', excludeId));
+      const fraud = await fraudCount(trx, projectId, (q) =>
+        q.where('a.email_key', emailKey).whereNot('a.id', excludeId),
+      );
       return { firstSeen: first?.t != null ? new Date(Number(first.t)) : undefined, fraud };
     },
 
@@ -243,7 +298,12 @@ export function makeAccountRepository(db: Knex) {
 }
 
 /** Keeps the per-domain account counts in step when an account's domain goes from `previous` to `next`. */
-async function moveDomainCount(trx: Knex, projectId: string, previous: string | undefined, next: string | undefined): Promise<void> {
+async function moveDomainCount(
+  trx: Knex,
+  projectId: string,
+  previous: string | undefined,
+  next: string | undefined,
+): Promise<void> {
   if (previous === next) return;
   if (previous) await countDomain(trx, projectId, previous, -1);
   if (next) await countDomain(trx, projectId, next, +1);
@@ -258,7 +318,11 @@ async function countDomain(trx: Knex, projectId: string, domain: string, delta: 
 }
 
 /** Accounts matching `filter` that were decided Fake or are on the block list. */
-async function fraudCount(trx: Knex, projectId: string, filter: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<number> {
+async function fraudCount(
+  trx: Knex,
+  projectId: string,
+  filter: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Promise<number> {
   const fake = await filter(trx('accounts as a').where({ 'a.project_id': projectId, 'a.decision': 'Fake' }))
     .count<{ n: string | number }[]>({ n: '*' })
     .first();

@@ -7,7 +7,16 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
-import type { AccountRecord, CurrentSession, EmailHistoryFacts, IdentifierMatch, LinkedRecord, LinkSearch, NetworkMatch, PastSession } from '../../domain/evaluation';
+import type {
+  AccountRecord,
+  CurrentSession,
+  EmailHistoryFacts,
+  IdentifierMatch,
+  LinkedRecord,
+  LinkSearch,
+  NetworkMatch,
+  PastSession,
+} from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
 import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
@@ -38,7 +47,12 @@ export function toPastSession(r: Record<string, unknown>): PastSession {
     scores: typeof r.risk_scores === 'string' ? JSON.parse(r.risk_scores) : undefined,
   };
   if (r.latitude != null && r.longitude != null) {
-    out.location = { latitude: Number(r.latitude), longitude: Number(r.longitude), accuracyKm: Number(r.location_accuracy_km ?? 500), anonymised: Boolean(r.anonymised) };
+    out.location = {
+      latitude: Number(r.latitude),
+      longitude: Number(r.longitude),
+      accuracyKm: Number(r.location_accuracy_km ?? 500),
+      anonymised: Boolean(r.anonymised),
+    };
   }
   return out;
 }
@@ -91,7 +105,12 @@ export function makeEvaluationFactsRepository(db: Knex) {
   };
 
   /** One read of `accounts` (below), into `out`. */
-  async function accountsInto(out: Map<string, LinkedRecord>, projectId: string, ids: readonly string[], trx: Knex): Promise<void> {
+  async function accountsInto(
+    out: Map<string, LinkedRecord>,
+    projectId: string,
+    ids: readonly string[],
+    trx: Knex,
+  ): Promise<void> {
     const list = ids.map(() => '?').join(', ');
     // The members are narrowed by the ids themselves (not only through the join), so that
     // PostgreSQL looks them up by account rather than reading the project's memberships.
@@ -115,7 +134,12 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * The session with the accounts it was used with (oldest link first) and, with `history`,
      * that account's newest sessions (at most `limit`): one statement.
      */
-    async session(projectId: string, id: string, history?: { accountId: string; limit: number }, trx: Knex = db): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
+    async session(
+      projectId: string,
+      id: string,
+      history?: { accountId: string; limit: number },
+      trx: Knex = db,
+    ): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
       const current = `SELECT 0 AS part, ${PAST_COLUMNS}, f.facts, f.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
            JOIN session_facts f ON f.session_id = s.id
            LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
@@ -129,16 +153,32 @@ export function makeEvaluationFactsRepository(db: Knex) {
         history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
         history ? [projectId, history.accountId, history.limit, projectId, id] : [projectId, id],
       );
-      const own = found.filter((r) => Number(r.part) === 0).sort((a, b) => Number(a.linked_at) - Number(b.linked_at) || String(a.account_id).localeCompare(String(b.account_id)));
+      const own = found
+        .filter((r) => Number(r.part) === 0)
+        .sort(
+          (a, b) =>
+            Number(a.linked_at) - Number(b.linked_at) || String(a.account_id).localeCompare(String(b.account_id)),
+        );
       if (own.length === 0) return undefined;
       const facts = JSON.parse(String(own[0].facts)) as EvaluatedSession;
-      const sdk: SdkFacts = own[0].sdk ? (JSON.parse(String(own[0].sdk)) as SdkFacts) : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
+      const sdk: SdkFacts = own[0].sdk
+        ? (JSON.parse(String(own[0].sdk)) as SdkFacts)
+        : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
       const accountIds = own.filter((r) => r.account_id != null).map((r) => String(r.account_id));
-      return { session: { ...toPastSession(own[0]), facts, sdk, accountIds }, history: found.filter((r) => Number(r.part) === 1).map(toPastSession) };
+      return {
+        session: { ...toPastSession(own[0]), facts, sdk, accountIds },
+        history: found.filter((r) => Number(r.part) === 1).map(toPastSession),
+      };
     },
 
     /** The account's session before `before`, other than `excludeSession`. */
-    async previousOfAccount(projectId: string, accountId: string, before: Date, excludeSession: string, trx: Knex = db): Promise<PastSession | undefined> {
+    async previousOfAccount(
+      projectId: string,
+      accountId: string,
+      before: Date,
+      excludeSession: string,
+      trx: Knex = db,
+    ): Promise<PastSession | undefined> {
       const found = await rows(
         trx,
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
@@ -155,7 +195,8 @@ export function makeEvaluationFactsRepository(db: Knex) {
      */
     async accounts(projectId: string, ids: readonly string[], trx: Knex = db): Promise<Map<string, LinkedRecord>> {
       const out = new Map<string, LinkedRecord>();
-      for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ) await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ), trx);
+      for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ)
+        await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ), trx);
       return out;
     },
 
@@ -171,7 +212,13 @@ export function makeEvaluationFactsRepository(db: Knex) {
     },
 
     /** The device's session before `before` (without an account, the travel rule compares with it). */
-    async previousOfDevice(projectId: string, deviceId: string, before: Date, excludeSession: string, trx: Knex = db): Promise<PastSession | undefined> {
+    async previousOfDevice(
+      projectId: string,
+      deviceId: string,
+      before: Date,
+      excludeSession: string,
+      trx: Knex = db,
+    ): Promise<PastSession | undefined> {
       const found = await rows(
         trx,
         `SELECT ${PAST_COLUMNS} FROM sessions s
@@ -185,7 +232,11 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * In one statement: fraud and crowd on the address and its block (the signals' history),
      * and (authenticate) the history of the account's email address and domain.
      */
-    async counts(projectId: string, q: CountsQuery, trx: Knex = db): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
+    async counts(
+      projectId: string,
+      q: CountsQuery,
+      trx: Knex = db,
+    ): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
       const since30 = q.now.getTime() - 30 * DAY_MS;
       const parts: string[] = [];
       const bindings: unknown[] = [];
@@ -196,12 +247,24 @@ export function makeEvaluationFactsRepository(db: Knex) {
       // Each question reads the newest NETWORK_HISTORY_SCAN sessions (or session links) of the
       // address or block in the period, from an index that carries what it asks (no table rows).
       type Network = { column: 'ip_address' | 'ip_block'; value: string };
-      const newest = (table: 'sessions' | 'session_accounts', { column, value }: Network, since: number, read: string, options: { otherIp?: string; self?: boolean } = {}) => {
+      const newest = (
+        table: 'sessions' | 'session_accounts',
+        { column, value }: Network,
+        since: number,
+        read: string,
+        options: { otherIp?: string; self?: boolean } = {},
+      ) => {
         const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
         return {
           sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${column} = ? AND ${start} >= ?${options.self === false ? '' : ` AND ${id} <> ?`}${options.otherIp ? ' AND s.ip_address <> ?' : ''}
                 ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
-          bindings: [projectId, value, since, ...(options.self === false ? [] : [q.sessionId]), ...(options.otherIp ? [options.otherIp] : [])],
+          bindings: [
+            projectId,
+            value,
+            since,
+            ...(options.self === false ? [] : [q.sessionId]),
+            ...(options.otherIp ? [options.otherIp] : []),
+          ],
         };
       };
       const fraud = (prefix: string, network: Network, since: number, otherIp?: string) => {
@@ -233,10 +296,28 @@ export function makeEvaluationFactsRepository(db: Knex) {
         );
       }
       const e = q.email;
-      if (e?.domain) add('domain_accounts', `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`, projectId, e.domain);
+      if (e?.domain)
+        add(
+          'domain_accounts',
+          `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`,
+          projectId,
+          e.domain,
+        );
       if (e?.key) {
-        add('address_first', `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`, projectId, e.key, e.excludeAccount);
-        add('address_fake', `SELECT COUNT(*) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ? AND a.decision = 'Fake'`, projectId, e.key, e.excludeAccount);
+        add(
+          'address_first',
+          `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`,
+          projectId,
+          e.key,
+          e.excludeAccount,
+        );
+        add(
+          'address_fake',
+          `SELECT COUNT(*) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ? AND a.decision = 'Fake'`,
+          projectId,
+          e.key,
+          e.excludeAccount,
+        );
         add(
           'address_blocked',
           `SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
@@ -288,7 +369,13 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * The accounts sharing each searched identifier value (at most `cap` each), and those on each
      * followed session's address and block (at most `crowd` each): one compound statement.
      */
-    async links(projectId: string, search: LinkSearch, cap: number, crowd: number, trx: Knex = db): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
+    async links(
+      projectId: string,
+      search: LinkSearch,
+      cap: number,
+      crowd: number,
+      trx: Knex = db,
+    ): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
       const branches: string[] = [];
       const bindings: unknown[] = [];
       const exclude = search.excludeAccount;
@@ -303,7 +390,10 @@ export function makeEvaluationFactsRepository(db: Knex) {
       for (const { type, value } of search.identifiers) {
         const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
         if (column) {
-          branch(`SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? LIMIT ?`, [projectId, value, exclude ?? '', cap]);
+          branch(
+            `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? LIMIT ?`,
+            [projectId, value, exclude ?? '', cap],
+          );
         } else {
           branch(identifierSearch(exclude !== undefined), [projectId, type, value, ...self, cap]);
         }
@@ -330,7 +420,11 @@ export function makeEvaluationFactsRepository(db: Knex) {
       let i = 0;
       const next = () => byBranch.get(i++) ?? [];
       const identifiers = search.identifiers.map(({ type, value }) => ({ type, value, accountIds: next() }));
-      const networks = search.networks.map((n) => ({ sessionId: n.sessionId, onIp: next(), onBlock: n.block ? next() : [] }));
+      const networks = search.networks.map((n) => ({
+        sessionId: n.sessionId,
+        onIp: next(),
+        onBlock: n.block ? next() : [],
+      }));
       return { identifiers, networks };
     },
   };

@@ -22,12 +22,13 @@ const SESSION_COLUMNS = [
   's.risk_scores',
 ];
 
-
 export function makeHistoryRepository(db: Knex) {
   return {
     /** One session's searchable identifiers, as linking follows them. */
     async sessionRow(projectId: string, sessionId: string, trx: Knex = db): Promise<PastSession | undefined> {
-      const row = await trx('sessions as s').where({ 's.project_id': projectId, 's.id': sessionId }).first(SESSION_COLUMNS);
+      const row = await trx('sessions as s')
+        .where({ 's.project_id': projectId, 's.id': sessionId })
+        .first(SESSION_COLUMNS);
       return row && toPastSession(row);
     },
 
@@ -36,7 +37,14 @@ export function makeHistoryRepository(db: Knex) {
      * the link search's own aggregate (identifier_accounts), so a verification match and an
      * evaluation find the same accounts.
      */
-    async accountsSharing(projectId: string, kind: SessionIdentifierKind, value: string, excludeAccount: string | undefined, limit: number, trx: Knex = db): Promise<string[]> {
+    async accountsSharing(
+      projectId: string,
+      kind: SessionIdentifierKind,
+      value: string,
+      excludeAccount: string | undefined,
+      limit: number,
+      trx: Knex = db,
+    ): Promise<string[]> {
       const bindings = [projectId, kind, value, ...(excludeAccount === undefined ? [] : [excludeAccount]), limit];
       const result = await trx.raw(identifierSearch(excludeAccount !== undefined), bindings);
       const rows: { account_id: string }[] = Array.isArray(result) ? result : result.rows;
@@ -44,14 +52,22 @@ export function makeHistoryRepository(db: Knex) {
     },
 
     /** The latest evaluation of each of these sessions. */
-    async evaluations(projectId: string, sessionIds: string[], trx: Knex = db): Promise<Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>> {
+    async evaluations(
+      projectId: string,
+      sessionIds: string[],
+      trx: Knex = db,
+    ): Promise<Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>> {
       const out = new Map<string, { decision: 'Real' | 'Fake'; accountScore: number }>();
       if (sessionIds.length === 0) return out;
-      const rows = await trx('sessions').where('project_id', projectId).whereIn('id', sessionIds).whereNotNull('decision').select('id', 'decision', 'account_score');
-      for (const r of rows as { id: string; decision: 'Real' | 'Fake'; account_score: number }[]) out.set(r.id, { decision: r.decision, accountScore: Number(r.account_score) });
+      const rows = await trx('sessions')
+        .where('project_id', projectId)
+        .whereIn('id', sessionIds)
+        .whereNotNull('decision')
+        .select('id', 'decision', 'account_score');
+      for (const r of rows as { id: string; decision: 'Real' | 'Fake'; account_score: number }[])
+        out.set(r.id, { decision: r.decision, accountScore: Number(r.account_score) });
       return out;
     },
-
   };
 }
 

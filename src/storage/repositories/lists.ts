@@ -11,10 +11,17 @@ export interface ListRecord {
 export function makeListRepository(db: Knex) {
   return {
     /** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
-    async ensure(projectId: string, names: { name: string; standard: boolean }[], at: Date, trx: Knex = db): Promise<void> {
+    async ensure(
+      projectId: string,
+      names: { name: string; standard: boolean }[],
+      at: Date,
+      trx: Knex = db,
+    ): Promise<void> {
       if (names.length === 0) return;
       await trx('lists')
-        .insert(names.map((n) => ({ project_id: projectId, name: n.name, standard: n.standard, created_at: at.getTime() })))
+        .insert(
+          names.map((n) => ({ project_id: projectId, name: n.name, standard: n.standard, created_at: at.getTime() })),
+        )
         .onConflict(['project_id', 'name'])
         .ignore();
     },
@@ -40,13 +47,31 @@ export function makeListRepository(db: Knex) {
     async find(projectId: string, name: string, trx: Knex = db): Promise<ListRecord | undefined> {
       const row = await trx('lists').where({ project_id: projectId, name }).first();
       if (!row) return undefined;
-      const count = await trx('list_members').where({ project_id: projectId, list_name: name }).count<{ n: string | number }[]>({ n: '*' }).first();
-      return { name: row.name, standard: Boolean(row.standard), createdAt: new Date(Number(row.created_at)), numAccounts: Number(count?.n ?? 0) };
+      const count = await trx('list_members')
+        .where({ project_id: projectId, list_name: name })
+        .count<{ n: string | number }[]>({ n: '*' })
+        .first();
+      return {
+        name: row.name,
+        standard: Boolean(row.standard),
+        createdAt: new Date(Number(row.created_at)),
+        numAccounts: Number(count?.n ?? 0),
+      };
     },
 
     /** A page of the list's account ids, in id order, after `after`. */
-    async members(projectId: string, name: string, limit: number, after: string | undefined, trx: Knex = db): Promise<string[]> {
-      const q = trx('list_members').where({ project_id: projectId, list_name: name }).orderBy('account_id').limit(limit).select('account_id');
+    async members(
+      projectId: string,
+      name: string,
+      limit: number,
+      after: string | undefined,
+      trx: Knex = db,
+    ): Promise<string[]> {
+      const q = trx('list_members')
+        .where({ project_id: projectId, list_name: name })
+        .orderBy('account_id')
+        .limit(limit)
+        .select('account_id');
       if (after !== undefined) q.where('account_id', '>', after);
       return (await q).map((r: { account_id: string }) => r.account_id);
     },
@@ -64,7 +89,10 @@ export function makeListRepository(db: Knex) {
     },
 
     async remove(projectId: string, names: string[], accountId: string, trx: Knex = db): Promise<number> {
-      return trx('list_members').where({ project_id: projectId, account_id: accountId }).whereIn('list_name', names).delete();
+      return trx('list_members')
+        .where({ project_id: projectId, account_id: accountId })
+        .whereIn('list_name', names)
+        .delete();
     },
 
     /** The lists each of these accounts is on. */

@@ -77,7 +77,11 @@ export function makeProjectRepository(db: Knex) {
     },
 
     async findDemo(trx: Knex = db): Promise<Project | undefined> {
-      const row = await trx<ProjectRow>('projects').where({ demo: true }).orderBy('created_at', 'asc').orderBy('id', 'asc').first();
+      const row = await trx<ProjectRow>('projects')
+        .where({ demo: true })
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .first();
       return row && toProject(row);
     },
 
@@ -111,7 +115,10 @@ export function makeProjectRepository(db: Knex) {
     },
 
     async revokeKeys(projectId: string, at: Date, trx: Knex = db): Promise<number> {
-      return trx('api_keys').where({ project_id: projectId }).whereNull('revoked_at').update({ revoked_at: at.getTime() });
+      return trx('api_keys')
+        .where({ project_id: projectId })
+        .whereNull('revoked_at')
+        .update({ revoked_at: at.getTime() });
     },
 
     async activeKeyPrefixes(projectId: string, trx: Knex = db): Promise<string[]> {

@@ -105,7 +105,8 @@ function factsColumns(s: StoredSession) {
 }
 
 /** Sessions with their facts. */
-const withFacts = (trx: Knex) => trx('sessions as s').join('session_facts as f', 'f.session_id', 's.id').select('s.*', 'f.facts', 'f.sdk');
+const withFacts = (trx: Knex) =>
+  trx('sessions as s').join('session_facts as f', 'f.session_id', 's.id').select('s.*', 'f.facts', 'f.sdk');
 
 export function makeSessionRepository(db: Knex) {
   return {
@@ -133,7 +134,11 @@ export function makeSessionRepository(db: Knex) {
     async update(s: StoredSession, trx: Knex = db): Promise<void> {
       await trx('sessions')
         .where({ id: s.id, project_id: s.projectId })
-        .update({ updated_at: s.updatedAt.getTime(), browser_fingerprint: s.sdk?.browser_fingerprint ?? null, ...searchColumns(s) });
+        .update({
+          updated_at: s.updatedAt.getTime(),
+          browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
+          ...searchColumns(s),
+        });
       await trx('session_facts').where({ session_id: s.id }).update(factsColumns(s));
       await keepIdentifierAccounts(trx, s.projectId, s.id, s.updatedAt);
     },
@@ -162,7 +167,10 @@ export function makeSessionRepository(db: Knex) {
     },
 
     async accountIds(sessionId: string, trx: Knex = db): Promise<string[]> {
-      const rows = await trx('session_accounts').where({ session_id: sessionId }).orderBy('created_at').orderBy('account_id');
+      const rows = await trx('session_accounts')
+        .where({ session_id: sessionId })
+        .orderBy('created_at')
+        .orderBy('account_id');
       return rows.map((r: { account_id: string }) => r.account_id);
     },
 

@@ -24,9 +24,18 @@ export function openEmbedding(box: SecretBox, sealed: string): Float32Array {
 
 export function makeVerificationIndex(db: Knex, box: SecretBox) {
   return {
-    async enrolFace(f: { sessionId: string; projectId: string; accountId?: string; embedding: readonly number[]; at: Date }, trx: Knex = db): Promise<void> {
+    async enrolFace(
+      f: { sessionId: string; projectId: string; accountId?: string; embedding: readonly number[]; at: Date },
+      trx: Knex = db,
+    ): Promise<void> {
       await trx('verification_faces')
-        .insert({ session_id: f.sessionId, project_id: f.projectId, account_id: f.accountId ?? null, embedding: sealEmbedding(box, f.embedding), created_at: f.at.getTime() })
+        .insert({
+          session_id: f.sessionId,
+          project_id: f.projectId,
+          account_id: f.accountId ?? null,
+          embedding: sealEmbedding(box, f.embedding),
+          created_at: f.at.getTime(),
+        })
         .onConflict('session_id')
         .ignore();
     },
@@ -35,19 +44,37 @@ export function makeVerificationIndex(db: Knex, box: SecretBox) {
      * Calls `visit` with every enrolled face of the project that belongs to an account other
      * than `excludeAccount`, in pages (so memory stays flat however many there are).
      */
-    async eachFace(projectId: string, excludeAccount: string | undefined, visit: (face: EnrolledFace) => void, page = 2000): Promise<void> {
+    async eachFace(
+      projectId: string,
+      excludeAccount: string | undefined,
+      visit: (face: EnrolledFace) => void,
+      page = 2000,
+    ): Promise<void> {
       let after = '';
       for (;;) {
-        const q = db('verification_faces').where('project_id', projectId).whereNotNull('account_id').where('session_id', '>', after).orderBy('session_id').limit(page);
+        const q = db('verification_faces')
+          .where('project_id', projectId)
+          .whereNotNull('account_id')
+          .where('session_id', '>', after)
+          .orderBy('session_id')
+          .limit(page);
         if (excludeAccount !== undefined) q.whereNot('account_id', excludeAccount);
-        const rows: { session_id: string; account_id: string; embedding: string }[] = await q.select('session_id', 'account_id', 'embedding');
-        for (const r of rows) visit({ sessionId: r.session_id, accountId: r.account_id, embedding: openEmbedding(box, r.embedding) });
+        const rows: { session_id: string; account_id: string; embedding: string }[] = await q.select(
+          'session_id',
+          'account_id',
+          'embedding',
+        );
+        for (const r of rows)
+          visit({ sessionId: r.session_id, accountId: r.account_id, embedding: openEmbedding(box, r.embedding) });
         if (rows.length < page) return;
         after = rows[rows.length - 1].session_id;
       }
     },
 
-    async enrolDocument(d: { sessionId: string; projectId: string; accountId?: string; numberKey?: string; nameKey?: string; at: Date }, trx: Knex = db): Promise<void> {
+    async enrolDocument(
+      d: { sessionId: string; projectId: string; accountId?: string; numberKey?: string; nameKey?: string; at: Date },
+      trx: Knex = db,
+    ): Promise<void> {
       await trx('verification_documents')
         .insert({
           session_id: d.sessionId,
@@ -62,8 +89,18 @@ export function makeVerificationIndex(db: Knex, box: SecretBox) {
     },
 
     /** Accounts (other than `excludeAccount`) with a document of this key, at most `limit`. */
-    async accountsWithDocument(projectId: string, column: 'number_key' | 'name_key', key: string, excludeAccount: string | undefined, limit: number): Promise<string[]> {
-      const q = db('verification_documents').where({ project_id: projectId, [column]: key }).whereNotNull('account_id').distinct('account_id').limit(limit);
+    async accountsWithDocument(
+      projectId: string,
+      column: 'number_key' | 'name_key',
+      key: string,
+      excludeAccount: string | undefined,
+      limit: number,
+    ): Promise<string[]> {
+      const q = db('verification_documents')
+        .where({ project_id: projectId, [column]: key })
+        .whereNotNull('account_id')
+        .distinct('account_id')
+        .limit(limit);
       if (excludeAccount !== undefined) q.whereNot('account_id', excludeAccount);
       return (await q).map((r: { account_id: string }) => r.account_id);
     },

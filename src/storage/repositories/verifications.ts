@@ -81,7 +81,11 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
      * The terminal transition: only an open session ends, once. True when this call ended it
      * (the caller then queues the webhook in the same transaction).
      */
-    async end(id: string, e: { outcome: string; result?: unknown; webhookRequestId: string; at: Date }, trx: Knex): Promise<boolean> {
+    async end(
+      id: string,
+      e: { outcome: string; result?: unknown; webhookRequestId: string; at: Date },
+      trx: Knex,
+    ): Promise<boolean> {
       const changed = await trx('verification_sessions')
         .where({ id, state: 'open' })
         .update({
@@ -109,7 +113,10 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
 
     /** The newest capture of each kind of a session. */
     async latestCaptures(sessionId: string, trx: Knex = db): Promise<CaptureRecord[]> {
-      const rows = await trx('verification_captures').where({ session_id: sessionId }).orderBy('created_at', 'desc').orderBy('id');
+      const rows = await trx('verification_captures')
+        .where({ session_id: sessionId })
+        .orderBy('created_at', 'desc')
+        .orderBy('id');
       const byKind = new Map<string, CaptureRecord>();
       for (const r of rows) {
         if (byKind.has(r.kind)) continue;
@@ -140,8 +147,14 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
      * attempts). Returns the media ids to remove from the media store and how many sessions
      * were touched.
      */
-    async forgetAccount(projectId: string, accountId: string, trx: Knex): Promise<{ mediaIds: string[]; sessions: number }> {
-      const ids = (await trx('verification_sessions').where({ project_id: projectId, account_id: accountId }).select('id')).map((r: { id: string }) => r.id);
+    async forgetAccount(
+      projectId: string,
+      accountId: string,
+      trx: Knex,
+    ): Promise<{ mediaIds: string[]; sessions: number }> {
+      const ids = (
+        await trx('verification_sessions').where({ project_id: projectId, account_id: accountId }).select('id')
+      ).map((r: { id: string }) => r.id);
       if (ids.length === 0) return { mediaIds: [], sessions: 0 };
       const mediaIds: string[] = [];
       for (let i = 0; i < ids.length; i += 500) {
@@ -149,7 +162,10 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
         mediaIds.push(...(await trx('verification_captures').whereIn('session_id', chunk).pluck('media_id')));
         await trx('verification_captures').whereIn('session_id', chunk).delete();
         await trx('verification_sessions').whereIn('id', chunk).update({ result: null });
-        const done = trx('webhooks').whereIn('session_id', chunk).whereIn('status', ['delivered', 'failed']).select('request_id');
+        const done = trx('webhooks')
+          .whereIn('session_id', chunk)
+          .whereIn('status', ['delivered', 'failed'])
+          .select('request_id');
         await trx('webhook_attempts').whereIn('request_id', done).delete();
         await trx('webhooks').whereIn('session_id', chunk).whereIn('status', ['delivered', 'failed']).delete();
       }
@@ -158,7 +174,11 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
 
     /** Open sessions past their 30 days, oldest first. */
     async expired(now: Date, limit: number, trx: Knex = db): Promise<VerificationRecord[]> {
-      const rows = await trx('verification_sessions').where({ state: 'open' }).where('expires_at', '<=', now.getTime()).orderBy('expires_at').limit(limit);
+      const rows = await trx('verification_sessions')
+        .where({ state: 'open' })
+        .where('expires_at', '<=', now.getTime())
+        .orderBy('expires_at')
+        .limit(limit);
       return rows.map((r) => toRecord(r, box));
     },
   };

@@ -47,7 +47,12 @@ export function documentKeys(box: SecretBox, fields: DocumentFields | null): { n
 
 export function makeResultBuilder(deps: ResultDeps) {
   /** Other accounts of the project linked to this verification, by match type. */
-  async function findMatches(record: VerificationRecord, selfie: FaceFindings, device: Session, keys: { numberKey?: string; nameKey?: string }) {
+  async function findMatches(
+    record: VerificationRecord,
+    selfie: FaceFindings,
+    device: Session,
+    keys: { numberKey?: string; nameKey?: string },
+  ) {
     const linked = new Map<string, Set<VerificationMatchType>>();
     const add = (accountId: string, type: VerificationMatchType) => {
       if (!linked.has(accountId)) linked.set(accountId, new Set());
@@ -61,23 +66,48 @@ export function makeResultBuilder(deps: ResultDeps) {
     const row = await deps.history.sessionRow(record.projectId, device.session_id);
     const sharingDevice = new Set<string>();
     if (row?.browserFingerprint) {
-      for (const id of await deps.history.accountsSharing(record.projectId, 'browser', row.browserFingerprint, record.accountId, LINK_CAP)) {
+      for (const id of await deps.history.accountsSharing(
+        record.projectId,
+        'browser',
+        row.browserFingerprint,
+        record.accountId,
+        LINK_CAP,
+      )) {
         add(id, 'browser');
         sharingDevice.add(id);
       }
     }
     if (device.device_id) {
-      for (const id of await deps.history.accountsSharing(record.projectId, 'device', device.device_id, record.accountId, LINK_CAP)) sharingDevice.add(id);
+      for (const id of await deps.history.accountsSharing(
+        record.projectId,
+        'device',
+        device.device_id,
+        record.accountId,
+        LINK_CAP,
+      ))
+        sharingDevice.add(id);
     }
     let documentRepeat = false;
     if (keys.numberKey) {
-      for (const id of await deps.index.accountsWithDocument(record.projectId, 'number_key', keys.numberKey, record.accountId, LINK_CAP)) {
+      for (const id of await deps.index.accountsWithDocument(
+        record.projectId,
+        'number_key',
+        keys.numberKey,
+        record.accountId,
+        LINK_CAP,
+      )) {
         add(id, 'document_number');
         documentRepeat = true;
       }
     }
     if (keys.nameKey) {
-      for (const id of await deps.index.accountsWithDocument(record.projectId, 'name_key', keys.nameKey, record.accountId, LINK_CAP)) {
+      for (const id of await deps.index.accountsWithDocument(
+        record.projectId,
+        'name_key',
+        keys.nameKey,
+        record.accountId,
+        LINK_CAP,
+      )) {
         add(id, 'document_name');
         documentRepeat = true;
       }
@@ -111,11 +141,14 @@ export function makeResultBuilder(deps: ResultDeps) {
       const { record, selfie, document, device, now } = input;
       const keys = documentKeys(deps.secretBox, document?.fields ?? null);
       const { matches, repeat } = await findMatches(record, selfie, device, keys);
-      const lists = record.accountId ? ((await deps.lists.ofAccounts(record.projectId, [record.accountId])).get(record.accountId) ?? []) : [];
+      const lists = record.accountId
+        ? ((await deps.lists.ofAccounts(record.projectId, [record.accountId])).get(record.accountId) ?? [])
+        : [];
       const signals = device.risk_signals;
       const comparison = compareWithReferring(device, input.referring);
       const docCountry = document?.fields?.countryCode ?? null;
-      const ipDocumentCountryMismatch = !!docCountry && !!device.location.country_code && device.location.country_code !== docCountry;
+      const ipDocumentCountryMismatch =
+        !!docCountry && !!device.location.country_code && device.location.country_code !== docCountry;
       const docSignals = document ? documentSignals(selfie, document, now) : undefined;
       const judged = verdict({
         flags: document && docSignals ? documentFlags(docSignals, document, now) : [],
@@ -144,7 +177,12 @@ export function makeResultBuilder(deps: ResultDeps) {
       };
       // The session's device without its screen size: the result's DeviceSummary has the device fields only.
       const { screen_width: _w, screen_height: _h, ...deviceSummary } = device.device;
-      const sessionData = { network: device.network, location: device.location, browser: device.browser, device: deviceSummary };
+      const sessionData = {
+        network: device.network,
+        location: device.location,
+        browser: device.browser,
+        device: deviceSummary,
+      };
       const enrolment = { embedding: selfie.embedding, ...keys };
       if (record.type === 'face-match') {
         const n = (b: boolean) => (b ? 1 : 0);
@@ -171,7 +209,8 @@ export function makeResultBuilder(deps: ResultDeps) {
         };
         return { result, enrolment };
       }
-      if (!document || !docSignals) throw new Error('the analysis engine returned an ID Check without document findings');
+      if (!document || !docSignals)
+        throw new Error('the analysis engine returned an ID Check without document findings');
       const result: IdCheckResult = {
         ...base,
         device_network_signals: {
@@ -188,7 +227,11 @@ export function makeResultBuilder(deps: ResultDeps) {
         referring_session_signals: referringBooleans(comparison),
         session_data: sessionData,
         document_signals: docSignals,
-        document_data: documentData(document, { face: input.mediaUrl('selfie'), id_scan_front: input.mediaUrl('id_front'), id_scan_back: input.mediaUrl('id_back') }),
+        document_data: documentData(document, {
+          face: input.mediaUrl('selfie'),
+          id_scan_front: input.mediaUrl('id_front'),
+          id_scan_back: input.mediaUrl('id_back'),
+        }),
       };
       return { result, enrolment };
     },
@@ -196,11 +239,15 @@ export function makeResultBuilder(deps: ResultDeps) {
 }
 
 /** Signs every media URL of a result (photo_urls, document_data.photo_urls, video_urls) with `sign`. */
-export async function signResultUrls<T extends FaceMatchResult | IdCheckResult>(result: T, sign: (url: string) => Promise<string>): Promise<T> {
+export async function signResultUrls<T extends FaceMatchResult | IdCheckResult>(
+  result: T,
+  sign: (url: string) => Promise<string>,
+): Promise<T> {
   const signAll = async <O extends Record<string, string>>(urls: O): Promise<O> =>
     Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([k, v]) => [k, await sign(v)]))) as O;
   const out = { ...result, video_urls: await Promise.all(result.video_urls.map(sign)) };
   if ('photo_urls' in out && out.photo_urls) out.photo_urls = await signAll(out.photo_urls);
-  if ('document_data' in out && out.document_data) out.document_data = { ...out.document_data, photo_urls: await signAll(out.document_data.photo_urls) };
+  if ('document_data' in out && out.document_data)
+    out.document_data = { ...out.document_data, photo_urls: await signAll(out.document_data.photo_urls) };
   return out;
 }

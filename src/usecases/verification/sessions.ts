@@ -23,7 +23,11 @@ import { constantTimeEqual, hashApiKey } from '../../security/secrets';
 import type { Db } from '../../storage/db';
 import { sniffImage, type MediaStore, type MediaUrls } from '../../storage/media';
 import type { Project, ProjectRepository } from '../../storage/repositories/projects';
-import type { VerificationRecord, VerificationRepository, VerificationType } from '../../storage/repositories/verifications';
+import type {
+  VerificationRecord,
+  VerificationRepository,
+  VerificationType,
+} from '../../storage/repositories/verifications';
 import type { VerificationIndex } from '../../storage/repositories/verification-index';
 import type { Outbox } from '../../webhooks/outbox';
 import type { EvaluationUseCases } from '../evaluation';
@@ -106,14 +110,45 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     } as FaceMatchCompleted | IdCheckCompleted;
     const ended = await db.transaction(async (trx) => {
       const outcome = success ? 'success' : ending.code;
-      if (!(await verifications.end(record.id, { outcome, result: success ? ending.result : undefined, webhookRequestId: requestId, at: now }, trx))) return false;
+      if (
+        !(await verifications.end(
+          record.id,
+          { outcome, result: success ? ending.result : undefined, webhookRequestId: requestId, at: now },
+          trx,
+        ))
+      )
+        return false;
       if ('enrolment' in ending) {
         // The face and the document are enrolled with the result: later verifications are matched against them.
         const { embedding, numberKey, nameKey } = ending.enrolment;
-        await deps.index.enrolFace({ sessionId: record.id, projectId: record.projectId, accountId: record.accountId, embedding, at: now }, trx);
-        if (numberKey || nameKey) await deps.index.enrolDocument({ sessionId: record.id, projectId: record.projectId, accountId: record.accountId, numberKey, nameKey, at: now }, trx);
+        await deps.index.enrolFace(
+          { sessionId: record.id, projectId: record.projectId, accountId: record.accountId, embedding, at: now },
+          trx,
+        );
+        if (numberKey || nameKey)
+          await deps.index.enrolDocument(
+            {
+              sessionId: record.id,
+              projectId: record.projectId,
+              accountId: record.accountId,
+              numberKey,
+              nameKey,
+              at: now,
+            },
+            trx,
+          );
       }
-      await outbox.enqueue({ requestId, projectId: record.projectId, sessionId: record.id, eventType: envelope.event_type, body: JSON.stringify(envelope), now }, trx);
+      await outbox.enqueue(
+        {
+          requestId,
+          projectId: record.projectId,
+          sessionId: record.id,
+          eventType: envelope.event_type,
+          body: JSON.stringify(envelope),
+          now,
+        },
+        trx,
+      );
       return true;
     });
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
@@ -128,7 +163,10 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
 
   /** Ends a session past its 30 days (the sweeper's work, done at once when the session is used after its time). */
   const endExpired = (record: VerificationRecord) =>
-    endWithError(record, { code: 'max_duration_exceeded', message: 'The session was not completed within 30 days of its creation.' });
+    endWithError(record, {
+      code: 'max_duration_exceeded',
+      message: 'The session was not completed within 30 days of its creation.',
+    });
 
   /** How a session ended, and where the hosted page sends the user (cancel's and complete's answer). */
   async function endedAnswer(sessionId: string): Promise<VerificationSessionEnded> {
@@ -143,7 +181,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   }
 
   /** The capture token's hash against the stored one, in constant time. */
-  const tokenFits = (record: VerificationRecord, token: unknown) => typeof token === 'string' && constantTimeEqual(record.tokenHash, hashApiKey(token));
+  const tokenFits = (record: VerificationRecord, token: unknown) =>
+    typeof token === 'string' && constantTimeEqual(record.tokenHash, hashApiKey(token));
 
   /**
    * The session the hosted page's token opens. One used after its 30 days is ended on the spot
@@ -161,7 +200,11 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
   return {
     endWithError,
 
-    async create(project: Project, body: CreateVerificationSession, options: { requestId: string }): Promise<VerificationSessionCreated> {
+    async create(
+      project: Project,
+      body: CreateVerificationSession,
+      options: { requestId: string },
+    ): Promise<VerificationSessionCreated> {
       const now = clock.now();
       const token = random.bytes(32).toString('base64url');
       const record: VerificationRecord = {
@@ -189,7 +232,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     /** The hosted page's Cancel: liveness_check_failed (the interface's code for a user's cancel). */
     async cancel(sessionId: string, token: string): Promise<VerificationSessionEnded> {
       const record = await byToken(sessionId, token);
-      if (record.state === 'open') await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
+      if (record.state === 'open')
+        await endWithError(record, { code: 'liveness_check_failed', message: 'The user cancelled the verification.' });
       return endedAnswer(sessionId);
     },
 
@@ -197,7 +241,10 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      * What the hosted page shows: the session when the token fits, otherwise the redirect
      * vocabulary's `session_id_not_found` or `invalid_session_id`.
      */
-    async page(sessionId: string, token: unknown): Promise<{ record?: VerificationRecord; error?: 'session_id_not_found' | 'invalid_session_id' }> {
+    async page(
+      sessionId: string,
+      token: unknown,
+    ): Promise<{ record?: VerificationRecord; error?: 'session_id_not_found' | 'invalid_session_id' }> {
       const record = /^[0-9a-f-]{36}$/.test(sessionId) ? await verifications.find(sessionId) : undefined;
       if (!record) return { error: 'session_id_not_found' };
       if (!tokenFits(record, token)) return { record, error: 'invalid_session_id' };
@@ -207,13 +254,25 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     /** The hosted page's upload of one image; its type is decided by its first bytes. */
     async capture(sessionId: string, token: string, kind: CaptureKind, body: unknown): Promise<CaptureStored> {
       const record = await byToken(sessionId, token);
-      if (record.state !== 'open') throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
-      if (!REQUIRED_CAPTURES[record.type].includes(kind)) throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
-      if (!Buffer.isBuffer(body) || body.length === 0) throw new BadRequestError('body must be a JPEG, PNG or WebP image');
+      if (record.state !== 'open')
+        throw new BadRequestError(`The verification session has ended (${record.outcome}); it takes no more captures`);
+      if (!REQUIRED_CAPTURES[record.type].includes(kind))
+        throw new BadRequestError(`kind ${kind} is not a step of a ${record.type} session`);
+      if (!Buffer.isBuffer(body) || body.length === 0)
+        throw new BadRequestError('body must be a JPEG, PNG or WebP image');
       const contentType = sniffImage(body);
-      if (!contentType) throw new UnsupportedMediaTypeError('body is not a JPEG, PNG or WebP image (checked by its first bytes)');
+      if (!contentType)
+        throw new UnsupportedMediaTypeError('body is not a JPEG, PNG or WebP image (checked by its first bytes)');
       const mediaId = await deps.media.put(body, contentType);
-      await verifications.addCapture({ id: random.uuid(), sessionId, kind, mediaId, contentType, size: body.length, createdAt: clock.now() });
+      await verifications.addCapture({
+        id: random.uuid(),
+        sessionId,
+        kind,
+        mediaId,
+        contentType,
+        size: body.length,
+        createdAt: clock.now(),
+      });
       return { session_id: sessionId, kind, content_type: contentType, size: body.length };
     },
 
@@ -223,12 +282,19 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
      * unreadable document ends it with failed_to_process_id_scan. When the engine is not
      * installed, 503 and the session stays open.
      */
-    async complete(sessionId: string, token: string, options: { deviceSessionId?: string } = {}): Promise<VerificationCompletion> {
+    async complete(
+      sessionId: string,
+      token: string,
+      options: { deviceSessionId?: string } = {},
+    ): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
       if (record.state !== 'open') return endedAnswer(sessionId);
       const captures = await verifications.latestCaptures(sessionId);
       const missing = REQUIRED_CAPTURES[record.type].filter((k) => !captures.some((c) => c.kind === k));
-      if (missing.length) throw new BadRequestError(`captures missing: ${missing.join(', ')}; upload them with POST /liveness/{session_id}/capture`);
+      if (missing.length)
+        throw new BadRequestError(
+          `captures missing: ${missing.join(', ')}; upload them with POST /liveness/{session_id}/capture`,
+        );
       const images = [];
       for (const c of captures) {
         const media = await deps.media.get(c.mediaId);
@@ -236,13 +302,25 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
         images.push({ kind: c.kind, contentType: media.contentType, bytes: media.bytes });
       }
       const outcome = await deps.analysis.analyse({ type: record.type, captures: images });
-      if (outcome.outcome === 'failed_attempt' || (outcome.outcome === 'not_processable' && record.type === 'face-match')) {
+      if (
+        outcome.outcome === 'failed_attempt' ||
+        (outcome.outcome === 'not_processable' && record.type === 'face-match')
+      ) {
         const attempts = await db.transaction((trx) => verifications.addAttempt(sessionId, trx));
         if (attempts !== undefined && attempts >= MAX_ATTEMPTS) {
-          await endWithError(record, { code: 'face_match_failed', message: `The face check did not succeed in ${MAX_ATTEMPTS} attempts.` });
+          await endWithError(record, {
+            code: 'face_match_failed',
+            message: `The face check did not succeed in ${MAX_ATTEMPTS} attempts.`,
+          });
         }
         if (attempts === undefined || attempts >= MAX_ATTEMPTS) return endedAnswer(sessionId);
-        return { session_id: sessionId, status: 'retry', attempts_remaining: MAX_ATTEMPTS - attempts, message: outcome.reason, redirect_url: null };
+        return {
+          session_id: sessionId,
+          status: 'retry',
+          attempts_remaining: MAX_ATTEMPTS - attempts,
+          message: outcome.reason,
+          redirect_url: null,
+        };
       }
       if (outcome.outcome === 'not_processable') {
         await endWithError(record, { code: 'failed_to_process_id_scan', message: outcome.reason });
@@ -251,10 +329,14 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       // The project is read once: its threshold, and the SDK sessions are its own.
       const project = await deps.projects.findById(record.projectId);
       /** An SDK session of the project in its top-level form; undefined when it is not stored (or the project is gone). */
-      const deviceSession = async (id: string) => (project ? deps.evaluation.find(project, id, random.uuid()) : undefined);
+      const deviceSession = async (id: string) =>
+        project ? deps.evaluation.find(project, id, random.uuid()) : undefined;
       const device = options.deviceSessionId ? await deviceSession(options.deviceSessionId) : undefined;
       if (!project || !device) {
-        await endWithError(record, { code: 'failed_to_collect_device_data', message: "The web SDK's device and network data did not reach the service from the hosted page." });
+        await endWithError(record, {
+          code: 'failed_to_collect_device_data',
+          message: "The web SDK's device and network data did not reach the service from the hosted page.",
+        });
         return endedAnswer(sessionId);
       }
       const now = clock.now();
@@ -300,15 +382,23 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     },
 
     /** verify-face / verify-id: the result of a session that ended with one. */
-    async result(project: Project, sessionId: string, type: VerificationType): Promise<FaceMatchResult | IdCheckResult> {
+    async result(
+      project: Project,
+      sessionId: string,
+      type: VerificationType,
+    ): Promise<FaceMatchResult | IdCheckResult> {
       const record = await verifications.find(sessionId);
       if (!record || record.projectId !== project.id) throw new SessionNotFoundError();
       if (record.type !== type) {
-        throw new BadRequestError(`session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`);
+        throw new BadRequestError(
+          `session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`,
+        );
       }
       if (record.state === 'open') throw new BadRequestError('The verification session is not completed yet');
-      if (record.outcome !== 'success') throw new BadRequestError(`The verification session ended without a result (${record.outcome})`);
-      if (record.result === undefined) throw new BadRequestError("The verification session's result was erased with its account");
+      if (record.outcome !== 'success')
+        throw new BadRequestError(`The verification session ended without a result (${record.outcome})`);
+      if (record.result === undefined)
+        throw new BadRequestError("The verification session's result was erased with its account");
       return signResultUrls(record.result as FaceMatchResult | IdCheckResult, sign);
     },
 

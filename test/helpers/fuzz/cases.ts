@@ -47,7 +47,16 @@ function setAt(root: Json, path: Path, value: Json | undefined): Json {
   return out;
 }
 
-const typeOfJson = (v: Json): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
+const typeOfJson = (v: Json): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v;
 
 /** The branch of a oneOf/anyOf that a value takes, merged with the schema's own keywords. */
 function effective(schema: Schema, value: Json): Schema {
@@ -55,7 +64,10 @@ function effective(schema: Schema, value: Json): Schema {
   if (!branches) return schema;
   const { oneOf: _o, anyOf: _a, ...base } = schema;
   const type = typeOfJson(value);
-  const branch = branches.find((b) => [b.type ?? base.type ?? []].flat().some((t) => t === type || (t === 'number' && type === 'integer'))) ?? branches[0];
+  const branch =
+    branches.find((b) =>
+      [b.type ?? base.type ?? []].flat().some((t) => t === type || (t === 'number' && type === 'integer')),
+    ) ?? branches[0];
   return { ...base, ...branch, type: branch.type ?? base.type };
 }
 
@@ -77,7 +89,8 @@ function positions(schema: Schema, value: Json, path: Path = [], declared = true
     for (const [key, v] of Object.entries(value)) {
       const sub = s.properties?.[key];
       if (sub) out.push(...positions(sub, v, [...path, key], declared));
-      else if (s.additionalProperties && typeof s.additionalProperties === 'object') out.push(...positions(s.additionalProperties, v, [...path, key], false));
+      else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        out.push(...positions(s.additionalProperties, v, [...path, key], false));
     }
   }
   return out;
@@ -92,9 +105,20 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
   const s = p.schema;
   const types = [s.type ?? []].flat();
   const where = fieldOf(p.path);
-  const others: [string, Json][] = [['null', null], ['boolean', true], ['integer', 7], ['number', 1.5], ['string', 'x'], ['array', []], ['object', {}]];
-  const wrong = others.filter(([t]) => types.length && !types.includes(t) && !(t === 'integer' && types.includes('number')));
-  for (const [t, v] of wrong.sort(() => rng() - 0.5).slice(0, 2)) out.push(['type', `${where}: ${t} instead of ${types.join('|')}`, v, false]);
+  const others: [string, Json][] = [
+    ['null', null],
+    ['boolean', true],
+    ['integer', 7],
+    ['number', 1.5],
+    ['string', 'x'],
+    ['array', []],
+    ['object', {}],
+  ];
+  const wrong = others.filter(
+    ([t]) => types.length && !types.includes(t) && !(t === 'integer' && types.includes('number')),
+  );
+  for (const [t, v] of wrong.sort(() => rng() - 0.5).slice(0, 2))
+    out.push(['type', `${where}: ${t} instead of ${types.join('|')}`, v, false]);
   out.push(['depth', `${where}: 20,000 nested arrays`, DEEP, false]);
 
   if (typeof p.value === 'string') {
@@ -106,7 +130,8 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
     out.push(['text', `${where}: a lone low surrogate`, insert('\udfff'), p.declared]);
     out.push(['text', `${where}: control characters`, insert('\u0001\u001b\u007f\u0085'), false]);
     out.push(['text', `${where}: zero-width and right-to-left marks`, insert('\u200b\u202e\ufeff'), false]);
-    if (s.maxLength !== undefined) out.push(['limit', `${where}: ${s.maxLength + 1} characters`, 'x'.repeat(s.maxLength + 1), false]);
+    if (s.maxLength !== undefined)
+      out.push(['limit', `${where}: ${s.maxLength + 1} characters`, 'x'.repeat(s.maxLength + 1), false]);
     if (s.minLength) out.push(['limit', `${where}: ${s.minLength - 1} characters`, v.slice(0, s.minLength - 1), false]);
     out.push(['limit', `${where}: 200,000 characters`, 'é'.repeat(200_000), false]);
     if (s.pattern || s.format) out.push(['limit', `${where}: not its pattern or format`, `${v} !`, false]);
@@ -114,26 +139,57 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
   }
   if (typeof p.value === 'number') {
     const integer = types.includes('integer');
-    if (s.maximum !== undefined) out.push(['limit', `${where}: over its maximum`, s.maximum + (integer ? 1 : 0.5), false]);
-    if (s.minimum !== undefined) out.push(['limit', `${where}: under its minimum`, s.minimum - (integer ? 1 : 0.5), false]);
+    if (s.maximum !== undefined)
+      out.push(['limit', `${where}: over its maximum`, s.maximum + (integer ? 1 : 0.5), false]);
+    if (s.minimum !== undefined)
+      out.push(['limit', `${where}: under its minimum`, s.minimum - (integer ? 1 : 0.5), false]);
     if (integer) out.push(['type', `${where}: a fraction`, p.value + 0.5, false]);
     out.push(['limit', `${where}: 1e20`, 1e20, false]);
     out.push(['limit', `${where}: 2^53 + 2`, 2 ** 53 + 2, false]);
     out.push(['limit', `${where}: -1.7e308`, -1.7e308, false]);
   }
   if (Array.isArray(p.value)) {
-    if (s.maxItems !== undefined && p.value.length) out.push(['limit', `${where}: ${s.maxItems + 1} items`, Array.from({ length: s.maxItems + 1 }, () => clone((p.value as Json[])[0])), false]);
+    if (s.maxItems !== undefined && p.value.length)
+      out.push([
+        'limit',
+        `${where}: ${s.maxItems + 1} items`,
+        Array.from({ length: s.maxItems + 1 }, () => clone((p.value as Json[])[0])),
+        false,
+      ]);
     if (s.minItems) out.push(['limit', `${where}: no items`, [], false]);
   }
   if (p.value && typeof p.value === 'object' && !Array.isArray(p.value)) {
     const value = p.value as Record<string, Json>;
-    if (s.additionalProperties === false || s.unevaluatedProperties === false) out.push(['unknown member', `${where}: an unknown member`, { ...value, zz_unknown: 1 }, false]);
-    for (const key of s.required ?? []) if (key in value) out.push(['missing member', `${where}: without ${key}`, Object.fromEntries(Object.entries(value).filter(([k]) => k !== key)), false]);
-    out.push(['unknown member', `${where}: a __proto__ member`, JSON.parse(withMembers(value, '"__proto__":{"polluted":true}')) as Json, false]);
+    if (s.additionalProperties === false || s.unevaluatedProperties === false)
+      out.push(['unknown member', `${where}: an unknown member`, { ...value, zz_unknown: 1 }, false]);
+    for (const key of s.required ?? [])
+      if (key in value)
+        out.push([
+          'missing member',
+          `${where}: without ${key}`,
+          Object.fromEntries(Object.entries(value).filter(([k]) => k !== key)),
+          false,
+        ]);
+    out.push([
+      'unknown member',
+      `${where}: a __proto__ member`,
+      JSON.parse(withMembers(value, '"__proto__":{"polluted":true}')) as Json,
+      false,
+    ]);
     if (s.additionalProperties && typeof s.additionalProperties === 'object') {
       // A free-form object (metadata): any text is allowed inside it; its bounds are not.
-      out.push(['text', `${where}: U+0000 and lone surrogates in a free-form member`, { ...value, 'k\u0000\ud800': 'v\u0000\udfff' }, false]);
-      out.push(['size', `${where}: 10,000 members`, Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])), false]);
+      out.push([
+        'text',
+        `${where}: U+0000 and lone surrogates in a free-form member`,
+        { ...value, 'k\u0000\ud800': 'v\u0000\udfff' },
+        false,
+      ]);
+      out.push([
+        'size',
+        `${where}: 10,000 members`,
+        Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])),
+        false,
+      ]);
       out.push(['size', `${where}: a member of 100 KB`, { ...value, blob: 'x'.repeat(100_000) }, false]);
       out.push(['depth', `${where}: a member nested 20,000 deep`, { ...value, deep: DEEP }, false]);
     }
@@ -152,9 +208,15 @@ export interface Baseline {
 }
 
 /** Percent-encoded with nothing reserved left bare (encodeURIComponent leaves `!'()*`), as OpenAPI's allowReserved: false wants. */
-export const strictEncode = (v: string): string => encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const strictEncode = (v: string): string =>
+  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-export function targetOf(op: Operation, path: Record<string, string>, query: Record<string, string>, rawQuery = ''): string {
+export function targetOf(
+  op: Operation,
+  path: Record<string, string>,
+  query: Record<string, string>,
+  rawQuery = '',
+): string {
   const p = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => path[name]);
   const q = Object.entries(query)
     .map(([k, v]) => `${strictEncode(k)}=${strictEncode(v)}`)
@@ -163,7 +225,8 @@ export function targetOf(op: Operation, path: Record<string, string>, query: Rec
   return all ? `${p}?${all}` : p;
 }
 
-const encodePath = (path: Record<string, string>) => Object.fromEntries(Object.entries(path).map(([k, v]) => [k, encodeURIComponent(v)]));
+const encodePath = (path: Record<string, string>) =>
+  Object.fromEntries(Object.entries(path).map(([k, v]) => [k, encodeURIComponent(v)]));
 
 /** JSON text of an object with members written before its own (`members`: `"a":1,"b":2`). */
 const withMembers = (value: Json, members: string): string => {
@@ -172,9 +235,17 @@ const withMembers = (value: Json, members: string): string => {
 };
 
 /** The baseline as an HTTP request (path values percent-encoded). */
-export function requestOf(op: Operation, b: Baseline, change: Partial<HttpRequest> & { rawQuery?: string; pathRaw?: Record<string, string> } = {}): HttpRequest {
+export function requestOf(
+  op: Operation,
+  b: Baseline,
+  change: Partial<HttpRequest> & { rawQuery?: string; pathRaw?: Record<string, string> } = {},
+): HttpRequest {
   const path = { ...encodePath(b.path), ...change.pathRaw };
-  const headers: Record<string, string> = { ...b.headers, ...(b.body ? { 'content-type': b.body.type } : {}), ...change.headers };
+  const headers: Record<string, string> = {
+    ...b.headers,
+    ...(b.body ? { 'content-type': b.body.type } : {}),
+    ...change.headers,
+  };
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
   const body = change.body ?? (b.body ? (b.body.bytes ?? JSON.stringify(b.body.value)) : undefined);
   return { method: op.method, target: change.target ?? targetOf(op, path, b.query, change.rawQuery), headers, body };
@@ -194,7 +265,9 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     add('key', 'no x-api-key', { headers: { 'x-api-key': '' } });
     add('key', 'an unknown x-api-key', { headers: { 'x-api-key': `tg_${Math.floor(rng() * 1e12).toString(36)}` } });
     add('key', 'an x-api-key of 8 KB', { headers: { 'x-api-key': 'k'.repeat(8_192) } });
-    add('key', 'the key in Authorization instead', { headers: { 'x-api-key': '', authorization: `Bearer ${b.headers['x-api-key']}` } });
+    add('key', 'the key in Authorization instead', {
+      headers: { 'x-api-key': '', authorization: `Bearer ${b.headers['x-api-key']}` },
+    });
     add('key', 'an x-api-key of Latin-1 characters', { headers: { 'x-api-key': 'tg_\u00ff\u00e9' } });
   }
 
@@ -206,13 +279,19 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     const valid = strictEncode(b.query[p.name] ?? '1');
     const { [p.name]: _, ...rest } = b.query;
     const withRaw = (raw: string) => ({ target: targetOf(op, encodedPath, rest, raw) });
-    add('parameter', `${p.name}: U+0000`, withRaw(`${p.name}=${valid}%00`), { textRuleField: p.schema.type === 'string' ? `query parameter ${p.name}` : undefined });
+    add('parameter', `${p.name}: U+0000`, withRaw(`${p.name}=${valid}%00`), {
+      textRuleField: p.schema.type === 'string' ? `query parameter ${p.name}` : undefined,
+    });
     add('parameter', `${p.name}: given twice`, withRaw(`${p.name}=${valid}&${p.name}=${valid}`));
     add('parameter', `${p.name}: as an array`, withRaw(`${p.name}[]=1&${p.name}[]=2`));
     add('parameter', `${p.name}: as an object`, withRaw(`${p.name}[a]=1`));
     add('parameter', `${p.name}: empty`, withRaw(`${p.name}=`));
     add('parameter', `${p.name}: 10,000 characters`, withRaw(`${p.name}=${'q'.repeat(10_000)}`));
-    add('parameter', `${p.name}: not its type`, withRaw(`${p.name}=${p.schema.type === 'string' ? '%F0%9F%98%80%20x' : 'abc'}`));
+    add(
+      'parameter',
+      `${p.name}: not its type`,
+      withRaw(`${p.name}=${p.schema.type === 'string' ? '%F0%9F%98%80%20x' : 'abc'}`),
+    );
     if (p.required) add('parameter', `${p.name}: missing`, { target: targetOf(op, encodedPath, rest) });
   }
 
@@ -239,7 +318,12 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
       ['a query-looking value', 'a%3Fb%3Dc'],
     ];
     for (const [title, raw] of tricks) {
-      add('path', `${p.name}: ${title}`, { pathRaw: { [p.name]: raw } }, { textRuleField: raw === 'a%00b' || raw === '%00' ? `path parameter ${p.name}` : undefined });
+      add(
+        'path',
+        `${p.name}: ${title}`,
+        { pathRaw: { [p.name]: raw } },
+        { textRuleField: raw === 'a%00b' || raw === '%00' ? `path parameter ${p.name}` : undefined },
+      );
     }
   }
 
@@ -247,7 +331,13 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
   const json = b.body?.value !== undefined;
   if (b.body && json) {
     const { type, value } = b.body as { type: string; value: Json };
-    const bodyCase = (kind: string, title: string, text: string, headers: Record<string, string> = {}, extra: Partial<Case> = {}) => add(kind, title, { body: text, headers }, { json: text, ...extra });
+    const bodyCase = (
+      kind: string,
+      title: string,
+      text: string,
+      headers: Record<string, string> = {},
+      extra: Partial<Case> = {},
+    ) => add(kind, title, { body: text, headers }, { json: text, ...extra });
     for (const [title, text] of [
       ['no body', ''],
       ['not JSON', '{"session_id":'],
@@ -277,12 +367,23 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     }
     add('content type', 'gzip claimed, not gzipped', { body: text, headers: { 'content-encoding': 'gzip' } });
     add('content type', 'an unknown content encoding', { body: text, headers: { 'content-encoding': 'x-unknown' } });
-    cases.push({ kind: 'content type', title: 'no content type', raw: rawRequest(requestOf(op, b, { headers: { 'content-type': '' } })) });
+    cases.push({
+      kind: 'content type',
+      title: 'no content type',
+      raw: rawRequest(requestOf(op, b, { headers: { 'content-type': '' } })),
+    });
     bodyCase('size', 'a body of 1.5 MB', JSON.stringify({ ...(value as object), zz_blob: 'x'.repeat(1_500_000) }));
-    bodyCase('size', '10,000 unknown members', JSON.stringify({ ...(value as object), ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`zz${i}`, i])) }));
+    bodyCase(
+      'size',
+      '10,000 unknown members',
+      JSON.stringify({
+        ...(value as object),
+        ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`zz${i}`, i])),
+      }),
+    );
     bodyCase('depth', 'a body of 20,000 nested arrays', deepArray(20_000));
 
-    for (const pos of positions(((op.body!.media.find((m) => m.type === type) ?? op.body!.media[0]).schema), value)) {
+    for (const pos of positions((op.body!.media.find((m) => m.type === type) ?? op.body!.media[0]).schema, value)) {
       for (const [kind, title, next, textRule] of mutationsAt(pos, rng)) {
         const mutated = JSON.stringify(setAt(value, pos.path, next) ?? null).replace(DEEP, deepArray(20_000));
         bodyCase(kind, title, mutated, {}, { textRuleField: textRule ? fieldOf(pos.path) : undefined });
@@ -296,7 +397,10 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     add('size', 'a body of 9 MB', { body: Buffer.alloc(9 * 1024 * 1024, 0xff) });
   } else {
     // No body is declared: one sent anyway is not read.
-    add('body', 'a 1.5 MB JSON body it does not take', { body: JSON.stringify({ blob: 'x'.repeat(1_500_000) }), headers: { 'content-type': 'application/json' } });
+    add('body', 'a 1.5 MB JSON body it does not take', {
+      body: JSON.stringify({ blob: 'x'.repeat(1_500_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
     add('body', 'a body that is not JSON', { body: '{"a":', headers: { 'content-type': 'application/json' } });
   }
 
@@ -309,13 +413,37 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
   const key = b.headers['x-api-key'] ? `x-api-key: ${b.headers['x-api-key']}\r\n` : '';
   const upper = op.method.toUpperCase();
   cases.push(
-    { kind: 'http', title: 'U+0000 in the request target', raw: `${upper} ${target}\u0000x HTTP/1.1\r\n${host}${key}\r\n` },
-    { kind: 'http', title: 'a header line without a colon', raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}no colon\r\n\r\n` },
-    { kind: 'http', title: 'a control character in a header value', raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}x-note: a\u0001b\r\n\r\n` },
-    { kind: 'http', title: 'two Content-Lengths', raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}Content-Length: 1\r\nContent-Length: 2\r\n\r\nab` },
-    { kind: 'http', title: 'Transfer-Encoding with Content-Length', raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n` },
+    {
+      kind: 'http',
+      title: 'U+0000 in the request target',
+      raw: `${upper} ${target}\u0000x HTTP/1.1\r\n${host}${key}\r\n`,
+    },
+    {
+      kind: 'http',
+      title: 'a header line without a colon',
+      raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}no colon\r\n\r\n`,
+    },
+    {
+      kind: 'http',
+      title: 'a control character in a header value',
+      raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}x-note: a\u0001b\r\n\r\n`,
+    },
+    {
+      kind: 'http',
+      title: 'two Content-Lengths',
+      raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}Content-Length: 1\r\nContent-Length: 2\r\n\r\nab`,
+    },
+    {
+      kind: 'http',
+      title: 'Transfer-Encoding with Content-Length',
+      raw: `${upper} ${target} HTTP/1.1\r\n${host}${key}Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n`,
+    },
     { kind: 'http', title: 'an unknown HTTP version', raw: `${upper} ${target} HTTP/9.9\r\n${host}${key}\r\n` },
-    { kind: 'http', title: 'headers of 20 KB', request: requestOf(op, b, { headers: { 'x-filler': 'f'.repeat(20_000) } }) },
+    {
+      kind: 'http',
+      title: 'headers of 20 KB',
+      request: requestOf(op, b, { headers: { 'x-filler': 'f'.repeat(20_000) } }),
+    },
   );
   return cases;
 }
@@ -323,6 +451,13 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
 /** An HTTP/1.1 request as bytes. */
 export function rawRequest(r: HttpRequest): string {
   const body = r.body === undefined ? '' : r.body.toString();
-  const headers = { host: '127.0.0.1', ...r.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
-  return `${r.method.toUpperCase()} ${r.target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`;
+  const headers = {
+    host: '127.0.0.1',
+    ...r.headers,
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  return `${r.method.toUpperCase()} ${r.target} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n${body}`;
 }

@@ -44,17 +44,27 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
       base = fc.ipV6();
       break;
     case 'date-time':
-      base = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      base = fc
+        .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString());
       break;
     default: {
-      const anyText = fc.oneof(fc.string({ minLength: min, maxLength: max }), fc.string({ unit: 'grapheme', minLength: min, maxLength: max }));
+      const anyText = fc.oneof(
+        fc.string({ minLength: min, maxLength: max }),
+        fc.string({ unit: 'grapheme', minLength: min, maxLength: max }),
+      );
       if (!schema.pattern) {
         base = anyText;
         break;
       }
       const pattern = new RegExp(schema.pattern, 'u');
       // A broad pattern (the spec's Text) also gets text of every script, which stringMatching rarely makes.
-      base = pattern.test('aé 😀') ? fc.oneof(fc.stringMatching(pattern), anyText.filter((s) => pattern.test(s))) : fc.stringMatching(pattern);
+      base = pattern.test('aé 😀')
+        ? fc.oneof(
+            fc.stringMatching(pattern),
+            anyText.filter((s) => pattern.test(s)),
+          )
+        : fc.stringMatching(pattern);
     }
   }
   if (schema.pattern && schema.format) base = base.filter((s) => new RegExp(schema.pattern!, 'u').test(s));
@@ -73,7 +83,13 @@ function numberOf(schema: Schema, integer: boolean): fc.Arbitrary<number> {
  * Values of the schema. `full`: every declared member present (a baseline whose every member
  * can then be changed); otherwise the optional ones about half the time.
  */
-export function arbitraryOf(schema: Schema, known: Known = {}, name?: string, depth = 0, full = false): fc.Arbitrary<Json> {
+export function arbitraryOf(
+  schema: Schema,
+  known: Known = {},
+  name?: string,
+  depth = 0,
+  full = false,
+): fc.Arbitrary<Json> {
   const own = generated(schema, known, depth, full);
   const offered = name ? known[name] : undefined;
   return offered?.length ? fc.oneof(own, fc.constantFrom(...offered)) : own;
@@ -85,7 +101,9 @@ function generated(schema: Schema, known: Known, depth: number, full: boolean): 
   const branches = schema.oneOf ?? schema.anyOf;
   if (branches) {
     const { oneOf: _o, anyOf: _a, ...base } = schema;
-    return fc.oneof(...branches.map((b) => generated({ ...base, ...b, type: b.type ?? base.type }, known, depth, full)));
+    return fc.oneof(
+      ...branches.map((b) => generated({ ...base, ...b, type: b.type ?? base.type }, known, depth, full)),
+    );
   }
   const arbitraries = typesOf(schema).map((type): fc.Arbitrary<Json> => {
     switch (type) {
@@ -101,7 +119,10 @@ function generated(schema: Schema, known: Known, depth: number, full: boolean): 
         return fc.constant(null);
       case 'array': {
         const item = schema.items ?? {};
-        return fc.array(arbitraryOf(item, known, undefined, depth + 1, full), { minLength: Math.max(schema.minItems ?? 0, full ? 1 : 0), maxLength: Math.min(schema.maxItems ?? 4, 4) });
+        return fc.array(arbitraryOf(item, known, undefined, depth + 1, full), {
+          minLength: Math.max(schema.minItems ?? 0, full ? 1 : 0),
+          maxLength: Math.min(schema.maxItems ?? 4, 4),
+        });
       }
       default:
         return objectOf(schema, known, depth, full);
@@ -114,16 +135,25 @@ function objectOf(schema: Schema, known: Known, depth: number, full: boolean): f
   const properties = schema.properties ?? {};
   const required = schema.required ?? [];
   const declared = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, arbitraryOf(s, known, key, depth + 1, full)])),
+    Object.fromEntries(
+      Object.entries(properties).map(([key, s]) => [key, arbitraryOf(s, known, key, depth + 1, full)]),
+    ),
     { requiredKeys: full ? Object.keys(properties) : required.filter((k) => k in properties) },
   ) as fc.Arbitrary<Record<string, Json>>;
   const extra = schema.additionalProperties;
   if (extra === undefined || extra === false || depth > 6) return declared;
   // A free-form object: a few members of any name (metadata), within its bounds.
-  const value = extra === true ? fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)) : arbitraryOf(extra, known, undefined, depth + 1);
+  const value =
+    extra === true
+      ? fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))
+      : arbitraryOf(extra, known, undefined, depth + 1);
   const maxKeys = Math.min((schema.maxProperties as number | undefined) ?? 4, 4);
   const keyMax = ((schema.propertyNames as Schema | undefined)?.maxLength as number | undefined) ?? 24;
-  const free = fc.dictionary(fc.string({ minLength: 1, maxLength: Math.min(keyMax, 24) }).filter((k) => !(k in properties)), value, { maxKeys });
+  const free = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: Math.min(keyMax, 24) }).filter((k) => !(k in properties)),
+    value,
+    { maxKeys },
+  );
   return fc.tuple(declared, free).map(([d, f]) => ({ ...f, ...d }) as Json);
 }
 

@@ -45,7 +45,9 @@ export interface OperationRef {
 
 /** Every operation of openapi.yaml, in the file's order. */
 export function listOperations(file = OPENAPI_PATH): OperationRef[] {
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   const out: OperationRef[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
@@ -86,7 +88,10 @@ function at(spec: Spec, pointer: string): Json {
   return pointer
     .split('/')
     .slice(1)
-    .reduce<Json>((node, seg) => (node as Record<string, Json>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')], spec as Json);
+    .reduce<Json>(
+      (node, seg) => (node as Record<string, Json>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')],
+      spec as Json,
+    );
 }
 
 /** Follows `$ref`s; a `$ref`'s sibling keywords (OpenAPI 3.1) apply on top of what it names. */
@@ -122,7 +127,9 @@ export function flatten(spec: Spec, node: Json, depth = 0): Schema {
   delete schema.allOf;
   for (const part of raw.allOf ?? []) schema = merge(schema, flatten(spec, part as Json, depth + 1));
   if (schema.properties) {
-    schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, flatten(spec, v as Json, depth + 1)]));
+    schema.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, v]) => [k, flatten(spec, v as Json, depth + 1)]),
+    );
   }
   if (schema.items) schema.items = flatten(spec, schema.items as Json, depth + 1);
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {

@@ -85,7 +85,13 @@ describe('standard and custom lists', () => {
     const twin = await twinProject.signIn({ id: 'custom' }, session, GB_IPS.sky);
     expect(r.lists).toEqual(['beta:2026', 'vip']);
     expect(twin.lists).toEqual([]);
-    expect({ account_score: r.account_score, bot: r.bot, risk_signals: r.risk_signals, multiple_accounts: r.multiple_accounts, decision: r.decision }).toEqual({
+    expect({
+      account_score: r.account_score,
+      bot: r.bot,
+      risk_signals: r.risk_signals,
+      multiple_accounts: r.multiple_accounts,
+      decision: r.decision,
+    }).toEqual({
       account_score: twin.account_score,
       bot: twin.bot,
       risk_signals: twin.risk_signals,

@@ -30,9 +30,17 @@ async function withHistory(): Promise<{ accountId: string; sessionId: string }> 
   const s = scenario(ctx);
   const device = 'shared-device';
   for (let i = 0; i < 6; i++) {
-    await s.signIn({ id: `crowd-${i}`, email: `crowd${i}@example.org`, phone: '+14155550123' }, { device_id: `${device}-${i % 2}` }, US_IP);
+    await s.signIn(
+      { id: `crowd-${i}`, email: `crowd${i}@example.org`, phone: '+14155550123' },
+      { device_id: `${device}-${i % 2}` },
+      US_IP,
+    );
   }
-  for (let i = 0; i < 4; i++) await s.signIn({ id: 'member', email: 'member@example.org', first_name: 'Ada', last_name: 'Lovelace' }, { device_id: `${device}-${i % 2}` });
+  for (let i = 0; i < 4; i++)
+    await s.signIn(
+      { id: 'member', email: 'member@example.org', first_name: 'Ada', last_name: 'Lovelace' },
+      { device_id: `${device}-${i % 2}` },
+    );
   const sessionId = await s.ingest(personSession({ device_id: `${device}-0` }), US_IP);
   return { accountId: 'member', sessionId };
 }
@@ -44,19 +52,28 @@ describe('POST /session/authenticate', () => {
     await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key).expect(200);
     let body: { accounts_linked?: number } = {};
     const statements = await statementsOf(ctx.testDb.db, async () => {
-      const res = await scenario(ctx).authenticate(sessionId, { id: accountId, email: 'member@example.org', phone: '+14155550123' }, true);
+      const res = await scenario(ctx).authenticate(
+        sessionId,
+        { id: accountId, email: 'member@example.org', phone: '+14155550123' },
+        true,
+      );
       expect(res.status).toBe(200);
       body = res.body;
     });
     expect(body.accounts_linked).toBeGreaterThan(2);
-    if (statements.length > STATEMENT_BUDGET) throw new Error(`${statements.length} statements:\n${statements.join('\n')}`);
+    if (statements.length > STATEMENT_BUDGET)
+      throw new Error(`${statements.length} statements:\n${statements.join('\n')}`);
   });
 
   it('when the history grows, then the number of statements does not', async () => {
     const { accountId, sessionId } = await withHistory();
     const s = scenario(ctx);
     const count = async (session: string) =>
-      (await statementsOf(ctx.testDb.db, async () => expect((await s.authenticate(session, { id: accountId }, true)).status).toBe(200))).length;
+      (
+        await statementsOf(ctx.testDb.db, async () =>
+          expect((await s.authenticate(session, { id: accountId }, true)).status).toBe(200),
+        )
+      ).length;
     const before = await count(sessionId);
     for (let i = 0; i < 15; i++) await s.signIn({ id: accountId }, { device_id: `more-${i}` }, US_IP);
     for (let i = 0; i < 15; i++) await s.signIn({ id: `other-${i}` }, { device_id: 'shared-device-0' }, US_IP);
@@ -69,7 +86,9 @@ describe('POST /session/authenticate', () => {
 async function failOn(db: Knex, table: string, op: 'INSERT' | 'UPDATE'): Promise<() => Promise<void>> {
   const name = `fail_${table}_${op.toLowerCase()}`;
   if (db.client.config.client === 'pg') {
-    await db.raw(`CREATE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`);
+    await db.raw(
+      `CREATE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`,
+    );
     await db.raw(`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
     return async () => {
       await db.raw(`DROP TRIGGER ${name} ON ${table}`);
@@ -87,11 +106,15 @@ async function written(db: Knex, projectId: string, sessionId: string) {
   return {
     accounts: await db('accounts').where({ project_id: projectId }).orderBy('id'),
     links: await db('session_accounts').where({ project_id: projectId }).orderBy(['session_id', 'account_id']),
-    identifiers: await db('identifier_accounts').where({ project_id: projectId }).orderBy(['kind', 'value', 'account_id']),
+    identifiers: await db('identifier_accounts')
+      .where({ project_id: projectId })
+      .orderBy(['kind', 'value', 'account_id']),
     members: await db('list_members').where({ project_id: projectId }).orderBy(['list_name', 'account_id']),
     lists: await db('lists').where({ project_id: projectId }).orderBy('name'),
     domains: await db('email_domains').where({ project_id: projectId }).orderBy('domain'),
-    session: await db('sessions').where({ id: sessionId }).first('decision', 'account_score', 'evaluated_at', 'risk_scores'),
+    session: await db('sessions')
+      .where({ id: sessionId })
+      .first('decision', 'account_score', 'evaluated_at', 'risk_scores'),
   };
 }
 
@@ -149,7 +172,8 @@ describe('the evaluation write', () => {
     await s.authenticated(again, { id: 'traveller' });
     await s.authenticated(again, { id: 'traveller' });
     const columns = ['num_sessions', 'first_seen', 'last_seen', 'last_session_id', 'last_country', 'countries'];
-    const read = () => ctx.testDb.db('accounts').where({ project_id: ctx.project.project_id, id: 'traveller' }).first(columns);
+    const read = () =>
+      ctx.testDb.db('accounts').where({ project_id: ctx.project.project_id, id: 'traveller' }).first(columns);
     const kept = await read();
     expect(kept.num_sessions).toBe(5);
     await ctx.services.repos.accounts.refreshAggregates(ctx.project.project_id, ['traveller']);

@@ -93,29 +93,45 @@ describe('input limits', () => {
     ['metadata that is not an object', { metadata: 'plan=pro' }, 'account.metadata'],
   ];
 
-  test.each(refused)('when an existing account is sent with %s, then 400 naming the field and the account reads exactly the same', async (_what, bad, field) => {
-    const p = await freshProject(ctx);
-    await p.signIn({ id: 'limited', email: 'limited@example.com', phone: '+442079460000', expected_countries: ['GB'], metadata: { plan: 'free' } }, {}, GB_IPS.sky);
-    const before = await p.getAccount('limited');
-    expect(before.status).toBe(200);
-    ctx.clock.advance(60_000);
-    const id = await p.ingest(personSession(), GB_IPS.sky);
-    const res = await p.authenticate(id, { id: 'limited', email: 'other@example.com', ...bad } as AccountInput);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(field) });
-    expect((await p.getAccount('limited')).body).toEqual(before.body);
-    expect((await p.getSession(id)).body.account_ids).toEqual([]);
-  });
+  test.each(refused)(
+    'when an existing account is sent with %s, then 400 naming the field and the account reads exactly the same',
+    async (_what, bad, field) => {
+      const p = await freshProject(ctx);
+      await p.signIn(
+        {
+          id: 'limited',
+          email: 'limited@example.com',
+          phone: '+442079460000',
+          expected_countries: ['GB'],
+          metadata: { plan: 'free' },
+        },
+        {},
+        GB_IPS.sky,
+      );
+      const before = await p.getAccount('limited');
+      expect(before.status).toBe(200);
+      ctx.clock.advance(60_000);
+      const id = await p.ingest(personSession(), GB_IPS.sky);
+      const res = await p.authenticate(id, { id: 'limited', email: 'other@example.com', ...bad } as AccountInput);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(field) });
+      expect((await p.getAccount('limited')).body).toEqual(before.body);
+      expect((await p.getSession(id)).body.account_ids).toEqual([]);
+    },
+  );
 
-  test.each(refused)('when a first authenticate is sent with %s, then 400 naming the field and the account does not exist', async (_what, bad, field) => {
-    const p = await freshProject(ctx);
-    const id = await p.ingest(personSession(), GB_IPS.sky);
-    const res = await p.authenticate(id, { id: 'never-made', ...bad } as AccountInput);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain(field);
-    expect((await p.getAccount('never-made')).status).toBe(404);
-    expect((await p.getSession(id)).body.account_ids).toEqual([]);
-  });
+  test.each(refused)(
+    'when a first authenticate is sent with %s, then 400 naming the field and the account does not exist',
+    async (_what, bad, field) => {
+      const p = await freshProject(ctx);
+      const id = await p.ingest(personSession(), GB_IPS.sky);
+      const res = await p.authenticate(id, { id: 'never-made', ...bad } as AccountInput);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(field);
+      expect((await p.getAccount('never-made')).status).toBe(404);
+      expect((await p.getSession(id)).body.account_ids).toEqual([]);
+    },
+  );
 });
 
 describe('unauthenticated', () => {

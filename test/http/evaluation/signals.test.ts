@@ -71,14 +71,17 @@ describe('vpn', () => {
 
   test('when a client without any interaction comes from the same hosting network, then datacenter but no vpn', async () => {
     const p = await freshProject(ctx);
-    const id = await p.ingest(personSession({ ...NEW_YORKER, events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 } }), AWS_NY_IP);
+    const id = await p.ingest(
+      personSession({ ...NEW_YORKER, events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 } }),
+      AWS_NY_IP,
+    );
     const r = await p.unauthenticated(id);
     expectOff(r, 'vpn', 'hosting_network_residential_device', 'network', 0);
     expectOn(r, 'datacenter', 'hosting_asn', 'network', 1);
     await expectSameOnGet(p, r);
   });
 
-  test("when the address is not listed and residential, then vpn stays off", async () => {
+  test('when the address is not listed and residential, then vpn stays off', async () => {
     const p = await freshProject(ctx);
     await listIp(ctx, 'vpn', '2.120.21.2');
     const r = await p.signIn({ id: 'vpn-off' }, {}, '2.120.21.3');
@@ -150,7 +153,11 @@ describe('spoofed_ip', () => {
 
   test('when WebRTC reveals only private addresses, then spoofed_ip stays off', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'spoof-private' }, { webrtc_ips: ['10.0.0.7', '192.168.1.20', 'fe80::1'] }, GB_IPS.bt);
+    const r = await p.signIn(
+      { id: 'spoof-private' },
+      { webrtc_ips: ['10.0.0.7', '192.168.1.20', 'fe80::1'] },
+      GB_IPS.bt,
+    );
     expect(r.session.risk_signals.spoofed_ip).toBe(false);
     expect(r.session.risk_signal_details.network).not.toContain('webrtc_ip_mismatch');
   });
@@ -219,7 +226,9 @@ describe('recent_fraud_ip', () => {
     expect(neighbour.session.risk_signal_details.network).toContain('subnet_used_by_fraud');
     expect(neighbour.session.risk_signal_details.network).not.toContain('ip_used_by_fraud');
     expect(neighbour.session.risk_signal_scores.recent_fraud_ip).toBeGreaterThan(0);
-    expect(neighbour.session.risk_signal_scores.recent_fraud_ip).toBeLessThan(same.session.risk_signal_scores.recent_fraud_ip);
+    expect(neighbour.session.risk_signal_scores.recent_fraud_ip).toBeLessThan(
+      same.session.risk_signal_scores.recent_fraud_ip,
+    );
     // docs/scoring.md: "One Fake session next door gives 0.3: scored, not raised."
     expectOff(neighbour, 'recent_fraud_ip', 'ip_used_by_fraud', 'network', 0.3);
     expectOn(same, 'recent_fraud_ip', 'ip_used_by_fraud', 'network', 1);
@@ -252,7 +261,9 @@ describe('impossible_travel', () => {
     const device_id = 'travelling-device';
     await p.unauthenticated(await p.ingest(personSession({ device_id }), GB_IPS.sky));
     ctx.clock.advance(30 * 60_000);
-    const r = await p.unauthenticated(await p.ingest(personSession({ device_id, timezone: 'America/Los_Angeles' }), US_IPS.monterey));
+    const r = await p.unauthenticated(
+      await p.ingest(personSession({ device_id, timezone: 'America/Los_Angeles' }), US_IPS.monterey),
+    );
     expectOn(r, 'impossible_travel', 'impossible_travel', 'network', 1);
     await expectSameOnGet(p, r);
   });
@@ -326,7 +337,11 @@ describe('device_network_mismatch', () => {
 
   test('when the same iOS app session comes from a residential ISP, or a web browser from the hosting network, then no mobile_device_on_hosting_network', async () => {
     const p = await freshProject(ctx);
-    const home = await p.signIn({ id: 'dnm-ios-home' }, iosSession({ timezone: 'America/Los_Angeles', languages: ['en-US'] }), US_IPS.santaMaria);
+    const home = await p.signIn(
+      { id: 'dnm-ios-home' },
+      iosSession({ timezone: 'America/Los_Angeles', languages: ['en-US'] }),
+      US_IPS.santaMaria,
+    );
     expectOff(home, 'device_network_mismatch', 'mobile_device_on_hosting_network', 'network', 0);
     const web = await p.signIn({ id: 'dnm-web-aws' }, NEW_YORKER, AWS_NY_IP);
     expectOff(web, 'device_network_mismatch', 'mobile_device_on_hosting_network', 'network', 0);
@@ -336,14 +351,22 @@ describe('device_network_mismatch', () => {
 describe('location_spoofing', () => {
   test('when the device’s geolocation is in Tokyo and the address in London, then location_spoofing is raised with geolocation_far_from_ip', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'ls-far' }, { geolocation: { latitude: 35.6762, longitude: 139.6503, accuracy_m: 20 } }, LONDON_IP);
+    const r = await p.signIn(
+      { id: 'ls-far' },
+      { geolocation: { latitude: 35.6762, longitude: 139.6503, accuracy_m: 20 } },
+      LONDON_IP,
+    );
     expectOn(r, 'location_spoofing', 'geolocation_far_from_ip', 'device', 0.8);
     await expectSameOnGet(p, r);
   });
 
   test('when the device’s geolocation is a few km from the address’s, then location_spoofing stays off', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'ls-near' }, { geolocation: { latitude: 51.5074, longitude: -0.1278, accuracy_m: 30 } }, LONDON_IP);
+    const r = await p.signIn(
+      { id: 'ls-near' },
+      { geolocation: { latitude: 51.5074, longitude: -0.1278, accuracy_m: 30 } },
+      LONDON_IP,
+    );
     expectOff(r, 'location_spoofing', 'geolocation_far_from_ip', 'device', 0);
     await expectSameOnGet(p, r);
   });
@@ -374,14 +397,22 @@ describe('device_risk', () => {
 
   test('when the Android app runs in an emulator, then device_risk is raised with emulator', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'dr-emulator' }, androidSession({ mobile: { brand: 'Google', model: 'sdk_gphone64_x86_64', emulator: true, rooted: false } }), LONDON_IP);
+    const r = await p.signIn(
+      { id: 'dr-emulator' },
+      androidSession({ mobile: { brand: 'Google', model: 'sdk_gphone64_x86_64', emulator: true, rooted: false } }),
+      LONDON_IP,
+    );
     expectOn(r, 'device_risk', 'emulator', 'device', 0.7);
     await expectSameOnGet(p, r);
   });
 
   test('when the Android device is rooted, then device_risk is raised with rooted_device', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'dr-rooted' }, androidSession({ mobile: { brand: 'Google', model: 'Pixel 8', emulator: false, rooted: true } }), LONDON_IP);
+    const r = await p.signIn(
+      { id: 'dr-rooted' },
+      androidSession({ mobile: { brand: 'Google', model: 'Pixel 8', emulator: false, rooted: true } }),
+      LONDON_IP,
+    );
     expectOn(r, 'device_risk', 'rooted_device', 'device', 0.6);
     await expectSameOnGet(p, r);
   });
@@ -411,7 +442,10 @@ describe('ip_reputation', () => {
   test('when an account later put on the block list used the address, then ip_reputation is raised with ip_blocked_accounts', async () => {
     const p = await freshProject(ctx);
     expect((await p.signIn({ id: 'rep-later-blocked' }, {}, GB_IPS.sky3)).decision).toBe('Real');
-    const added = await p.authenticate((await p.ingest(personSession(), GB_IPS.bt)), { id: 'rep-later-blocked', lists: ['block'] });
+    const added = await p.authenticate(await p.ingest(personSession(), GB_IPS.bt), {
+      id: 'rep-later-blocked',
+      lists: ['block'],
+    });
     expect(added.status).toBe(200);
     ctx.clock.advance(HOUR_MS);
     const r = await p.signIn({ id: 'rep-neighbour' }, {}, GB_IPS.sky3);

@@ -28,8 +28,10 @@ export const US_IPS = {
 /** Amazon AWS in New York (America/New_York), a hosting network. */
 export const AWS_NY_IP = '52.95.110.1';
 
-export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
-export const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36';
+export const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+export const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36';
 
 /** What a headless browser driven by a script posts: webdriver set, no interaction at all. */
 export const BOT: Partial<IngestSession> = {
@@ -45,7 +47,14 @@ export function iosSession(overrides: Partial<IngestSession> = {}): Partial<Inge
     browser_fingerprint: undefined,
     user_agent: IPHONE_UA,
     events: { mouse: 0, click: 0, keyboard: 0, touch: 60, clipboard: 0 },
-    mobile: { brand: 'Apple', model: 'iPhone16,1', emulator: false, rooted: false, oem_app_integrity: 'passed', oem_device_integrity: 'passed' },
+    mobile: {
+      brand: 'Apple',
+      model: 'iPhone16,1',
+      emulator: false,
+      rooted: false,
+      oem_app_integrity: 'passed',
+      oem_device_integrity: 'passed',
+    },
     ...overrides,
   };
 }
@@ -58,7 +67,14 @@ export function androidSession(overrides: Partial<IngestSession> = {}): Partial<
     browser_fingerprint: undefined,
     user_agent: ANDROID_UA,
     events: { mouse: 0, click: 0, keyboard: 0, touch: 60, clipboard: 0 },
-    mobile: { brand: 'Google', model: 'Pixel 8', emulator: false, rooted: false, oem_app_integrity: 'passed', oem_device_integrity: 'passed' },
+    mobile: {
+      brand: 'Google',
+      model: 'Pixel 8',
+      emulator: false,
+      rooted: false,
+      oem_app_integrity: 'passed',
+      oem_device_integrity: 'passed',
+    },
     ...overrides,
   };
 }
@@ -75,9 +91,16 @@ export async function freshProject(ctx: TestContext, options: { groups?: boolean
   return Object.assign(s, {
     apiKey: created.api_key,
     projectId: created.project_id,
-    getAccount: (id: string) => request(ctx.app).get(`/account/${encodeURIComponent(id)}`).set('x-api-key', created.api_key),
+    getAccount: (id: string) =>
+      request(ctx.app)
+        .get(`/account/${encodeURIComponent(id)}`)
+        .set('x-api-key', created.api_key),
     getSession: (id: string) => request(ctx.app).get(`/session/${id}`).set('x-api-key', created.api_key),
-    unauthenticate: (sessionId: string) => request(ctx.app).post('/session/unauthenticated').set('x-api-key', created.api_key).send({ session_id: sessionId }),
+    unauthenticate: (sessionId: string) =>
+      request(ctx.app)
+        .post('/session/unauthenticated')
+        .set('x-api-key', created.api_key)
+        .send({ session_id: sessionId }),
   });
 }
 export type Project = Awaited<ReturnType<typeof freshProject>>;

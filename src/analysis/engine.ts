@@ -70,7 +70,7 @@ export const REASONS = {
 
 function latest(input: AnalysisInput, kind: CaptureKind) {
   const captures = input.captures.filter((c) => c.kind === kind);
-  return captures[captures.length - 1];
+  return captures.at(-1);
 }
 
 const publicFace = ({ embedding, liveness, age, confidence }: DetectedFace): FaceFindings => ({
@@ -161,14 +161,15 @@ export function makeLocalAnalysisEngine(options: LocalAnalysisOptions = {}): Loc
 
       const [selfie, front, back] = await Promise.all([
         decodeImage(selfieCapture.bytes, selfieSide),
-        input.type === 'id-check' ? decodeImage(frontCapture.bytes, documentSide) : null,
-        input.type === 'id-check' ? decodeImage(backCapture.bytes, documentSide) : null,
+        input.type === 'id-check' && frontCapture ? decodeImage(frontCapture.bytes, documentSide) : null,
+        input.type === 'id-check' && backCapture ? decodeImage(backCapture.bytes, documentSide) : null,
       ]);
       if (!selfie) return { outcome: 'failed_attempt', reason: REASONS.selfieNotImage };
       const found = await faces(selfie);
-      if (found.length === 0) return { outcome: 'failed_attempt', reason: REASONS.noFace };
+      const [first] = found;
+      if (first === undefined) return { outcome: 'failed_attempt', reason: REASONS.noFace };
       if (found.length > 1) return { outcome: 'failed_attempt', reason: REASONS.severalFaces };
-      const selfieFace = publicFace(found[0]);
+      const selfieFace = publicFace(first);
       if (input.type === 'face-match') return { outcome: 'analysed', selfie: selfieFace };
 
       if (!front || !back) return { outcome: 'not_processable', reason: REASONS.documentNotImage };

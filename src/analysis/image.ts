@@ -40,10 +40,11 @@ export async function decodeImage(bytes: Buffer, maxSide: number): Promise<RgbIm
 export function toRgba(image: RgbImage): Uint8ClampedArray {
   const n = image.width * image.height;
   const out = new Uint8ClampedArray(n * 4);
+  // i < n and the image holds n × 3 bytes.
   for (let i = 0, j = 0; i < n; i++, j += 4) {
-    out[j] = image.data[i * 3];
-    out[j + 1] = image.data[i * 3 + 1];
-    out[j + 2] = image.data[i * 3 + 2];
+    out[j] = image.data[i * 3]!;
+    out[j + 1] = image.data[i * 3 + 1]!;
+    out[j + 2] = image.data[i * 3 + 2]!;
     out[j + 3] = 255;
   }
   return out;

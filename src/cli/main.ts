@@ -111,9 +111,10 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     }
     case 'set-webhook': {
       const [projectId, url] = rest;
-      if (!projectId || (!url && !values.clear))
+      const webhookUrl = values.clear ? null : url;
+      if (!projectId || webhookUrl === undefined || webhookUrl === '')
         throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)\n' + USAGE);
-      await projects.setWebhook(projectId, values.clear ? null : url);
+      await projects.setWebhook(projectId, webhookUrl);
       out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
       return;
     }
@@ -158,9 +159,10 @@ async function runWebhooks(
     );
     return;
   }
-  if (command === 'replay' && rest.length === 1) {
-    if (!(await outbox.replay(rest[0], runtime.clock.now()))) throw new Error(`webhook ${rest[0]} not found`);
-    print(out, values.json, { request_id: rest[0], status: 'pending' }, [`webhook ${rest[0]} queued again`]);
+  const [requestId] = rest;
+  if (command === 'replay' && requestId !== undefined && rest.length === 1) {
+    if (!(await outbox.replay(requestId, runtime.clock.now()))) throw new Error(`webhook ${requestId} not found`);
+    print(out, values.json, { request_id: requestId, status: 'pending' }, [`webhook ${requestId} queued again`]);
     return;
   }
   throw new UsageError(USAGE);

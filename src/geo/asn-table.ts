@@ -48,14 +48,15 @@ class RangeTable {
     for (const line of csv.split('\n')) {
       const m = LINE.exec(line.trim());
       if (!m) continue;
-      const org = unquote(m[4]);
+      // LINE's four groups are mandatory, so a match has them.
+      const org = unquote(m[4]!);
       let id = orgIds.get(org);
       if (id === undefined) {
         id = this.orgs.push(org) - 1;
         orgIds.set(org, id);
       }
-      this.starts.push(BigInt(m[1]));
-      this.ends.push(BigInt(m[2]));
+      this.starts.push(BigInt(m[1]!));
+      this.ends.push(BigInt(m[2]!));
       this.asns.push(Number(m[3]));
       this.orgIndex.push(id);
     }
@@ -67,11 +68,14 @@ class RangeTable {
 
   find(value: bigint): AsnHit | undefined {
     const i = lastAtOrBelow(this.starts, value);
-    if (i < 0 || value > this.ends[i]) return undefined;
+    if (i < 0) return undefined;
+    // i is an index of starts, and the arrays are parallel (orgIndex holds indices of orgs).
+    const end = this.ends[i]!;
+    if (value > end) return undefined;
     return {
-      asn: this.asns[i],
-      organisation: this.orgs[this.orgIndex[i]],
-      subnet: this.subnet(value, this.starts[i], this.ends[i]),
+      asn: this.asns[i]!,
+      organisation: this.orgs[this.orgIndex[i]!]!,
+      subnet: this.subnet(value, this.starts[i]!, end),
     };
   }
 

@@ -6,7 +6,8 @@ export function lastAtOrBelow<K extends number | bigint>(starts: readonly K[], v
   let hi = starts.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (starts[mid] <= value) lo = mid + 1;
+    // 0 ≤ lo ≤ mid ≤ hi < starts.length, so mid indexes starts.
+    if (starts[mid]! <= value) lo = mid + 1;
     else hi = mid - 1;
   }
   return hi;

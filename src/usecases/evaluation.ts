@@ -249,7 +249,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
       gatherLinks(project, linkSearchOf({ session }), describe),
     ]);
     // With groups on, a session already used by an account links within that account's group.
-    const owner = session.accountIds.length ? owners.get(session.accountIds[session.accountIds.length - 1]) : undefined;
+    const lastAccount = session.accountIds.at(-1);
+    const owner = lastAccount !== undefined ? owners.get(lastAccount) : undefined;
     return {
       now,
       interactive: false,

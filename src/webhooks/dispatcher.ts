@@ -142,7 +142,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
       const settlements = await Promise.all(rows.map((row) => deliver(row, targetOf)));
       const settled = await outbox.settle(worker, clock.now(), settlements);
       rows.forEach((row, i) => {
-        const { status, error } = settlements[i].outcome;
+        const { status, error } = settlements[i]!.outcome; // settlements is rows.map(…): one per row
         logger.info(
           {
             requestId: row.requestId,

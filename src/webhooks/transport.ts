@@ -92,10 +92,11 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
           if (refused) return callback(new RefusedTargetError(refused), '', 0);
         }
         const wanted = lookupOptions.family ? answer.filter((a) => a.family === lookupOptions.family) : answer;
-        if (wanted.length === 0)
+        const [first] = wanted;
+        if (first === undefined)
           return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
         if (lookupOptions.all) return callback(null, wanted);
-        callback(null, wanted[0].address, wanted[0].family);
+        callback(null, first.address, first.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
     );

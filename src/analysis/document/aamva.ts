@@ -116,7 +116,10 @@ function parseElements(body: string): Record<string, string> {
   for (const raw of body.split(/[\n\r]/)) {
     const line = raw.replace(/^\x1e/, '');
     const m = /^([A-Z]{3})(.*)$/.exec(line);
-    if (m && !(m[1] in elements)) elements[m[1]] = m[2];
+    if (!m) continue;
+    // Both groups are mandatory, so a match has them.
+    const key = m[1]!;
+    if (!(key in elements)) elements[key] = m[2]!;
   }
   return elements;
 }
@@ -143,8 +146,9 @@ export function parseAamva(data: string): AamvaResult {
     if (counts) {
       const entries = Number(hasJurisdiction ? counts[2] : counts[1]);
       header = {
-        fileType: headerMatch[1],
-        iin: headerMatch[2],
+        // HEADER's three groups are mandatory, so a match has them.
+        fileType: headerMatch[1]!,
+        iin: headerMatch[2]!,
         version,
         jurisdictionVersion: hasJurisdiction ? Number(counts[1]) : null,
         entries,
@@ -157,7 +161,7 @@ export function parseAamva(data: string): AamvaResult {
           directoryValid = false;
           break;
         }
-        subfiles.push({ type: entry[1], offset: Number(entry[2]), length: Number(entry[3]) });
+        subfiles.push({ type: entry[1]!, offset: Number(entry[2]), length: Number(entry[3]) });
         at += 10;
       }
     }

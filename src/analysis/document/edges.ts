@@ -56,9 +56,10 @@ function smallCopy(image: RgbImage, side: number): { data: Uint8Array; width: nu
       const sx = Math.min(image.width - 1, Math.floor((x + 0.5) / scale));
       const s = (sy * image.width + sx) * 3;
       const d = (y * width + x) * 3;
-      data[d] = image.data[s];
-      data[d + 1] = image.data[s + 1];
-      data[d + 2] = image.data[s + 2];
+      // sx < image.width and sy < image.height, so s + 2 is within the image's width × height × 3 bytes.
+      data[d] = image.data[s]!;
+      data[d + 1] = image.data[s + 1]!;
+      data[d + 2] = image.data[s + 2]!;
     }
   }
   return { data, width, height, scale };
@@ -66,7 +67,7 @@ function smallCopy(image: RgbImage, side: number): { data: Uint8Array; width: nu
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : 0;
+  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 /** Labels of the largest 4-connected region of `mask` (1 = in the region). */
@@ -83,7 +84,7 @@ function largestRegion(mask: Uint8Array, width: number, height: number): Uint8Ar
     stack[top++] = start;
     label[start] = next;
     while (top > 0) {
-      const p = stack[--top];
+      const p = stack[--top]!; // top > 0: within the stack's pushed entries
       size++;
       const x = p % width;
       const neighbours = [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width];
@@ -145,13 +146,13 @@ function convexHull(points: Point[]): Point[] {
   const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
   const lower: Point[] = [];
   for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
     lower.push(p);
   }
   const upper: Point[] = [];
   for (let i = pts.length - 1; i >= 0; i--) {
-    const p = pts[i];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    const p = pts[i]!;
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
     upper.push(p);
   }
   return lower.slice(0, -1).concat(upper.slice(0, -1));
@@ -164,8 +165,9 @@ function minAreaRect(
   if (hull.length < 3) return null;
   let best: { area: number; angle: number; long: number; short: number; corners: Point[] } | null = null;
   for (let i = 0; i < hull.length; i++) {
-    const [x1, y1] = hull[i];
-    const [x2, y2] = hull[(i + 1) % hull.length];
+    // i and (i + 1) % hull.length are both indices of the hull.
+    const [x1, y1] = hull[i]!;
+    const [x2, y2] = hull[(i + 1) % hull.length]!;
     const len = Math.hypot(x2 - x1, y2 - y1);
     if (len === 0) continue;
     const ux = (x2 - x1) / len;
@@ -217,16 +219,20 @@ export function findDocumentEdges(image: RgbImage): EdgeFindings {
       if (x < 2 || y < 2 || x >= width - 2 || y >= height - 2) ring.push(y * width + x);
     }
   }
-  const bg = [0, 1, 2].map((c) => median(ring.map((p) => data[p * 3 + c])));
+  // Pixel indices below (the ring's and p) are < n, and data holds n × 3 bytes, distance n values.
+  const background = (c: number) => median(ring.map((p) => data[p * 3 + c]!));
+  const bgR = background(0);
+  const bgG = background(1);
+  const bgB = background(2);
   const distance = new Float32Array(n);
   for (let p = 0; p < n; p++)
-    distance[p] = Math.hypot(data[p * 3] - bg[0], data[p * 3 + 1] - bg[1], data[p * 3 + 2] - bg[2]);
-  const ringSpread = median(ring.map((p) => distance[p]));
+    distance[p] = Math.hypot(data[p * 3]! - bgR, data[p * 3 + 1]! - bgG, data[p * 3 + 2]! - bgB);
+  const ringSpread = median(ring.map((p) => distance[p]!));
 
   // 3. Document versus surface.
   const threshold = Math.max(MIN_CONTRAST, 4 * ringSpread);
   const mask = new Uint8Array(n);
-  for (let p = 0; p < n; p++) mask[p] = distance[p] > threshold ? 1 : 0;
+  for (let p = 0; p < n; p++) mask[p] = distance[p]! > threshold ? 1 : 0;
 
   // 4. The largest region, holes filled.
   const region = fillHoles(largestRegion(mask, width, height), width, height);

@@ -98,7 +98,8 @@ export function findMrz(
   ][]) {
     for (let i = 0; i + count <= candidates.length; i++) {
       const lines = candidates.slice(i, i + count).map((l) => fit(l, length));
-      if (lines.some((l) => l === null || !l.includes('<')) || !'PIACV'.includes(lines[0]![0])) continue;
+      const code = lines[0]?.[0];
+      if (lines.some((l) => l === null || !l.includes('<')) || code === undefined || !'PIACV'.includes(code)) continue;
       try {
         const result = parse(lines as string[], { autocorrect: true });
         const digits = result.details.filter((d) => /check digit/i.test(d.label));
@@ -127,8 +128,10 @@ export function mrzFindings(
   now: Date,
 ): MrzFindings {
   const f = found.result.fields as Record<string, string | null | undefined>;
-  const issuing = (found.lines[0].slice(2, 5) || '').replace(/</g, '');
-  const code = (f.documentCode ?? found.lines[0].slice(0, 2)).replace(/</g, '');
+  const [first] = found.lines;
+  if (first === undefined) throw new Error('mrzFindings: a found MRZ has at least one line');
+  const issuing = (first.slice(2, 5) || '').replace(/</g, '');
+  const code = (f.documentCode ?? first.slice(0, 2)).replace(/</g, '');
   const optional = [f.personalNumber, f.optional1, f.optional2].find((v) => v && v.replace(/</g, '') !== '') ?? null;
   const fields: DocumentFields = {
     firstName: f.firstName ?? '',
@@ -145,7 +148,7 @@ export function mrzFindings(
       ? 'passport'
       : code.endsWith('R')
         ? 'residence_permit'
-        : (TEMPLATE[code[0]] ?? 'unknown'),
+        : (TEMPLATE[code.charAt(0)] ?? 'unknown'),
   };
   const checks = found.result.details
     .filter((d) => /check digit/i.test(d.label))

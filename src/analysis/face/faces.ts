@@ -23,7 +23,10 @@ export const DEFAULT_FACE_OPTIONS: FaceOptions = { minConfidence: 0.5, minSize: 
 /** The vector scaled to unit length, so the dot product of two is their cosine similarity. */
 export function l2normalise(values: ArrayLike<number>): number[] {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i] * values[i];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!; // i < values.length
+    sum += v * v;
+  }
   const norm = Math.sqrt(sum);
   if (!(norm > 0)) throw new Error('a face embedding of length zero cannot be normalised');
   return Array.from(values, (v) => v / norm);

@@ -45,7 +45,7 @@ function zoneMatches(
 ): boolean {
   if (exceptions.has(suffix)) return false;
   const parts = suffix.split('.');
-  const tld = parts[parts.length - 1];
+  const tld = parts[parts.length - 1]!; // split returns at least one part
   return tlds.has(tld) || parts.slice(0, -1).some((label) => labels.has(label));
 }
 

@@ -9,7 +9,7 @@ import ipaddr from 'ipaddr.js';
 function parse(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const text = ip.includes(':')
     ? ip.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%.*)?$/, (whole, a, b, c, d, zone = '') => {
-        const octets = [a, b, c, d].map(Number);
+        const octets = [Number(a), Number(b), Number(c), Number(d)] as const;
         if (octets.some((o) => o > 255)) return whole;
         return `${((octets[0] << 8) | octets[1]).toString(16)}:${((octets[2] << 8) | octets[3]).toString(16)}${zone}`;
       })
@@ -26,6 +26,8 @@ export function normaliseIp(ip: string): string {
   return parse(ip)?.toString() ?? ip;
 }
 
+type Ipv6Parts = [number, number, number, number, number, number, number, number];
+
 const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 
 /**
@@ -35,7 +37,8 @@ const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xf
  * the last 32 bits). Undefined for any other address.
  */
 function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
-  const p = address.parts;
+  // An IPv6 address is eight 16-bit parts (ipaddr.js types them as number[]).
+  const p = address.parts as Ipv6Parts;
   if (p[0] === 0x2002) return [v4(p[1], p[2])];
   if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2], p[3]), v4(p[6] ^ 0xffff, p[7] ^ 0xffff)];
   if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return [v4(p[6], p[7])];

@@ -199,7 +199,7 @@ export function riskSignalAverage(sessions: readonly ScoredSession[], now: Date)
     let sum = 0;
     dated.forEach((s, i) => {
       const value = signal === 'spoofed_ip' ? (s.spoofedIp ? 1 : 0) : clamp01(s.scores[signal]);
-      sum += weights[i] * value;
+      sum += weights[i]! * value; // weights has one entry per dated session
     });
     out[signal] = clamp01(sum / total);
   }

@@ -76,7 +76,8 @@ function languagesImplausible(ctx: SignalContext): boolean {
   const languages = ctx.sdk.languages ?? ctx.sdk.mobile?.languages ?? [];
   if (!country || !countries[country] || languages.length === 0) return false;
   const spoken = new Set<string>([...countries[country].languages, 'en']);
-  return !languages.some((tag) => spoken.has(tag.split('-')[0].toLowerCase()));
+  // split returns at least one part: the primary language subtag.
+  return !languages.some((tag) => spoken.has(tag.split('-')[0]!.toLowerCase()));
 }
 
 export function deviceNetworkMismatch(ctx: SignalContext): Finding {

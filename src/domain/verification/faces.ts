@@ -10,7 +10,7 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0)
     throw new Error(`embeddings of different sizes (${a.length}, ${b.length}) cannot be compared`);
   let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!; // i < a.length === b.length
   return dot;
 }
 

@@ -10,14 +10,15 @@ export interface Block {
 }
 
 export function toBigInt(address: ipaddr.IPv4 | ipaddr.IPv6): bigint {
-  if (address.kind() === 'ipv4') return BigInt(v4Number((address as ipaddr.IPv4).octets));
+  if (address.kind() === 'ipv4') return BigInt(v4Number(address as ipaddr.IPv4));
   let value = 0n;
   for (const part of (address as ipaddr.IPv6).parts) value = (value << 16n) | BigInt(part);
   return value;
 }
 
-export function v4Number(octets: number[]): number {
-  return ((octets[0] * 256 + octets[1]) * 256 + octets[2]) * 256 + octets[3];
+export function v4Number(address: ipaddr.IPv4): number {
+  const o = address.octets as [number, number, number, number]; // an IPv4 address has four octets
+  return ((o[0] * 256 + o[1]) * 256 + o[2]) * 256 + o[3];
 }
 
 function fromBigInt(value: bigint, v6: boolean): string {

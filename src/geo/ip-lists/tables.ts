@@ -24,8 +24,9 @@ class BlockTable<K extends number | bigint> {
       const last = this.cidrs.length - 1;
       if (last >= 0 && this.cidrs[last] === block.cidr) continue; // the same block twice
       const start = key(block.start);
-      while (open.length > 0 && this.ends[open[open.length - 1]] < start) open.pop();
-      this.parents.push(open.length > 0 ? open[open.length - 1] : -1);
+      // open holds indices of blocks already pushed, so they index ends.
+      while (open.length > 0 && this.ends[open[open.length - 1]!]! < start) open.pop();
+      this.parents.push(open[open.length - 1] ?? -1);
       this.starts.push(start);
       this.ends.push(key(block.end));
       this.cidrs.push(block.cidr);
@@ -41,8 +42,9 @@ class BlockTable<K extends number | bigint> {
   find(value: K): string | undefined {
     const hi = lastAtOrBelow(this.starts, value);
     // Every block holding the value holds block `hi` too (blocks nest), so it is `hi` or around it.
-    for (let i = hi; i >= 0; i = this.parents[i]) {
-      if (this.ends[i] >= value) return this.cidrs[i];
+    // i ≥ 0 is an index of the parallel arrays (parents holds such indices, or -1).
+    for (let i = hi; i >= 0; i = this.parents[i]!) {
+      if (this.ends[i]! >= value) return this.cidrs[i];
     }
     return undefined;
   }
@@ -73,7 +75,7 @@ export function keyOf(ip: string): { v4: number } | { v6: bigint } | undefined {
   if (typeof ip !== 'string') return undefined;
   const address = parseAddress(ip.trim());
   if (!address) return undefined;
-  if (address.kind() === 'ipv4') return { v4: v4Number((address as ipaddr.IPv4).octets) };
+  if (address.kind() === 'ipv4') return { v4: v4Number(address as ipaddr.IPv4) };
   const v6 = address as ipaddr.IPv6;
-  return v6.isIPv4MappedAddress() ? { v4: v4Number(v6.toIPv4Address().octets) } : { v6: toBigInt(v6) };
+  return v6.isIPv4MappedAddress() ? { v4: v4Number(v6.toIPv4Address()) } : { v6: toBigInt(v6) };
 }

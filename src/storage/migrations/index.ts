@@ -39,5 +39,9 @@ const migrations: Record<string, Knex.Migration> = {
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),
   getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name],
+  getMigration: async (name) => {
+    const migration = migrations[name];
+    if (!migration) throw new Error(`unknown migration ${name}`);
+    return migration;
+  },
 };

@@ -159,14 +159,15 @@ export function makeEvaluationFactsRepository(db: Knex) {
           (a, b) =>
             Number(a.linked_at) - Number(b.linked_at) || String(a.account_id).localeCompare(String(b.account_id)),
         );
-      if (own.length === 0) return undefined;
-      const facts = JSON.parse(String(own[0].facts)) as EvaluatedSession;
-      const sdk: SdkFacts = own[0].sdk
-        ? (JSON.parse(String(own[0].sdk)) as SdkFacts)
+      const [first] = own;
+      if (first === undefined) return undefined;
+      const facts = JSON.parse(String(first.facts)) as EvaluatedSession;
+      const sdk: SdkFacts = first.sdk
+        ? (JSON.parse(String(first.sdk)) as SdkFacts)
         : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
       const accountIds = own.filter((r) => r.account_id != null).map((r) => String(r.account_id));
       return {
-        session: { ...toPastSession(own[0]), facts, sdk, accountIds },
+        session: { ...toPastSession(first), facts, sdk, accountIds },
         history: found.filter((r) => Number(r.part) === 1).map(toPastSession),
       };
     },
@@ -342,6 +343,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
         );
       }
       const [r] = await rows(trx, `SELECT ${parts.join(',\n')}`, bindings);
+      if (!r) throw new Error('counts: a SELECT without FROM returned no row');
       const n = (name: string) => Number(r[name] ?? 0);
       return {
         network: {

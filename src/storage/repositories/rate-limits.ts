@@ -13,7 +13,9 @@ export function makeRateLimitRepository(db: Knex) {
         .onConflict(['window_start', 'key'])
         .merge({ hits: trx.raw('?? + 1', ['rate_limits.hits']) })
         .returning('hits');
-      return Number(rows[0].hits);
+      const [row] = rows;
+      if (!row) throw new Error('the rate-limit upsert returned no row');
+      return Number(row.hits);
     },
 
     /** The window's hits of `key` (0 when none). */

@@ -66,8 +66,9 @@ export function makeVerificationIndex(db: Knex, box: SecretBox) {
         );
         for (const r of rows)
           visit({ sessionId: r.session_id, accountId: r.account_id, embedding: openEmbedding(box, r.embedding) });
-        if (rows.length < page) return;
-        after = rows[rows.length - 1].session_id;
+        const last = rows.at(-1);
+        if (rows.length < page || last === undefined) return;
+        after = last.session_id;
       }
     },
 

@@ -172,11 +172,12 @@ describe('two server processes on one database', () => {
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     expect(a.child.pid).not.toBe(b.child.pid);
     const servers = [a, b];
+    const server = (i: number) => (i % 2 === 0 ? a : b); // alternately
     await roomInWindow();
 
     // The API key: 4 a minute, requests 1–4 spread over both, then 429 from each.
     const key = { 'x-api-key': project.api_key };
-    const api = (i: number) => send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, key);
+    const api = (i: number) => send(server(i).port, 'GET', `/session/${randomUUID()}`, key);
     const allowed = [await api(0), await api(1), await api(2), await api(3)];
     expect(allowed.map((r) => r.status)).toEqual([400, 400, 400, 400]);
     for (const i of [4, 5]) {
@@ -195,7 +196,7 @@ describe('two server processes on one database', () => {
 
     // The SDK's posts: 3 a minute for the project, 6 for the address (both count every post).
     const post = (i: number, projectId: string) =>
-      send(servers[i % 2].port, 'POST', '/ingest/session', { 'x-project-id': projectId }, personSession());
+      send(server(i).port, 'POST', '/ingest/session', { 'x-project-id': projectId }, personSession());
     const posts = [
       await post(0, project.project_id),
       await post(1, project.project_id),
@@ -218,7 +219,7 @@ describe('two server processes on one database', () => {
 
     // Unknown keys, each a bucket of its own in the per-key limit: 3 failures a minute for the address, counted by both.
     const unknown = (i: number) =>
-      send(servers[i % 2].port, 'GET', `/session/${randomUUID()}`, {
+      send(server(i).port, 'GET', `/session/${randomUUID()}`, {
         'x-api-key': `tg_${randomBytes(24).toString('base64url')}`,
       });
     expect([(await unknown(0)).status, (await unknown(1)).status, (await unknown(2)).status]).toEqual([401, 401, 401]);

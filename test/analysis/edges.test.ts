@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { findDocumentEdges } from '../../src/analysis/document/edges';
 import { decodeImage } from '../../src/analysis/image';
+import { at } from '../helpers/defined';
 import { cardFront, photograph, type Shot } from './fixtures/documents';
 import { facePhotos } from './fixtures/faces';
 
@@ -15,7 +16,7 @@ async function edgesOf(png: Buffer) {
 describe('findDocumentEdges', () => {
   let front: Buffer;
   beforeAll(async () => {
-    front = await cardFront((await facePhotos())[0].png);
+    front = await cardFront(at(await facePhotos(), 0).png);
   });
 
   const full: [string, Shot, number][] = [
@@ -43,7 +44,7 @@ describe('findDocumentEdges', () => {
   });
 
   it('when the photo is a face, a plain wall or a group photo, then none', async () => {
-    const face = (await facePhotos())[3].png;
+    const face = at(await facePhotos(), 3).png;
     const wall = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#777777' } })
       .png()
       .toBuffer();

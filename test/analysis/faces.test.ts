@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { makeLocalAnalysisEngine, REASONS, type LocalAnalysisEngine } from '../../src/analysis/engine';
 import { cosine, FACE_THRESHOLDS } from '../../src/domain/verification/faces';
 import type { AnalysisOutcome, FaceFindings } from '../../src/domain/verification/analysis';
+import { at } from '../helpers/defined';
 import { facePhotos, sameManOtherPhoto, twoFaces, variations, type FacePhoto } from './fixtures/faces';
 
 /** The threshold in use: at or above, the same person (docs/analysis.md: above every pair of different people measured). */
@@ -44,7 +45,7 @@ afterAll(() => engine.close());
 
 describe('a selfie with one face', () => {
   it('when analysed, then the findings are a unit 1024-value embedding, liveness and confidence in 0..1, and an age', async () => {
-    const face = faceOf(await selfie(photos[0].png));
+    const face = faceOf(await selfie(at(photos, 0).png));
     expect(face.embedding).toHaveLength(1024);
     expect(cosine(face.embedding, face.embedding)).toBeCloseTo(1, 5);
     expect(face.liveness).toBeGreaterThanOrEqual(0);
@@ -73,7 +74,7 @@ describe('a selfie with one face', () => {
     const all: number[][] = [];
     for (const p of photos) all.push(await embeddingOf(p));
     const pairs: number[] = [];
-    for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) pairs.push(cosine(all[i], all[j]));
+    for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) pairs.push(cosine(all[i]!, all[j]!));
     expect(pairs).toHaveLength(351);
     expect(Math.max(...pairs)).toBeLessThan(SAME_PERSON);
     const sorted = [...pairs].sort((a, b) => a - b);
@@ -101,7 +102,7 @@ describe('a selfie that cannot be used', () => {
   });
 
   it('when it has two faces, then a failed attempt that says only one face may be in the frame', async () => {
-    expect(await selfie(await twoFaces(photos[0].png, photos[5].png))).toEqual({
+    expect(await selfie(await twoFaces(at(photos, 0).png, at(photos, 5).png))).toEqual({
       outcome: 'failed_attempt',
       reason: REASONS.severalFaces,
     });
@@ -112,7 +113,7 @@ describe('a selfie that cannot be used', () => {
       outcome: 'failed_attempt',
       reason: REASONS.selfieNotImage,
     });
-    const jpeg = await sharp(photos[0].png).jpeg().toBuffer();
+    const jpeg = await sharp(at(photos, 0).png).jpeg().toBuffer();
     expect(await selfie(jpeg.subarray(0, Math.floor(jpeg.length / 3)))).toEqual({
       outcome: 'failed_attempt',
       reason: REASONS.selfieNotImage,

@@ -16,6 +16,7 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
+import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -124,19 +125,21 @@ describe('evaluate', () => {
     expect(score('acct-B')).toBeCloseTo(0.2121, 4);
     // acct-X and acct-Y share the address only: two more, weaker links beside the example's.
     expect(out.scores.bot).toBeCloseTo(0.31155, 5);
-    expect(out.links[0].accountId).toBe('acct-A');
+    expect(defined(out.links[0]).accountId).toBe('acct-A');
     expect(out.links.find((l) => l.accountId === 'acct-A')?.matchTypes).toEqual(['device', 'network']);
   });
 
   it('when the facts are clean, then Real, and the account is written with its new session counted', () => {
-    const history = [past('older', 30), past('old', 3 * 24)];
+    const older = past('older', 30);
+    const old = past('old', 3 * 24);
+    const history = [older, old];
     const f = facts({
       account: {
         record: account({
           aggregates: {
             numSessions: 2,
-            firstSeen: history[1].startTime,
-            lastSeen: history[0].startTime,
+            firstSeen: old.startTime,
+            lastSeen: older.startTime,
             lastSessionId: 'older',
             lastCountry: 'US',
             countries: ['US'],
@@ -153,7 +156,7 @@ describe('evaluate', () => {
     const a = out.account!.record.aggregates;
     expect(a).toEqual({
       numSessions: 3,
-      firstSeen: history[1].startTime,
+      firstSeen: old.startTime,
       lastSeen: f.session.startTime,
       lastSessionId: 'session-now',
       lastCountry: 'CA',

@@ -113,7 +113,8 @@ describe("docs/scoring.md's risk signal tables", () => {
     if (heading) signal = heading[1];
     else if (/^## /.test(line)) signal = undefined;
     const row = /^\| `([a-z_]+)` \| ([0-9.]+) \|/.exec(line);
-    if (signal && row) rows.push({ signal, condition: row[1], weight: Number(row[2]) });
+    // Both groups are required by the pattern.
+    if (signal && row) rows.push({ signal, condition: row[1]!, weight: Number(row[2]) });
   }
 
   it('when the doc is read, then it documents the single-weight conditions of every signal', () => {

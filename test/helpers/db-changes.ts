@@ -90,7 +90,8 @@ async function postgresProbe(url: string): Promise<ChangeProbe> {
       for (const r of rows) {
         if (!ROW_WRITE.test(r.record_type)) continue;
         for (const [, db, node] of (r.block_ref ?? '').matchAll(blockRef)) {
-          if (db === oid && tableOf.has(node)) writes.push(`${r.record_type} ${tableOf.get(node)}`);
+          // Both groups are required by the pattern.
+          if (db === oid && tableOf.has(node!)) writes.push(`${r.record_type} ${tableOf.get(node!)}`);
         }
       }
       return writes;

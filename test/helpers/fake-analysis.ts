@@ -71,11 +71,12 @@ function embeddingOf(face: FakeFace): number[] {
   if (face.similarity === undefined) return own;
   // s·a + √(1−s²)·b with b orthogonalised against a: cosine exactly s.
   const noise = seededUnitVector(`${face.person}/other`);
-  const dot = noise.reduce((sum, v, i) => sum + v * own[i], 0);
-  const orth = noise.map((v, i) => v - dot * own[i]);
+  // Vectors of one length.
+  const dot = noise.reduce((sum, v, i) => sum + v * own[i]!, 0);
+  const orth = noise.map((v, i) => v - dot * own[i]!);
   const n = Math.hypot(...orth);
   const s = face.similarity;
-  return own.map((v, i) => s * v + Math.sqrt(1 - s * s) * (orth[i] / n));
+  return own.map((v, i) => s * v + Math.sqrt(1 - s * s) * (orth[i]! / n));
 }
 
 function findings(face: FakeFace): FaceFindings {
@@ -115,7 +116,8 @@ export const fakeAnalysisEngine: AnalysisEngine = {
         reason: faces.length === 0 ? 'No face was found in the selfie' : 'Several faces were found in the selfie',
       };
     }
-    if (input.type === 'face-match') return { outcome: 'analysed', selfie: findings(faces[0]) };
+    const face = faces[0]!; // exactly one, as checked above
+    if (input.type === 'face-match') return { outcome: 'analysed', selfie: findings(face) };
     const front = image('id_front') ?? {};
     const back = image('id_back') ?? {};
     if (front.unprocessable || back.unprocessable)
@@ -125,7 +127,7 @@ export const fakeAnalysisEngine: AnalysisEngine = {
       : null;
     return {
       outcome: 'analysed',
-      selfie: findings(faces[0]),
+      selfie: findings(face),
       document: {
         barcode: back.barcode ?? (fields ? 'read' : 'not_found'),
         source: fields ? 'pdf417' : null,

@@ -117,7 +117,8 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
     if (ended) throw new Error(`the server exited before listening: ${stderr}${stdout}`.slice(0, 2000));
     return listening().length >= listeners;
   }, 'the server to listen');
-  return { child, lines, stdout: () => stdout, stderr: () => stderr, port: Number(listening()[0].port), exited };
+  // At least one, as awaited.
+  return { child, lines, stdout: () => stdout, stderr: () => stderr, port: Number(listening()[0]!.port), exited };
 }
 
 /** Runs the compiled CLI (`trustgate …`) as a process of its own. */

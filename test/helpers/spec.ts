@@ -58,9 +58,10 @@ export async function validateWebhookBody(body: unknown): Promise<string[]> {
 /** A named example of components/examples, by name. */
 export async function example<T = Json>(name: string): Promise<T> {
   const spec = await loadSpec();
-  const examples = (spec.components as Record<string, Record<string, { value: Json }>>).examples;
-  if (!examples[name]) throw new Error(`no example named ${name}`);
-  return structuredClone(examples[name].value) as T;
+  const { examples } = spec.components as { examples: Record<string, { value: Json }> };
+  const found = examples[name];
+  if (!found) throw new Error(`no example named ${name}`);
+  return structuredClone(found.value) as T;
 }
 
 /** The statuses openapi.yaml declares for an operation, by its method and spec path (`/account/{account_id}`). */

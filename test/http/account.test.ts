@@ -545,7 +545,7 @@ describe('GET /account/{account_id}/sessions', () => {
     const sessions = res.body.sessions as Record<string, unknown>[];
     expect(sessions.map((x) => x.session_id)).toEqual(evaluations.map((e) => e.session_id).reverse());
     sessions.forEach((x, i) => {
-      const e = evaluations[2 - i];
+      const e = evaluations[2 - i]!; // as many as the sessions, as the map above says
       expect(x).toEqual({
         session_id: e.session_id,
         start_time: at((2 - i) * HOUR),
@@ -560,8 +560,8 @@ describe('GET /account/{account_id}/sessions', () => {
     const two = await api.sessions('sessions-1', '?limit=2');
     expect(two.status).toBe(200);
     expect(two.body.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([
-      evaluations[2].session_id,
-      evaluations[1].session_id,
+      evaluations[2]!.session_id, // three, from the loop above
+      evaluations[1]!.session_id,
     ]);
   });
 

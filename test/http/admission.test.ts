@@ -3,8 +3,10 @@ import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { makeAdmission } from '../../src/http/admission';
 
-function response(): Response & EventEmitter {
-  return new EventEmitter() as Response & EventEmitter;
+type Res = Response & EventEmitter;
+
+function response(): Res {
+  return new EventEmitter() as Res;
 }
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -12,7 +14,7 @@ describe('makeAdmission', () => {
   it('when more requests arrive than the limit, then the others wait and enter in arrival order as responses finish', async () => {
     const admit = makeAdmission(2);
     const entered: number[] = [];
-    const responses = Array.from({ length: 5 }, response);
+    const responses = Array.from({ length: 5 }, response) as [Res, Res, Res, Res, Res];
     responses.forEach((res, i) => admit({} as Request, res, () => entered.push(i)));
     await tick();
     expect(entered).toEqual([0, 1]);

@@ -45,7 +45,7 @@ async function verified(
   expect(res.body).toMatchObject({ status: 'success' });
   const hooks = await flow.delivered(s.id);
   expect(hooks).toHaveLength(1);
-  return JSON.parse(hooks[0].body).data;
+  return JSON.parse(hooks[0]!.body).data;
 }
 
 /** A licence of `portrait` with the California sample's data and `elements` changed, photographed slightly tilted. */

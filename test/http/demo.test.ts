@@ -24,7 +24,7 @@ describe('GET /demo', () => {
     for (const [field, value] of [
       ['email', 'ada\u0000@example.com'],
       ['name', 'Ada \ud800'],
-    ]) {
+    ] as const) {
       const res = await request(ctx.app)
         .post('/demo/session')
         .send({ session_id: randomUUID(), [field]: value });

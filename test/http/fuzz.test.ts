@@ -23,6 +23,7 @@ import { createHttpServer } from '../../src/http/server';
 import { mulberry32 } from '../../scripts/prng';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { makeChangeProbe, type ChangeProbe } from '../helpers/db-changes';
+import { at, only } from '../helpers/defined';
 import { LONDON_IP, personSession } from '../helpers/evaluation';
 import { badCases, requestOf, type Baseline, type Case, type HttpRequest } from '../helpers/fuzz/cases';
 import { arbitraryOf, samples, type Known } from '../helpers/fuzz/sample';
@@ -268,8 +269,9 @@ async function bodyAllowed(op: Operation, c: Case): Promise<boolean | undefined>
 /** What is wrong with one answer (empty: nothing). */
 async function judge(op: Operation, c: Case, answer: Answer, writes: string[]): Promise<string[]> {
   const problems: string[] = [];
-  const method = c.request?.method ?? (c.raw!.split(' ')[0].toLowerCase() as Operation['method']);
-  const target = c.request?.target ?? c.raw!.split(' ')[1];
+  // A raw case is a request line: method, target, version.
+  const method = c.request?.method ?? (c.raw!.split(' ')[0]!.toLowerCase() as Operation['method']);
+  const target = c.request?.target ?? c.raw!.split(' ')[1]!;
   // Node's HTTP parser answers a request that is not well-formed before anything is routed.
   const reached = c.kind === 'http' ? op : operationAt(operations, method, target);
   if (answer.status >= 500 || answer.status < 100) problems.push('a 5xx (or no answer)');
@@ -344,7 +346,7 @@ describe.each(OPERATIONS)('$operationId ($method $path)', (ref) => {
     const failures: string[] = [];
 
     const sampled = await sampledRequests(op, seed, VALID_SAMPLES);
-    if (op.body && !sampled[0].bodyValid)
+    if (op.body && !at(sampled, 0).bodyValid)
       failures.push(`no body sampled from ${op.operationId}'s schema is valid: the sampler needs work`);
     const kinds = new Set<string>();
     for (const [i, { baseline }] of sampled.entries()) {
@@ -360,7 +362,7 @@ describe.each(OPERATIONS)('$operationId ($method $path)', (ref) => {
     // The bad inputs change a valid request that reaches the operation's fixtures where it can.
     known = await freshFixtures();
     // The baseline has every member the body can have, so that each of them is changed.
-    const [baseline] = (await sampledRequests(op, seed + 1, 1, true)).map((s) => s.baseline);
+    const { baseline } = only(await sampledRequests(op, seed + 1, 1, true));
     if (op.body && !baseline.body)
       failures.push(
         `no body with every member sampled from ${op.operationId}'s schema is valid: the sampler needs work`,

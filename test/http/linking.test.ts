@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AccountInput, AuthenticateResponse, IngestSession, LinkedAccount, MatchType } from '../../src/api-types';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { at } from '../helpers/defined';
 import { AWS_IP, personSession, scenario } from '../helpers/evaluation';
 import { describeErrors, schemaValidator } from '../helpers/spec';
 
@@ -140,7 +141,7 @@ async function expectLinkedTo(
 ): Promise<void> {
   expect(r.accounts_linked).toBe(1);
   expect(r.linked_accounts).toHaveLength(1);
-  const [link] = r.linked_accounts!;
+  const link = r.linked_accounts![0]!; // toHaveLength(1) above
   expect(link).toEqual(linkedEntry(p, [matchType]));
   expect(link.score).toBeGreaterThan(0);
   expect(link.score).toBeLessThanOrEqual(1);
@@ -170,7 +171,7 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
     expectNotLinked(await signIn(s, a, { browser_fingerprint: fingerprint }));
     const r = await signIn(s, profile('browser-b'), { browser_fingerprint: fingerprint });
     await expectLinkedTo(r, a, 'browser', 1);
-    expect(r.linked_accounts![0].lists).toEqual(['vip']);
+    expect(r.linked_accounts![0]!.lists).toEqual(['vip']); // expectLinkedTo: exactly one
   });
 
   test('device: the same SDK device id links (0.8 when two accounts share it)', async () => {
@@ -216,9 +217,10 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
       ctx.clock.advance(20 * 60_000);
       const r = await signIn(s, profile('block-b'), {}, `${block}.77`);
       expect(r.accounts_linked).toBe(1);
-      expect(r.linked_accounts![0]).toEqual(linkedEntry(a, ['network']));
-      expect(r.linked_accounts![0].score).toBeGreaterThan(0);
-      expect(r.linked_accounts![0].score).toBeLessThan(0.3);
+      const link = at(r.linked_accounts!, 0);
+      expect(link).toEqual(linkedEntry(a, ['network']));
+      expect(link.score).toBeGreaterThan(0);
+      expect(link.score).toBeLessThan(0.3);
       ctx.clock.advance(3 * HOUR);
       expectNotLinked(await signIn(s, profile('block-c'), {}, `${block}.99`));
     });
@@ -373,7 +375,7 @@ describe('link confidence', () => {
     await signIn(s, profile('pair-1'), { device_id: pairDevice });
     const pair = await signIn(s, profile('pair-2'), { device_id: pairDevice });
     expect(pair.accounts_linked).toBe(1);
-    const pairScore = pair.linked_accounts![0].score;
+    const pairScore = at(pair.linked_accounts!, 0).score;
 
     const familyDevice = randomUUID();
     for (let i = 1; i <= 6; i++) await signIn(s, profile(`crowd-${i}`), { device_id: familyDevice });
@@ -403,17 +405,20 @@ describe('link confidence', () => {
     // device alone
     const d1 = randomUUID();
     await signIn(s, profile('only-device-a'), { device_id: d1 });
-    const deviceOnly = (await signIn(s, profile('only-device-b'), { device_id: d1 })).linked_accounts![0];
+    const deviceOnly = at((await signIn(s, profile('only-device-b'), { device_id: d1 })).linked_accounts!, 0);
     // email alone
     await signIn(s, profile('only-email-a', { email: 'only.email@gmail.com' }));
-    const emailOnly = (await signIn(s, profile('only-email-b', { email: 'onlyemail@gmail.com' }))).linked_accounts![0];
+    const emailOnly = at(
+      (await signIn(s, profile('only-email-b', { email: 'onlyemail@gmail.com' }))).linked_accounts!,
+      0,
+    );
     // both
     const d2 = randomUUID();
     const a = profile('both-a', { email: 'both.of.us@gmail.com' });
     await signIn(s, a, { device_id: d2 });
     const r = await signIn(s, profile('both-b', { email: 'bothofus@gmail.com' }), { device_id: d2 });
     expect(r.accounts_linked).toBe(1);
-    const both = r.linked_accounts![0];
+    const both = at(r.linked_accounts!, 0);
     expect(both.account_id).toBe('both-a');
     expect([...both.match_type].sort()).toEqual(['device', 'email']);
     expect(deviceOnly.match_type).toEqual(['device']);
@@ -439,9 +444,10 @@ describe('accounts_linked and linked_accounts', () => {
     const r = await signIn(s, b, { device_id: device, browser_fingerprint: fingerprint });
     expect(r.accounts_linked).toBe(1);
     expect(r.linked_accounts).toHaveLength(1);
-    expect(r.linked_accounts![0].account_id).toBe('distinct-a');
-    expect([...r.linked_accounts![0].match_type].sort()).toEqual(['browser', 'device', 'username']);
-    expect(r.linked_accounts![0].score).toBe(1);
+    const link = r.linked_accounts![0]!; // toHaveLength(1) above
+    expect(link.account_id).toBe('distinct-a');
+    expect([...link.match_type].sort()).toEqual(['browser', 'device', 'username']);
+    expect(link.score).toBe(1);
   });
 
   test('linked_accounts is absent without ?accounts_linked=true, and accounts_linked is there', async () => {
@@ -485,7 +491,7 @@ describe('groups', () => {
     const c = await signIn(s, profile('group-c', { group: 'tenant-1' }), { device_id: device });
     expect(c.accounts_linked).toBe(1);
     expect(c.linked_accounts!.map((l) => l.account_id)).toEqual(['group-a']);
-    expect(c.linked_accounts![0].match_type).toEqual(['device']);
+    expect(c.linked_accounts![0]!.match_type).toEqual(['device']); // the one above
     const other = await request(ctx.app).get('/account/group-b/accounts-linked').set('x-api-key', s.apiKey);
     expect(other.status).toBe(200);
     expect(other.body).toEqual({ account_id: 'group-b', accounts_linked: 0, linked_accounts: [] });

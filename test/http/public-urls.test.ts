@@ -7,6 +7,7 @@
  */
 import request from 'supertest';
 import { makeTestContext, TEST_BASE_URL, type TestContext } from '../helpers/app';
+import { at } from '../helpers/defined';
 import { LONDON_IP, personSession } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
@@ -85,7 +86,7 @@ describe('POST /liveness/{session_id}/complete', () => {
         .set('x-api-key', ctx.project.api_key)
         .send({ session_id: s.id });
       expect(verify.status).toBe(200);
-      const [hook] = await flow.delivered(s.id);
+      const hook = at(await flow.delivered(s.id), 0);
       const urls = [...urlsIn(verify.body), ...urlsIn(JSON.parse(hook.body).data)];
       expect(urls.length).toBeGreaterThanOrEqual(type === 'face-match' ? 2 : 6);
       for (const url of urls)

@@ -37,7 +37,7 @@ function raw(port: number, head: string): Promise<{ status: number; headers: str
     socket.on('data', (chunk) => (data += chunk));
     socket.on('error', reject);
     socket.on('close', () => {
-      const [headers, body = ''] = data.split('\r\n\r\n');
+      const [headers = '', body = ''] = data.split('\r\n\r\n'); // a split has at least one piece
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers, body });
     });
   });

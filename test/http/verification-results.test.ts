@@ -73,7 +73,8 @@ async function verified(
   expect(res.body.status).toBe('success');
   const hooks = await flow.delivered(s.id);
   expect(hooks).toHaveLength(1);
-  return { s, hook: JSON.parse(hooks[0].body), raw: hooks[0] };
+  const raw = hooks[0]!;
+  return { s, hook: JSON.parse(raw.body), raw };
 }
 
 describe('every terminal path sends exactly one webhook', () => {
@@ -136,12 +137,13 @@ describe('every terminal path sends exactly one webhook', () => {
       await ctx.services.verification.sweep();
       const hooks = await flow.delivered(s.id);
       expect(hooks).toHaveLength(1);
-      const body = verifyWebhook(hooks[0].body, hooks[0].headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
+      const hook = hooks[0]!;
+      const body = verifyWebhook(hook.body, hook.headers, ctx.project.webhook_secret, { now: ctx.clock.now() });
       expect(body.event_type).toBe(
         type === 'face-match' ? 'verification.face-match.completed' : 'verification.id-check.completed',
       );
-      expect(hooks[0].headers['x-event-type']).toBe(body.event_type);
-      expect(hooks[0].headers['x-event-id']).toBe(body.request_id);
+      expect(hook.headers['x-event-type']).toBe(body.event_type);
+      expect(hook.headers['x-event-id']).toBe(body.request_id);
       if (code === null) {
         expect(body).toMatchObject({ status: 'success', error: null });
         expect(body.data?.metadata.request_id).toBe(body.request_id);
@@ -204,7 +206,7 @@ describe('races end in one terminal state and one webhook', () => {
     expect([a.body.error_code, b.body.error_code]).toEqual(['max_duration_exceeded', 'max_duration_exceeded']);
     const hooks = await flow.delivered(s.id);
     expect(hooks).toHaveLength(1);
-    expect(JSON.parse(hooks[0].body).error.code).toBe('max_duration_exceeded');
+    expect(JSON.parse(hooks[0]!.body).error.code).toBe('max_duration_exceeded');
   });
 });
 
@@ -457,8 +459,12 @@ describe('media URLs are signed when sent', () => {
       ctx.clock.advance(2 * 3_600_000);
       await frx.delivered(s.id);
       expect(failing.received).toHaveLength(2);
-      const [first, second] = failing.received.map((r) => new URL(JSON.parse(r.body).data.photo_urls.face));
-      expect(JSON.parse(failing.received[0].body).request_id).toBe(JSON.parse(failing.received[1].body).request_id);
+      // Two of each, as toHaveLength(2) says.
+      const [first, second] = failing.received.map((r) => new URL(JSON.parse(r.body).data.photo_urls.face)) as [
+        URL,
+        URL,
+      ];
+      expect(JSON.parse(failing.received[0]!.body).request_id).toBe(JSON.parse(failing.received[1]!.body).request_id);
       expect(Number(second.searchParams.get('expires')) - Number(first.searchParams.get('expires'))).toBe(2 * 3600);
       const get = (u: URL) => request(ctx.app).get(u.pathname + u.search);
       expect((await get(first)).status).toBe(403);

@@ -3,12 +3,15 @@
  * src/http/limits.ts): the words and the code say the same.
  */
 import { METADATA_MAX_BYTES } from '../../src/http/limits';
+import { defined } from '../helpers/defined';
 import { loadSpec } from '../helpers/spec';
 
 describe('the limits stated in the spec', () => {
   it("when Metadata's description is read, then it states the size the service enforces", async () => {
     const spec = await loadSpec();
-    const metadata = (spec.components as { schemas: Record<string, { description: string }> }).schemas.Metadata;
+    const metadata = defined(
+      (spec.components as { schemas: Record<string, { description: string }> }).schemas.Metadata,
+    );
     expect(metadata.description).toContain(`at most ${METADATA_MAX_BYTES} bytes as JSON`);
   });
 });

@@ -2,6 +2,7 @@
  * The webhook-body validator that the webhook tests use: the envelope's two forms for each
  * event type, and the differences between the Face Match and ID Check results.
  */
+import { defined } from '../helpers/defined';
 import { example, validateWebhookBody, type Json } from '../helpers/spec';
 
 type Obj = Record<string, Json>;
@@ -19,7 +20,7 @@ describe('validateWebhookBody', () => {
     success.error = { code: 'liveness_check_failed', message: 'x' };
     expect(await validateWebhookBody(success)).not.toEqual([]);
     const failure = await example<Obj>('FaceMatchCompletedError');
-    failure.data = (await example<Obj>('FaceMatchCompletedSuccess')).data;
+    failure.data = defined((await example<Obj>('FaceMatchCompletedSuccess')).data);
     expect(await validateWebhookBody(failure)).not.toEqual([]);
   });
 
@@ -31,9 +32,9 @@ describe('validateWebhookBody', () => {
 
   it('when a Face Match result has ID Check members or booleans for its signals, then it is refused', async () => {
     const withDocument = await example<Obj>('FaceMatchCompletedSuccess');
-    (withDocument.data as Obj).document_signals = (
-      (await example<Obj>('IdCheckCompletedSuccess')).data as Obj
-    ).document_signals;
+    (withDocument.data as Obj).document_signals = defined(
+      ((await example<Obj>('IdCheckCompletedSuccess')).data as Obj).document_signals,
+    );
     expect(await validateWebhookBody(withDocument)).not.toEqual([]);
     const booleans = await example<Obj>('FaceMatchCompletedSuccess');
     ((booleans.data as Obj).device_network_signals as Obj).tor = false;

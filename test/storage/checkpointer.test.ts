@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
 import { makeDb, type Db } from '../../src/storage/db';
+import { at } from '../helpers/defined';
 
 const onSqlite = !process.env.DATABASE_URL;
 const maybe = onSqlite ? describe : describe.skip;
@@ -20,7 +21,7 @@ maybe('the WAL checkpoint thread', () => {
     return db;
   };
   const pragma = async (db: Db, name: string) =>
-    Object.values(((await db.raw(`PRAGMA ${name}`)) as Record<string, unknown>[])[0])[0];
+    Object.values(at((await db.raw(`PRAGMA ${name}`)) as Record<string, unknown>[], 0))[0];
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-checkpoint-'));

@@ -84,7 +84,7 @@ describe('identifier_accounts', () => {
     await link(s, 'acct-m');
     const rows = await kept({ account_id: 'acct-m' });
     expect(rows.map((r) => r.kind)).toEqual(['apple_device_check', 'device', 'mobile_id']);
-    expect(rows[0].value).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0]!.value).toMatch(/^[0-9a-f]{64}$/); // three, as the kinds say
   });
 
   test('when a linked session later brings a fingerprint (a later SDK post), then its accounts gain it', async () => {

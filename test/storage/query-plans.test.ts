@@ -35,6 +35,7 @@ import { makeServices, type Services } from '../../src/composition';
 import type { Project } from '../../src/storage/repositories/projects';
 import { mulberry32 } from '../../scripts/prng';
 import { makeTestDb, type TestDb } from '../helpers/db';
+import { at } from '../helpers/defined';
 import { example } from '../helpers/spec';
 
 const GUARDED = new Set(['sessions', 'accounts', 'session_accounts', 'list_members', 'identifier_accounts']);
@@ -222,12 +223,13 @@ interface Explained {
 /** Table names by alias (`from "sessions" as "s"`), and each table by its own name. */
 function aliasesOf(sql: string): Map<string, string> {
   const out = new Map<string, string>([...GUARDED].map((t) => [t, t]));
-  for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2], m[1]);
+  // Both groups are required by the patterns, so every match has them.
+  for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2]!, m[1]!);
   // Hand-written statements (evaluation-facts.ts) name their aliases unquoted: `sessions s`.
   for (const m of sql.matchAll(
     /\b(sessions|accounts|session_accounts|list_members|identifier_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi,
   ))
-    out.set(m[2], m[1]);
+    out.set(m[2]!, m[1]!);
   return out;
 }
 
@@ -291,7 +293,8 @@ async function explainSqlite(s: Statement): Promise<Explained> {
   for (const { detail } of rows) {
     const m = /^(SCAN|SEARCH) (\w+)(?: USING (.*?))?(?: \((.*)\))?(?: LEFT-JOIN)?$/.exec(detail);
     if (!m) continue;
-    const table = aliases.get(m[2]) ?? m[2];
+    const name = m[2]!; // a required group
+    const table = aliases.get(name) ?? name;
     if (!GUARDED.has(table)) continue;
     if (m[1] === 'SCAN') {
       violations.push({
@@ -328,7 +331,7 @@ let pgIndexTables: Map<string, string> | undefined;
 
 /** The columns compared with `=` (or `= ANY`, an IN list) in an index condition. */
 function pgEqualities(cond: string): string[] {
-  return [...cond.matchAll(/(\w+)\)?(?:::[\w ]+?)?\s*=\s/g)].map((m) => m[1]);
+  return [...cond.matchAll(/(\w+)\)?(?:::[\w ]+?)?\s*=\s/g)].map((m) => m[1]!); // a required group
 }
 
 async function explainPostgres(s: Statement): Promise<Explained> {
@@ -345,7 +348,7 @@ async function explainPostgres(s: Statement): Promise<Explained> {
     await c.query('SET enable_seqscan = off');
     try {
       const { rows } = await c.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.bindings);
-      return (rows[0]['QUERY PLAN'] as { Plan: PgNode }[])[0].Plan;
+      return at(at(rows, 0)['QUERY PLAN'] as { Plan: PgNode }[], 0).Plan;
     } finally {
       await c.query('RESET enable_seqscan');
     }
@@ -425,7 +428,7 @@ test('every statement of an evaluation starts from an index', async () => {
   const { repos, evaluation } = services;
   const p = project.id;
   const live = seeded.sessions.filter((s) => s.accountId && NOW.getTime() - s.startTime.getTime() < 20 * HOUR);
-  const s = live[0];
+  const s = at(live, 0);
   const native = seeded.sessions.find((x) => x.mobileId)!;
   const account = (await repos.accounts.find(p, s.accountId!))!;
   // About as many accounts as an evaluation links (the describing read looks them all up at once).
@@ -503,11 +506,11 @@ test('every statement of an evaluation starts from an index', async () => {
   );
   await evaluation.authenticate(
     project,
-    { session_id: live[1].id, account: { id: 'acct-new', email: 'someone.new@acme-corp.com', lists: ['block'] } },
+    { session_id: at(live, 1).id, account: { id: 'acct-new', email: 'someone.new@acme-corp.com', lists: ['block'] } },
     options,
   );
-  await evaluation.evaluateUnauthenticated(project, { session_id: live[2].id }, options);
-  await evaluation.get(project, live[3].id, 'req');
+  await evaluation.evaluateUnauthenticated(project, { session_id: at(live, 2).id }, options);
+  await evaluation.get(project, at(live, 3).id, 'req');
 
   expect(ENGINE_METHODS.filter((m) => !exercised.has(m))).toEqual([]);
 

@@ -51,7 +51,7 @@ describe('their query plans', () => {
   async function plan(call: () => Promise<unknown>): Promise<string> {
     const statements = await statementsOf(call);
     expect(statements).toHaveLength(1);
-    const [{ sql, bindings }] = statements;
+    const { sql, bindings } = statements[0]!; // toHaveLength(1) above
     if (testDb.dialect === 'sqlite') {
       const rows: { detail: string }[] = await testDb.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[]);
       return rows.map((r) => r.detail).join('\n');
@@ -66,7 +66,7 @@ describe('their query plans', () => {
   test('when a hit is counted, then one upsert decides the conflict on the primary key and returns the count', async () => {
     const statements = await statementsOf(() => counters.hit('plan', W));
     expect(statements).toHaveLength(1);
-    expect(statements[0].sql).toMatch(
+    expect(statements[0]!.sql).toMatch(
       /^insert into .rate_limits. .* on conflict \(.window_start., .key.\) do update set .* returning .hits.$/i,
     );
     if (testDb.dialect === 'postgresql')

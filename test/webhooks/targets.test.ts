@@ -13,6 +13,7 @@ import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { makeOutbox } from '../../src/webhooks/outbox';
 import { makeWebhookTransport, type Resolve } from '../../src/webhooks/transport';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { at } from '../helpers/defined';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 
 const POLICY: RetryPolicy = {
@@ -131,7 +132,7 @@ describe('refused targets', () => {
       expect(row.status).toBe('failed');
       expect(row.lastError).toMatch(/^refused: /);
       expect(attempts).toHaveLength(1);
-      expect(attempts[0].statusCode).toBeUndefined();
+      expect(attempts[0]!.statusCode).toBeUndefined();
       expect(received).toEqual([]);
       expect(dns.calls).toEqual([]);
     },
@@ -179,10 +180,10 @@ describe('DNS rebinding', () => {
     // One look-up per attempt: the socket used the answer that was checked, never a second one.
     expect(dns.calls).toEqual(['rebind.example.com', 'rebind.example.com']);
     // The first attempt connected to the public address (which the test setup refuses to reach).
-    expect(attempts[0].error).toMatch(
+    expect(at(attempts, 0).error).toMatch(
       new RegExp(`test setup: connection to rebind\\.example\\.com \\(${PUBLIC.replace(/\./g, '\\.')}\\) refused`),
     );
-    expect(attempts[1].error).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
+    expect(at(attempts, 1).error).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
     expect(row.status).toBe('failed');
   });
 });
@@ -196,13 +197,13 @@ describe('allowed targets', () => {
     });
     expect(row.status).toBe('delivered');
     expect(received).toHaveLength(1);
-    expect(received[0].headers.host).toBe(`hooks.internal.test:${port}`);
+    expect(received[0]!.headers.host).toBe(`hooks.internal.test:${port}`);
   });
 
   test('when a name resolves to public addresses only, then a connection is made to them (a network failure, retried: not a refusal)', async () => {
     const dns = resolver({ 'hooks.example.com': [PUBLIC] });
     const { row, attempts } = await attempt(`http://hooks.example.com:${port}/hooks`, { resolve: dns.resolve });
     expect(row.status).toBe('pending');
-    expect(attempts[0].error).toMatch(/test setup: connection to hooks\.example\.com/);
+    expect(at(attempts, 0).error).toMatch(/test setup: connection to hooks\.example\.com/);
   });
 });

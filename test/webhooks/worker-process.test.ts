@@ -13,6 +13,7 @@ import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/composition';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
+import { at } from '../helpers/defined';
 import { TEST_BASE_URL } from '../helpers/app';
 import { webhookReceiver } from '../helpers/receiver';
 import { example } from '../helpers/spec';
@@ -138,7 +139,7 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
       await services.verification.cancel(created.session_id, new URL(created.url).searchParams.get('token')!);
 
       await until(() => rx.received.length > 0);
-      expect(JSON.parse(rx.received[0].body)).toMatchObject({
+      expect(JSON.parse(at(rx.received, 0).body)).toMatchObject({
         session_id: created.session_id,
         error: { code: 'liveness_check_failed' },
       });

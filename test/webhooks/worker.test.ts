@@ -9,6 +9,7 @@ import request from 'supertest';
 import { makeLogger } from '../../src/logger';
 import { makeWebhookWorker } from '../../src/webhooks/worker';
 import { makeTestContext, type TestContext } from '../helpers/app';
+import { at } from '../helpers/defined';
 import { webhookReceiver, type Received } from '../helpers/receiver';
 import { example } from '../helpers/spec';
 
@@ -78,7 +79,7 @@ test('when a session ends while the dispatcher sleeps a 10-minute poll, then its
     expect(cancelled.status).toBe(200);
 
     await until(() => received('session_id', created.body.session_id).length > 0);
-    const [webhook] = received('session_id', created.body.session_id);
+    const webhook = at(received('session_id', created.body.session_id), 0);
     expect(JSON.parse(webhook.body)).toMatchObject({ status: 'error', error: { code: 'liveness_check_failed' } });
   });
 });

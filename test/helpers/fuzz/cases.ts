@@ -40,7 +40,7 @@ function setAt(root: Json, path: Path, value: Json | undefined): Json {
   const out = clone(root);
   let node = out as Record<string | number, Json>;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
-  const last = path[path.length - 1];
+  const last = path[path.length - 1]!; // not empty: returned above
   if (value === undefined) delete node[last];
   // Defined, not assigned: a member named `__proto__` stays a member.
   else Object.defineProperty(node, last, { value, enumerable: true, writable: true, configurable: true });
@@ -67,7 +67,7 @@ function effective(schema: Schema, value: Json): Schema {
   const branch =
     branches.find((b) =>
       [b.type ?? base.type ?? []].flat().some((t) => t === type || (t === 'number' && type === 'integer')),
-    ) ?? branches[0];
+    ) ?? branches[0]!; // oneOf and anyOf are never empty
   return { ...base, ...branch, type: branch.type ?? base.type };
 }
 
@@ -153,7 +153,7 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
       out.push([
         'limit',
         `${where}: ${s.maxItems + 1} items`,
-        Array.from({ length: s.maxItems + 1 }, () => clone((p.value as Json[])[0])),
+        Array.from({ length: s.maxItems + 1 }, () => clone((p.value as Json[])[0]!)), // p.value.length above
         false,
       ]);
     if (s.minItems) out.push(['limit', `${where}: no items`, [], false]);
@@ -217,7 +217,8 @@ export function targetOf(
   query: Record<string, string>,
   rawQuery = '',
 ): string {
-  const p = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => path[name]);
+  // Every parameter of the path is given.
+  const p = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => path[name]!);
   const q = Object.entries(query)
     .map(([k, v]) => `${strictEncode(k)}=${strictEncode(v)}`)
     .join('&');
@@ -313,8 +314,9 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
       ['control characters', '%01%1B%7F'],
       ['300 characters', 'p'.repeat(300)],
       ['20,000 characters (a head over 16 KB)', 'p'.repeat(20_000)],
-      ['upper case', encodeURIComponent(b.path[p.name]).toUpperCase()],
-      ['a trailing slash', `${encodeURIComponent(b.path[p.name])}/`],
+      // The baseline has every parameter of the path.
+      ['upper case', encodeURIComponent(b.path[p.name]!).toUpperCase()],
+      ['a trailing slash', `${encodeURIComponent(b.path[p.name]!)}/`],
       ['a query-looking value', 'a%3Fb%3Dc'],
     ];
     for (const [title, raw] of tricks) {
@@ -383,7 +385,8 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     );
     bodyCase('depth', 'a body of 20,000 nested arrays', deepArray(20_000));
 
-    for (const pos of positions((op.body!.media.find((m) => m.type === type) ?? op.body!.media[0]).schema, value)) {
+    // A body has at least one media type.
+    for (const pos of positions((op.body!.media.find((m) => m.type === type) ?? op.body!.media[0]!).schema, value)) {
       for (const [kind, title, next, textRule] of mutationsAt(pos, rng)) {
         const mutated = JSON.stringify(setAt(value, pos.path, next) ?? null).replace(DEEP, deepArray(20_000));
         bodyCase(kind, title, mutated, {}, { textRuleField: textRule ? fieldOf(pos.path) : undefined });

@@ -128,7 +128,7 @@ function generated(schema: Schema, known: Known, depth: number, full: boolean): 
         return objectOf(schema, known, depth, full);
     }
   });
-  return arbitraries.length === 1 ? arbitraries[0] : fc.oneof(...arbitraries);
+  return arbitraries.length === 1 ? arbitraries[0]! : fc.oneof(...arbitraries);
 }
 
 function objectOf(schema: Schema, known: Known, depth: number, full: boolean): fc.Arbitrary<Json> {

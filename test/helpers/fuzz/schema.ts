@@ -89,7 +89,8 @@ function at(spec: Spec, pointer: string): Json {
     .split('/')
     .slice(1)
     .reduce<Json>(
-      (node, seg) => (node as Record<string, Json>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')],
+      // The spec's references resolve (the spec is linted).
+      (node, seg) => (node as Record<string, Json>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')]!,
       spec as Json,
     );
 }
@@ -193,7 +194,7 @@ export function describeOperation(spec: Spec, ref: OperationRef): Operation {
 
 /** The operation a request reaches (Express's matching: case-insensitive, a trailing slash allowed), if any. */
 export function operationAt(operations: Operation[], method: string, rawPath: string): Operation | undefined {
-  const pathOnly = rawPath.split('?')[0];
+  const pathOnly = rawPath.split('?')[0]!; // a split has at least one piece
   const matches = operations.filter((op) => {
     if (op.method !== method.toLowerCase()) return false;
     const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { makeDb, migrate, type Db } from '../../src/storage/db';
+import { makeProjectRepository } from '../../src/storage/repositories/projects';
 
 export interface TestDb {
   db: Db;
@@ -70,4 +71,18 @@ export async function statementsDuring(
     db.off('query', listener);
   }
   return sent;
+}
+
+/** A project row written directly (repositories' tests, which need one without the app). */
+export async function insertProject(db: Db, id: string, name: string, at: Date): Promise<void> {
+  await makeProjectRepository(db).insert({
+    id,
+    name,
+    decisionThreshold: 0.5,
+    groupsEnabled: false,
+    webhookUrl: null,
+    webhookSecretEncrypted: 'x',
+    demo: false,
+    createdAt: at,
+  });
 }

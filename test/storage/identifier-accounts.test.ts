@@ -8,9 +8,8 @@ import type { EvaluatedSession } from '../../src/api-types';
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { IDENTIFIER_ACCOUNTS_CAP, rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
-import { makeProjectRepository } from '../../src/storage/repositories/projects';
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
-import { makeTestDb, type TestDb } from '../helpers/db';
+import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
 
 let testDb: TestDb;
@@ -20,16 +19,7 @@ const T = new Date('2026-11-20T12:00:00.000Z');
 
 beforeAll(async () => {
   testDb = await makeTestDb();
-  await makeProjectRepository(testDb.db).insert({
-    id: projectId,
-    name: 'aggregates',
-    decisionThreshold: 0.5,
-    groupsEnabled: false,
-    webhookUrl: null,
-    webhookSecretEncrypted: 'x',
-    demo: false,
-    createdAt: T,
-  });
+  await insertProject(testDb.db, projectId, 'aggregates', T);
   template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
 });
 afterAll(() => testDb.destroy());

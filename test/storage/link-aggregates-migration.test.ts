@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
 import { migrationSource } from '../../src/storage/migrations';
-import { makeProjectRepository } from '../../src/storage/repositories/projects';
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
 import { rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
-import { makeTestDb, type TestDb } from '../helpers/db';
+import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
 
 let testDb: TestDb;
@@ -25,16 +24,7 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
 
   const projectId = randomUUID();
   const T = new Date('2026-11-20T12:00:00.000Z');
-  await makeProjectRepository(db).insert({
-    id: projectId,
-    name: 'backfill',
-    decisionThreshold: 0.5,
-    groupsEnabled: false,
-    webhookUrl: null,
-    webhookSecretEncrypted: 'x',
-    demo: false,
-    createdAt: T,
-  });
+  await insertProject(db, projectId, 'backfill', T);
   const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
   const sessions = makeSessionRepository(db);
   const links: [number, string][] = [];

@@ -4,9 +4,10 @@ import type { IngestSession } from '../../src/api-types';
 import { makeLogger } from '../../src/logger';
 import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { makeWebhookTransport } from '../../src/webhooks/transport';
-import type { TestContext } from './app';
+import { makeTestContext, type TestContext } from './app';
 import { LONDON_IP, personSession, scenario } from './evaluation';
-import type { Receiver } from './receiver';
+import { fakeAnalysisEngine } from './fake-analysis';
+import { webhookReceiver, type Receiver } from './receiver';
 import { validateWebhookBody } from './spec';
 
 export interface Started {
@@ -77,4 +78,29 @@ export function verificationFlow(ctx: TestContext, rx: Receiver) {
     },
   };
   return { ...flow, sdk };
+}
+
+/**
+ * The setup of the verification result tests: an app behind a proxy (TRUST_PROXY on) with the
+ * fake analysis engine and media storage, its project's webhooks going to a fresh receiver, and
+ * the flow that drives a verification through HTTP. `close` closes both.
+ */
+export async function verificationContext(): Promise<{
+  ctx: TestContext;
+  rx: Receiver;
+  flow: ReturnType<typeof verificationFlow>;
+  close(): Promise<void>;
+}> {
+  const ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
+  const rx = await webhookReceiver();
+  await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
+  return {
+    ctx,
+    rx,
+    flow: verificationFlow(ctx, rx),
+    async close() {
+      await rx.close();
+      await ctx.close();
+    },
+  };
 }

@@ -6,12 +6,12 @@
  * Through HTTP on a real database, with a real loopback receiver.
  */
 import request from 'supertest';
-import { makeTestContext, TEST_BASE_URL, type TestContext } from '../helpers/app';
+import { TEST_BASE_URL, type TestContext } from '../helpers/app';
 import { at } from '../helpers/defined';
 import { LONDON_IP, personSession } from '../helpers/evaluation';
-import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
-import { webhookReceiver, type Receiver } from '../helpers/receiver';
-import { verificationFlow } from '../helpers/verification';
+import { fakeImage } from '../helpers/fake-analysis';
+import type { Receiver } from '../helpers/receiver';
+import { verificationContext, type verificationFlow } from '../helpers/verification';
 
 /** What an attacker's client sends with each of its requests. */
 const FORGED = { host: 'attacker.invalid', 'x-forwarded-host': 'attacker.invalid', 'x-forwarded-proto': 'javascript' };
@@ -19,17 +19,10 @@ const FORGED = { host: 'attacker.invalid', 'x-forwarded-host': 'attacker.invalid
 let ctx: TestContext;
 let rx: Receiver;
 let flow: ReturnType<typeof verificationFlow>;
-beforeAll(async () => {
-  // TRUST_PROXY on: X-Forwarded-Proto and X-Forwarded-Host are believed where Express uses them.
-  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
-  rx = await webhookReceiver();
-  await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
-  flow = verificationFlow(ctx, rx);
-});
-afterAll(async () => {
-  await rx.close();
-  await ctx.close();
-});
+let close: () => Promise<void>;
+// TRUST_PROXY on: X-Forwarded-Proto and X-Forwarded-Host are believed where Express uses them.
+beforeAll(async () => ({ ctx, rx, flow, close } = await verificationContext()));
+afterAll(() => close());
 
 /** Every string in a JSON value that looks like an absolute URL. */
 function urlsIn(value: unknown): string[] {

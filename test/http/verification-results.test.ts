@@ -13,26 +13,19 @@ import { createApp } from '../../src/app';
 import { makeServices } from '../../src/composition';
 import { verifyWebhook } from '../../src/client';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
-import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { TEST_NOW, type TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage, type FakeFace, type FakeImage } from '../helpers/fake-analysis';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
-import { verificationFlow, type Started } from '../helpers/verification';
+import { verificationContext, verificationFlow, type Started } from '../helpers/verification';
 
 let ctx: TestContext;
 let rx: Receiver;
 let flow: ReturnType<typeof verificationFlow>;
 
-beforeAll(async () => {
-  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
-  rx = await webhookReceiver();
-  await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
-  flow = verificationFlow(ctx, rx);
-});
-afterAll(async () => {
-  await rx.close();
-  await ctx.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ ctx, rx, flow, close } = await verificationContext()));
+afterAll(() => close());
 beforeEach(() => {
   ctx.clock.set(TEST_NOW);
 });

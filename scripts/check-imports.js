@@ -17,7 +17,7 @@ const SRC = path.join(ROOT, 'src');
  * prefix that matches a module's path (from src/, without extension) gives its layer.
  */
 const LAYERS = [
-  ['foundation', ['api-types', 'clock', 'errors', 'logger', 'spec', 'config']],
+  ['foundation', ['api-types', 'clock', 'errors', 'logger', 'loops', 'spec', 'config']],
   ['domain', ['domain/']],
   ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'client/']],
   ['use cases', ['usecases/', 'webhooks/']],

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import { trackLoop } from '../loops';
 import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
@@ -167,19 +168,21 @@ export function makeDispatcher(deps: DispatcherDeps) {
      * at most (the fallback: webhooks queued by other processes on SQLite, leases that expire),
      * until `signal` aborts; errors are logged, never thrown.
      */
-    async start(signal: AbortSignal, pollMs = 1000): Promise<void> {
-      while (!signal.aborted) {
-        let sleepMs = pollMs;
-        try {
-          await runOnce();
-          const next = await outbox.nextRunAt();
-          if (next) sleepMs = Math.max(0, Math.min(pollMs, next.getTime() - clock.now().getTime()));
-        } catch (err) {
-          logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
+    start(signal: AbortSignal, pollMs = 1000): Promise<void> {
+      return trackLoop('webhook dispatcher', async () => {
+        while (!signal.aborted) {
+          let sleepMs = pollMs;
+          try {
+            await runOnce();
+            const next = await outbox.nextRunAt();
+            if (next) sleepMs = Math.max(0, Math.min(pollMs, next.getTime() - clock.now().getTime()));
+          } catch (err) {
+            logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
+          }
+          if (!wake.pending) logger.debug({ worker, sleepMs }, 'webhook dispatcher idle');
+          await wake.sleep(sleepMs, signal);
         }
-        if (!wake.pending) logger.debug({ worker, sleepMs }, 'webhook dispatcher idle');
-        await wake.sleep(sleepMs, signal);
-      }
+      });
     },
   };
 }

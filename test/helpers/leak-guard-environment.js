@@ -1,7 +1,9 @@
 /**
  * The test environment of every test file (jest.config.js): Node's, plus a guard that fails the
  * file when it ends with a server still listening or a child process still running that it
- * started (an app, a webhook receiver, a `trustgate worker` or server process). It runs after
+ * started (an app, a webhook receiver, a `trustgate worker` or server process), or a background
+ * loop of the service still running in it (a webhook dispatcher, the verification sweeper:
+ * src/loops.ts lists them on the test's global object). It runs after
  * every `afterAll` of the file, so a file that closes what it opened passes; one that forgets
  * fails here, naming what it left, instead of slowing or breaking the files after it.
  */
@@ -34,6 +36,8 @@ class LeakGuardEnvironment extends TestEnvironment {
     for (let i = 0; i < 20; i++) {
       const now = counts();
       left = GUARDED.filter((k) => now[k] > this.before[k]).map((k) => `${now[k] - this.before[k]} × ${k}`);
+      const loops = this.global[Symbol.for('trustgate.loops')];
+      if (loops) for (const name of loops.values()) left.push(`the ${name} (never stopped: abort its signal)`);
       if (left.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

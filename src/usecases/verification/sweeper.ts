@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
+import { trackLoop } from '../../loops';
 
 export interface SweeperDeps {
   /** Ends the sessions past their time; resolves to how many it ended. */
@@ -13,16 +14,18 @@ export interface SweeperDeps {
   everyMs?: number;
 }
 
-export async function runSweeper(deps: SweeperDeps, signal: AbortSignal): Promise<void> {
+export function runSweeper(deps: SweeperDeps, signal: AbortSignal): Promise<void> {
   const { logger } = deps;
-  while (!signal.aborted) {
-    try {
-      const ended = await deps.sweep();
-      if (ended > 0) logger.info({ ended }, 'verification sessions ended after 30 days');
-    } catch (err) {
-      logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
+  return trackLoop('verification sweeper', async () => {
+    while (!signal.aborted) {
+      try {
+        const ended = await deps.sweep();
+        if (ended > 0) logger.info({ ended }, 'verification sessions ended after 30 days');
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, 'verification sweeper failed; retrying');
+      }
+      // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
+      await sleep(deps.everyMs ?? 60_000, undefined, { signal }).catch(() => undefined);
     }
-    // Ends early when the signal aborts; the listener goes with the timer (no listener piles up).
-    await sleep(deps.everyMs ?? 60_000, undefined, { signal }).catch(() => undefined);
-  }
+  });
 }

@@ -81,17 +81,20 @@ export function verificationFlow(ctx: TestContext, rx: Receiver) {
 }
 
 /**
- * The setup of the verification result tests: an app behind a proxy (TRUST_PROXY on) with the
- * fake analysis engine and media storage, its project's webhooks going to a fresh receiver, and
- * the flow that drives a verification through HTTP. `close` closes both.
+ * The setup of the verification tests: an app (by default behind a proxy, TRUST_PROXY on, with
+ * the fake analysis engine and media storage), its project's webhooks going to a fresh
+ * receiver, and the flow that drives a verification through HTTP. `close` closes both.
  */
-export async function verificationContext(): Promise<{
+export async function verificationContext(
+  overrides: Parameters<typeof makeTestContext>[0] = { trustProxy: true, demo: false },
+  extra: Parameters<typeof makeTestContext>[1] = { analysis: fakeAnalysisEngine, media: true },
+): Promise<{
   ctx: TestContext;
   rx: Receiver;
   flow: ReturnType<typeof verificationFlow>;
   close(): Promise<void>;
 }> {
-  const ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
+  const ctx = await makeTestContext(overrides, extra);
   const rx = await webhookReceiver();
   await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
   return {

@@ -12,12 +12,12 @@ import { createApp } from '../../src/app';
 import { makeServices, type Services } from '../../src/composition';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
-import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
-import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
+import { TEST_NOW, type TestContext } from '../helpers/app';
+import { fakeImage } from '../helpers/fake-analysis';
 import { personSession } from '../helpers/evaluation';
-import { webhookReceiver, type Receiver } from '../helpers/receiver';
+import type { Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
-import { deliverDue } from '../helpers/verification';
+import { deliverDue, verificationContext } from '../helpers/verification';
 
 /** A tiny valid JPEG header and body (the fake engine never decodes it). */
 const JPEG = Buffer.concat([
@@ -44,20 +44,16 @@ let services: Services;
 let project: ProjectCredentials;
 let mediaDir: string;
 let rx: Receiver;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ctx = await makeTestContext({ trustProxy: true, demo: false }, { analysis: fakeAnalysisEngine, media: true });
+  ({ ctx, rx, close } = await verificationContext());
   ({ app, services, project } = ctx);
   mediaDir = ctx.dataDir!;
   // The server's default wiring on the same database and media: no engine given.
   defaultApp = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
-  rx = await webhookReceiver();
-  await services.projects.setWebhook(project.project_id, rx.url);
 });
-afterAll(async () => {
-  await rx.close();
-  await ctx.close();
-});
+afterAll(() => close());
 beforeEach(() => {
   rx.received.length = 0;
   ctx.clock.set(TEST_NOW);

@@ -6,23 +6,18 @@
 import request from 'supertest';
 import { verifyWebhook } from '../../src/client';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification/sessions';
-import { makeTestContext, TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
-import { webhookReceiver, type Receiver } from '../helpers/receiver';
+import { TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
+import type { Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
-import { deliverDue } from '../helpers/verification';
+import { deliverDue, verificationContext } from '../helpers/verification';
 
 let ctx: TestContext;
 let rx: Receiver;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  ctx = await makeTestContext();
-  rx = await webhookReceiver();
-  await ctx.services.projects.setWebhook(ctx.project.project_id, rx.url);
-});
-afterAll(async () => {
-  await rx.close();
-  await ctx.close();
-});
+// The default app: no proxy, no analysis engine, no media storage.
+beforeAll(async () => ({ ctx, rx, close } = await verificationContext({}, {})));
+afterAll(() => close());
 beforeEach(() => {
   rx.received.length = 0;
   ctx.clock.set(TEST_NOW);

@@ -18,6 +18,7 @@ import * as m0011 from './0011_session_facts';
 import * as m0012 from './0012_covering_session_indexes';
 import * as m0013 from './0013_link_aggregates';
 import * as m0014 from './0014_standard_lists';
+import * as m0015 from './0015_drop_unsearched_session_indexes';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -34,6 +35,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0012_covering_session_indexes': m0012,
   '0013_link_aggregates': m0013,
   '0014_standard_lists': m0014,
+  '0015_drop_unsearched_session_indexes': m0015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,7 +20,7 @@ import { loadSecretKey, makeSecretBox, type SecretBox } from './security/secrets
 import { makeDb, migrate, type Db } from './storage/db';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeAccountRepository } from './storage/repositories/accounts';
-import { makeEvaluationFactsRepository } from './storage/repositories/evaluation-facts';
+import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectRepository } from './storage/repositories/projects';
@@ -101,7 +101,7 @@ export function makeServices(edges: EdgeDeps) {
     accounts: makeAccountRepository(deps.db),
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
-    facts: makeEvaluationFactsRepository(deps.db),
+    facts: makeEvaluationFacts(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { DB_DEFAULTS } from '../config';
 import { CHECKPOINT_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { migrationSource } from './migrations';
+import { startReadThread, type ReadThread } from './read-thread';
 
 export type Db = Knex;
 export type Dialect = 'sqlite' | 'postgresql';
@@ -38,6 +39,24 @@ export interface DbOptions {
   sqliteCheckpointMs?: number;
   /** Told when the checkpoint thread fails (the request connection's own checkpoints still run). */
   onCheckpointError?: (message: string) => void;
+  /** SQLite: run the evaluation's reads on a thread of their own (read-thread.ts; default on for a file). */
+  sqliteReadThread?: boolean;
+}
+
+/** The read thread of each SQLite database that has one (started on first use). */
+const readThreads = new WeakMap<Db, () => ReadThread>();
+
+/** The database's read thread (read-thread.ts), when it is a SQLite file with one. */
+export function readThreadOf(db: Db): ReadThread | undefined {
+  return readThreads.get(db)?.();
+}
+
+/** A SQLite connection's page cache, memory map and prepared-statement cache (the request connection and the read thread's). */
+export function tuneSqliteConnection(conn: BetterSqlite3.Database, cacheMb: number, mmapMb: number): void {
+  conn.pragma('busy_timeout = 5000');
+  conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
+  conn.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
+  cachePreparedStatements(conn);
 }
 
 export function dialectOf(db: Db): Dialect {
@@ -70,16 +89,13 @@ export function makeDb(options: DbOptions): Db {
         try {
           conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = NORMAL');
-          conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = ON');
-          conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
-          conn.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
+          tuneSqliteConnection(conn, cacheMb, mmapMb);
           if (checkpointMs > 0) {
             // The file exists now that a connection opened it.
             conn.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`);
             checkpointer ??= startCheckpointer(filename, checkpointMs, options.onCheckpointError);
           }
-          cachePreparedStatements(conn);
           done(null, conn);
         } catch (err) {
           done(err as Error, conn);
@@ -87,12 +103,17 @@ export function makeDb(options: DbOptions): Db {
       },
     },
   });
-  // Closing the database stops its checkpoint thread first.
+  let readThread: ReadThread | undefined;
+  if (filename !== ':memory:' && (options.sqliteReadThread ?? true)) {
+    readThreads.set(db, () => (readThread ??= startReadThread({ filename, cacheMb, mmapMb })));
+  }
+  // Closing the database stops its threads first.
   // (knex.destroy() calls its client's destroy; the instance's own members are read-only.)
   const client = db.client as { destroy(callback?: unknown): Promise<void> };
   const destroy = client.destroy.bind(client);
   client.destroy = async (callback?: unknown) => {
-    await checkpointer?.stop();
+    readThreads.delete(db);
+    await Promise.all([checkpointer?.stop(), readThread?.stop()]);
     return destroy(callback);
   };
   return db;

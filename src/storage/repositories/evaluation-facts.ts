@@ -22,6 +22,7 @@ import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 import { identifierSearch } from './identifier-accounts';
+import { readThreadOf } from '../db';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -92,10 +93,14 @@ function preparedName(sql: string): string | undefined {
   return name;
 }
 
-export function makeEvaluationFactsRepository(db: Knex) {
+/** Runs one read statement (`?` placeholders, values as SQLite and PostgreSQL take them) and answers its rows. */
+export type ReadRows = (sql: string, bindings: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** Reads through knex: PostgreSQL (with named prepared statements) or SQLite on this thread. */
+export function knexRows(db: Knex): ReadRows {
   const pg = db.client.config.client === 'pg';
-  const rows = async (trx: Knex, sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]> => {
-    const query = trx.raw(sql, bindings as Knex.RawBinding[]);
+  return async (sql, bindings) => {
+    const query = db.raw(sql, bindings as Knex.RawBinding[]);
     // PostgreSQL: a named statement is parsed and planned once per connection, not at every call.
     // (Statements name their columns, so a migration that adds one does not invalidate them.)
     const name = pg ? preparedName(sql) : undefined;
@@ -103,19 +108,19 @@ export function makeEvaluationFactsRepository(db: Knex) {
     // pg answers { rows }, SQLite an array.
     return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
   };
+}
 
+export function makeEvaluationFactsRepository(rows: ReadRows) {
   /** One read of `accounts` (below), into `out`. */
   async function accountsInto(
     out: Map<string, LinkedRecord>,
     projectId: string,
     ids: readonly string[],
-    trx: Knex,
   ): Promise<void> {
     const list = ids.map(() => '?').join(', ');
     // The members are narrowed by the ids themselves (not only through the join), so that
     // PostgreSQL looks them up by account rather than reading the project's memberships.
     const found = await rows(
-      trx,
       `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
          LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
        WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
@@ -138,7 +143,6 @@ export function makeEvaluationFactsRepository(db: Knex) {
       projectId: string,
       id: string,
       history?: { accountId: string; limit: number },
-      trx: Knex = db,
     ): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
       const current = `SELECT 0 AS part, ${PAST_COLUMNS}, f.facts, f.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
            JOIN session_facts f ON f.session_id = s.id
@@ -149,7 +153,6 @@ export function makeEvaluationFactsRepository(db: Knex) {
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
            WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?)`;
       const found = await rows(
-        trx,
         history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
         history ? [projectId, history.accountId, history.limit, projectId, id] : [projectId, id],
       );
@@ -178,10 +181,8 @@ export function makeEvaluationFactsRepository(db: Knex) {
       accountId: string,
       before: Date,
       excludeSession: string,
-      trx: Knex = db,
     ): Promise<PastSession | undefined> {
       const found = await rows(
-        trx,
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start < ? AND sa.session_id <> ? ORDER BY sa.session_start DESC LIMIT 1`,
         [projectId, accountId, before.getTime(), excludeSession],
@@ -194,17 +195,16 @@ export function makeEvaluationFactsRepository(db: Knex) {
      * ids (an evaluation describes at most LINK_CAP), more only past that (SQLite's bound
      * parameters are limited).
      */
-    async accounts(projectId: string, ids: readonly string[], trx: Knex = db): Promise<Map<string, LinkedRecord>> {
+    async accounts(projectId: string, ids: readonly string[]): Promise<Map<string, LinkedRecord>> {
       const out = new Map<string, LinkedRecord>();
       for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ)
-        await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ), trx);
+        await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ));
       return out;
     },
 
     /** The account's newest sessions, at most `limit`. */
-    async accountSessions(projectId: string, accountId: string, limit: number, trx: Knex = db): Promise<PastSession[]> {
+    async accountSessions(projectId: string, accountId: string, limit: number): Promise<PastSession[]> {
       const found = await rows(
-        trx,
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?`,
         [projectId, accountId, limit],
@@ -218,10 +218,8 @@ export function makeEvaluationFactsRepository(db: Knex) {
       deviceId: string,
       before: Date,
       excludeSession: string,
-      trx: Knex = db,
     ): Promise<PastSession | undefined> {
       const found = await rows(
-        trx,
         `SELECT ${PAST_COLUMNS} FROM sessions s
          WHERE s.project_id = ? AND s.device_id = ? AND s.start_time < ? AND s.id <> ? ORDER BY s.start_time DESC LIMIT 1`,
         [projectId, deviceId, before.getTime(), excludeSession],
@@ -236,7 +234,6 @@ export function makeEvaluationFactsRepository(db: Knex) {
     async counts(
       projectId: string,
       q: CountsQuery,
-      trx: Knex = db,
     ): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
       const since30 = q.now.getTime() - 30 * DAY_MS;
       const parts: string[] = [];
@@ -342,7 +339,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
           e.excludeAccount,
         );
       }
-      const [r] = await rows(trx, `SELECT ${parts.join(',\n')}`, bindings);
+      const [r] = await rows(`SELECT ${parts.join(',\n')}`, bindings);
       if (!r) throw new Error('counts: a SELECT without FROM returned no row');
       const n = (name: string) => Number(r[name] ?? 0);
       return {
@@ -376,7 +373,6 @@ export function makeEvaluationFactsRepository(db: Knex) {
       search: LinkSearch,
       cap: number,
       crowd: number,
-      trx: Knex = db,
     ): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
       const branches: string[] = [];
       const bindings: unknown[] = [];
@@ -411,7 +407,7 @@ export function makeEvaluationFactsRepository(db: Knex) {
         onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
         if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
       }
-      const found = branches.length === 0 ? [] : await rows(trx, branches.join('\nUNION ALL\n'), bindings);
+      const found = branches.length === 0 ? [] : await rows(branches.join('\nUNION ALL\n'), bindings);
       const byBranch = new Map<number, string[]>();
       for (const r of found) {
         const b = Number(r.b);
@@ -433,3 +429,31 @@ export function makeEvaluationFactsRepository(db: Knex) {
 }
 
 export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;
+
+/**
+ * The evaluation's reads as the services use them: on the database's read thread when it has one
+ * (a SQLite file: read-thread.ts, which runs this same repository over its own connection),
+ * otherwise through knex on this thread. The thread's statements are announced on `db` as knex
+ * announces its own (its `query` event, in the caller's async context), so that whatever counts
+ * or inspects the statements sees them.
+ */
+export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
+  const local = makeEvaluationFactsRepository(knexRows(db));
+  const forward = <K extends keyof EvaluationFactsRepository>(name: K): EvaluationFactsRepository[K] =>
+    (async (...args: unknown[]) => {
+      const thread = readThreadOf(db);
+      if (!thread) return (local[name] as (...a: unknown[]) => unknown)(...args);
+      const { result, statements } = await thread.call(name, args);
+      for (const s of statements) db.emit('query', { ...s, thread: 'read' });
+      return result;
+    }) as EvaluationFactsRepository[K];
+  return {
+    session: forward('session'),
+    previousOfAccount: forward('previousOfAccount'),
+    accounts: forward('accounts'),
+    accountSessions: forward('accountSessions'),
+    previousOfDevice: forward('previousOfDevice'),
+    counts: forward('counts'),
+    links: forward('links'),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * SQLite reads on a thread of their own. better-sqlite3 runs a statement on the thread that
+ * calls it, so on one thread an evaluation's reads (about 40 % of its time) leave the second
+ * core idle. The evaluation's reads (repositories/evaluation-facts.ts) run instead on a worker
+ * thread with its own read-only connection: in WAL mode readers never wait for the writer, and a
+ * read sees every transaction committed before it started, so nothing changes for the request
+ * but where the CPU time is spent. Writes stay on the request thread's one connection.
+ *
+ * The calls made in one turn of the event loop are one message each way (arguments and results
+ * are structured clones: Dates and Maps arrive as such). The thread starts on the first call and stops when the database is
+ * closed; while no call is waiting it does not keep the process alive.
+ */
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+export interface ReadThreadOptions {
+  filename: string;
+  cacheMb: number;
+  mmapMb: number;
+}
+
+/** A statement the thread ran for a call, with its time in ms. */
+export interface ThreadStatement {
+  sql: string;
+  bindings: readonly unknown[];
+  ms: number;
+}
+
+export interface ReadThread {
+  /** Runs `method` of the thread's evaluation-facts repository with `args` (structured clones). */
+  call(method: string, args: readonly unknown[]): Promise<{ result: unknown; statements: ThreadStatement[] }>;
+  stop(): Promise<void>;
+}
+
+/** What the thread answers. */
+export type ReadThreadReply =
+  | { id: number; result: unknown; statements: ThreadStatement[] }
+  | { id: number; error: { name: string; message: string } };
+
+/** What the thread is sent. */
+export interface ReadThreadCall {
+  id: number;
+  method: string;
+  args: readonly unknown[];
+}
+
+// The thread's entry, beside this file: compiled JavaScript, or (run from the sources, as the
+// tests do) TypeScript, which the thread then compiles as it loads it with SWC, the tests' own
+// compiler (a development dependency: a production install runs the compiled files).
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+if (workerData.swc) {
+  const fs = require('node:fs');
+  const { transformSync } = require(workerData.swc);
+  require.extensions['.ts'] = (module, filename) => {
+    const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+      filename,
+      module: { type: 'commonjs' },
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    });
+    module._compile(code, filename);
+  };
+}
+require(workerData.entry);
+`;
+
+export function startReadThread(options: ReadThreadOptions): ReadThread {
+  const entry = path.join(__dirname, `read-thread-worker${path.extname(__filename)}`);
+  const worker = new Worker(BOOT, {
+    eval: true,
+    workerData: { ...options, entry, swc: entry.endsWith('.ts') ? require.resolve('@swc/core') : undefined },
+  });
+  worker.unref();
+  type Answer = { result: unknown; statements: ThreadStatement[] };
+  const pending = new Map<number, { resolve: (v: Answer) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let failed: Error | undefined;
+  const failAll = (err: Error) => {
+    failed = err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  worker.on('message', (replies: ReadThreadReply[]) => {
+    for (const reply of replies) {
+      const p = pending.get(reply.id);
+      if (!p) continue;
+      pending.delete(reply.id);
+      if ('error' in reply) p.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
+      else p.resolve({ result: reply.result, statements: reply.statements });
+    }
+    // Only a waiting call keeps the process alive (a command that reads and exits, for one).
+    if (pending.size === 0) worker.unref();
+  });
+  worker.on('error', failAll);
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      failAll(new Error(`the SQLite read thread stopped (exit code ${code})`));
+      resolve();
+    }),
+  );
+  // The calls made in one turn (an evaluation's reads that do not depend on each other, under
+  // Promise.all) go as one message, and come back as one.
+  let batch: ReadThreadCall[] = [];
+  const send = () => {
+    const calls = batch;
+    batch = [];
+    worker.postMessage(calls);
+  };
+  return {
+    call(method, args) {
+      if (failed) return Promise.reject(failed);
+      const id = next++;
+      if (pending.size === 0) worker.ref();
+      if (batch.length === 0) queueMicrotask(send);
+      batch.push({ id, method, args });
+      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    },
+    stop() {
+      worker.postMessage('stop');
+      return exited;
+    },
+  };
+}

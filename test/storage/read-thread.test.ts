@@ -1,0 +1,135 @@
+/**
+ * The SQLite read thread (src/storage/read-thread.ts): the evaluation's reads run on a thread of
+ * their own with a read-only connection, answer exactly what the same repository answers on the
+ * request thread, and announce their statements on the database as knex does.
+ */
+import { readThreadOf } from '../../src/storage/db';
+import { startReadThread } from '../../src/storage/read-thread';
+import {
+  knexRows,
+  makeEvaluationFacts,
+  makeEvaluationFactsRepository,
+} from '../../src/storage/repositories/evaluation-facts';
+import { makeTestContext, type TestContext } from '../helpers/app';
+import { personSession, scenario, US_IP } from '../helpers/evaluation';
+
+const sqlite = !process.env.DATABASE_URL;
+/** A structured clone is made in Node's own realm, not in the test's: its classes by their tag. */
+const tag = (v: unknown) => Object.prototype.toString.call(v);
+const onSqlite = sqlite ? describe : describe.skip;
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await makeTestContext();
+});
+afterEach(async () => {
+  await ctx.close();
+});
+
+onSqlite('the read thread', () => {
+  it('when an evaluation reads, then the reads run on the thread and the database announces each of them', async () => {
+    const s = scenario(ctx);
+    await s.signIn({ id: 'alice', email: 'alice@example.org' }, { device_id: 'dev-1' }, US_IP);
+    const sessionId = await s.ingest(personSession({ device_id: 'dev-1' }), US_IP);
+    const sent: { sql: string; thread?: string }[] = [];
+    const listener = (q: { sql: string; thread?: string }) => sent.push(q);
+    ctx.testDb.db.on('query', listener);
+    try {
+      expect((await s.authenticate(sessionId, { id: 'alice' }, true)).status).toBe(200);
+    } finally {
+      ctx.testDb.db.off('query', listener);
+    }
+    expect(readThreadOf(ctx.testDb.db)).toBeDefined();
+    const onThread = sent.filter((q) => q.thread === 'read');
+    // The session with the account's history, the account, the counts and the links at least.
+    expect(onThread.length).toBeGreaterThanOrEqual(4);
+    expect(onThread.every((q) => /^\s*(WITH|SELECT)\b/i.test(q.sql))).toBe(true);
+    // The writes stay on the request thread's connection.
+    expect(sent.some((q) => /^\s*update\b/i.test(q.sql) && !q.thread)).toBe(true);
+  });
+
+  it('when the same reads run on the thread and on the request thread, then they answer the same values (dates, maps and all)', async () => {
+    const s = scenario(ctx);
+    for (let i = 0; i < 3; i++)
+      await s.signIn(
+        { id: `acct-${i}`, email: `a${i}@example.org`, phone: '+14155550123' },
+        { device_id: 'shared' },
+        US_IP,
+      );
+    await s.signIn({ id: 'acct-0' }, { device_id: 'own' }, US_IP);
+    const sessionId = await s.ingest(personSession({ device_id: 'shared' }), US_IP);
+    await s.authenticate(sessionId, { id: 'acct-0' }, true);
+
+    const db = ctx.testDb.db;
+    const threaded = makeEvaluationFacts(db);
+    const local = makeEvaluationFactsRepository(knexRows(db));
+    const p = ctx.project.project_id;
+    const both = async <T>(read: (r: typeof local) => Promise<T>): Promise<[T, T]> => [
+      await read(threaded),
+      await read(local),
+    ];
+
+    const [onThread, here] = await both((r) => r.session(p, sessionId, { accountId: 'acct-0', limit: 50 }));
+    expect(onThread).toBeDefined();
+    expect(tag(onThread!.session.startTime)).toBe('[object Date]');
+    expect(onThread!.history.length).toBeGreaterThan(0);
+    expect(onThread).toEqual(here);
+
+    const [accounts, accountsHere] = await both((r) => r.accounts(p, ['acct-0', 'acct-1', 'nobody']));
+    expect(tag(accounts)).toBe('[object Map]');
+    expect(accounts.size).toBe(2);
+    expect(accounts).toEqual(accountsHere);
+
+    const session = onThread!.session;
+    const query = {
+      sessionId,
+      ip: session.ipAddress,
+      block: session.ipBlock,
+      now: new Date(),
+      accountId: 'acct-0',
+      email: { domain: 'example.org', key: 'a0@example.org', excludeAccount: 'acct-0', domainFraud: true },
+    };
+    const [counts, countsHere] = await both((r) => r.counts(p, query));
+    expect(counts.network.ipDistinctAccounts).toBeGreaterThan(0);
+    expect(counts).toEqual(countsHere);
+
+    const search = {
+      excludeAccount: 'acct-0',
+      identifiers: [
+        { type: 'device' as const, value: 'shared', of: 'session' as const },
+        { type: 'phone' as const, value: '+14155550123', of: 'account' as const },
+      ],
+      networks: [],
+    };
+    const [links, linksHere] = await both((r) => r.links(p, search, 10, 10));
+    expect(links.identifiers.flatMap((i) => i.accountIds).length).toBeGreaterThan(0);
+    expect(links).toEqual(linksHere);
+
+    const [previous, previousHere] = await both((r) =>
+      r.previousOfDevice(p, 'shared', new Date(Date.now() + 60_000), sessionId),
+    );
+    expect(tag(previous?.startTime)).toBe('[object Date]');
+    expect(previous).toEqual(previousHere);
+  });
+
+  it('when the thread is asked for something it does not have, then the call fails with its message instead of hanging', async () => {
+    const thread = startReadThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    try {
+      await expect(thread.call('dropEverything', [])).rejects.toThrow('the read thread has no method dropEverything');
+      // And it still answers afterwards.
+      const { result } = await thread.call('accounts', [ctx.project.project_id, ['nobody']]);
+      expect(tag(result)).toBe('[object Map]');
+      expect((result as Map<string, unknown>).size).toBe(0);
+    } finally {
+      await thread.stop();
+    }
+  });
+
+  it('when the thread is stopped, then a call fails at once', async () => {
+    const thread = startReadThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    await thread.stop();
+    await expect(thread.call('accounts', [ctx.project.project_id, ['nobody']])).rejects.toThrow(
+      'the SQLite read thread stopped',
+    );
+  });
+});

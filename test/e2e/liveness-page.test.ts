@@ -228,6 +228,23 @@ describe.each(SIZES)('the hosted page on a %s', (size, options) => {
     30_000,
   );
 
+  test('when the user moves by keyboard, then the camera, the upload and Cancel come in that order, each with a focus ring', async () => {
+    const { page } = await openHostedPage(context, 'face-match', false);
+    const ring = async (selector: string) =>
+      page.locator(selector).evaluate((e) => {
+        const style = getComputedStyle(e);
+        return `${style.outlineStyle} ${style.outlineWidth}`;
+      });
+    const order: string[] = [];
+    for (const ringed of ['.start-camera', 'label.file', '#cancel']) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement!.id || document.activeElement!.className));
+      expect(await ring(ringed)).toBe('solid 3px');
+    }
+    expect(order).toEqual(['btn primary start-camera', 'file-selfie', 'cancel']);
+    await page.close();
+  });
+
   test('when the user cancels, then a cancelled state with every control disabled', async () => {
     const { page, sessionId } = await openHostedPage(context, 'id-check', false);
     await page.getByRole('button', { name: 'Cancel verification' }).click();
@@ -268,6 +285,32 @@ describe('the camera on a phone', () => {
     await shot(page, 'phone-face-match-camera-refused');
     await upload(page, 'selfie');
     await expect(page.locator('#done-title').textContent()).resolves.toBe('Verification complete');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  test('while a photo uploads, then every control is disabled and the page is busy; after it, the next step', async () => {
+    const context = await newContext(SIZES[0]![1]);
+    const { page } = await openHostedPage(context, 'id-check', false);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    await page.route('**/capture?**', async (route) => {
+      arrived();
+      await held;
+      await route.continue();
+    });
+    await upload(page, 'id_front');
+    await arrival;
+    expect(await enabledControls(page)).toEqual([]);
+    await expect(page.locator('main').getAttribute('aria-busy')).resolves.toBe('true');
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Uploading photo 1 of 3…');
+    await shot(page, 'phone-id-check-uploading');
+    release();
+    await page.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();
+    await expect(page.locator('main').getAttribute('aria-busy')).resolves.toBeNull();
+    expect(await enabledControls(page)).toEqual(expect.arrayContaining(['cancel', 'file-id_back']));
     expect(pageErrors).toEqual([]);
     await context.close();
   });

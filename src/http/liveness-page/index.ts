@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import type { CaptureKind } from '../../domain/verification/analysis';
 import type { VerificationRecord, VerificationType } from '../../storage/repositories/verifications';
 import type { VerificationUseCases } from '../../usecases/verification/sessions';
-import { redirectTo } from '../../usecases/verification/sessions';
+import { REQUIRED_CAPTURES, redirectTo } from '../../usecases/verification/sessions';
 import { PAGE_SCRIPT } from './script';
 import { STYLE } from './style';
 
@@ -29,34 +29,33 @@ interface Step {
   facing: 'user' | 'environment';
 }
 
-const SELFIE: Step = {
-  kind: 'selfie',
-  label: 'Selfie',
-  title: 'Take a selfie',
-  tip: 'Face the camera in good light, with nothing covering your face, and keep it inside the oval.',
-  facing: 'user',
+/** A step for each capture, in the order the page asks for them (the document first, then the face). */
+const STEP: Record<CaptureKind, Step> = {
+  id_front: {
+    kind: 'id_front',
+    label: 'ID front',
+    title: 'Photograph the front of your ID document',
+    tip: 'Lay it flat in good light, with all four corners inside the frame and no glare.',
+    facing: 'environment',
+  },
+  id_back: {
+    kind: 'id_back',
+    label: 'ID back',
+    title: 'Photograph the back of your ID document',
+    tip: 'Turn it over and keep the barcode sharp, with all four corners inside the frame.',
+    facing: 'environment',
+  },
+  selfie: {
+    kind: 'selfie',
+    label: 'Selfie',
+    title: 'Take a selfie',
+    tip: 'Face the camera in good light, with nothing covering your face, and keep it inside the oval.',
+    facing: 'user',
+  },
 };
 
-const STEPS: Record<VerificationType, Step[]> = {
-  'face-match': [SELFIE],
-  'id-check': [
-    {
-      kind: 'id_front',
-      label: 'ID front',
-      title: 'Photograph the front of your ID document',
-      tip: 'Lay it flat in good light, with all four corners inside the frame and no glare.',
-      facing: 'environment',
-    },
-    {
-      kind: 'id_back',
-      label: 'ID back',
-      title: 'Photograph the back of your ID document',
-      tip: 'Turn it over and keep the barcode sharp, with all four corners inside the frame.',
-      facing: 'environment',
-    },
-    SELFIE,
-  ],
-};
+/** The steps of a session: the captures its type requires (sessions.ts), in the page's order. */
+const stepsOf = (type: VerificationType) => Object.values(STEP).filter((s) => REQUIRED_CAPTURES[type].includes(s.kind));
 
 const INTRO: Record<VerificationType, string> = {
   'face-match': 'asks for a selfie to confirm that it is really you. It takes about a minute.',
@@ -146,7 +145,7 @@ function stepSection(s: Step, i: number, total: number): string {
 }
 
 function verificationPage(res: Response, record: VerificationRecord, token: string, projectName: string): void {
-  const steps = STEPS[record.type];
+  const steps = stepsOf(record.type);
   const project = escapeHtml(projectName);
   const config = { sessionId: record.id, token, projectName, steps };
   const stepper = steps

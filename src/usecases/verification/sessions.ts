@@ -36,7 +36,8 @@ import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } fr
 /** Failed analysis attempts after which a session ends with face_match_failed. */
 export const MAX_ATTEMPTS = 3;
 
-const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
+/** The captures each type of session needs (the hosted page shows one step for each). */
+export const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
   'face-match': ['selfie'],
   'id-check': ['selfie', 'id_front', 'id_back'],
 };

@@ -19,7 +19,8 @@ declare global {
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-export async function launchChromium(): Promise<Browser> {
+/** Chromium headless with the suite's flags; `extraArgs` adds some (a fake camera: `--use-fake-device-for-media-stream`). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get install chromium\` (.ci/run does this when it is absent)`,
@@ -35,6 +36,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

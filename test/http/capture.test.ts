@@ -296,15 +296,37 @@ describe('GET /media/{id} (signed URLs)', () => {
 });
 
 describe('GET /liveness/{session_id} (the hosted page)', () => {
-  test('when the link is valid, then an accessible page with the SDK tag, a Cancel button and a live region', async () => {
+  test('when the link is valid, then an accessible page with the project name, the steps in order, the SDK tag, a Cancel button and a live region', async () => {
     const s = await create('id-check');
     const res = await request(app).get(`/liveness/${s.id}`).query({ token: s.token });
     expect(res.status).toBe(200);
     expect(res.text).toContain(`<script src="/sdk.js" data-project-id="${project.project_id}"></script>`);
-    expect(res.text).toMatch(/<button type="button" id="cancel">Cancel<\/button>/);
+    expect(res.text).toContain('<p class="project" id="project-name">Test project</p>');
+    expect([...res.text.matchAll(/<section class="step" data-kind="(\w+)"/g)].map((m) => m[1])).toEqual([
+      'id_front',
+      'id_back',
+      'selfie',
+    ]);
+    expect(res.text).toMatch(/<button type="button" id="cancel" class="link">Cancel verification<\/button>/);
     expect(res.text).toContain('aria-live="polite"');
     expect(res.text).toContain('accept="image/*" capture="user"');
-    expect(res.text).toContain('data-kind="id_back"');
+    expect(res.text).toContain('accept="image/*" capture="environment"');
+  });
+
+  test("when the page is served, then its CSP runs only this origin's scripts and the page's own by hash, and no request leaves the origin", async () => {
+    const s = await create();
+    const res = await request(app).get(`/liveness/${s.id}`).query({ token: s.token });
+    const csp = Object.fromEntries(
+      String(res.headers['content-security-policy'])
+        .split('; ')
+        .map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
+    );
+    expect(csp['default-src']).toEqual(["'none'"]);
+    expect(csp['script-src']).toEqual(["'self'", expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/)]);
+    expect(csp['style-src']).toEqual([expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/)]);
+    expect(csp['connect-src']).toEqual(["'self'"]);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.text).not.toMatch(/https?:\/\//);
   });
 
   test('when the session is unknown, then session_id_not_found; when the token is wrong, then invalid_session_id with the redirect', async () => {
@@ -318,6 +340,7 @@ describe('GET /liveness/{session_id} (the hosted page)', () => {
       .get(`/liveness/${s.id}`)
       .query({ token: 'y'.repeat(43) });
     expect(bad.status).toBe(403);
+    expect(bad.text).not.toContain('Test project');
     expect(bad.text).toContain(
       `https://shop.example.com/done?session_id=${s.id}&#38;success=false&#38;error_message=invalid_session_id`,
     );

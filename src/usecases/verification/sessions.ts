@@ -36,7 +36,8 @@ import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } fr
 /** Failed analysis attempts after which a session ends with face_match_failed. */
 export const MAX_ATTEMPTS = 3;
 
-const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
+/** The captures each type of session needs (the hosted page shows one step for each). */
+export const REQUIRED_CAPTURES: Record<VerificationType, CaptureKind[]> = {
   'face-match': ['selfie'],
   'id-check': ['selfie', 'id_front', 'id_back'],
 };
@@ -238,17 +239,23 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     },
 
     /**
-     * What the hosted page shows: the session when the token fits, otherwise the redirect
-     * vocabulary's `session_id_not_found` or `invalid_session_id`.
+     * What the hosted page shows: the session and its project's name when the token fits,
+     * otherwise the redirect vocabulary's `session_id_not_found` or `invalid_session_id`
+     * (without the name: a link without its token learns nothing of the project).
      */
     async page(
       sessionId: string,
       token: unknown,
-    ): Promise<{ record?: VerificationRecord; error?: 'session_id_not_found' | 'invalid_session_id' }> {
+    ): Promise<{
+      record?: VerificationRecord;
+      projectName?: string;
+      error?: 'session_id_not_found' | 'invalid_session_id';
+    }> {
       const record = /^[0-9a-f-]{36}$/.test(sessionId) ? await verifications.find(sessionId) : undefined;
       if (!record) return { error: 'session_id_not_found' };
       if (!tokenFits(record, token)) return { record, error: 'invalid_session_id' };
-      return { record };
+      const project = await deps.projects.findById(record.projectId);
+      return { record, projectName: project?.name };
     },
 
     /** The hosted page's upload of one image; its type is decided by its first bytes. */

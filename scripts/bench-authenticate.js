@@ -165,7 +165,14 @@ async function serve() {
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // Settings an operator would tune, passed through when set.
     ...Object.fromEntries(
-      ['EVALUATION_CONCURRENCY', 'SQLITE_CACHE_MB', 'SQLITE_MMAP_MB', 'SQLITE_CHECKPOINT_MS', 'DATABASE_POOL_SIZE']
+      [
+        'EVALUATION_CONCURRENCY',
+        'SQLITE_CACHE_MB',
+        'SQLITE_MMAP_MB',
+        'SQLITE_CHECKPOINT_MS',
+        'SQLITE_READ_THREAD',
+        'DATABASE_POOL_SIZE',
+      ]
         .filter((k) => process.env[k])
         .map((k) => [k, process.env[k]]),
     ),

@@ -191,6 +191,7 @@ export async function makeRuntime(
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,
     sqliteCheckpointMs: config.sqliteCheckpointMs,
+    sqliteReadThread: config.sqliteReadThread,
     onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
   });
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock

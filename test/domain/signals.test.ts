@@ -21,6 +21,20 @@ describe('signal geometry', () => {
     expect(zoneOffsetMinutes('Not/AZone', new Date())).toBeUndefined();
   });
 
+  it('when a zone changes its offset, then the minute before and the minute of the change each get their own (the offsets are kept by minute)', () => {
+    // New York springs forward at 07:00 UTC on 8 March 2026; asked twice each, in either order.
+    for (const order of [0, 1]) {
+      const before = new Date(`2026-03-08T06:59:${order ? '59' : '00'}Z`);
+      const after = new Date(`2026-03-08T07:00:${order ? '00' : '59'}Z`);
+      expect(zoneOffsetMinutes('America/New_York', before)).toBe(-300);
+      expect(zoneOffsetMinutes('America/New_York', after)).toBe(-240);
+      expect(zoneOffsetMinutes('America/New_York', before)).toBe(-300);
+    }
+    // Gaza changed at 00:01 local time (2011-04-01, UTC+2 to UTC+3): not on a quarter hour of UTC.
+    expect(zoneOffsetMinutes('Asia/Gaza', new Date('2011-03-31T22:00:30Z'))).toBe(120);
+    expect(zoneOffsetMinutes('Asia/Gaza', new Date('2011-03-31T22:01:00Z'))).toBe(180);
+  });
+
   it('when a country has several zones, then all are known', () => {
     expect(zonesOfCountry('US').has('America/Los_Angeles')).toBe(true);
     expect(zonesOfCountry('GB').has('Asia/Tokyo')).toBe(false);

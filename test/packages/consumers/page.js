@@ -3,5 +3,13 @@
 import { load, session } from '@trustgate/web';
 
 const { projectId, endpoint } = document.documentElement.dataset;
-load({ projectId, endpoint });
+const sdk = load({ projectId, endpoint });
 window.signUp = () => session().then((handle) => handle.session_id);
+/** true when load() gives the same SDK again, else the message of what it threw. */
+window.loadAgain = (project) => {
+  try {
+    return load({ projectId: project, endpoint }) === sdk;
+  } catch (err) {
+    return err.message;
+  }
+};

@@ -10,6 +10,9 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
+  // The packages' sources import each other as Node's ES modules must, './webhooks.js' for
+  // webhooks.ts; Jest resolves './webhooks' (a .js file first where one exists).
+  moduleNameMapper: { '^(\\./.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/helpers/block-network.ts'],
   testTimeout: 30000,
   // Two worker processes, each replaced once it holds more than 1 GB after a test file: in one

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Bundles the web SDK (sdk/web/src) with esbuild into dist/sdk/trustgate.js, the file the
-// server sends at GET /sdk.js: one minified script, no imports, for browsers from 2018 on (ES2018).
-// `npm run build` runs it; tests call buildSdk() so they load what the sources say today.
+// Bundles the web SDK's script-tag entry (packages/web/src/script-tag.ts) with esbuild into
+// dist/sdk/trustgate.js, the file the server sends at GET /sdk.js: one minified script, no imports,
+// for browsers from 2018 on (ES2018). `npm run build` runs it, and the @trustgate/web package's
+// build writes the same bundle into the package; tests call buildSdk() so they load what the
+// sources say today.
 'use strict';
 const path = require('node:path');
 
@@ -10,9 +12,9 @@ const SDK_BUNDLE_PATH = path.join(root, 'dist', 'sdk', 'trustgate.js');
 
 async function buildSdk({ outfile = SDK_BUNDLE_PATH } = {}) {
   const esbuild = require('esbuild');
-  const { version } = require('../package.json');
+  const { version } = require('../packages/web/package.json');
   await esbuild.build({
-    entryPoints: [path.join(root, 'sdk', 'web', 'src', 'index.ts')],
+    entryPoints: [path.join(root, 'packages', 'web', 'src', 'script-tag.ts')],
     outfile,
     bundle: true,
     minify: true,

@@ -2,6 +2,8 @@
 // The import graph of src/: fails (exit 1) on a cycle among the imports that run (an `import
 // type`, or an import whose every name is a type, is gone once compiled) and on an import of a
 // higher layer by a lower one, types included (docs/architecture.md, "Who may import whom").
+// Also fails on a file of an npm package (packages/<name>/src) importing a path outside its own
+// src/: a package is installed alone, without the server.
 //
 //   node scripts/check-imports.js [--graph]
 'use strict';
@@ -19,7 +21,7 @@ const SRC = path.join(ROOT, 'src');
 const LAYERS = [
   ['foundation', ['api-types', 'clock', 'errors', 'logger', 'loops', 'spec', 'config']],
   ['domain', ['domain/']],
-  ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'client/']],
+  ['edges', ['storage/', 'analysis/', 'geo/', 'security/']],
   ['use cases', ['usecases/', 'webhooks/']],
   ['delivery', ['http/', 'demo/']],
   ['composition', ['app', 'composition', 'main', 'cli/', 'cluster']],
@@ -95,6 +97,26 @@ for (const file of filesUnder(SRC))
   graph.set(path.relative(SRC, file).replace(/\.ts$/, '').split(path.sep).join('/'), importsOf(file));
 
 const problems = [];
+
+// The packages: relative imports stay inside the package's own src/.
+const PACKAGES = path.join(ROOT, 'packages');
+for (const name of fs.existsSync(PACKAGES) ? fs.readdirSync(PACKAGES) : []) {
+  const own = path.join(PACKAGES, name, 'src');
+  if (!fs.existsSync(own)) continue;
+  for (const file of filesUnder(own)) {
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
+    for (const statement of source.statements) {
+      const specifier =
+        (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+        statement.moduleSpecifier &&
+        ts.isStringLiteral(statement.moduleSpecifier)
+          ? statement.moduleSpecifier.text
+          : undefined;
+      if (specifier?.startsWith('.') && !path.resolve(path.dirname(file), specifier).startsWith(own + path.sep))
+        problems.push(`${path.relative(ROOT, file)} imports ${specifier}, outside packages/${name}/src`);
+    }
+  }
+}
 
 // Layers.
 for (const [module, imports] of graph) {

@@ -1,5 +1,5 @@
 /**
- * GET /sdk.js: the bundled web SDK (built from sdk/web by `npm run build`). Pages on any site
+ * GET /sdk.js: the bundled web SDK (built from packages/web by `npm run build`). Pages on any site
  * load it with a script tag, so it may be embedded cross-origin; it is cached briefly, so a new
  * release reaches pages within minutes.
  */

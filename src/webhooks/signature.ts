@@ -6,7 +6,7 @@
  *
  * Pure: the time comes in as an argument, nothing is logged. Every delivery attempt calls
  * `webhookHeaders` with its own time, so a retried webhook is signed afresh and never fails the
- * receiver's tolerance. The receiving side is `verifyWebhook` in src/client/webhooks.ts.
+ * receiver's tolerance. The receiving side is `verifyWebhook` in packages/client/src/webhooks.ts.
  */
 import { createHmac } from 'node:crypto';
 import type { EventType } from '../api-types';

@@ -1,8 +1,8 @@
 /** The typed client against a real server listening on loopback. */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createTrustgateClient } from '../../src/client';
+import http, { type Server } from 'node:http';
+import { createTrustgateClient } from '../../packages/client/src';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { storeSession } from '../helpers/sessions';
 
@@ -53,5 +53,63 @@ describe('createTrustgateClient', () => {
 
   it('when no API key is given, then the client refuses to be made', () => {
     expect(() => createTrustgateClient({ baseUrl, apiKey: '' })).toThrow(/apiKey/);
+  });
+
+  it('when timeoutMs is not a number above 0, then the client refuses to be made', () => {
+    for (const timeoutMs of [0, -1, Number.NaN]) {
+      expect(() => createTrustgateClient({ baseUrl, apiKey: 'tg_key', timeoutMs })).toThrow(/timeoutMs/);
+    }
+  });
+});
+
+describe('createTrustgateClient when Trustgate is slow or down', () => {
+  /** A server that accepts requests and never answers them. */
+  async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      close: () =>
+        new Promise((resolve) => {
+          silent.closeAllConnections();
+          silent.close(() => resolve());
+        }),
+    };
+  }
+
+  it('when no answer comes within timeoutMs, then the call rejects with a TimeoutError', async () => {
+    const silent = await silentServer();
+    try {
+      const client = createTrustgateClient({ baseUrl: silent.url, apiKey: 'tg_key', timeoutMs: 200 });
+      const call = client.GET('/session/{session_id}', { params: { path: { session_id: randomUUID() } } });
+      await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("when the call's own signal aborts before the timeout, then the call rejects with that abort", async () => {
+    const silent = await silentServer();
+    try {
+      const client = createTrustgateClient({ baseUrl: silent.url, apiKey: 'tg_key', timeoutMs: 60_000 });
+      const controller = new AbortController();
+      const call = client.GET('/session/{session_id}', {
+        params: { path: { session_id: randomUUID() } },
+        signal: controller.signal,
+      });
+      controller.abort(new Error('the user left'));
+      await expect(call).rejects.toThrow('the user left');
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('when nothing listens at baseUrl, then the call rejects (fetch failed) instead of answering', async () => {
+    const silent = await silentServer();
+    const { url } = silent;
+    await silent.close();
+    const client = createTrustgateClient({ baseUrl: url, apiKey: 'tg_key' });
+    // (A TypeError of Node's realm, not Jest's: compared by name.)
+    await expect(client.GET('/healthz')).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   });
 });

@@ -4,7 +4,14 @@
  * answers went untyped (issue: the typed client silently untyped outside the repo) fails CI.
  * Nothing here is sent: the calls sit in a function that is never called.
  */
-import { createTrustgateClient, type AuthenticateResponse, type ErrorBody } from '../../src/client';
+import {
+  createTrustgateClient,
+  type AuthenticateResponse,
+  type ErrorBody,
+  type FaceMatchCompleted,
+  type IdCheckCompleted,
+  type WebhookEnvelope,
+} from '../../packages/client/src';
 
 const client = createTrustgateClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'tg_test' });
 
@@ -39,6 +46,12 @@ export async function wellAndBadlyTyped(): Promise<void> {
     void body;
   }
 }
+
+/** WebhookEnvelope, derived from the spec's webhooks, is the union of the two events' bodies. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const envelopeIsTheUnion: Same<WebhookEnvelope, FaceMatchCompleted | IdCheckCompleted> = true;
+// @ts-expect-error one event's body alone is not the envelope
+export const envelopeIsNotOneEvent: Same<WebhookEnvelope, FaceMatchCompleted> = true;
 
 test('the client is typed from the spec (the expectations above are checked by the compiler)', () => {
   expect(typeof wellAndBadlyTyped).toBe('function');

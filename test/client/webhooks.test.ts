@@ -11,7 +11,7 @@ import {
   WebhookVerificationError,
   type WebhookEnvelope,
   type WebhookVerificationReason,
-} from '../../src/client';
+} from '../../packages/client/src';
 import { signWebhook, webhookHeaders } from '../../src/webhooks/signature';
 import { example, validateWebhookBody } from '../helpers/spec';
 

@@ -2,7 +2,7 @@
  * The web SDK end to end: Debian's Chromium (playwright-core) loads a customer's page on one
  * origin with the SDK from Trustgate on another; a person moves, clicks and types; the backend
  * reads the session through the Session API; Trustgate's real HTTP server and database,
- * the real bundle from sdk/web.
+ * the real bundle from packages/web.
  */
 import type http from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { chromium, type Browser } from 'playwright-core';
-import type { Trustgate } from '../../sdk/web/src/trustgate';
+import type { Trustgate } from '../../packages/web/src/trustgate';
 
 declare global {
   interface Window {

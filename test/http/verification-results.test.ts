@@ -11,7 +11,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { makeServices } from '../../src/composition';
-import { verifyWebhook } from '../../src/client';
+import { verifyWebhook } from '../../packages/client/src';
 import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { TEST_NOW, type TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';

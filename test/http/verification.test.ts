@@ -4,7 +4,7 @@
  * receiver on loopback, whatever races happen.
  */
 import request from 'supertest';
-import { verifyWebhook } from '../../src/client';
+import { verifyWebhook } from '../../packages/client/src';
 import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification/sessions';
 import { TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import type { Receiver } from '../helpers/receiver';

@@ -1,4 +1,4 @@
-import { candidateAddress } from '../../sdk/web/src/webrtc';
+import { candidateAddress } from '../../packages/web/src/webrtc';
 
 describe('candidateAddress', () => {
   it.each([

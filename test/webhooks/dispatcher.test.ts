@@ -3,7 +3,7 @@
  * on the schedule with the same request_id and a fresh signature each time, leases, refusals.
  */
 import { randomUUID } from 'node:crypto';
-import { verifyWebhook } from '../../src/client';
+import { verifyWebhook } from '../../packages/client/src';
 import { fixedClock } from '../../src/clock';
 import { makeLogger } from '../../src/logger';
 import type { RetryPolicy } from '../../src/webhooks/backoff';

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { SIGNED_HEADERS, signWebhook, webhookHeaders } from '../../src/webhooks/signature';
-import { verifyWebhook } from '../../src/client';
+import { verifyWebhook } from '../../packages/client/src';
 
 /** reference.md, "Webhook signature (`x-signature`)": the vector the project must reproduce exactly. */
 const VECTOR = {

@@ -6,8 +6,8 @@
  * sessionStorage, so the pages of one sign-up flow in a tab share a session. Every access is
  * guarded: storage can be disabled, full or blocked, and that must never break the page.
  */
-import { uuid } from './ids';
-import { attempt } from './attempt';
+import { uuid } from './ids.js';
+import { attempt } from './attempt.js';
 
 const DEVICE_KEY = 'trustgate_device_id';
 const SESSION_KEY = 'trustgate_session';

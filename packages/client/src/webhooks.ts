@@ -13,7 +13,7 @@
  * only `node:crypto` and (erased at compile time) the generated types.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookEnvelope } from '../api-types';
+import type { WebhookEnvelope } from './types.js';
 
 /** Why a webhook was refused, for code to branch on; the error's message says it for people. */
 export type WebhookVerificationReason =
@@ -62,7 +62,7 @@ const V1_PATTERN = /^[0-9a-fA-F]+$/;
  * An unknown `event_type` passes (new event types may be added): keep a `default` branch.
  */
 export function verifyWebhook(
-  rawBody: string | Buffer,
+  rawBody: string | Uint8Array,
   headers: WebhookRequestHeaders,
   secret: string,
   options: VerifyWebhookOptions = {},

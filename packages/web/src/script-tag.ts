@@ -6,7 +6,7 @@
  * exposes `window.Trustgate` with `session()` and `reinitialize()`. Trustgate's origin is the
  * script's own, or `data-endpoint` when the site proxies Trustgate under its own domain.
  */
-import { startTrustgate, type Trustgate } from './trustgate';
+import { startTrustgate, type Trustgate } from './trustgate.js';
 
 declare global {
   interface Window {

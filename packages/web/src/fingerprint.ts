@@ -1,3 +1,4 @@
+/// <reference path="./vendor.d.ts" />
 /**
  * A stable browser fingerprint: a MurmurHash3 (x86, 128-bit) over characteristics that do not
  * change between page loads or with the window's size: the canvas and WebGL rendering, the
@@ -6,8 +7,8 @@
  * in every profile of one browser; the device id tells profiles apart.
  */
 import murmur from 'murmurhash3js-revisited';
-import { gpuRenderer, timeZone } from './device';
-import { attempt } from './attempt';
+import { gpuRenderer, timeZone } from './device.js';
+import { attempt } from './attempt.js';
 
 function canvasImage(): string {
   const canvas = document.createElement('canvas');

@@ -8,7 +8,7 @@
  * `collect` and `detect` directly, so nothing leaves the page but Trustgate's own posts.
  */
 import { collect, detect, detectors, sources } from '@fingerprintjs/botd';
-import type { IngestSession } from '../../../src/api-types';
+import type { IngestSession } from './types.js';
 
 type Automation = NonNullable<IngestSession['automation']>;
 

@@ -3,7 +3,7 @@
  * while the page lives, `navigator.sendBeacon` (a text/plain body and the `project_id` query
  * parameter, since a beacon cannot set headers) when it goes away.
  */
-import type { IngestSession } from '../../../src/api-types';
+import type { IngestSession } from './types.js';
 
 export interface PostResult {
   ok: boolean;

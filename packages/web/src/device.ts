@@ -1,8 +1,9 @@
+/// <reference path="./vendor.d.ts" />
 /**
  * The browser's and device's facts as the platform reports them: user agent and client hints,
  * languages, time zone, screen, CPU cores, memory and GPU.
  */
-import type { IngestSession } from '../../../src/api-types';
+import type { IngestSession } from './types.js';
 
 type DeviceFacts = Pick<
   IngestSession,

@@ -1,4 +1,3 @@
-/// <reference path="./vendor.d.ts" />
 /**
  * The SDK's lifecycle: a session per tab (kept across the pages of one flow), a first post with
  * everything collected, updates while the page lives (every few seconds when something
@@ -8,17 +7,17 @@
  * makes for itself is caught, and only `session()` and `reinitialize()` reject, when the
  * session could not be stored at all.
  */
-import type { IngestSession } from '../../../src/api-types';
-import { automation } from './automation';
-import { deviceFacts } from './device';
-import { countEvents, type EventCounter } from './events';
-import { browserFingerprint } from './fingerprint';
-import { uuid } from './ids';
-import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage';
-import { tampering } from './tampering';
-import { beaconSession, postSession, type PostResult } from './transport';
-import { webrtcAddresses } from './webrtc';
-import { attempt } from './attempt';
+import type { IngestSession } from './types.js';
+import { automation } from './automation.js';
+import { deviceFacts } from './device.js';
+import { countEvents, type EventCounter } from './events.js';
+import { browserFingerprint } from './fingerprint.js';
+import { uuid } from './ids.js';
+import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage.js';
+import { tampering } from './tampering.js';
+import { beaconSession, postSession, type PostResult } from './transport.js';
+import { webrtcAddresses } from './webrtc.js';
+import { attempt } from './attempt.js';
 
 export interface TrustgateOptions {
   projectId: string;

@@ -1,0 +1,2511 @@
+/**
+ * Generated from openapi.yaml and webhooks.yaml by `npm run generate`. Do not edit:
+ * change the spec and regenerate. Code imports these types through src/types.ts.
+ */
+
+export interface paths {
+    "/session/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a session
+         * @description Returns everything the service knows about a session: the enriched network,
+         *     location, browser and device facts, the bot behaviour counts, the risk signals
+         *     and, for native SDK sessions, the mobile device facts.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authenticate a session with an account
+         * @description Ties a session to an account of the customer's, creates or updates the account
+         *     from the input, and returns the decision, the scores, the session facts, the
+         *     account's history and email intelligence, and the accounts linked to it.
+         *
+         *     The `lists` given in the account are applied before the decision is made; the
+         *     response `lists` reports every list the account belongs to.
+         */
+        post: operations["authenticateSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/unauthenticated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate a session without an account
+         * @description Evaluates a session that is not (yet) tied to an account, for example on a login
+         *     page before the credentials are checked. The linked accounts are those reached
+         *     through the session's device, browser and network.
+         */
+        post: operations["evaluateUnauthenticatedSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a verification session
+         * @description Starts a Face Match or ID Check session for an end user. Send the user to `url`, the
+         *     hosted page, which carries an unguessable capture token. The session can be completed
+         *     for 30 days; it then ends with `max_duration_exceeded`. Whatever way it ends, exactly
+         *     one signed webhook is sent to the project's webhook URL.
+         */
+        post: operations["createVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/{session_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a verification session (hosted page)
+         * @description Called by the hosted page when the user presses Cancel: the session ends with
+         *     `liveness_check_failed` and its webhook is queued. Public: the capture token in
+         *     `token` authorises it. Cancelling an ended session changes nothing.
+         */
+        post: operations["cancelVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/{session_id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a capture (hosted page)
+         * @description Called by the hosted page with one image of a step: the selfie, or for ID Check the
+         *     front and back of the ID document. The image's type is decided by its first bytes
+         *     (JPEG, PNG or WebP), not by `Content-Type`; at most 8 MB. It is stored encrypted at
+         *     rest. A later capture of the same kind replaces the earlier one. Public: the capture
+         *     token in `token` authorises it. An ended session takes no more captures (400).
+         */
+        post: operations["uploadVerificationCapture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/{session_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a verification session (hosted page)
+         * @description Called by the hosted page after the captures: the analysis engine examines them. A
+         *     result ends the session with success (one webhook with the result in `data`); a
+         *     failed attempt is counted and the user may retry (`status` `retry`) until the third,
+         *     which ends the session with `face_match_failed`; an ID document that cannot be read
+         *     ends it with `failed_to_process_id_scan`; when the web SDK's device data did not reach
+         *     the service the session ends with `failed_to_collect_device_data`. When no analysis
+         *     engine is installed the answer is 503 and the session stays open. Completing an ended
+         *     session changes nothing and answers how it ended. Public: the capture token in
+         *     `token` authorises it.
+         */
+        post: operations["completeVerificationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/verify-face": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the result of a Face Match session
+         * @description Returns the result of a completed Face Match verification session: the same object
+         *     that the `verification.face-match.completed` webhook carries in `data`. Media URLs
+         *     in the result are signed afresh and valid for 60 minutes.
+         */
+        post: operations["verifyFace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/verify-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the result of an ID Check session
+         * @description Returns the result of a completed ID Check verification session: the same object
+         *     that the `verification.id-check.completed` webhook carries in `data`. Media URLs
+         *     in the result are signed afresh and valid for 60 minutes.
+         */
+        post: operations["verifyId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description The account as stored, with the lists it is on and its session history in brief.
+         */
+        get: operations["getAccount"];
+        /**
+         * Create or update an account
+         * @description Creates the account or updates it with the same rules as `POST /session/authenticate`:
+         *     a non-empty `expected_countries` replaces the stored list, an empty or omitted one
+         *     leaves it; `group` needs groups enabled and cannot change; `lists` are added (and
+         *     created on first use).
+         */
+        put: operations["putAccount"];
+        post?: never;
+        /**
+         * Erase an account
+         * @description Erases the account's personal data (identifiers, names, metadata), its links to
+         *     sessions and its list memberships. The sessions themselves stay, without the account.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's sessions
+         * @description The sessions authenticated with the account, newest first, with their latest evaluation.
+         */
+        get: operations["getAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/accounts-linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accounts linked to an account
+         * @description The same linked accounts that `POST /session/authenticate?accounts_linked=true` reports, strongest first.
+         */
+        get: operations["getAccountLinkedAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's lists
+         * @description Every list of the project, the standard ones (`allow`, `block`, `main_account`) included, with its size.
+         */
+        get: operations["getLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list/{list_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a list and its accounts
+         * @description The list and a page of its account ids in id order; pass the last id as `after` for the next page.
+         */
+        get: operations["getList"];
+        put?: never;
+        /**
+         * Create a custom list
+         * @description Creates the list; creating a list that exists changes nothing and answers with it.
+         */
+        post: operations["createList"];
+        /**
+         * Delete a custom list
+         * @description Deletes the list and its memberships. The standard lists cannot be deleted (400).
+         */
+        delete: operations["deleteList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list/{list_name}/account/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an account to a list
+         * @description Adds the account (which must exist) to the list, creating a custom list on first use.
+         *     The standard lists are mutually exclusive: adding an account to `allow`, `block` or
+         *     `main_account` removes it from the other two.
+         */
+        post: operations["addAccountToList"];
+        /**
+         * Remove an account from a list
+         * @description Removes the account from the list; removing an account that is not on it changes nothing.
+         */
+        delete: operations["removeAccountFromList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update a session from an SDK
+         * @description The SDK posts the facts it collected on the device. The first post creates the
+         *     session; later posts with the same `session_id` update it: event counts never go
+         *     down, and the identity facts of the first post (device, fingerprint, user agent,
+         *     source) stay. A session accepts updates for 24 hours after it starts.
+         *
+         *     The client address is the connection's (or, behind a load balancer configured with
+         *     `TRUST_PROXY`, the one in `X-Forwarded-For`). `navigator.sendBeacon` cannot set
+         *     headers or a JSON content type, so the project may also be named by the `project_id`
+         *     query parameter, and the body may be sent as `text/plain`; it is JSON either way.
+         */
+        post: operations["ingestSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health check
+         * @description Reports whether the service can reach its database. Needs no API key; meant for
+         *     load balancers and orchestrators.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "verification.face-match.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Face Match session completed
+         * @description Sent once when a Face Match session completes: with `status: success` and the
+         *     result in `data`, or with `status: error` and the reason in `error`.
+         */
+        post: operations["faceMatchCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification.id-check.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An ID Check session completed
+         * @description Sent once when an ID Check session completes: with `status: success` and the
+         *     result in `data`, or with `status: error` and the reason in `error`.
+         */
+        post: operations["idCheckCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /**
+         * Format: uuid
+         * @description A session id, a lowercase UUID made by the SDK on the device.
+         * @example 7b1c3a9e-2f4d-4c1b-9a8e-5d6f7a8b9c0d
+         */
+        SessionId: string;
+        /**
+         * @description A string of a request: any Unicode text except U+0000 (NUL), which PostgreSQL cannot
+         *     store, and unpaired UTF-16 surrogates (`\ud800`–`\udfff` alone in JSON), which are not
+         *     Unicode. Refused with `400` naming the field; inside `metadata` both are accepted and
+         *     stored escaped.
+         */
+        Text: string;
+        /**
+         * @description Free-form key/value object stored with the account: at most 64 members in each object
+         *     and 64 items in each array, keys of at most 128 characters, nested at most three
+         *     levels deep (`{"a": {"b": {"c": 1}}}`), and at most 16384 bytes as JSON (UTF-8).
+         *     Its strings may hold any character (stored escaped).
+         */
+        Metadata: {
+            [key: string]: components["schemas"]["MetadataValue"];
+        };
+        /** @description A member of `metadata`; an object or array here holds members of the next level. */
+        MetadataValue: string | number | boolean | null | {
+            [key: string]: components["schemas"]["MetadataInnerValue"];
+        } | components["schemas"]["MetadataInnerValue"][];
+        /** @description A member of an object or array in `metadata`; an object or array here holds scalars only. */
+        MetadataInnerValue: string | number | boolean | null | {
+            [key: string]: components["schemas"]["MetadataScalar"];
+        } | components["schemas"]["MetadataScalar"][];
+        /** @description A value of the deepest level of `metadata`. */
+        MetadataScalar: string | number | boolean | null;
+        /**
+         * @description An ISO 3166-1 alpha-2 country code, upper case.
+         * @example US
+         */
+        CountryCode: string;
+        /**
+         * @description The decision about the authenticity of the session or account.
+         * @enum {string}
+         */
+        Decision: "Real" | "Fake";
+        /** @description A risk score from 0 to 1; 1 is the riskiest. */
+        Score: number;
+        /**
+         * @description The name of a list. `allow`, `block` and `main_account` are the standard lists of
+         *     every project; other names are custom lists, created on first use.
+         */
+        ListName: string;
+        /**
+         * @description How two accounts are linked: `browser` (same browser fingerprint), `device` (same
+         *     device id), `network` (same IP address or subnet in a short window), `email`
+         *     (same normalised address), `phone` (same E.164 number), `username`
+         *     (case-insensitive), `name` (same first and last name), `mobile_id` and
+         *     `apple_device_check` (native SDK device identifiers).
+         * @enum {string}
+         */
+        MatchType: "browser" | "device" | "network" | "email" | "phone" | "username" | "name" | "mobile_id" | "apple_device_check";
+        /** @description The body of every error response. */
+        ErrorBody: {
+            /** @description The HTTP status, repeated in the body. */
+            statusCode: number;
+            /** @description What was wrong, naming the field and the rule for a `400`. */
+            message: string;
+        };
+        /** @description The health of the service. */
+        Health: {
+            /**
+             * @description Always `ok` in a `200` answer.
+             * @constant
+             */
+            status: "ok";
+            /**
+             * @description Which database the service runs on.
+             * @enum {string}
+             */
+            database: "sqlite" | "postgresql";
+        };
+        /** @description The members of every form of the network. */
+        NetworkFields: {
+            /** @description IPv4 or IPv6 address of the session. */
+            ip_address: string & (unknown | unknown);
+            /** @description The internet service provider (the name of the address's autonomous system). */
+            service_provider?: string;
+            /**
+             * @description The kind of network: `isp` (residential or business access), `mobile` (cellular),
+             *     `hosting` (data centre or cloud), `education`, `government`, `private_relay`
+             *     (an anonymising relay such as iCloud Private Relay).
+             * @enum {string}
+             */
+            connection_type?: "isp" | "mobile" | "hosting" | "education" | "government" | "private_relay";
+        };
+        /** @description The network the session came from. */
+        Network: components["schemas"]["NetworkFields"];
+        /** @description The network as reported by authenticate and unauthenticated, with the AS number and subnet. */
+        EvaluatedNetwork: components["schemas"]["NetworkFields"] & {
+            /** @description Autonomous system number of the address. */
+            asn?: number;
+            /**
+             * @description The announced subnet that holds the address, in CIDR notation.
+             * @example 8.8.8.0/24
+             */
+            subnet?: string;
+        };
+        /** @description Where the session's IP address is, from the service's geolocation data. */
+        Location: {
+            /**
+             * @description Continent code (`AF`, `AN`, `AS`, `EU`, `NA`, `OC`, `SA`).
+             * @enum {string}
+             */
+            continent?: "AF" | "AN" | "AS" | "EU" | "NA" | "OC" | "SA";
+            country_code?: components["schemas"]["CountryCode"];
+            /** @description State or region. */
+            state?: string;
+            city?: string;
+            zip_code?: string;
+            /** @description IANA time zone name, for example `America/New_York`. */
+            timezone?: string;
+            /** Format: float */
+            latitude?: number;
+            /** Format: float */
+            longitude?: number;
+        };
+        /** @description The browser, from the user agent and the SDK. */
+        Browser: {
+            /** @description Browser name, for example `Chrome`. */
+            type?: string;
+            version?: string;
+            /** @description The browser's preferred language, a BCP 47 tag. */
+            language?: string;
+            user_agent?: string;
+            /** @description The browser's IANA time zone. */
+            timezone?: string;
+        };
+        /** @description The members of every form of the device. */
+        DeviceFields: {
+            /**
+             * @description The kind of device.
+             * @enum {string}
+             */
+            category?: "desktop" | "mobile" | "tablet" | "console" | "smarttv" | "wearable" | "embedded" | "other";
+            /** @description Device type, for example the model (`iPhone`) or `Macintosh`. */
+            type?: string;
+            /** @description Operating system with its version, for example `Windows 10`. */
+            os?: string;
+            /** @description Number of CPU cores. */
+            cpu_cores?: number;
+            /** @description Memory in GB. */
+            memory?: number;
+            /** @description GPU information. */
+            gpu?: string;
+        };
+        /** @description The device as summarised in verification results (without the screen size). */
+        DeviceSummary: components["schemas"]["DeviceFields"];
+        /** @description The device of the session. */
+        Device: components["schemas"]["DeviceFields"] & {
+            /** @description Screen height in pixels. */
+            screen_height?: number;
+            /** @description Screen width in pixels. */
+            screen_width?: number;
+        };
+        /** @description Counts of user interaction events seen by the SDK during the session. */
+        Bot: {
+            mouse_num_events: number;
+            click_num_events: number;
+            keyboard_num_events: number;
+            touch_num_events: number;
+            clipboard_num_events: number;
+        };
+        /** @description The risk signals of every form of the session. */
+        RiskSignalFields: {
+            /** @description Automation, tampering, an emulator or rooted device, or a failed integrity check. */
+            device_risk: boolean;
+            proxy: boolean;
+            vpn: boolean;
+            /** @description The address is a Tor exit node. */
+            tor: boolean;
+            /** @description The browser revealed (through WebRTC) a public address other than the connection's. */
+            spoofed_ip: boolean;
+            /** @description The address belongs to a hosting network. */
+            datacenter: boolean;
+            /** @description The address (or its subnet) was used in the last 30 days by a blocked account or a session decided Fake. */
+            recent_fraud_ip: boolean;
+            /** @description The account or device moved faster than 900 km/h between consecutive sessions. */
+            impossible_travel: boolean;
+            /** @description The device's time zone or languages do not fit the network's country. */
+            device_network_mismatch: boolean;
+            /** @description The device's reported location contradicts the network's. */
+            location_spoofing: boolean;
+        };
+        /** @description Which risk signals were detected in the session. */
+        RiskSignals: components["schemas"]["RiskSignalFields"];
+        /** @description The risk signals as reported by authenticate and unauthenticated, with `ip_reputation`. */
+        EvaluatedRiskSignals: components["schemas"]["RiskSignalFields"] & {
+            /** @description The address has a bad history in this service (Fake sessions, blocked accounts, many accounts). */
+            ip_reputation: boolean;
+        };
+        /** @description The risk signal scores of every form of the session. */
+        RiskSignalScoreFields: {
+            device_risk: components["schemas"]["Score"];
+            proxy: components["schemas"]["Score"];
+            vpn: components["schemas"]["Score"];
+            tor: components["schemas"]["Score"];
+            datacenter: components["schemas"]["Score"];
+            recent_fraud_ip: components["schemas"]["Score"];
+            impossible_travel: components["schemas"]["Score"];
+            device_network_mismatch: components["schemas"]["Score"];
+            location_spoofing: components["schemas"]["Score"];
+        };
+        /** @description A score from 0 to 1 for each risk signal (there is no score for `spoofed_ip`). */
+        RiskSignalScores: components["schemas"]["RiskSignalScoreFields"];
+        /** @description The risk signal scores as reported by authenticate and unauthenticated, with `ip_reputation`. */
+        EvaluatedRiskSignalScores: components["schemas"]["RiskSignalScoreFields"] & {
+            ip_reputation: components["schemas"]["Score"];
+        };
+        /** @description Names of the conditions that were detected, for example `tor_exit_node` or `browser_tampering_detected`. */
+        RiskSignalDetails: {
+            network: string[];
+            device: string[];
+        };
+        /**
+         * @description Device facts from the native iOS or Android SDK; an empty object for other sessions.
+         *     Every member may be null when the platform does not report it.
+         */
+        Mobile: components["schemas"]["MobileFields"];
+        /** @description The members of the mobile device facts. */
+        MobileFields: {
+            /** @description Device brand. */
+            brand?: components["schemas"]["Text"] | null;
+            /** @description Device model. */
+            model?: components["schemas"]["Text"] | null;
+            /** @description Total RAM in GB. Null on Android. */
+            system_memory_gb?: number | null;
+            /** @description Number of boots. Null on iOS. */
+            boot_count?: number | null;
+            /** @description Days since the last boot. */
+            system_uptime_days?: number | null;
+            /** @description Battery level between 0 and 1. Null on Android. */
+            battery_level?: number | null;
+            /** @description The device's language preferences. */
+            languages?: components["schemas"]["Text"][] | null;
+            /** @description The platform's app integrity verdict. */
+            oem_app_integrity?: components["schemas"]["IntegrityVerdict"] | null;
+            /** @description The platform's device integrity verdict. */
+            oem_device_integrity?: components["schemas"]["IntegrityVerdict"] | null;
+        };
+        /**
+         * @description An integrity verdict of the device maker's attestation service.
+         * @enum {string}
+         */
+        IntegrityVerdict: "passed" | "failed" | "unavailable";
+        /** @description The members that every form of the session carries. */
+        SessionFacts: {
+            /**
+             * @description The SDK that made the session. Cross-platform SDK sessions report their
+             *     underlying platform. Null for sessions computed before the field existed.
+             * @enum {string|null}
+             */
+            source: "web" | "ios" | "android" | null;
+            /** @description Native SDK version. Null for web sessions. */
+            source_version: string | null;
+            /**
+             * Format: date-time
+             * @description When the session started.
+             */
+            start_time: string;
+            /**
+             * @description The best estimate of the real country behind the session: behind a proxy or VPN
+             *     the country the device points to, otherwise `location.country_code`.
+             */
+            true_country_code?: string;
+            /** @description The SDK's persistent identifier of the device. */
+            device_id: string;
+            location: components["schemas"]["Location"];
+            browser: components["schemas"]["Browser"];
+            device: components["schemas"]["Device"];
+            bot: components["schemas"]["Bot"];
+            risk_signal_details: components["schemas"]["RiskSignalDetails"];
+            mobile: components["schemas"]["Mobile"];
+        };
+        /**
+         * @description A session in its top-level form, as returned by `GET /session/{session_id}`: the
+         *     session facts with the ids and the accounts the session was authenticated with.
+         */
+        Session: components["schemas"]["SessionFacts"] & {
+            /** @description Ids of the accounts the session was authenticated with. */
+            account_ids: string[];
+            /** @description Id of this request. */
+            request_id: string;
+            /** @description Id of the project. */
+            project_id: string;
+            session_id: components["schemas"]["SessionId"];
+            network: components["schemas"]["Network"];
+            risk_signals: components["schemas"]["RiskSignals"];
+            risk_signal_scores: components["schemas"]["RiskSignalScores"];
+        };
+        /**
+         * @description The session as embedded in authenticate and unauthenticated responses: without the
+         *     ids and `account_ids`, with the AS number and subnet and with `ip_reputation`.
+         */
+        EvaluatedSession: components["schemas"]["SessionFacts"] & {
+            network: components["schemas"]["EvaluatedNetwork"];
+            risk_signals: components["schemas"]["EvaluatedRiskSignals"];
+            risk_signal_scores: components["schemas"]["EvaluatedRiskSignalScores"];
+        };
+        /** @description The members of an account that the customer sends (every form). */
+        AccountFields: {
+            /**
+             * @description Email of the account. Any text is accepted; whether it is a valid address is
+             *     reported in `account.email.valid`.
+             */
+            email?: components["schemas"]["Text"];
+            /**
+             * @description Phone number in E.164 format, used for phone matching across accounts.
+             * @example +14155550123
+             */
+            phone?: string;
+            /** @description First name; combined with `last_name` for name matching. */
+            first_name?: components["schemas"]["Text"];
+            last_name?: components["schemas"]["Text"];
+            /** @description Username, matched case-insensitively across accounts. */
+            username?: components["schemas"]["Text"];
+            /**
+             * @description Countries the account is expected in. A non-empty list replaces the stored
+             *     list; an empty or omitted list leaves the stored list unchanged.
+             */
+            expected_countries?: components["schemas"]["CountryCode"][];
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description The account's group; accounts link only within their group. The project must
+             *     have groups enabled, and an account cannot move to another group.
+             */
+            group?: components["schemas"]["Text"];
+            /** @description Lists the account is added to during authentication; missing lists are created. */
+            lists?: components["schemas"]["ListName"][];
+        };
+        /** @description The customer's account that the session is authenticated with. */
+        AccountInput: components["schemas"]["AccountFields"] & {
+            /** @description The customer's identifier of the account. */
+            id: components["schemas"]["Text"];
+        };
+        /** @description An account's members for `PUT /account/{account_id}` (the id is in the path). */
+        AccountUpdate: components["schemas"]["AccountFields"];
+        /** @description A session and the account it is authenticated with. */
+        AuthenticateRequest: {
+            account: components["schemas"]["AccountInput"];
+            session_id: components["schemas"]["SessionId"];
+        };
+        /** @description The session to evaluate. */
+        UnauthenticatedRequest: {
+            session_id: components["schemas"]["SessionId"];
+        };
+        /** @description The verification session whose result is wanted. */
+        VerifyRequest: {
+            session_id: components["schemas"]["SessionId"];
+        };
+        /** @description What an SDK collected on the device. Counts are cumulative since the session started. */
+        IngestSession: {
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * @description The SDK's platform.
+             * @enum {string}
+             */
+            source: "web" | "ios" | "android";
+            /** @description The native SDK's version; null for the web SDK. */
+            source_version?: components["schemas"]["Text"] | null;
+            /** @description The SDK's persistent identifier of the device (local storage on the web). */
+            device_id: components["schemas"]["Text"];
+            /** @description A stable hash of the browser's characteristics (web). */
+            browser_fingerprint?: components["schemas"]["Text"];
+            user_agent?: components["schemas"]["Text"];
+            client_hints?: components["schemas"]["ClientHints"];
+            /** @description The browser's or device's preferred languages, BCP 47 tags, most preferred first. */
+            languages?: components["schemas"]["Text"][];
+            /** @description The device's IANA time zone. */
+            timezone?: components["schemas"]["Text"];
+            /** @description The device's offset from UTC in minutes (positive east of Greenwich). */
+            timezone_offset_minutes?: number;
+            screen?: {
+                width: number;
+                height: number;
+            };
+            cpu_cores?: number;
+            /** @description Device memory in GB as the platform reports it (the web rounds to 0.25 … 8). */
+            memory?: number;
+            /** @description The GPU renderer string. */
+            gpu?: components["schemas"]["Text"];
+            /** @description Signs that the page is driven by automation. */
+            automation?: {
+                /** @description `navigator.webdriver`. */
+                webdriver?: boolean;
+                /** @description Other automation hints found, for example `headless_user_agent`. */
+                signals?: components["schemas"]["Text"][];
+            };
+            /** @description Signs that the environment was tampered with, for example `browser_tampering_detected`. */
+            tampering?: components["schemas"]["Text"][];
+            /** @description Addresses the browser revealed through WebRTC. */
+            webrtc_ips?: (string & (unknown | unknown))[];
+            events?: components["schemas"]["IngestEvents"];
+            mobile?: components["schemas"]["IngestMobile"];
+            /** @description The device's own location, when the user allowed it. */
+            geolocation?: {
+                latitude: number;
+                longitude: number;
+                accuracy_m?: number;
+            };
+        };
+        /** @description User-agent client hints (`navigator.userAgentData`), where the browser has them. */
+        ClientHints: {
+            /** @description `navigator.userAgentData.brands`: brands with their major versions. */
+            brands?: components["schemas"]["ClientHintsBrand"][];
+            /**
+             * @description The high-entropy `fullVersionList`: brands with their full versions. Browsers reduce
+             *     the user agent's version to `MAJOR.0.0.0`; the session's `browser.version` comes from
+             *     here when it is given.
+             */
+            full_version_list?: components["schemas"]["ClientHintsBrand"][];
+            mobile?: boolean;
+            platform?: components["schemas"]["Text"];
+            platform_version?: components["schemas"]["Text"];
+            model?: components["schemas"]["Text"];
+        };
+        /** @description A brand of the browser (`Chromium`, `Google Chrome`, `Microsoft Edge`, or a meaningless "GREASE" brand) and its version. */
+        ClientHintsBrand: {
+            brand: components["schemas"]["Text"];
+            version: components["schemas"]["Text"];
+        };
+        /** @description Cumulative counts of interaction events since the session started. */
+        IngestEvents: {
+            mouse?: number;
+            click?: number;
+            keyboard?: number;
+            touch?: number;
+            clipboard?: number;
+        };
+        /** @description The native SDKs' device facts, with the integrity and identity facts only they can collect. */
+        IngestMobile: components["schemas"]["MobileFields"] & {
+            /** @description The app runs in an emulator or simulator. */
+            emulator?: boolean | null;
+            /** @description The device is rooted or jailbroken. */
+            rooted?: boolean | null;
+            /** @description A vendor identifier of the device (identifierForVendor, Android ID). */
+            mobile_id?: components["schemas"]["Text"] | null;
+            /** @description An Apple DeviceCheck token. */
+            apple_device_check?: components["schemas"]["Text"] | null;
+        };
+        /** @description The stored session's id. */
+        IngestSessionResponse: {
+            session_id: components["schemas"]["SessionId"];
+        };
+        /** @description The decision and scores that authenticate and unauthenticated both return. */
+        Evaluation: {
+            project_id: string;
+            session_id: components["schemas"]["SessionId"];
+            /** @description Id of this request. */
+            request_id: string;
+            decision: components["schemas"]["Decision"];
+            /** @description Overall risk score; the decision is `Fake` when it reaches the project's threshold. */
+            account_score: components["schemas"]["Score"];
+            /** @description Bot detection score. */
+            bot: components["schemas"]["Score"];
+            /** @description Multiple-accounts detection score; 0 for an account on the `main_account` list. */
+            multiple_accounts: components["schemas"]["Score"];
+            /** @description Score of the session's risk signals taken together. */
+            risk_signals: components["schemas"]["Score"];
+            /**
+             * @description Number of linked accounts (of the account for authenticate, of the session for
+             *     unauthenticated), capped at 1,500.
+             */
+            accounts_linked: number;
+            /** @description Lists the account (authenticate) or the session's accounts (unauthenticated) belong to. */
+            lists: components["schemas"]["ListName"][];
+            session: components["schemas"]["EvaluatedSession"];
+            /** @description The linked accounts; present only when `accounts_linked=true` is asked for. */
+            linked_accounts?: components["schemas"]["LinkedAccount"][];
+        };
+        /** @description The evaluation of a session authenticated with an account. */
+        AuthenticateResponse: components["schemas"]["Evaluation"] & {
+            /** @description Id of the account the session was authenticated with. */
+            account_id: string;
+            account: components["schemas"]["AccountDetails"];
+        };
+        /** @description The evaluation of a session without an account. */
+        UnauthenticatedResponse: components["schemas"]["Evaluation"];
+        /** @description A time-decayed average of each risk signal's score over the account's sessions. */
+        SignalAverages: {
+            device_risk: components["schemas"]["Score"];
+            proxy: components["schemas"]["Score"];
+            vpn: components["schemas"]["Score"];
+            tor: components["schemas"]["Score"];
+            spoofed_ip: components["schemas"]["Score"];
+            datacenter: components["schemas"]["Score"];
+            recent_fraud_ip: components["schemas"]["Score"];
+            impossible_travel: components["schemas"]["Score"];
+            device_network_mismatch: components["schemas"]["Score"];
+            location_spoofing: components["schemas"]["Score"];
+        };
+        /** @description Counts over the day and the week before the account's `last_seen`. */
+        WindowCounts: {
+            "1_day": number;
+            "7_day": number;
+        };
+        /** @description What the service knows about the account's email address. */
+        EmailIntelligence: {
+            /** @description The address, normalised (lower case; dots and `+tag` removed where the provider ignores them). */
+            email: string;
+            /** @description The domain is a known disposable-address provider. */
+            disposable: boolean;
+            /** @description The domain is a free personal mail provider. */
+            personal: boolean;
+            /** @description The address is syntactically valid and its domain has a real public suffix. */
+            valid: boolean;
+            /**
+             * @description The kind of domain.
+             * @enum {string}
+             */
+            domain_type: "personal" | "business" | "disposable" | "education" | "government" | "invalid";
+            /** @description From -1 (most trusted) to 1 (most risky). */
+            email_score: number;
+            /** @description Conditions that make the address more trustworthy, for example `email_age_greater_than_5_years`. */
+            trust_signals: string[];
+            /** @description Conditions that make the address riskier, for example `email_alias`. */
+            risk_signals: string[];
+            /** @description Number of the project's accounts with an address at the same domain. */
+            num_account_from_domain: number;
+        };
+        /** @description The account and its history in this project. */
+        AccountDetails: {
+            /** @description The account as stored. */
+            account: {
+                id: string;
+                email?: string;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                group?: string;
+            };
+            /** @description Number of sessions authenticated with the account. */
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+            /** @description Id of the account's most recent session. */
+            last_session: components["schemas"]["SessionId"];
+            /** @description The country of the account's most recent session. */
+            country?: components["schemas"]["CountryCode"];
+            /** @description Every country the account's sessions came from. */
+            countries: components["schemas"]["CountryCode"][];
+            unique_devices: components["schemas"]["WindowCounts"];
+            unique_networks: components["schemas"]["WindowCounts"];
+            email?: components["schemas"]["EmailIntelligence"];
+            risk_signal_average: components["schemas"]["SignalAverages"];
+        };
+        /** @description Another account linked to the account or session, and how. */
+        LinkedAccount: {
+            account_id: string;
+            /** @description Confidence of the link, from 0 to 1. */
+            score: components["schemas"]["Score"];
+            email?: string;
+            phone?: string;
+            first_name?: string;
+            last_name?: string;
+            username?: string;
+            expected_countries: components["schemas"]["CountryCode"][];
+            /** Format: date-time */
+            first_seen: string | null;
+            /** Format: date-time */
+            last_seen: string | null;
+            /** @description The identifiers the two accounts share. */
+            match_type: components["schemas"]["MatchType"][];
+            lists: components["schemas"]["ListName"][];
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An account as stored, with its lists and its history in brief. */
+        Account: {
+            account_id: string;
+            email?: string;
+            phone?: string;
+            first_name?: string;
+            last_name?: string;
+            username?: string;
+            expected_countries: components["schemas"]["CountryCode"][];
+            metadata: {
+                [key: string]: unknown;
+            };
+            group?: string;
+            lists: components["schemas"]["ListName"][];
+            /** @description The decision of the account's latest evaluated session. */
+            decision?: components["schemas"]["Decision"];
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen?: string;
+            /** Format: date-time */
+            last_seen?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description An account's sessions, newest first. */
+        AccountSessions: {
+            account_id: string;
+            sessions: {
+                session_id: components["schemas"]["SessionId"];
+                /** Format: date-time */
+                start_time: string;
+                device_id: string;
+                ip_address: string;
+                country_code?: components["schemas"]["CountryCode"];
+                decision?: components["schemas"]["Decision"];
+                account_score?: components["schemas"]["Score"];
+            }[];
+        };
+        /** @description The accounts linked to an account. */
+        AccountLinks: {
+            account_id: string;
+            accounts_linked: number;
+            linked_accounts: components["schemas"]["LinkedAccount"][];
+        };
+        /** @description A list and its size. */
+        ListSummary: {
+            name: components["schemas"]["ListName"];
+            /** @description One of `allow`, `block`, `main_account`. */
+            standard: boolean;
+            num_accounts: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The project's lists. */
+        Lists: {
+            lists: components["schemas"]["ListSummary"][];
+        };
+        /** @description A list with a page of its account ids. */
+        ListPage: components["schemas"]["ListSummary"] & {
+            account_ids: string[];
+        };
+        /**
+         * @description `face-match` (a selfie, matched against the account's enrolled faces) or `id-check` (an ID document and a selfie).
+         * @enum {string}
+         */
+        VerificationType: "face-match" | "id-check";
+        /** @description A verification session to start. */
+        CreateVerificationSession: {
+            type: components["schemas"]["VerificationType"];
+            /** @description The customer's account being verified. */
+            account_id?: components["schemas"]["Text"];
+            /** @description The SDK session the user came from; the capture is compared with it. */
+            referring_session_id?: components["schemas"]["SessionId"];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the user at the end (an http or https URL, without spaces or control characters), with `session_id`, `success` and `error_message`.
+             */
+            redirect_url?: string;
+        };
+        /** @description A new verification session. */
+        VerificationSessionCreated: {
+            request_id: string;
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * Format: uri
+             * @description The hosted page for the end user, with its capture token.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 30 days after creation; the session then ends with `max_duration_exceeded`.
+             */
+            expires_at: string;
+        };
+        VerificationErrorCode: components["schemas"]["WebhookErrorCode"];
+        /**
+         * @description A step of the hosted page; `id_front` and `id_back` are ID Check only.
+         * @enum {string}
+         */
+        CaptureKind: "selfie" | "id_front" | "id_back";
+        /** @description A stored capture. */
+        CaptureStored: {
+            session_id: components["schemas"]["SessionId"];
+            kind: components["schemas"]["CaptureKind"];
+            /**
+             * @description The image type, as read from its first bytes.
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/webp";
+            /** @description Bytes. */
+            size: number;
+        };
+        /** @description How a verification session ended (as for Cancel), or, with `status` `retry`, that the attempt failed and the user may try again. */
+        VerificationCompletion: {
+            session_id: components["schemas"]["SessionId"];
+            /** @enum {string} */
+            status: "success" | "error" | "retry";
+            error_code?: components["schemas"]["WebhookErrorCode"];
+            /** @description With `retry`, the attempts left before the session ends with `face_match_failed`. */
+            attempts_remaining?: number;
+            /** @description With `retry`, what went wrong, for the user. */
+            message?: string;
+            /** @description The customer's redirect URL with `session_id`, `success` and `error_message` once the session has ended; null otherwise or when none was given. */
+            redirect_url: string | null;
+        };
+        /** @description How a verification session ended, and where the hosted page sends the user. */
+        VerificationSessionEnded: {
+            session_id: components["schemas"]["SessionId"];
+            /** @enum {string} */
+            status: "success" | "error";
+            error_code?: components["schemas"]["WebhookErrorCode"];
+            /** @description The customer's redirect URL with `session_id`, `success` and `error_message`; null when none was given. */
+            redirect_url: string | null;
+        };
+        /**
+         * @description Why the session ended without a result:
+         *     `liveness_check_failed` (a non-success state, for example the user cancelled a step),
+         *     `face_match_failed` (the face match or liveness step used up its attempts),
+         *     `failed_to_process_id_scan` (the ID document scan could not be processed; ID Check only),
+         *     `failed_to_collect_device_data` (device or network data could not be collected from the browser),
+         *     `max_duration_exceeded` (the session was never completed within 30 days of its creation).
+         * @enum {string}
+         */
+        WebhookErrorCode: "liveness_check_failed" | "face_match_failed" | "failed_to_process_id_scan" | "failed_to_collect_device_data" | "max_duration_exceeded";
+        /** @description The ids and time of a verification result. */
+        ResultMetadata: {
+            project_id: string;
+            /** @description The verification session's id. */
+            session_id: string;
+            /** @description The account the verification session was created for, if any. */
+            account_id: string | null;
+            /** @description The SDK session that led the user to the verification, if any. */
+            referring_session_id: string | null;
+            /** @description Equals the webhook's `request_id`. */
+            request_id: string;
+            /**
+             * Format: date-time
+             * @description When the result was produced.
+             */
+            timestamp: string;
+        };
+        /**
+         * @description A named risk finding: `repeat_face` (the face is enrolled on another account),
+         *     `repeat_device` (the capture device was used by another account), `repeat_id` (the
+         *     document is on another account), `low_id_face_match_score` and
+         *     `moderate_id_face_match_score` (the selfie and the ID photo agree poorly or only
+         *     moderately), `id_expired`, `id_age_below_16`, `id_invalid` (the document failed an
+         *     integrity check: `document_signals.id_validity` is `possible_fake_id` or
+         *     `likely_fake_id`), `liveness_failed` (the selfie looks like a photo of a photo, a
+         *     screen or a mask), `device_risk`, `ip_document_country_mismatch`.
+         * @enum {string}
+         */
+        RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "id_invalid" | "liveness_failed" | "device_risk" | "ip_document_country_mismatch";
+        /**
+         * @description How another account is linked to the verification: `face` (the same enrolled face),
+         *     `browser` (the same browser fingerprint), `document_number` (the same document
+         *     number), `document_name` (the same name on a document).
+         * @enum {string}
+         */
+        VerificationMatchType: "face" | "browser" | "document_number" | "document_name";
+        /** @description Accounts of the project linked to the verification. */
+        Matches: {
+            num_accounts_linked: number;
+            accounts_linked: {
+                account_id: string;
+                match_types: components["schemas"]["VerificationMatchType"][];
+            }[];
+        };
+        /**
+         * Format: uri
+         * @description A signed media URL, valid for 60 minutes after the webhook was sent or the result was fetched.
+         */
+        SignedUrl: string;
+        /** @description The members that Face Match and ID Check results share. */
+        ResultBase: {
+            metadata: components["schemas"]["ResultMetadata"];
+            decision: components["schemas"]["Decision"];
+            /** @description Overall risk of the verification, from 0 to 1. */
+            risk_score: components["schemas"]["Score"];
+            risk_flags: components["schemas"]["RiskFlag"][];
+            matches: components["schemas"]["Matches"];
+            /** @description Signed URLs of the session's videos. */
+            video_urls: components["schemas"]["SignedUrl"][];
+        };
+        /** @description A project rule that matched the session. */
+        Rule: {
+            /** @description The rule's name. */
+            name: string;
+            description?: string;
+        };
+        /** @description Scores from 0 to 1 of the capture device and network. */
+        FaceMatchDeviceNetworkSignals: {
+            device_risk: components["schemas"]["Score"];
+            proxy: components["schemas"]["Score"];
+            vpn: components["schemas"]["Score"];
+            datacenter: components["schemas"]["Score"];
+            tor: components["schemas"]["Score"];
+            spoofed_ip: components["schemas"]["Score"];
+            recent_fraud_ip: components["schemas"]["Score"];
+            device_network_mismatch: components["schemas"]["Score"];
+            location_spoofing: components["schemas"]["Score"];
+        };
+        /**
+         * @description Scores from 0 to 1 comparing the capture device and network with the referring SDK
+         *     session (all 0 when there is none).
+         */
+        FaceMatchReferringSessionSignals: {
+            impossible_travel: components["schemas"]["Score"];
+            ip_mismatch: components["schemas"]["Score"];
+            user_agent_mismatch: components["schemas"]["Score"];
+            device_timezone_mismatch: components["schemas"]["Score"];
+            ip_timezone_mismatch: components["schemas"]["Score"];
+        };
+        /** @description The capture device and network, with the session's member shapes. */
+        VerificationSessionData: {
+            network: components["schemas"]["Network"];
+            location: components["schemas"]["Location"];
+            browser: components["schemas"]["Browser"];
+            device: components["schemas"]["DeviceSummary"];
+        };
+        /** @description The capture device and network of a Face Match, with the true country. */
+        FaceMatchSessionData: components["schemas"]["VerificationSessionData"] & {
+            /** @description The best estimate of the real country behind the capture. */
+            true_country_code?: string;
+        };
+        /** @description The result of a Face Match session (`data` of its webhook; the answer of verify-face). */
+        FaceMatchResult: components["schemas"]["ResultBase"] & {
+            /** @description Lists the session's account belongs to. */
+            lists: components["schemas"]["ListName"][];
+            rules: components["schemas"]["Rule"][];
+            device_network_signals: components["schemas"]["FaceMatchDeviceNetworkSignals"];
+            referring_session_signals: components["schemas"]["FaceMatchReferringSessionSignals"];
+            /** @description The selfie. */
+            photo_urls: {
+                face: components["schemas"]["SignedUrl"];
+            };
+            session_data: components["schemas"]["FaceMatchSessionData"];
+        };
+        /** @description Which risk signals the capture device and network show. */
+        IdCheckDeviceNetworkSignals: {
+            /** @description The document's country differs from the capture IP's country. */
+            ip_document_country_mismatch: boolean;
+            device_risk: boolean;
+            proxy: boolean;
+            vpn: boolean;
+            datacenter: boolean;
+            tor: boolean;
+            spoofed_ip: boolean;
+            recent_fraud_ip: boolean;
+            device_network_mismatch: boolean;
+        };
+        /**
+         * @description Comparisons of the capture device and network with the referring SDK session (all
+         *     false when there is none).
+         */
+        IdCheckReferringSessionSignals: {
+            impossible_travel: boolean;
+            ip_mismatch: boolean;
+            user_agent_mismatch: boolean;
+        };
+        /** @description The capture device and network of an ID Check. */
+        IdCheckSessionData: components["schemas"]["VerificationSessionData"];
+        /** @description What the analysis of the document found. */
+        DocumentSignals: {
+            /** @description Age in whole years from the document's date of birth; null when no date of birth was read. */
+            id_age: number | null;
+            /**
+             * @description The age band estimated from the selfie; `undetermined` when no estimate could be made.
+             * @enum {string}
+             */
+            face_age_estimate: "under16" | "over16" | "over18" | "over21" | "over25" | "undetermined";
+            /** @description Similarity of the selfie and the document photo, 0 to 1; null when the document shows no face. */
+            id_face_match_score: number | null;
+            /**
+             * @description Whether the document's barcode was read.
+             * @enum {string}
+             */
+            id_barcode_status: "success" | "barcode_not_found" | "barcode_unreadable" | "not_applicable";
+            /**
+             * @description Whether the document's portrait looks original. `face_not_found` when the front
+             *     shows no face; `undetermined` when a face was found but no tampering check could
+             *     be made on it.
+             * @enum {string}
+             */
+            id_face_status: "likely_original_face" | "possible_face_tampering" | "face_not_found" | "undetermined";
+            /**
+             * @description Whether the document's data looks original: `likely_original_text` when it was read
+             *     and every integrity check the document allows passed (barcode header and
+             *     structure, MRZ check digits, consistent dates), `possible_text_tampering` when one
+             *     failed, `text_not_read` when nothing could be read.
+             * @enum {string}
+             */
+            id_text_status: "likely_original_text" | "possible_text_tampering" | "text_not_read";
+            /**
+             * @description Whether the document is a physical card or an image of one on a screen; `undetermined` when no such check could be made.
+             * @enum {string}
+             */
+            is_id_digital_spoof: "likely_physical_id" | "possible_digital_spoof" | "undetermined";
+            /**
+             * @description Whether the document's four edges were all found in the front image.
+             * @enum {string}
+             */
+            is_full_id_captured: "full_id_detected" | "partial_id_detected" | "id_not_detected";
+            /**
+             * @description The overall verdict from the checks that could be made (barcode, dates, check digits).
+             * @enum {string}
+             */
+            id_validity: "likely_authentic_id" | "possible_fake_id" | "likely_fake_id" | "undetermined";
+        };
+        /** @description A date in MM/DD/YYYY form; the empty string when it was not read. */
+        DocumentDate: string;
+        /** @description What was read from the document. Strings are empty when a field was not read. */
+        DocumentData: {
+            template_info: {
+                /** @description ISO 3166-1 alpha-2 code of the issuing country. */
+                document_country_code: string;
+                document_country: string;
+                /** @description The issuing state or province, where there is one. */
+                document_state: string;
+                /** @enum {string} */
+                template_type: "driver_license" | "id_card" | "passport" | "residence_permit" | "unknown";
+            };
+            user_data: {
+                first_name: string;
+                last_name: string;
+                date_of_birth: components["schemas"]["DocumentDate"];
+                date_of_expiration: components["schemas"]["DocumentDate"];
+                date_of_issue: components["schemas"]["DocumentDate"];
+                id_number: string;
+                /** @description A second document number, where the document has one. */
+                id_number2: string | null;
+                address: {
+                    city: string;
+                    country: string;
+                    postal_code: string;
+                    state: string;
+                    street: string;
+                };
+            };
+            /** @description The selfie and both sides of the document. */
+            photo_urls: {
+                face: components["schemas"]["SignedUrl"];
+                id_scan_back: components["schemas"]["SignedUrl"];
+                id_scan_front: components["schemas"]["SignedUrl"];
+            };
+        };
+        /** @description The result of an ID Check session (`data` of its webhook; the answer of verify-id). */
+        IdCheckResult: components["schemas"]["ResultBase"] & {
+            device_network_signals: components["schemas"]["IdCheckDeviceNetworkSignals"];
+            referring_session_signals: components["schemas"]["IdCheckReferringSessionSignals"];
+            session_data: components["schemas"]["IdCheckSessionData"];
+            document_signals: components["schemas"]["DocumentSignals"];
+            document_data: components["schemas"]["DocumentData"];
+        };
+        /**
+         * @description The kind of event.
+         * @enum {string}
+         */
+        EventType: "verification.face-match.completed" | "verification.id-check.completed";
+        /** @description The members of every webhook envelope. */
+        EnvelopeBase: {
+            /** @description Unique id of this webhook, stable across delivery attempts. On success it equals `data.metadata.request_id`. */
+            request_id: string;
+            /** @description The verification session's id. */
+            session_id: string;
+            project_id: string;
+            event_type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the verification session was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the session completed.
+             */
+            completed_at: string;
+            /** @enum {string} */
+            status: "success" | "error";
+            /** @description The result on success; null on error. */
+            data: unknown;
+            /** @description The reason on error; null on success. */
+            error: unknown;
+        };
+        /** @description A Face Match session that produced a result. */
+        FaceMatchCompletedSuccess: components["schemas"]["EnvelopeBase"] & {
+            /** @constant */
+            event_type: "verification.face-match.completed";
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["FaceMatchResult"];
+            error: null;
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+        };
+        /** @description The reason a session ended without a result. */
+        WebhookError: {
+            code: components["schemas"]["WebhookErrorCode"];
+            /** @description A human-readable explanation. */
+            message: string;
+        };
+        /** @description The members of an envelope with `status` `error`. */
+        ErrorEnvelope: {
+            /** @constant */
+            status: "error";
+            data: null;
+            error: components["schemas"]["WebhookError"];
+        };
+        /** @description A Face Match session that ended without a result. */
+        FaceMatchCompletedError: components["schemas"]["EnvelopeBase"] & components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            event_type: "verification.face-match.completed";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "error";
+        };
+        /** @description The body of a `verification.face-match.completed` webhook. */
+        FaceMatchCompleted: components["schemas"]["FaceMatchCompletedSuccess"] | components["schemas"]["FaceMatchCompletedError"];
+        /** @description An ID Check session that produced a result. */
+        IdCheckCompletedSuccess: components["schemas"]["EnvelopeBase"] & {
+            /** @constant */
+            event_type: "verification.id-check.completed";
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["IdCheckResult"];
+            error: null;
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+        };
+        /** @description An ID Check session that ended without a result. */
+        IdCheckCompletedError: components["schemas"]["EnvelopeBase"] & components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            event_type: "verification.id-check.completed";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "error";
+        };
+        /** @description The body of a `verification.id-check.completed` webhook. */
+        IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
+    };
+    responses: {
+        /** @description A part of the service this operation needs is not installed or not configured (the analysis engine, the media storage). */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The capture token does not belong to this verification session. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The account or list does not exist in this project. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request is invalid (the message names the field and the rule: a query parameter
+         *     the operation does not have is refused too), or the session was not found
+         *     (`Session ID not found`), or it can no longer be evaluated, or the request is not
+         *     well-formed HTTP.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The `x-api-key` header is missing or names no key of any project. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request body is larger than the service accepts (1 MB). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request (its head, or its body) did not arrive in time; the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed. */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before the next request is accepted. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description An unexpected failure inside the service. The body carries no internals. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
+    parameters: {
+        /** @description When `true`, the response includes `linked_accounts`. */
+        AccountsLinked: boolean;
+        /** @description The customer's identifier of the account. */
+        AccountId: components["schemas"]["Text"];
+        /** @description The capture token from the hosted page's URL. */
+        CaptureToken: components["schemas"]["Text"];
+        /** @description The list's name. */
+        ListNameParam: components["schemas"]["ListName"];
+        /**
+         * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+         *     header names in lower case, sorted and separated by spaces
+         *     (`content-type x-event-id x-event-type`), and
+         *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+         *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+         *     the signature does not match (compare in constant time) or when `t` is more than
+         *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+         *     of that attempt.
+         * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+         */
+        Signature: string;
+        /**
+         * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+         * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+         */
+        EventId: string;
+        /**
+         * @description The webhook's `event_type`.
+         * @example verification.face-match.completed
+         */
+        EventType: components["schemas"]["EventType"];
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the session, as created by the SDK. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, in its top-level form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    authenticateSession: {
+        parameters: {
+            query?: {
+                /** @description When `true`, the response includes `linked_accounts`. */
+                accounts_linked?: components["parameters"]["AccountsLinked"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthenticateRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation of the session for the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    evaluateUnauthenticatedSession: {
+        parameters: {
+            query?: {
+                /** @description When `true`, the response includes `linked_accounts`. */
+                accounts_linked?: components["parameters"]["AccountsLinked"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnauthenticatedRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation of the session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthenticatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createVerificationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVerificationSession"];
+            };
+        };
+        responses: {
+            /** @description The session and the hosted page's address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSessionCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelVerificationSession: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's end, and where to send the user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSessionEnded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadVerificationCapture: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+                /** @description The step this image belongs to. */
+                kind: components["schemas"]["CaptureKind"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example (the JPEG image's bytes) */
+                "image/jpeg": string;
+                /** @example (the PNG image's bytes) */
+                "image/png": string;
+                /** @example (the WebP image's bytes) */
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description The capture was stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureStored"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The image is larger than 8 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not a JPEG, PNG or WebP image (by its first bytes), or its `Content-Type` is not one of theirs. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeVerificationSession: {
+        parameters: {
+            query: {
+                /** @description The capture token from the hosted page's URL. */
+                token: components["parameters"]["CaptureToken"];
+                /** @description The web SDK's session id on the hosted page, whose device and network facts go into the result. */
+                device_session_id?: components["schemas"]["SessionId"];
+            };
+            header?: never;
+            path: {
+                /** @description The verification session's id. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the session ended, or that the user may try again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationCompletion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyFace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The Face Match result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaceMatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The ID Check result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdCheckResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The account as stored after the update. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is erased. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountSessions: {
+        parameters: {
+            query?: {
+                /** @description How many sessions to return. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountLinkedAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLinks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lists"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getList: {
+        parameters: {
+            query?: {
+                /** @description How many account ids to return. */
+                limit?: number;
+                /** @description Return account ids after this one. */
+                after?: components["schemas"]["Text"];
+            };
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addAccountToList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is on the list. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeAccountFromList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's name. */
+                list_name: components["parameters"]["ListNameParam"];
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is not on the list (any more). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ingestSession: {
+        parameters: {
+            query?: {
+                /** @description The project's id, for `sendBeacon`, which cannot set headers. */
+                project_id?: string;
+            };
+            header?: {
+                /** @description The project's id (public, like the SDK's script tag). Required unless `project_id` is given. */
+                "x-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestSession"];
+                "text/plain": components["schemas"]["IngestSession"];
+            };
+        };
+        responses: {
+            /** @description The session is stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestSessionResponse"];
+                };
+            };
+            /**
+             * @description The body is invalid (the message names the field), the project is unknown, the
+             *     session belongs to another project, or it is older than 24 hours. Nothing is stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service and its database are up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description The database cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    faceMatchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt.
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaceMatchCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the webhook; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    idCheckCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt.
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdCheckCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the webhook; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

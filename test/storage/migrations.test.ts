@@ -84,7 +84,7 @@ describe('0016_test_projects', () => {
     const { db } = testDb;
     await migrateBefore(db, '0016_test_projects');
     await db('projects').insert([
-      { id: 'older', name: 'older', webhook_secret_encrypted: 'x', created_at: 1_000 },
+      { id: 'older', name: 'older', webhook_secret_encrypted: 'x', created_at: 1_000, demo: false },
       { id: 'demo', name: 'demo', webhook_secret_encrypted: 'x', created_at: 2_000, demo: true },
     ]);
     await migrate(db);

@@ -60,8 +60,9 @@ export type FaceMatchResult = Schemas['FaceMatchResult'];
 export type IdCheckResult = Schemas['IdCheckResult'];
 export type FaceMatchCompleted = Schemas['FaceMatchCompleted'];
 export type IdCheckCompleted = Schemas['IdCheckCompleted'];
-/** Any webhook body: the union of the two events' bodies. */
-export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted;
+export type WebhookTest = Schemas['WebhookTest'];
+/** Any webhook body: the union of the events' bodies (the two verification events and `trustgate webhooks test`'s). */
+export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted | WebhookTest;
 export type EventType = Schemas['EventType'];
 export type RiskFlag = Schemas['RiskFlag'];
 export type Rule = Schemas['Rule'];

@@ -23,6 +23,7 @@ import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
+import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeRateLimitRepository } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
@@ -35,6 +36,8 @@ import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { makeOutbox } from './webhooks/outbox';
+import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
+import { makeWebhookTransport } from './webhooks/transport';
 import { makeWake } from './webhooks/wake';
 import { makeWebhookWorker, workerSettings, type WorkerDeps, type WorkerJobs } from './webhooks/worker';
 
@@ -106,6 +109,7 @@ export function makeServices(edges: EdgeDeps) {
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
     rateLimits: makeRateLimitRepository(deps.db),
+    projectData: makeProjectDataRepository(),
   };
   const media =
     deps.media ??
@@ -117,7 +121,13 @@ export function makeServices(edges: EdgeDeps) {
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
   const evaluation = makeEvaluation({ ...deps, ...repos });
-  const projects = makeProjectUseCases({ ...deps, projects: repos.projects, lists: repos.lists });
+  const projects = makeProjectUseCases({
+    ...deps,
+    projects: repos.projects,
+    lists: repos.lists,
+    projectData: repos.projectData,
+    media,
+  });
   const verification = makeVerificationUseCases({
     ...deps,
     ...repos,
@@ -164,6 +174,8 @@ export interface Runtime extends CoreDeps {
   services: Services;
   /** Runs the worker with the configuration's settings (and `overrides`) until `signal` aborts. */
   startWorker(signal: AbortSignal, overrides?: Partial<WorkerOptions>): Promise<void>;
+  /** `trustgate webhooks test`: one signed test event to the project's webhook URL, under the configuration's target policy. */
+  sendTestWebhook(projectId: string): Promise<TestEventResult>;
   /** Loads the analysis models ahead of the first verification (the server calls it at start). */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -262,6 +274,15 @@ export async function makeRuntime(
         ...workerSettings(config),
         ...overrides,
       }).start(signal),
+    sendTestWebhook: async (projectId) => {
+      const transport = makeWebhookTransport({ allowPrivate: config.webhookAllowPrivate });
+      try {
+        const send = makeTestEventSender({ ...deps, post: transport.post, target: services.projects.webhookTarget });
+        return await send(projectId);
+      } finally {
+        transport.close();
+      }
+    },
     warmUp: async () => {
       if (!analysis) return;
       const started = Date.now();

@@ -1,14 +1,16 @@
 /**
  * The `trustgate` command: operating a Trustgate installation from a shell.
  *
- *   trustgate project create --name N [--webhook-url U] [--groups] [--json]
+ *   trustgate project create --name N [--webhook-url U] [--groups] [--test] [--json]
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
+ *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
  *   trustgate webhooks list [--status pending|delivered|failed] [--json]
  *   trustgate webhooks replay <request_id>
+ *   trustgate webhooks test [project_id] [--json]
  *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
@@ -30,10 +32,16 @@ import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
 
 const USAGE = `usage:
-  trustgate project create --name NAME [--webhook-url URL] [--groups] [--json]
+  trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
+      --test: a test project (keys tg_test_…, forced outcomes for documented account ids:
+      docs/test-mode.md); its data never mixes with other projects'
   trustgate project list [--json]
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
+  trustgate project reset PROJECT_ID [--yes-delete-live-data] [--json]
+      deletes the project's sessions, accounts, evaluations, links, list memberships,
+      verification sessions and webhooks in one transaction (keys, webhook, lists stay);
+      a live project only with --yes-delete-live-data
   trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
@@ -42,6 +50,9 @@ const USAGE = `usage:
   trustgate webhooks list [--status pending|delivered|failed] [--json]
   trustgate webhooks replay REQUEST_ID
       a replayed webhook is sent again with the same request_id (x-event-id) and body
+  trustgate webhooks test [PROJECT_ID] [--json]
+      sends one signed webhook.test event to the project's webhook URL (the only project when
+      none is named), as deliveries are sent, and prints the receiver's status and body
   trustgate worker [--poll-ms N]
       delivers webhooks and ends verification sessions after 30 days until SIGINT/SIGTERM;
       run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
@@ -69,6 +80,8 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       json: { type: 'boolean', default: false },
       clear: { type: 'boolean', default: false },
       status: { type: 'string' },
+      test: { type: 'boolean', default: false },
+      'yes-delete-live-data': { type: 'boolean', default: false },
     },
   });
   const [area, command, ...rest] = positionals;
@@ -79,9 +92,14 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   switch (command) {
     case 'create': {
       if (!values.name) throw new UsageError('project create needs --name\n' + USAGE);
-      const p = await projects.create({ name: values.name, webhookUrl: values['webhook-url'], groups: values.groups });
+      const p = await projects.create({
+        name: values.name,
+        webhookUrl: values['webhook-url'],
+        groups: values.groups,
+        test: values.test,
+      });
       print(out, values.json, { ...p }, [
-        `project_id:     ${p.project_id}`,
+        `project_id:     ${p.project_id}${p.test ? '  (test project: docs/test-mode.md)' : ''}`,
         `api_key:        ${p.api_key}`,
         `webhook_secret: ${p.webhook_secret}`,
         `webhook_url:    ${p.webhook_url ?? '(none)'}`,
@@ -97,7 +115,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       else
         all.forEach((p) =>
           out(
-            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`,
+            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}${p.test ? ' [test]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`,
           ),
         );
       return;
@@ -118,9 +136,67 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
       return;
     }
+    case 'reset':
+      return resetProject(rest, values, runtime, out);
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** `trustgate project reset`: a project's gathered data deleted, in one transaction. */
+async function resetProject(
+  rest: string[],
+  values: { json: boolean; 'yes-delete-live-data': boolean },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [projectId, ...extra] = rest;
+  if (!projectId || extra.length > 0) throw new UsageError('project reset needs one PROJECT_ID\n' + USAGE);
+  const r = await runtime.services.projects.reset(projectId, { allowLive: values['yes-delete-live-data'] });
+  const counts = Object.entries(r.deleted).filter(([, n]) => n > 0);
+  print(out, values.json, { ...r }, [
+    `project ${projectId} reset (${r.test ? 'test' : 'live'} project): its keys, webhook and lists are kept`,
+    ...(counts.length ? counts.map(([table, n]) => `  ${table}: ${n} deleted`) : ['  it had no data']),
+  ]);
+}
+
+/** The project a command names, or the only customer project when it names none. */
+async function projectNamed(projectId: string | undefined, runtime: Runtime, command: string): Promise<string> {
+  if (projectId !== undefined) return projectId;
+  const customers = (await runtime.services.projects.list()).filter((p) => !p.demo);
+  if (customers.length === 1) return customers[0]!.project_id;
+  throw new UsageError(
+    `${command} needs a PROJECT_ID: there are ${customers.length} projects (trustgate project list)\n` + USAGE,
+  );
+}
+
+/** `trustgate webhooks test`: one signed test event to the project's endpoint, and the receiver's answer. */
+async function testWebhook(rest: string[], values: { json: boolean }, runtime: Runtime, out: Out): Promise<void> {
+  if (rest.length > 1) throw new UsageError('webhooks test takes at most one PROJECT_ID\n' + USAGE);
+  const projectId = await projectNamed(rest[0], runtime, 'webhooks test');
+  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  const r = await runtime.sendTestWebhook(projectId);
+  const sent = `POST ${r.url} (webhook.test, x-event-id ${r.requestId})`;
+  if (r.outcome === 'no_url')
+    throw new Error(
+      `project ${projectId} has no webhook URL; set one with: trustgate project set-webhook ${projectId} URL`,
+    );
+  if (r.outcome === 'refused') {
+    print(out, values.json, { ...r }, [sent, r.error]);
+    throw new Error(
+      `the webhook URL is refused by the target policy, and real deliveries to it fail the same way. For a receiver ` +
+        `on this machine or your network, set WEBHOOK_ALLOW_PRIVATE=1 for this command and for the server (and any ` +
+        `trustgate worker), restart the server, then send the failed ones again: trustgate webhooks list --status ` +
+        `failed, trustgate webhooks replay REQUEST_ID`,
+    );
+  }
+  if (r.outcome === 'failed') {
+    print(out, values.json, { ...r }, [sent, `no answer: ${r.error}`]);
+    throw new Error(`the receiver at ${r.url} did not answer`);
+  }
+  print(out, values.json, { ...r }, [sent, `answer: HTTP ${r.status}`, r.body === '' ? '(empty body)' : r.body]);
+  if (r.status < 200 || r.status >= 300)
+    throw new Error(`the receiver answered HTTP ${r.status}: only a 2xx acknowledges a webhook`);
 }
 
 /** `trustgate webhooks …`: the delivery records, and replays. */
@@ -132,6 +208,7 @@ async function runWebhooks(
   out: Out,
 ): Promise<void> {
   const outbox = runtime.services.repos.outbox;
+  if (command === 'test') return testWebhook(rest, values, runtime, out);
   if (command === 'list') {
     const status = values.status;
     if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))

@@ -10,9 +10,12 @@ import path from 'node:path';
 import type { Random } from '../clock';
 
 const API_KEY_PREFIX = 'tg_';
+/** A test project's keys (docs/test-mode.md): a test key in a production configuration is plain to see. */
+export const TEST_API_KEY_PREFIX = 'tg_test_';
 
-export function generateApiKey(random: Random): string {
-  return API_KEY_PREFIX + random.bytes(32).toString('base64url');
+/** A new API key: `tg_` and 256 random bits, `tg_test_` for a test project. */
+export function generateApiKey(random: Random, options: { test?: boolean } = {}): string {
+  return (options.test ? TEST_API_KEY_PREFIX : API_KEY_PREFIX) + random.bytes(32).toString('base64url');
 }
 
 export function generateWebhookSecret(random: Random): string {
@@ -37,7 +40,8 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 /** The shown part of a key in listings: enough to tell keys apart, useless to an attacker. */
 export function keyPrefix(key: string): string {
-  return key.slice(0, API_KEY_PREFIX.length + 6);
+  const prefix = key.startsWith(TEST_API_KEY_PREFIX) ? TEST_API_KEY_PREFIX : API_KEY_PREFIX;
+  return key.slice(0, prefix.length + 6);
 }
 
 export interface SecretBox {

@@ -43,6 +43,7 @@ import { listsAfter, STANDARD_LISTS } from '../domain/lists';
 import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
+import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
@@ -364,7 +365,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     ): Promise<AuthenticateResponse> {
       for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
         const facts = await gatherAuthenticate(project, body, options.accountsLinked);
-        const outcome = evaluate(facts);
+        const outcome = withTestOutcome(project, facts, evaluate(facts));
         if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
         const response: AuthenticateResponse = {
           ...respond(project, facts, outcome, options),
@@ -383,7 +384,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       options: EvaluationOptions,
     ): Promise<UnauthenticatedResponse> {
       const facts = await gatherUnauthenticated(project, body.session_id, options.accountsLinked);
-      const outcome = evaluate(facts);
+      const outcome = withTestOutcome(project, facts, evaluate(facts));
       await persist(project, facts, outcome, []);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
       if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);

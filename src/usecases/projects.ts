@@ -10,7 +10,9 @@ import {
   type SecretBox,
 } from '../security/secrets';
 import type { Db } from '../storage/db';
+import type { MediaStore } from '../storage/media';
 import type { ListRepository } from '../storage/repositories/lists';
+import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
 import { makeApiKeyCache } from './api-key-cache';
 import { createStandardLists } from './lists';
@@ -22,6 +24,10 @@ export interface ProjectDeps {
   secretBox: SecretBox;
   projects: ProjectRepository;
   lists: ListRepository;
+  /** Everything a project has gathered (`reset` deletes it). */
+  projectData: ProjectDataRepository;
+  /** Where captured images are kept: `reset` deletes the project's. */
+  media: Pick<MediaStore, 'delete'>;
   /** How long a key's project is kept in memory (api-key-cache.ts); 0 or absent: not kept. */
   apiKeyCacheTtlMs?: number;
 }
@@ -34,6 +40,8 @@ export interface ProjectCredentials {
   webhook_secret: string;
   webhook_url: string | null;
   groups_enabled: boolean;
+  /** A test project (docs/test-mode.md). */
+  test: boolean;
 }
 
 export interface ProjectSummary {
@@ -44,6 +52,8 @@ export interface ProjectSummary {
   decision_threshold: number;
   /** The /demo page's project. */
   demo: boolean;
+  /** A test project (docs/test-mode.md). */
+  test: boolean;
   api_keys: string[];
   created_at: string;
 }
@@ -67,8 +77,9 @@ export function makeProjectUseCases(deps: ProjectDeps) {
   const { db, clock, random, secretBox, projects, lists } = deps;
   const keyCache = makeApiKeyCache({ ttlMs: deps.apiKeyCacheTtlMs ?? 0, clock });
 
-  async function issueKey(projectId: string, trx: Db): Promise<string> {
-    const apiKey = generateApiKey(random);
+  async function issueKey(project: Pick<Project, 'id' | 'test'>, trx: Db): Promise<string> {
+    const projectId = project.id;
+    const apiKey = generateApiKey(random, { test: project.test });
     await projects.insertApiKey(
       {
         id: random.uuid(),
@@ -88,6 +99,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       webhookUrl?: string | null;
       groups?: boolean;
       demo?: boolean;
+      /** A test project: `tg_test_` keys and forced outcomes (docs/test-mode.md). */
+      test?: boolean;
     }): Promise<ProjectCredentials> {
       const name = input.name.trim();
       if (!name) throw new BadRequestError('project name must not be empty');
@@ -101,12 +114,13 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         webhookUrl,
         webhookSecretEncrypted: secretBox.encrypt(webhookSecret),
         demo: Boolean(input.demo),
+        test: Boolean(input.test),
         createdAt: clock.now(),
       };
       const apiKey = await db.transaction(async (trx) => {
         await projects.insert(project, trx);
         await createStandardLists(lists, project.id, project.createdAt, trx);
-        return issueKey(project.id, trx);
+        return issueKey(project, trx);
       });
       return {
         project_id: project.id,
@@ -115,6 +129,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         webhook_secret: webhookSecret,
         webhook_url: webhookUrl,
         groups_enabled: project.groupsEnabled,
+        test: project.test,
       };
     },
 
@@ -128,6 +143,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
           groups_enabled: p.groupsEnabled,
           decision_threshold: p.decisionThreshold,
           demo: p.demo,
+          test: p.test,
           api_keys: (await projects.activeKeyPrefixes(p.id)).map((prefix) => `${prefix}…`),
           created_at: p.createdAt.toISOString(),
         })),
@@ -137,13 +153,38 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     /** Revokes every key of the project and issues a new one. */
     async rotateKey(projectId: string): Promise<{ project_id: string; api_key: string }> {
       const apiKey = await db.transaction(async (trx) => {
-        if (!(await projects.findById(projectId, trx))) throw new NotFoundError('project', projectId);
+        const project = await projects.findById(projectId, trx);
+        if (!project) throw new NotFoundError('project', projectId);
         await projects.revokeKeys(projectId, clock.now(), trx);
-        return issueKey(projectId, trx);
+        return issueKey(project, trx);
       });
       // After the commit: a lookup that overlapped the rotation is not kept either.
       keyCache.forgetProject(projectId);
       return { project_id: projectId, api_key: apiKey };
+    },
+
+    /**
+     * Deletes everything the project has gathered (sessions, accounts, evaluations, links and
+     * their aggregates, list memberships, verification sessions with their captures and enrolled
+     * faces and documents, webhooks), in one transaction, then the captured images. The project,
+     * its keys, webhook and lists stay. A live project only with `allowLive`.
+     */
+    async reset(
+      projectId: string,
+      options: { allowLive?: boolean } = {},
+    ): Promise<{ project_id: string; test: boolean; deleted: Record<ProjectDataTable, number> }> {
+      // Whether a project is a test project never changes, so it is read before the transaction,
+      // whose first statement is then a write (SQLite: it holds the write lock from its start).
+      const project = await projects.findById(projectId);
+      if (!project) throw new NotFoundError('project', projectId);
+      if (!project.test && !options.allowLive)
+        throw new BadRequestError(
+          `project ${projectId} is a live project: resetting it deletes its customers' data; to do it anyway, add --yes-delete-live-data`,
+        );
+      const { deleted, mediaIds } = await db.transaction((trx) => deps.projectData.deleteAll(projectId, trx));
+      // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
+      for (const id of mediaIds) await deps.media.delete(id);
+      return { project_id: projectId, test: project.test, deleted };
     },
 
     async setWebhook(projectId: string, url: string | null): Promise<void> {

@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
-import { RefusedTargetError, type PostWebhook } from './transport';
+import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
 import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
 
@@ -120,12 +120,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
       // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
       if (err instanceof RefusedTargetError)
         return settle({ status: 'failed', error: err.message }, { error: err.message });
-      const e = err as Error & { code?: string };
-      return failed(
-        e.name === 'TimeoutError'
-          ? `timed out after ${timeoutMs} ms`
-          : `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`,
-      );
+      return failed(describePostError(err, timeoutMs));
     }
   }
 

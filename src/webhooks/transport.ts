@@ -33,11 +33,19 @@ export class RefusedTargetError extends Error {}
 export interface WebhookResponse {
   status: number;
   retryAfter: string | null;
+  /** The answer's body (UTF-8, at most `keepBody` bytes), when the caller asked for it. */
+  body?: string;
 }
 
 export type PostWebhook = (
   url: string,
-  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+  init: {
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+    /** Keep up to this many bytes of the answer's body (`trustgate webhooks test` prints it); deliveries discard it. */
+    keepBody?: number;
+  },
 ) => Promise<WebhookResponse>;
 
 /** Cloud metadata services (AWS, GCP, Azure, Alibaba, ECS), by name and by address. */
@@ -78,6 +86,13 @@ export function refusedAddress(host: string, address: string, allowPrivate: bool
   return undefined;
 }
 
+/** What a failed post says in a delivery record or on the console: the time limit, or the error with its code. */
+export function describePostError(err: unknown, timeoutMs: number): string {
+  const e = err as Error & { code?: string };
+  if (e.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  return `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`;
+}
+
 export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?: Resolve }) {
   const { allowPrivate } = options;
   const resolve = options.resolve ?? systemResolve;
@@ -102,7 +117,7 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
     );
   };
 
-  const post: PostWebhook = (url, { headers, body, signal }) => {
+  const post: PostWebhook = (url, { headers, body, signal, keepBody = 0 }) => {
     const target = new URL(url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return Promise.reject(new RefusedTargetError(`refused: ${target.protocol} is not http or https`));
@@ -123,10 +138,20 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
           signal,
         },
         (response) => {
-          response.resume();
+          const kept: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size >= keepBody) return;
+            kept.push(chunk.subarray(0, keepBody - size));
+            size += chunk.length;
+          });
           response.on('end', () => {
             const retryAfter = response.headers['retry-after'];
-            settle({ status: response.statusCode ?? 0, retryAfter: retryAfter ?? null });
+            settle({
+              status: response.statusCode ?? 0,
+              retryAfter: retryAfter ?? null,
+              ...(keepBody > 0 ? { body: Buffer.concat(kept).toString('utf8') } : {}),
+            });
           });
           response.on('error', (err) => reject(signal.aborted ? signal.reason : err));
         },

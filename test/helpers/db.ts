@@ -83,6 +83,7 @@ export async function insertProject(db: Db, id: string, name: string, at: Date):
     webhookUrl: null,
     webhookSecretEncrypted: 'x',
     demo: false,
+    test: false,
     createdAt: at,
   });
 }

@@ -44,12 +44,13 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 /** Errors of a webhook body against the schema of its event type (empty when it conforms). */
 export async function validateWebhookBody(body: unknown): Promise<string[]> {
   const eventType = (body as { event_type?: string })?.event_type;
-  const schema =
-    eventType === 'verification.face-match.completed'
-      ? 'FaceMatchCompleted'
-      : eventType === 'verification.id-check.completed'
-        ? 'IdCheckCompleted'
-        : undefined;
+  const schema = (
+    {
+      'verification.face-match.completed': 'FaceMatchCompleted',
+      'verification.id-check.completed': 'IdCheckCompleted',
+      'webhook.test': 'WebhookTest',
+    } as Record<string, string>
+  )[eventType ?? ''];
   if (!schema) return [`unknown event_type ${JSON.stringify(eventType)}`];
   const validate = await schemaValidator(schema);
   return validate(body) ? [] : describeErrors(validate.errors).split('\n');

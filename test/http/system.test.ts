@@ -51,6 +51,7 @@ describe('the API reference', () => {
     expect(Object.keys(res.body.webhooks)).toEqual([
       'verification.face-match.completed',
       'verification.id-check.completed',
+      'webhook.test',
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"\.\/webhooks\.yaml/);
     expect(res.body.components.schemas).toHaveProperty('FaceMatchResult');

@@ -72,3 +72,26 @@ describe('0014_standard_lists', () => {
     ]);
   });
 });
+
+describe('0016_test_projects', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when projects were made before test projects existed, then every one of them is live', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0016_test_projects');
+    await db('projects').insert([
+      { id: 'older', name: 'older', webhook_secret_encrypted: 'x', created_at: 1_000, demo: false },
+      { id: 'demo', name: 'demo', webhook_secret_encrypted: 'x', created_at: 2_000, demo: true },
+    ]);
+    await migrate(db);
+    const rows = (await db('projects').orderBy('id')).map((r: Record<string, unknown>) => [r.id, Boolean(r.test)]);
+    expect(rows).toEqual([
+      ['demo', false],
+      ['older', false],
+    ]);
+  });
+});

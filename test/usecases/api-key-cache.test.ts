@@ -11,6 +11,7 @@ const project = (id: string): Project => ({
   webhookUrl: null,
   webhookSecretEncrypted: 'v1.x.y.z',
   demo: false,
+  test: false,
   createdAt: new Date('2026-11-01T00:00:00Z'),
 });
 

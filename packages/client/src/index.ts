@@ -28,6 +28,7 @@ export type {
   FaceMatchCompleted,
   FaceMatchResult,
   IdCheckCompleted,
+  WebhookTest,
   IdCheckResult,
   operations,
   paths,

@@ -10,6 +10,8 @@ export interface Project {
   webhookSecretEncrypted: string;
   /** The project of the /demo page. */
   demo: boolean;
+  /** A test project (docs/test-mode.md): `tg_test_` keys, forced outcomes for documented account ids. */
+  test: boolean;
   createdAt: Date;
 }
 
@@ -21,6 +23,7 @@ interface ProjectRow {
   webhook_url: string | null;
   webhook_secret_encrypted: string;
   demo: boolean | number;
+  test: boolean | number;
   created_at: number;
 }
 
@@ -33,6 +36,7 @@ function toProject(row: ProjectRow): Project {
     webhookUrl: row.webhook_url,
     webhookSecretEncrypted: row.webhook_secret_encrypted,
     demo: Boolean(row.demo),
+    test: Boolean(row.test),
     createdAt: new Date(Number(row.created_at)),
   };
 }
@@ -56,6 +60,7 @@ export function makeProjectRepository(db: Knex) {
         webhook_url: p.webhookUrl,
         webhook_secret_encrypted: p.webhookSecretEncrypted,
         demo: p.demo,
+        test: p.test,
         created_at: p.createdAt.getTime(),
       });
     },

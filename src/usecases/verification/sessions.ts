@@ -17,6 +17,7 @@ import type {
 } from '../../api-types';
 import type { Clock, Random } from '../../clock';
 import { DAY_MS } from '../../domain/numbers';
+import { forcedEnding, testFindings, verificationDirective } from '../../domain/test-mode';
 import type { AnalysisEngine, CaptureKind } from '../../domain/verification/analysis';
 import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../../errors';
 import { constantTimeEqual, hashApiKey } from '../../security/secrets';
@@ -198,6 +199,13 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     return (await verifications.find(sessionId))!;
   }
 
+  /** What a test project's session forces at completion (docs/test-mode.md); undefined elsewhere and for ordinary account ids. */
+  async function forcedCompletion(record: VerificationRecord) {
+    const directive = verificationDirective(record.accountId);
+    if (!directive) return undefined;
+    return (await deps.projects.findById(record.projectId))?.test ? directive : undefined;
+  }
+
   return {
     endWithError,
 
@@ -206,6 +214,11 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       body: CreateVerificationSession,
       options: { requestId: string },
     ): Promise<VerificationSessionCreated> {
+      const forced = project.test ? verificationDirective(body.account_id) : undefined;
+      if (forced?.kind === 'error' && forced.code === 'failed_to_process_id_scan' && body.type !== 'id-check')
+        throw new BadRequestError(
+          `account_id ${body.account_id} forces failed_to_process_id_scan, an ID Check error: type must be id-check`,
+        );
       const now = clock.now();
       const token = random.bytes(32).toString('base64url');
       const record: VerificationRecord = {
@@ -296,6 +309,12 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     ): Promise<VerificationCompletion> {
       const record = await byToken(sessionId, token);
       if (record.state !== 'open') return endedAnswer(sessionId);
+      // A test project's forced error ends the session here, without captures or analysis.
+      const forced = await forcedCompletion(record);
+      if (forced?.kind === 'error') {
+        await endWithError(record, forcedEnding(forced.code, record.accountId!));
+        return endedAnswer(sessionId);
+      }
       const captures = await verifications.latestCaptures(sessionId);
       const missing = REQUIRED_CAPTURES[record.type].filter((k) => !captures.some((c) => c.kind === k));
       if (missing.length)
@@ -308,7 +327,10 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
         if (!media) throw new Error(`capture ${c.id} is missing from the media store`);
         images.push({ kind: c.kind, contentType: media.contentType, bytes: media.bytes });
       }
-      const outcome = await deps.analysis.analyse({ type: record.type, captures: images });
+      // A test project's forced success: the test findings instead of the analysis, judged as any.
+      const outcome = forced
+        ? testFindings(record.type, record.accountId!)
+        : await deps.analysis.analyse({ type: record.type, captures: images });
       if (
         outcome.outcome === 'failed_attempt' ||
         (outcome.outcome === 'not_processable' && record.type === 'face-match')

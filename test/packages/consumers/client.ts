@@ -36,6 +36,7 @@ export async function correct(sessionId: string): Promise<string> {
 export function receive(rawBody: Uint8Array, headers: Record<string, string | string[] | undefined>): string {
   try {
     const event: WebhookEnvelope = verifyWebhook(rawBody, headers, 'whsec_secret', { toleranceSeconds: 300 });
+    if (event.event_type === 'webhook.test') return event.data.message;
     return event.status === 'success' ? `${event.event_type} ${event.data.decision}` : event.error.code;
   } catch (err) {
     if (err instanceof WebhookVerificationError) return err.reason;

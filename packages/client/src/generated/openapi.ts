@@ -464,6 +464,30 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent only when an operator runs `trustgate webhooks test`, to check that the endpoint
+         *     is reachable and verifies signatures: signed like every webhook, sent once, never
+         *     retried and not stored. It concerns no verification session (`session_id` is a fresh
+         *     id that names none). Acknowledge it with a `2xx` and do nothing else; the command
+         *     prints the status and body of the answer.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1423,7 +1447,7 @@ export interface components {
          * @description The kind of event.
          * @enum {string}
          */
-        EventType: "verification.face-match.completed" | "verification.id-check.completed";
+        EventType: "verification.face-match.completed" | "verification.id-check.completed" | "webhook.test";
         /** @description The members of every webhook envelope. */
         EnvelopeBase: {
             /** @description Unique id of this webhook, stable across delivery attempts. On success it equals `data.metadata.request_id`. */
@@ -1518,6 +1542,25 @@ export interface components {
         };
         /** @description The body of a `verification.id-check.completed` webhook. */
         IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
+        /** @description What a test event says. */
+        WebhookTestData: {
+            /**
+             * @description Always true; a receiver can tell the test event by it as well as by its `event_type`.
+             * @constant
+             */
+            test: true;
+            /** @description A human-readable explanation. */
+            message: string;
+        };
+        /** @description The body of a `webhook.test` event, sent by `trustgate webhooks test`. */
+        WebhookTest: components["schemas"]["EnvelopeBase"] & {
+            /** @constant */
+            event_type: "webhook.test";
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["WebhookTestData"];
+            error: null;
+        };
     };
     responses: {
         /** @description A part of the service this operation needs is not installed or not configured (the analysis engine, the media storage). */
@@ -2500,6 +2543,58 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt.
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the test event; `trustgate webhooks test` prints the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status is printed by `trustgate webhooks test` as a failure; nothing is retried. */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -8,7 +8,7 @@
 // as `npm start` runs it, with the worker's production settings: workerSettings(config) and
 // the default poll) in a child process, on a fresh SQLite file in a temporary folder, or on
 // PostgreSQL when DATABASE_URL is set (a new database there, dropped afterwards). The only
-// change for the bench: the retry schedule is reference.md's scaled by WEBHOOK_RETRY_SCALE=0.001
+// change for the bench: the retry schedule is webhooks.yaml's scaled by WEBHOOK_RETRY_SCALE=0.001
 // (3 ms, 10 ms, 180 ms, 1.8 s, …) so that a run with failures ends in minutes.
 //
 // Sessions end by the hosted page's Cancel (POST /liveness/{id}/cancel): the terminal

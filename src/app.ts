@@ -10,6 +10,7 @@ import { makeApiKeyHandler } from './http/auth';
 import './http/context';
 import { makeDemoRouter } from './demo/router';
 import { makeDocsRouter } from './http/docs';
+import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
 import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
@@ -48,12 +49,12 @@ export interface AppDeps {
 }
 
 /**
- * Paths served outside the contract: documentation, the spec itself, the web SDK, the demo,
- * signed media URLs and the hosted verification page (`/liveness/{session_id}`, which is not
- * one of the contract's `/liveness/…` operations).
+ * Paths served outside the contract: the landing page and the icon, documentation, the spec
+ * itself, the web SDK, the demo, signed media URLs and the hosted verification page
+ * (`/liveness/{session_id}`, which is not one of the contract's `/liveness/…` operations).
  */
 const OUTSIDE_SPEC =
-  /^\/((docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
+  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
 
   app.use(makeRequestContext(random, logger));
+  app.use(makeHomeRouter({ demo: config.demo }));
   app.use(makeDocsRouter());
   app.use(makeWebSdkRouter());
   app.use('/ingest', sdkCors);

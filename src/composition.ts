@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { unavailableAnalysisEngine } from './analysis/unavailable';
 import { systemClock, systemRandom, type Clock, type Random } from './clock';
-import { listenUrl, type Config } from './config';
+import { listenUrl, sqliteFile, type Config } from './config';
 import type { IpIntelligence } from './domain/enrichment/session';
 import type { AnalysisEngine } from './domain/verification/analysis';
 import { hostingAsns } from './geo/hosting-asns';
@@ -198,7 +198,7 @@ export async function makeRuntime(
 ): Promise<Runtime> {
   const db = makeDb({
     databaseUrl: config.databaseUrl,
-    sqliteFile: path.join(config.dataDir, 'trustgate.sqlite'),
+    sqliteFile: sqliteFile(config),
     poolSize: config.databasePoolSize,
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,

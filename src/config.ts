@@ -3,6 +3,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { PACKAGE_ROOT } from './spec';
 
 export interface Config {
   /** TCP port to listen on (0 picks a free one). */
@@ -14,7 +15,11 @@ export interface Config {
    * (listenUrl). Never taken from a request's Host or X-Forwarded-* headers.
    */
   publicBaseUrl?: string;
-  /** Folder for the embedded database, the generated secret key and media. */
+  /**
+   * Folder for the embedded database, the generated secret key and media: DATA_DIR (a relative
+   * one from the current directory), else `data` in the installation (DEFAULT_DATA_DIR), so that
+   * the server and the CLI find one database from wherever they are started.
+   */
   dataDir: string;
   /** `postgres://…` for PostgreSQL; undefined for the embedded SQLite file in `dataDir`. */
   databaseUrl?: string;
@@ -62,7 +67,7 @@ export interface Config {
   /** How long a worker's claim on a webhook holds before another worker may take it over. */
   webhookLeaseMs: number;
   /**
-   * A factor on the retry schedule's waits (1 = reference.md's 3 s, 10 s, 3 min, …). Below 1
+   * A factor on the retry schedule's waits (1 = webhooks.yaml's 3 s, 10 s, 3 min, …). Below 1
    * only for staging, load tests and demonstrations: receivers are retried sooner.
    */
   webhookRetryScale: number;
@@ -184,6 +189,32 @@ function webConcurrency(raw: string | undefined): number {
   return value;
 }
 
+/** DATA_DIR's default: `data` in the package root (the installation), whatever the current directory. */
+export const DEFAULT_DATA_DIR = path.join(PACKAGE_ROOT, 'data');
+
+/** The embedded database's file, in DATA_DIR. */
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'trustgate.sqlite');
+}
+
+/**
+ * The database a process uses, for its logs and the CLI's stderr: `sqlite <file>`, or
+ * `postgresql <user>@<host>:<port>/<database>` (never the password or the URL's options).
+ */
+export function databaseLocation(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+  if (!config.databaseUrl) return `sqlite ${sqliteFile(config)}`;
+  let url: URL;
+  try {
+    url = new URL(config.databaseUrl);
+  } catch {
+    return 'postgresql (DATABASE_URL is not a URL; the driver reads it its own way)';
+  }
+  const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+  const host = url.hostname || url.searchParams.get('host') || 'localhost';
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  return `postgresql ${user}${host}:${url.port || '5432'}/${database}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -194,7 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
     throw new ConfigError('TRUSTGATE_SECRET_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   }
-  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const dataDir = env.DATA_DIR ? path.resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',

@@ -8,12 +8,13 @@
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
 import { makeRuntime, type Services } from './composition';
-import { listenUrl, loadConfig, type Config } from './config';
+import { databaseLocation, listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
 
 /** Where the default project's credentials go when stdout is not a terminal. */
@@ -70,12 +71,66 @@ async function prepare(config: Config, logger: Logger): Promise<void> {
   }
 }
 
+/**
+ * What to tell the operator when the server cannot bind its address: the port or host and
+ * the setting that changes it.
+ */
+function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is already in use on ${host} (another Trustgate or another program listens there): stop it, or set PORT to a free port`;
+    case 'EACCES':
+      return `port ${port} on ${host} needs privileges this process does not have: set PORT to a port above 1023`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host} is not an address of this machine: set HOST to one of its addresses (0.0.0.0: all of them)`;
+    default:
+      return `cannot listen on ${host} port ${port} (${err.message}): check PORT and HOST`;
+  }
+}
+
+/**
+ * Binds the server to PORT and HOST; resolves with the port bound (PORT=0 picks one), rejects
+ * with listenFailure's message. In a cluster's worker the primary binds, and the worker gets
+ * its error the same way.
+ */
+function listen(server: http.Server, config: Config): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => reject(new Error(listenFailure(err, config.host, config.port)));
+    server.once('error', failed);
+    server.listen(config.port, config.host, () => {
+      server.off('error', failed);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : config.port);
+    });
+  });
+}
+
 async function serve(config: Config, logger: Logger): Promise<void> {
   // The port actually bound (PORT=0 picks one), for the default public base URL.
   let boundPort = config.port;
   const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
   const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
   if (!cluster.isWorker) await ensureDefaultProject(runtime.services, config, logger);
+
+  const app = createApp({ config, services: runtime.services });
+  const server = createHttpServer(app, { logger });
+  // Bound before anything else starts: a port in use stops the process here, with no webhook
+  // worker running on the shared database for a server that answers nothing.
+  try {
+    boundPort = await listen(server, config);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+  logger.info(
+    {
+      port: boundPort,
+      publicBaseUrl: publicBaseUrl(),
+      database: databaseLocation(config),
+      validateResponses: config.validateResponses,
+    },
+    'listening',
+  );
 
   // The models load in the background; a verification completed before they are ready waits for them.
   runtime
@@ -86,25 +141,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         'the analysis models could not be loaded; completing a verification will try again',
       ),
     );
-
-  const app = createApp({ config, services: runtime.services });
   const stopWorker = new AbortController();
   // In every worker of a cluster too: claims are leased, so the dispatchers share the outbox safely.
   const worker = config.webhookWorker === 'inline' ? runtime.startWorker(stopWorker.signal) : Promise.resolve();
-  const server = createHttpServer(app, { logger }).listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    boundPort = port;
-    logger.info(
-      {
-        port,
-        publicBaseUrl: publicBaseUrl(),
-        database: config.databaseUrl ? 'postgresql' : 'sqlite',
-        validateResponses: config.validateResponses,
-      },
-      'listening',
-    );
-  });
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -134,6 +173,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(`trustgate: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -1,6 +1,8 @@
 /** Settings whose defaults and refusals matter beyond one module: several processes, the public base URL. */
 import os from 'node:os';
-import { ConfigError, DEFAULT_API_KEY_CACHE_TTL_MS, listenUrl, loadConfig } from '../src/config';
+import path from 'node:path';
+import { ConfigError, databaseLocation, DEFAULT_API_KEY_CACHE_TTL_MS, listenUrl, loadConfig } from '../src/config';
+import { PACKAGE_ROOT } from '../src/spec';
 
 test('when nothing is set, then one process, limits counted in the database, keys kept for a few seconds', () => {
   expect(loadConfig({})).toMatchObject({
@@ -60,5 +62,21 @@ describe('PUBLIC_BASE_URL', () => {
     expect(listenUrl('::', 3000)).toBe('http://[::1]:3000');
     expect(listenUrl('fd00::5', 8080)).toBe('http://[fd00::5]:8080');
     expect(listenUrl('trustgate.internal', 80)).toBe('http://trustgate.internal:80');
+  });
+});
+
+describe('DATA_DIR and the database a process names', () => {
+  test('when DATA_DIR is unset, then the data folder of the package root; a relative one is the current folder’s', () => {
+    expect(loadConfig({}).dataDir).toBe(path.join(PACKAGE_ROOT, 'data'));
+    expect(loadConfig({ DATA_DIR: 'here' }).dataDir).toBe(path.join(process.cwd(), 'here'));
+    expect(databaseLocation(loadConfig({ DATA_DIR: '/srv/tg' }))).toBe('sqlite /srv/tg/trustgate.sqlite');
+  });
+
+  test('when DATABASE_URL holds a password and options, then the name shows user, host, port and database only', () => {
+    const named = (url: string) => databaseLocation(loadConfig({ DATABASE_URL: url }));
+    expect(named('postgres://trustgate:s3cret@db.internal:6432/tg?sslmode=require')).toBe(
+      'postgresql trustgate@db.internal:6432/tg',
+    );
+    expect(named('postgresql://db.internal/tg')).toBe('postgresql db.internal:5432/tg');
   });
 });

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { systemRandom } from '../src/clock';
-import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../src/config';
+import { databaseLocation, DEFAULT_API_KEY_CACHE_TTL_MS, loadConfig } from '../src/config';
 import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limit';
 import { makeSecretBox } from '../src/security/secrets';
 import { makeServices, type Services } from '../src/composition';
@@ -245,11 +245,9 @@ describe('an API key rotated by another process', () => {
     const get = (apiKey: string) => request(ctx.app).get(`/session/${randomUUID()}`).set('x-api-key', apiKey);
     expect((await get(ctx.project.api_key)).status).toBe(400); // now in this server's cache
 
-    const rotated = await runCli(
-      ['project', 'rotate-key', ctx.project.project_id, '--json'],
-      databaseEnv(ctx.testDb, dataDir, secretKey),
-    );
-    expect(rotated).toMatchObject({ code: 0, stderr: '' });
+    const env = databaseEnv(ctx.testDb, dataDir, secretKey);
+    const rotated = await runCli(['project', 'rotate-key', ctx.project.project_id, '--json'], env);
+    expect(rotated).toMatchObject({ code: 0, stderr: `database: ${databaseLocation(loadConfig(env))}\n` });
     const newKey = (JSON.parse(rotated.stdout) as { api_key: string }).api_key;
     expect(
       await ctx.testDb

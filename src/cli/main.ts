@@ -14,11 +14,11 @@
  *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
- * IP_LISTS_DIR). The IP lists are files the server reloads by itself; they need no database.
+ * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server reloads by itself; they need no database.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { databaseLocation, loadConfig } from '../config';
 import {
   addToIpList,
   IP_LIST_NAMES,
@@ -225,6 +225,10 @@ async function runWebhooks(
       last_error: w.lastError ?? null,
       created_at: w.createdAt.toISOString(),
     }));
+    if (!values.json && view.length === 0) {
+      out(status ? `no ${status} webhooks` : 'no webhooks');
+      return;
+    }
     print(
       out,
       values.json,
@@ -329,6 +333,8 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), {
       write: io.stderr,
     } as never);
+    // Which database this is, on stderr (stdout stays the command's output): a DATA_DIR left to its default is the installation's.
+    io.stderr(`database: ${databaseLocation(config)}\n`);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Router } from 'express';
 import { BadRequestError } from '../errors';
+import { ICON_LINK } from '../http/home';
 import { isText, TEXT_RULE } from '../http/text';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from '../usecases/evaluation';
@@ -32,7 +33,7 @@ export function makeDemoRouter(deps: DemoDeps): Router {
     project.catch(() => (project = undefined));
     return project;
   };
-  const page = fs.readFileSync(path.join(PUBLIC, 'index.html'), 'utf8');
+  const page = fs.readFileSync(path.join(PUBLIC, 'index.html'), 'utf8').replace('{{ICON}}', ICON_LINK);
 
   router.get('/demo', async (_req, res) => {
     const { id } = await demoProject();

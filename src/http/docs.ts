@@ -5,6 +5,7 @@
 import express, { type Router } from 'express';
 import { absolutePath } from 'swagger-ui-dist';
 import { BUNDLED_SPEC_PATH } from '../spec';
+import { ICON_LINK } from './home';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -12,6 +13,7 @@ const PAGE = `<!doctype html>
   <meta charset="utf-8">
   <title>Trustgate API reference</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
+  ${ICON_LINK}
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>

@@ -53,7 +53,7 @@ import type { Project } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import { applyAccountLists } from './lists';
 
-/** A session can be evaluated for this long after it starts (reference.md). */
+/** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;

@@ -1,5 +1,5 @@
 /**
- * When to try a failed webhook again: reference.md's schedule. After the n-th failed attempt
+ * When to try a failed webhook again: the schedule of webhooks.yaml (its **Delivery** paragraph). After the n-th failed attempt
  * wait 3 s, 10 s, 3 min, 30 min, 1 h, 3 h, 5 h, then every 10 h, plus 0–10 % jitter; at most
  * 24 retries and never past 8 days after the first attempt. A 429's Retry-After is honoured
  * (capped at 10 h). The policy is configuration, so tests can shrink it.

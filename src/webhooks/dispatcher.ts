@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher: claims due webhooks, posts each one signed afresh (reference.md) and
+ * The webhook dispatcher: claims due webhooks, posts each one signed afresh (webhooks.yaml's `x-signature`) and
  * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
  * the policy runs out or the transport refuses the target (transport.ts: a private address the
  * operator did not allow, a metadata service). A claimed batch is posted concurrently and

@@ -1,5 +1,5 @@
 /**
- * The `x-signature` of outgoing webhooks: reference.md's Hook0 "v1" scheme.
+ * The `x-signature` of outgoing webhooks: the scheme webhooks.yaml describes for that header (Hook0's "v1").
  *
  *   x-signature: t=<unix seconds>,h=<signed header names, sorted, space-separated>,v1=<hex>
  *   v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{values of the headers in h, joined by '.'}.{raw body}"))

@@ -157,7 +157,7 @@ describe('trustgate project reset', () => {
     expect(filesBefore).toEqual(expect.arrayContaining([...myMedia, ...theirMedia]));
 
     const reset = await trustgate(['project', 'reset', test.project_id]);
-    expect(reset).toMatchObject({ code: 0, stderr: '' });
+    expect(reset).toMatchObject({ code: 0, stderr: expect.stringMatching(/^database: (sqlite|postgresql) \S+\n$/) });
     expect(reset.stdout).toMatch(/reset \(test project\)/);
     expect(reset.stdout).toMatch(/sessions: 4 deleted/);
 
@@ -209,7 +209,7 @@ describe('trustgate webhooks test', () => {
       expect(rx.received).toHaveLength(0);
 
       const sent = await trustgate(['webhooks', 'test', created.project_id], { WEBHOOK_ALLOW_PRIVATE: '1' });
-      expect(sent).toMatchObject({ code: 0, stderr: '' });
+      expect(sent).toMatchObject({ code: 0, stderr: expect.stringMatching(/^database: (sqlite|postgresql) \S+\n$/) });
       expect(sent.stdout).toContain(`POST ${rx.url} (webhook.test`);
       expect(sent.stdout).toContain('answer: HTTP 200');
       expect(rx.received).toHaveLength(1);

@@ -57,7 +57,7 @@ function reasonOf(call: () => unknown): WebhookVerificationReason {
 }
 
 describe('verifyWebhook: acceptance', () => {
-  it("when reference.md's test vector arrives at its t, then its signature is accepted and only its body is refused", () => {
+  it("when the signature scheme's test vector arrives at its t, then its signature is accepted and only its body is refused", () => {
     // The vector's body has no event_type (and its x-event-type is not one of webhooks.yaml's), so the
     // body check after the signature refuses it: malformed_body, not bad_signature or stale_timestamp.
     const headers = {

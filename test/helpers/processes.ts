@@ -121,14 +121,19 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
   return { child, lines, stdout: () => stdout, stderr: () => stderr, port: Number(listening()[0]!.port), exited };
 }
 
-/** Runs the compiled CLI (`trustgate …`) as a process of its own. */
+/**
+ * Runs the compiled CLI (`trustgate …`) as a process of its own: the one compileSources built,
+ * or the one in `compiled` (a folder holding src/cli/main.js), in `cwd` (this process's folder unless given).
+ */
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
+  options: { cwd?: string; compiled?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const entry = path.join(compileSources(), 'src', 'cli', 'main.js');
+  const entry = path.join(options.compiled ?? compileSources(), 'src', 'cli', 'main.js');
   const script = `require(${JSON.stringify(entry)}).cli(process.argv.slice(1)).then((code) => process.exit(code))`;
   const child = spawn(process.execPath, ['-e', script, ...args], {
+    cwd: options.cwd,
     env: { LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

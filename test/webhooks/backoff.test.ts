@@ -10,7 +10,7 @@ const after = (failedAttempts: number, now = first, extra: { retryAfterMs?: numb
     retryAfterMs: extra.retryAfterMs,
   });
 
-describe('the retry schedule (reference.md)', () => {
+describe("the retry schedule (webhooks.yaml's Delivery)", () => {
   it('when attempts fail one after another, then the waits are 3 s, 10 s, 3 min, 30 min, 1 h, 3 h, 5 h, then 10 h', () => {
     const waits = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => after(n)!.getTime() - first.getTime());
     expect(waits).toEqual([3e3, 10e3, 180e3, 1800e3, 3600e3, 3 * 3600e3, 5 * 3600e3, 10 * 3600e3, 10 * 3600e3]);

@@ -1,13 +1,14 @@
 /**
- * The server side of the webhook signature: reference.md's test vector, an independent
- * implementation of the scheme written from reference.md's text, and the headers of one attempt.
+ * The server side of the webhook signature: the scheme's test vector (from the product's brief,
+ * which is not in this repository: the vector is kept here), an independent implementation of the
+ * scheme written from webhooks.yaml's `x-signature` text, and the headers of one attempt.
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { SIGNED_HEADERS, signWebhook, webhookHeaders } from '../../src/webhooks/signature';
 import { verifyWebhook } from '../../packages/client/src';
 
-/** reference.md, "Webhook signature (`x-signature`)": the vector the project must reproduce exactly. */
+/** The scheme's test vector (the product's brief, "Webhook signature (`x-signature`)"): the project must reproduce it exactly. */
 const VECTOR = {
   secret: '3f1b6c2e-8d4a-4e7b-9c1d-2a5e6f7b8c9d',
   t: 1773933769,
@@ -22,9 +23,10 @@ const VECTOR = {
 };
 
 /**
- * reference.md's text, implemented again without looking at src/: "v1 = hex(HMAC-SHA256(secret,
- * "{t}.{h}.{value of each header in h, joined by '.'}.{raw body}")); the key is the secret's UTF-8
- * string; h = the signed header names, lower-case, sorted, space-separated".
+ * webhooks.yaml's `x-signature` text, implemented again without looking at src/: "`h` lists the
+ * signed header names in lower case, sorted and separated by spaces, and v1 = hex(HMAC-SHA256(secret,
+ * "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}")) keyed with the project's
+ * webhook secret as a UTF-8 string".
  */
 function referenceSignature(secret: string, t: number, headers: Record<string, string>, body: Buffer): string {
   const names = Object.keys(headers)
@@ -37,7 +39,7 @@ function referenceSignature(secret: string, t: number, headers: Record<string, s
 }
 
 describe('signWebhook', () => {
-  it("when reference.md's test vector is signed, then the x-signature is exactly the vector's", () => {
+  it("when the scheme's test vector is signed, then the x-signature is exactly the vector's", () => {
     const signature = signWebhook({
       secret: VECTOR.secret,
       timestamp: VECTOR.t,

@@ -6,7 +6,7 @@
  *     ...
  *   });
  *
- * The `x-signature` scheme (reference.md, webhooks.yaml): `t=<unix seconds>,h=<signed header
+ * The `x-signature` scheme (webhooks.yaml): `t=<unix seconds>,h=<signed header
  * names>,v1=<hex>`, `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{header values joined by '.'}.{raw body}"))`.
  *
  * Self-contained on purpose: it runs in customers' processes, so it imports nothing of the server,

@@ -65,7 +65,7 @@ describe('standard and custom lists', () => {
     expect(after.account_score).toBeLessThanOrEqual(before.account_score);
   });
 
-  // reference.md: the standard lists "are mutually exclusive"; applyInput has the check, but authenticate
+  // openapi.yaml: the standard lists "are mutually exclusive"; applyInput has the check, but authenticate
   // takes `lists` out of the input before calling it (src/usecases/evaluation.ts, `const { id, lists: listInput, ...input }`).
   test('when account.lists holds two standard lists, then 400 naming account.lists and nothing is written', async () => {
     const p = await freshProject(ctx);

@@ -277,7 +277,7 @@ describe('impossible_travel', () => {
     await expectSameOnGet(p, r);
   });
 
-  // reference.md: "at a speed above 900 km/h"; openapi.yaml: "moved faster than 900 km/h"; docs/scoring.md:
+  // openapi.yaml: "moved faster than 900 km/h"; docs/scoring.md:
   // "to 1 at 900 km/h, where `impossible_travel` is named and the signal raised".
   // London (Sky) → Monterey is about 8,700 km: 10.5 hours is about 830 km/h, an airliner's speed.
   test('when the account travelled at about 830 km/h (below 900 km/h), then impossible_travel stays off', async () => {
@@ -288,7 +288,7 @@ describe('impossible_travel', () => {
     expectOff(r, 'impossible_travel', 'impossible_travel', 'network');
   });
 
-  // reference.md: "sessions on anonymising networks (proxy, VPN, Tor, relay) are skipped". The previous
+  // docs/scoring.md: only "when neither came from an anonymising network (Tor, VPN, proxy, relay)". The previous
   // session's anonymity is read from the facts stored at ingestion, whose signals never see the IP lists.
   test('when the session before was on a listed VPN, then impossible_travel stays off (its location is not the person’s)', async () => {
     const p = await freshProject(ctx);

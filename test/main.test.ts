@@ -1,0 +1,85 @@
+/**
+ * The server's start as a real OS process (the compiled src/main.js): when its port is taken, it
+ * says so, naming the port and the setting that changes it, and exits non-zero, as a single
+ * server and as a cluster (WEB_CONCURRENCY=2). On SQLite, or on PostgreSQL under DATABASE_URL.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { makeTestDb, type TestDb } from './helpers/db';
+import { compileSources, databaseEnv, removeCompiled } from './helpers/processes';
+
+let testDb: TestDb;
+let dataDir: string;
+let taken: net.Server;
+let port: number;
+
+beforeAll(async () => {
+  compileSources();
+  testDb = await makeTestDb();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-main-'));
+  taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  port = (taken.address() as net.AddressInfo).port;
+}, 120_000);
+afterAll(async () => {
+  removeCompiled();
+  await new Promise((resolve) => taken.close(resolve));
+  await testDb.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Runs the compiled server until it exits by itself (the test's timeout stops one that does not). */
+function runServer(env: NodeJS.ProcessEnv): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(compileSources(), 'src', 'main.js')], {
+    env: {
+      ...databaseEnv(testDb, dataDir, randomBytes(32)),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ANALYSIS_ENGINE: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr })),
+  );
+}
+
+const messages = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => (JSON.parse(l) as { msg: string }).msg);
+
+describe('a port in use', () => {
+  test('when another program holds PORT, then the server exits with 1 and a message naming the port and PORT, and never claims to listen or starts a webhook worker', async () => {
+    const r = await runServer({});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `trustgate: port ${port} is already in use on 127.0.0.1 (another Trustgate or another program listens there): stop it, or set PORT to a free port\n`,
+    );
+    expect(messages(r.stdout)).not.toContain('listening');
+    expect(messages(r.stdout)).not.toContain('webhook worker started');
+  }, 60_000);
+
+  test('when a cluster (WEB_CONCURRENCY=2) starts on it, then each worker says so, the primary stops them all and exits with 1', async () => {
+    const r = await runServer({ WEB_CONCURRENCY: '2' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`trustgate: port ${port} is already in use on 127.0.0.1`);
+    expect(r.stderr).toContain('set PORT to a free port');
+    expect(r.stderr).not.toContain('Unhandled'); // no stack trace instead of the message
+    const logged = messages(r.stdout);
+    expect(logged).toContain('stopping the workers');
+    expect(logged).not.toContain('listening');
+    expect(logged).not.toContain('webhook worker started');
+  }, 90_000);
+});

@@ -91,7 +91,39 @@ describeOnSqlite("the README's examples, run as written", () => {
   let consumer: string;
   let server: ServerProcess;
   let credentials: Credentials;
-  let receiver: ChildProcess | undefined;
+  const receivers: ChildProcess[] = [];
+
+  /**
+   * The README's receiver, saved as receiver.mjs in `dir` (in the consumer's project) with a free
+   * port for 4000, started by the README's command with `secret` for `whsec_…`; what it prints.
+   */
+  async function startReceiver(dir: string, secret: string): Promise<{ port: number; output(): string }> {
+    const port = await freePort();
+    const source = example('receiver');
+    expect(source.lang).toBe('js');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'receiver.mjs'),
+      substitute(source.code, { ".listen(4000, '127.0.0.1')": `.listen(${port}, '127.0.0.1')` }),
+    );
+    const start = substitute(example('receiver-run').code, { 'whsec_…': secret });
+    expect(start).toContain('node receiver.mjs');
+    let out = '';
+    const child = spawn('bash', ['-c', start], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, killed as one in afterAll
+    });
+    receivers.push(child);
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    await until(async () => {
+      if (child.exitCode !== null) throw new Error(`the receiver exited: ${out}`);
+      return accepts(port);
+    }, 'the receiver to listen');
+    return { port, output: () => out };
+  }
 
   /** The environment the README's `npm start` lines get, with their own assignments. */
   const serverEnv = (assignments: Record<string, string>) => ({
@@ -113,11 +145,12 @@ describeOnSqlite("the README's examples, run as written", () => {
   }, SLOW);
 
   afterAll(async () => {
-    if (receiver?.pid && receiver.exitCode === null) {
-      const exited = new Promise((r) => receiver!.once('exit', r));
-      process.kill(-receiver.pid, 'SIGTERM');
-      await exited;
-    }
+    for (const receiver of receivers)
+      if (receiver.pid && receiver.exitCode === null) {
+        const exited = new Promise((r) => receiver.once('exit', r));
+        process.kill(-receiver.pid, 'SIGTERM');
+        await exited;
+      }
     if (server && server.child.exitCode === null) {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -220,28 +253,7 @@ describeOnSqlite("the README's examples, run as written", () => {
   it(
     'webhook receiver: when run with node and the project pointed at it, then `trustgate webhooks test` gets HTTP 200 and the receiver logs the verified event',
     async () => {
-      const receiverPort = await freePort();
-      const source = example('receiver');
-      expect(source.lang).toBe('js');
-      fs.writeFileSync(
-        path.join(consumer, 'receiver.mjs'),
-        substitute(source.code, { ".listen(4000, '127.0.0.1')": `.listen(${receiverPort}, '127.0.0.1')` }),
-      );
-      const start = substitute(example('receiver-run').code, { 'whsec_…': credentials.webhook_secret });
-      expect(start).toContain('node receiver.mjs');
-      let out = '';
-      receiver = spawn('bash', ['-c', start], {
-        cwd: consumer,
-        env: cleanEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true, // its own process group, killed as one in afterAll
-      });
-      receiver.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-      receiver.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-      await until(async () => {
-        if (receiver!.exitCode !== null) throw new Error(`the receiver exited: ${out}`);
-        return accepts(receiverPort);
-      }, 'the receiver to listen');
+      const { port: receiverPort, output } = await startReceiver(consumer, credentials.webhook_secret);
 
       const { starts, rest } = npmStarts(example('webhook-test').code);
       const script = substitute(rest, {
@@ -251,7 +263,7 @@ describeOnSqlite("the README's examples, run as written", () => {
       const { stdout } = await bash(script, PACKAGE_ROOT, { DATA_DIR: dataDir });
       expect(stdout).toContain(credentials.project_id); // project list
       expect(stdout).toContain(`answer: HTTP 200`);
-      await until(() => /^test event \S/m.test(out), 'the receiver to log the test event');
+      await until(() => /^test event \S/m.test(output()), 'the receiver to log the test event');
 
       // The server restarted as the README says, on the same data: the project is kept, not created again.
       expect(starts).toEqual([{ WEBHOOK_ALLOW_PRIVATE: '1' }]);
@@ -260,6 +272,47 @@ describeOnSqlite("the README's examples, run as written", () => {
       fs.rmSync(path.join(dataDir, 'default-project.json'));
       server = await startServer(serverEnv(starts[0]!));
       expect(fs.existsSync(path.join(dataDir, 'default-project.json'))).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    "webhook receiver: when a test project's verification session ends (test_verification_liveness_check_failed), then the receiver logs its verified webhook",
+    async () => {
+      // The project pointed at a receiver of its own (its secret is its own), as docs/test-mode.md creates it.
+      const second = path.join(consumer, 'tests-receiver');
+      const created = await bash(`npx trustgate project create --name "Shop (tests)" --test --json`, PACKAGE_ROOT, {
+        DATA_DIR: dataDir,
+      });
+      const project = JSON.parse(created.stdout) as Credentials;
+      const { port, output } = await startReceiver(second, project.webhook_secret);
+      await bash(
+        `WEBHOOK_ALLOW_PRIVATE=1 npx trustgate project set-webhook ${project.project_id} http://127.0.0.1:${port}/webhooks/trustgate`,
+        PACKAGE_ROOT,
+        { DATA_DIR: dataDir },
+      );
+
+      // The server runs as the previous test restarted it: WEBHOOK_ALLOW_PRIVATE=1.
+      const session = await send(
+        server.port,
+        'POST',
+        '/liveness/session',
+        { 'x-api-key': project.api_key },
+        { type: 'face-match', account_id: 'test_verification_liveness_check_failed' },
+      );
+      expect(session.status).toBe(200);
+      const { session_id, url } = session.body as { session_id: string; url: string };
+      const token = new URL(url).searchParams.get('token')!;
+      const completed = await send(
+        server.port,
+        'POST',
+        `/liveness/${session_id}/complete?token=${encodeURIComponent(token)}`,
+      );
+      expect(completed.status).toBe(200);
+      await until(
+        () => /^verification\.face-match\.completed liveness_check_failed \S/m.test(output()),
+        'the receiver to log the verification webhook',
+      );
     },
     SLOW,
   );

@@ -6,12 +6,10 @@
  * node_modules), and the installed client runs for real, through require() and import, against a
  * running Trustgate.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
@@ -19,86 +17,29 @@ import type { Session, WebhookEnvelope } from '../../src/api-types';
 import { webhookHeaders } from '../../src/webhooks/signature';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
+import { cleanEnv, installPacked, packWorkspaces, run, type Packed } from '../helpers/packages';
 import { storeSession } from '../helpers/sessions';
 import { example } from '../helpers/spec';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
 const CONSUMERS = path.join(__dirname, 'consumers');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const SLOW = 180_000;
-
-/** The environment without npm's own variables, as in a shell of the customer's. */
-const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_'))),
-  ...extra,
-});
-
-interface Packed {
-  name: string;
-  filename: string;
-  files: { path: string }[];
-}
 
 let tmp: string;
 let packed: Map<string, Packed>;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-packages-'));
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--json', '--workspace', 'packages/client', '--workspace', 'packages/web', '--pack-destination', tmp],
-    { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 },
-  );
-  // prepack's build logs before the JSON.
-  const list = JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1)) as Packed[];
-  packed = new Map(list.map((p) => [p.name, p]));
+  packed = await packWorkspaces(['packages/client', 'packages/web'], tmp);
 }, SLOW);
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/**
- * Tarballs of a package's registry dependencies, packed from the repository's node_modules (the
- * versions its lockfile installed, dependencies of dependencies included): with them the install
- * needs neither the registry nor its metadata in the npm cache.
- */
-async function dependencyTarballs(name: string): Promise<string[]> {
-  const manifest = (dir: string) =>
-    JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-  const needed = new Set<string>();
-  const visit = (dir: string) => {
-    for (const dependency of Object.keys(manifest(dir).dependencies ?? {})) {
-      if (needed.has(dependency)) continue;
-      needed.add(dependency);
-      visit(path.join(ROOT, 'node_modules', dependency));
-    }
-  };
-  visit(path.join(ROOT, 'packages', name.replace('@trustgate/', '')));
-  if (needed.size === 0) return [];
-  const destination = fs.mkdtempSync(path.join(tmp, 'dependencies-'));
-  const dirs = [...needed].map((dependency) => path.join(ROOT, 'node_modules', dependency));
-  const { stdout } = await run(
-    'npm',
-    ['pack', ...dirs, '--json', '--ignore-scripts', '--pack-destination', destination],
-    { cwd: destination, env: cleanEnv() },
-  );
-  return (JSON.parse(stdout) as Packed[]).map((p) => path.join(destination, p.filename));
-}
-
 /** A fresh folder outside the repository with the package's tarball installed, offline. */
-async function install(name: string): Promise<string> {
-  const tarball = path.join(tmp, packed.get(name)!.filename);
-  const dir = fs.mkdtempSync(path.join(tmp, 'consumer-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  const dependencies = await dependencyTarballs(name);
-  await run('npm', ['install', tarball, ...dependencies, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
-    cwd: dir,
-    env: cleanEnv(),
-  });
-  return dir;
-}
+const install = (name: string): Promise<string> => installPacked(tmp, packed, name);
 
 const RESOLUTIONS = {
   nodenext: { module: 'nodenext', moduleResolution: 'nodenext', files: ['check.mts', 'check.cts'] },

@@ -334,7 +334,9 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       write: io.stderr,
     } as never);
     // Which database this is, on stderr (stdout stays the command's output): a DATA_DIR left to its default is the installation's.
-    io.stderr(`database: ${databaseLocation(config)}\n`);
+    // The worker's stderr is its JSON log, so there it is a log line.
+    if (argv[0] === 'worker') logger.info({ database: databaseLocation(config) }, 'database');
+    else io.stderr(`database: ${databaseLocation(config)}\n`);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {

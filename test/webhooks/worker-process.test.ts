@@ -121,8 +121,10 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
     const rx = await webhookReceiver();
     const child = worker(workerEnv('debug'), ['--poll-ms', '600000']);
     const logs: Record<string, unknown>[] = [];
+    // Its stderr is a JSON log, every line of it (which database it uses included).
     readline.createInterface({ input: child.stderr! }).on('line', (line) => logs.push(JSON.parse(line)));
     try {
+      await until(() => logs.some((l) => l.msg === 'database' && /^postgresql /.test(String(l.database))));
       const credentials = await services.projects.create({ name: 'Worker NOTIFY test', webhookUrl: rx.url });
       const project = (await services.repos.projects.findById(credentials.project_id))!;
 

@@ -170,7 +170,7 @@ async function serve() {
         'SQLITE_CACHE_MB',
         'SQLITE_MMAP_MB',
         'SQLITE_CHECKPOINT_MS',
-        'SQLITE_READ_THREAD',
+        'SQLITE_THREAD',
         'DATABASE_POOL_SIZE',
       ]
         .filter((k) => process.env[k])
@@ -200,7 +200,7 @@ async function serve() {
       profile.set(sql, p);
     };
     runtime.db.on('query', (q) => {
-      // The read thread's statements come timed (src/storage/read-thread.ts).
+      // The SQLite thread's statements come timed (src/storage/sqlite-thread.ts).
       if (q.thread) add(`[${q.thread} thread] ${shape(q.sql)}`, q.ms);
       else started.set(q.__knexQueryUid, { sql: shape(q.sql), t: process.hrtime.bigint() });
     });

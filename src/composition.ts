@@ -21,11 +21,12 @@ import { makeDb, migrate, type Db } from './storage/db';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
+import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
-import { makeRateLimitRepository } from './storage/repositories/rate-limits';
+import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
 import { makeVerificationRepository } from './storage/repositories/verifications';
@@ -105,10 +106,11 @@ export function makeServices(edges: EdgeDeps) {
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
     facts: makeEvaluationFacts(deps.db),
+    evaluationWrites: makeEvaluationWrites(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
-    rateLimits: makeRateLimitRepository(deps.db),
+    rateLimits: makeRateLimits(deps.db),
     projectData: makeProjectDataRepository(),
   };
   const media =
@@ -203,7 +205,7 @@ export async function makeRuntime(
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,
     sqliteCheckpointMs: config.sqliteCheckpointMs,
-    sqliteReadThread: config.sqliteReadThread,
+    sqliteThread: config.sqliteThread,
     onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
   });
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock

@@ -83,8 +83,8 @@ export interface Config {
   sqliteCacheMb: number;
   sqliteMmapMb: number;
   sqliteCheckpointMs: number;
-  /** SQLite: the evaluation's reads on a thread of their own (storage/read-thread.ts). */
-  sqliteReadThread: boolean;
+  /** SQLite: the evaluation's statements and the rate limit's on a thread of their own (storage/sqlite-thread.ts). */
+  sqliteThread: boolean;
   /** Largest JSON body accepted. */
   bodyLimit: string;
   nodeEnv: string;
@@ -253,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),
     sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', DB_DEFAULTS.sqliteMmapMb, 0, 1_000_000),
     sqliteCheckpointMs: integer(env, 'SQLITE_CHECKPOINT_MS', DB_DEFAULTS.sqliteCheckpointMs, 0, 60_000),
-    sqliteReadThread: flag(env, 'SQLITE_READ_THREAD', true),
+    sqliteThread: flag(env, 'SQLITE_THREAD', true),
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { DB_DEFAULTS } from '../config';
 import { CHECKPOINT_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { migrationSource } from './migrations';
-import { startReadThread, type ReadThread } from './read-thread';
+import { startSqliteThread, type SqliteThread } from './sqlite-thread';
 
 export type Db = Knex;
 export type Dialect = 'sqlite' | 'postgresql';
@@ -39,19 +39,47 @@ export interface DbOptions {
   sqliteCheckpointMs?: number;
   /** Told when the checkpoint thread fails (the request connection's own checkpoints still run). */
   onCheckpointError?: (message: string) => void;
-  /** SQLite: run the evaluation's reads on a thread of their own (read-thread.ts; default on for a file). */
-  sqliteReadThread?: boolean;
+  /** SQLite: run the evaluation's statements on a thread of their own (sqlite-thread.ts; default on for a file). */
+  sqliteThread?: boolean;
 }
 
-/** The read thread of each SQLite database that has one (started on first use). */
-const readThreads = new WeakMap<Db, () => ReadThread>();
+/** The SQLite thread of each database that has one (started on first use). */
+const sqliteThreads = new WeakMap<Db, () => SqliteThread>();
 
-/** The database's read thread (read-thread.ts), when it is a SQLite file with one. */
-export function readThreadOf(db: Db): ReadThread | undefined {
-  return readThreads.get(db)?.();
+/** The database's SQLite thread (sqlite-thread.ts), when it is a SQLite file with one. */
+export function sqliteThreadOf(db: Db): SqliteThread | undefined {
+  return sqliteThreads.get(db)?.();
 }
 
-/** A SQLite connection's page cache, memory map and prepared-statement cache (the request connection and the read thread's). */
+/**
+ * `local`'s methods `names`, run on the database's SQLite thread when it has one (sqlite-thread.ts:
+ * the thread runs the same repository, registered there as `area`, over its own connection), on
+ * this thread otherwise. A call given a transaction handle (a function: it cannot cross threads)
+ * runs here. The thread's statements are announced on `db` as knex announces its own (its
+ * `query` event, in the caller's async context), so that whatever counts or inspects the
+ * statements sees them.
+ */
+export function onSqliteThread<T extends object, K extends keyof T & string>(
+  db: Db,
+  area: string,
+  local: T,
+  names: readonly K[],
+): Pick<T, K> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const name of names) {
+    const method = local[name] as (...args: unknown[]) => Promise<unknown>;
+    out[name] = async (...args: unknown[]) => {
+      const thread = sqliteThreadOf(db);
+      if (!thread || args.some((a) => typeof a === 'function')) return method.apply(local, args);
+      const { result, statements } = await thread.call(`${area}.${name}`, args);
+      for (const s of statements) db.emit('query', { ...s, thread: 'sqlite' });
+      return result;
+    };
+  }
+  return out as Pick<T, K>;
+}
+
+/** A SQLite connection's page cache, memory map and prepared-statement cache (the request connection and the SQLite thread's). */
 export function tuneSqliteConnection(conn: BetterSqlite3.Database, cacheMb: number, mmapMb: number): void {
   conn.pragma('busy_timeout = 5000');
   conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
@@ -103,17 +131,21 @@ export function makeDb(options: DbOptions): Db {
       },
     },
   });
-  let readThread: ReadThread | undefined;
-  if (filename !== ':memory:' && (options.sqliteReadThread ?? true)) {
-    readThreads.set(db, () => (readThread ??= startReadThread({ filename, cacheMb, mmapMb })));
+  let sqliteThread: SqliteThread | undefined;
+  if (filename !== ':memory:' && (options.sqliteThread ?? true)) {
+    const autocheckpointPages = checkpointMs > 0 ? CHECKPOINT_FALLBACK_PAGES : undefined;
+    sqliteThreads.set(
+      db,
+      () => (sqliteThread ??= startSqliteThread({ filename, cacheMb, mmapMb, autocheckpointPages })),
+    );
   }
   // Closing the database stops its threads first.
   // (knex.destroy() calls its client's destroy; the instance's own members are read-only.)
   const client = db.client as { destroy(callback?: unknown): Promise<void> };
   const destroy = client.destroy.bind(client);
   client.destroy = async (callback?: unknown) => {
-    readThreads.delete(db);
-    await Promise.all([checkpointer?.stop(), readThread?.stop()]);
+    sqliteThreads.delete(db);
+    await Promise.all([checkpointer?.stop(), sqliteThread?.stop()]);
     return destroy(callback);
   };
   return db;

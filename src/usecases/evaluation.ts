@@ -11,6 +11,7 @@ import type {
   AuthenticateResponse,
   Evaluation,
   LinkedAccount,
+  ListName,
   Session,
   UnauthenticatedRequest,
   UnauthenticatedResponse,
@@ -45,13 +46,9 @@ import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
-import type { Db } from '../storage/db';
-import type { AccountRepository } from '../storage/repositories/accounts';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
-import type { ListRepository } from '../storage/repositories/lists';
+import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
 import type { Project } from '../storage/repositories/projects';
-import type { SessionRepository } from '../storage/repositories/sessions';
-import { applyAccountLists } from './lists';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
@@ -63,12 +60,9 @@ export interface IpListLookup {
 }
 
 export interface EvaluationDeps {
-  db: Db;
   clock: Clock;
-  sessions: SessionRepository;
-  accounts: AccountRepository;
-  lists: ListRepository;
   facts: EvaluationFactsRepository;
+  evaluationWrites: EvaluationWritesRepository;
   ipLists: IpListLookup;
 }
 
@@ -78,7 +72,7 @@ export interface EvaluationOptions {
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { db, clock, sessions, accounts, lists, facts: reads, ipLists } = deps;
+  const { clock, facts: reads, evaluationWrites: writes, ipLists } = deps;
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
 
   async function load(project: Project, sessionId: string, history?: { accountId: string; limit: number }) {
@@ -268,31 +262,35 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   /** The evaluation's writes, in one transaction; false when the account changed since it was read. */
-  async function persist(
+  function persist(
     project: Project,
     facts: EvaluationFacts,
     outcome: EvaluationOutcome,
-    listInput: readonly string[],
+    listInput: readonly ListName[],
   ): Promise<boolean> {
     const now = clock.now();
-    const evaluation = {
-      decision: outcome.decision,
-      accountScore: outcome.scores.account_score,
-      at: now,
-      scores: outcome.signals.risk_signal_scores,
-      spoofedIp: outcome.signals.risk_signals.spoofed_ip,
-    };
     const account = outcome.account;
-    if (!account) {
-      await sessions.setEvaluation(project.id, facts.session.id, evaluation);
-      return true;
-    }
-    return db.transaction(async (trx) => {
-      if (!(await accounts.writeEvaluated(account.record, facts.account?.existing, trx))) return false;
-      if (account.linksSession) await sessions.addAccount(project.id, facts.session.id, account.record.id, now, trx);
-      await applyAccountLists(lists, project.id, account.record.id, listInput, now, trx);
-      await sessions.setEvaluation(project.id, facts.session.id, evaluation, trx);
-      return true;
+    return writes.write({
+      projectId: project.id,
+      sessionId: facts.session.id,
+      at: now,
+      evaluation: {
+        decision: outcome.decision,
+        accountScore: outcome.scores.account_score,
+        at: now,
+        scores: outcome.signals.risk_signal_scores,
+        spoofedIp: outcome.signals.risk_signals.spoofed_ip,
+      },
+      ...(account
+        ? {
+            account: {
+              record: account.record,
+              existing: facts.account?.existing,
+              linksSession: account.linksSession,
+              lists: listInput,
+            },
+          }
+        : {}),
     });
   }
 

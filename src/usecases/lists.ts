@@ -30,36 +30,9 @@ export async function createStandardLists(lists: ListRepository, projectId: stri
   );
 }
 
-/**
- * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
- * removes it from the other two.
- */
-export async function applyAccountLists(
-  lists: ListRepository,
-  projectId: string,
-  accountId: string,
-  names: readonly ListName[],
-  at: Date,
-  trx?: Db,
-): Promise<void> {
-  if (names.length === 0) return;
-  await lists.ensure(
-    projectId,
-    names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
-    at,
-    trx,
-  );
-  for (const name of names) {
-    if (STANDARD_LISTS.includes(name))
-      await lists.remove(
-        projectId,
-        STANDARD_LISTS.filter((s) => s !== name),
-        accountId,
-        trx,
-      );
-    await lists.add(projectId, name, accountId, at, trx);
-  }
-}
+import { applyAccountLists } from '../storage/repositories/lists';
+
+export { applyAccountLists };
 
 export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListRepository; accounts: AccountRepository }) {
   const { db, clock, lists, accounts } = deps;

@@ -416,9 +416,8 @@ const ENGINE_METHODS = [
   'facts.previousOfAccount',
   'facts.counts',
   'facts.links',
-  'accounts.writeEvaluated',
-  'sessions.addAccount',
-  'sessions.setEvaluation',
+  // The account, the session's link and evaluation, the lists: one transaction (evaluation-writes.ts).
+  'evaluationWrites.write',
   'history.evaluations',
   'history.accountsSharing',
   'lists.members',

@@ -22,7 +22,7 @@ import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 import { identifierSearch } from './identifier-accounts';
-import { readThreadOf } from '../db';
+import { onSqliteThread } from '../db';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -430,30 +430,15 @@ export function makeEvaluationFactsRepository(rows: ReadRows) {
 
 export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;
 
-/**
- * The evaluation's reads as the services use them: on the database's read thread when it has one
- * (a SQLite file: read-thread.ts, which runs this same repository over its own connection),
- * otherwise through knex on this thread. The thread's statements are announced on `db` as knex
- * announces its own (its `query` event, in the caller's async context), so that whatever counts
- * or inspects the statements sees them.
- */
+/** The evaluation's reads as the services use them: on the SQLite thread when the database has one (db.ts onSqliteThread). */
 export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
-  const local = makeEvaluationFactsRepository(knexRows(db));
-  const forward = <K extends keyof EvaluationFactsRepository>(name: K): EvaluationFactsRepository[K] =>
-    (async (...args: unknown[]) => {
-      const thread = readThreadOf(db);
-      if (!thread) return (local[name] as (...a: unknown[]) => unknown)(...args);
-      const { result, statements } = await thread.call(name, args);
-      for (const s of statements) db.emit('query', { ...s, thread: 'read' });
-      return result;
-    }) as EvaluationFactsRepository[K];
-  return {
-    session: forward('session'),
-    previousOfAccount: forward('previousOfAccount'),
-    accounts: forward('accounts'),
-    accountSessions: forward('accountSessions'),
-    previousOfDevice: forward('previousOfDevice'),
-    counts: forward('counts'),
-    links: forward('links'),
-  };
+  return onSqliteThread(db, 'facts', makeEvaluationFactsRepository(knexRows(db)), [
+    'session',
+    'previousOfAccount',
+    'accounts',
+    'accountSessions',
+    'previousOfDevice',
+    'counts',
+    'links',
+  ]);
 }

@@ -1,5 +1,7 @@
 /** Lists and their members. The standard lists are rows like any other, marked `standard`. */
 import type { Knex } from 'knex';
+import type { ListName } from '../../api-types';
+import { STANDARD_LISTS } from '../../domain/lists';
 
 export interface ListRecord {
   name: string;
@@ -112,3 +114,34 @@ export function makeListRepository(db: Knex) {
 }
 
 export type ListRepository = ReturnType<typeof makeListRepository>;
+
+/**
+ * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
+ * removes it from the other two.
+ */
+export async function applyAccountLists(
+  lists: ListRepository,
+  projectId: string,
+  accountId: string,
+  names: readonly ListName[],
+  at: Date,
+  trx?: Knex,
+): Promise<void> {
+  if (names.length === 0) return;
+  await lists.ensure(
+    projectId,
+    names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
+    at,
+    trx,
+  );
+  for (const name of names) {
+    if (STANDARD_LISTS.includes(name))
+      await lists.remove(
+        projectId,
+        STANDARD_LISTS.filter((s) => s !== name),
+        accountId,
+        trx,
+      );
+    await lists.add(projectId, name, accountId, at, trx);
+  }
+}

@@ -3,6 +3,7 @@
  * one statement; `hit` is the one on the hot path (an upsert that returns the new count).
  */
 import type { Knex } from 'knex';
+import { onSqliteThread } from '../db';
 
 export function makeRateLimitRepository(db: Knex) {
   return {
@@ -41,3 +42,9 @@ export function makeRateLimitRepository(db: Knex) {
 }
 
 export type RateLimitRepository = ReturnType<typeof makeRateLimitRepository>;
+
+/** The rate limits as the services use them: `hit`, the hot path's, on the SQLite thread when the database has one. */
+export function makeRateLimits(db: Knex): RateLimitRepository {
+  const local = makeRateLimitRepository(db);
+  return { ...local, ...onSqliteThread(db, 'rateLimits', local, ['hit']) };
+}

@@ -1,10 +1,11 @@
 /**
- * The SQLite read thread (src/storage/read-thread.ts): the evaluation's reads run on a thread of
- * their own with a read-only connection, answer exactly what the same repository answers on the
- * request thread, and announce their statements on the database as knex does.
+ * The SQLite thread (src/storage/sqlite-thread.ts): the evaluation's reads and writes and the rate
+ * limit's upsert run on a thread of their own with a connection of its own, answer exactly what the
+ * same repositories answer on the request thread, and announce their statements on the database
+ * as knex does.
  */
-import { readThreadOf } from '../../src/storage/db';
-import { startReadThread } from '../../src/storage/read-thread';
+import { sqliteThreadOf } from '../../src/storage/db';
+import { startSqliteThread } from '../../src/storage/sqlite-thread';
 import {
   knexRows,
   makeEvaluationFacts,
@@ -26,8 +27,8 @@ afterEach(async () => {
   await ctx.close();
 });
 
-onSqlite('the read thread', () => {
-  it('when an evaluation reads, then the reads run on the thread and the database announces each of them', async () => {
+onSqlite('the SQLite thread', () => {
+  it('when an evaluation runs, then its statements run on the thread and the database announces each of them', async () => {
     const s = scenario(ctx);
     await s.signIn({ id: 'alice', email: 'alice@example.org' }, { device_id: 'dev-1' }, US_IP);
     const sessionId = await s.ingest(personSession({ device_id: 'dev-1' }), US_IP);
@@ -39,13 +40,16 @@ onSqlite('the read thread', () => {
     } finally {
       ctx.testDb.db.off('query', listener);
     }
-    expect(readThreadOf(ctx.testDb.db)).toBeDefined();
-    const onThread = sent.filter((q) => q.thread === 'read');
-    // The session with the account's history, the account, the counts and the links at least.
-    expect(onThread.length).toBeGreaterThanOrEqual(4);
-    expect(onThread.every((q) => /^\s*(WITH|SELECT)\b/i.test(q.sql))).toBe(true);
-    // The writes stay on the request thread's connection.
-    expect(sent.some((q) => /^\s*update\b/i.test(q.sql) && !q.thread)).toBe(true);
+    expect(sqliteThreadOf(ctx.testDb.db)).toBeDefined();
+    const onThread = sent.filter((q) => q.thread === 'sqlite');
+    // The rate limit, the session with the account's history, the account, the counts, the links, and the transaction.
+    expect(onThread.some((q) => /^\s*insert into `rate_limits`/i.test(q.sql))).toBe(true);
+    expect(onThread.filter((q) => /^\s*(WITH|SELECT)\b/i.test(q.sql)).length).toBeGreaterThanOrEqual(4);
+    expect(onThread.map((q) => q.sql.split(' ')[0]!.toUpperCase())).toEqual(
+      expect.arrayContaining(['BEGIN;', 'UPDATE', 'COMMIT;']),
+    );
+    // Nothing of it on the request thread's connection (the API key's project comes from the cache).
+    expect(sent.filter((q) => !q.thread)).toEqual([]);
   });
 
   it('when the same reads run on the thread and on the request thread, then they answer the same values (dates, maps and all)', async () => {
@@ -113,11 +117,13 @@ onSqlite('the read thread', () => {
   });
 
   it('when the thread is asked for something it does not have, then the call fails with its message instead of hanging', async () => {
-    const thread = startReadThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     try {
-      await expect(thread.call('dropEverything', [])).rejects.toThrow('the read thread has no method dropEverything');
+      await expect(thread.call('facts.dropEverything', [])).rejects.toThrow(
+        'the SQLite thread has no method facts.dropEverything',
+      );
       // And it still answers afterwards.
-      const { result } = await thread.call('accounts', [ctx.project.project_id, ['nobody']]);
+      const { result } = await thread.call('facts.accounts', [ctx.project.project_id, ['nobody']]);
       expect(tag(result)).toBe('[object Map]');
       expect((result as Map<string, unknown>).size).toBe(0);
     } finally {
@@ -126,10 +132,10 @@ onSqlite('the read thread', () => {
   });
 
   it('when the thread is stopped, then a call fails at once', async () => {
-    const thread = startReadThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     await thread.stop();
-    await expect(thread.call('accounts', [ctx.project.project_id, ['nobody']])).rejects.toThrow(
-      'the SQLite read thread stopped',
+    await expect(thread.call('facts.accounts', [ctx.project.project_id, ['nobody']])).rejects.toThrow(
+      'the SQLite thread stopped',
     );
   });
 });

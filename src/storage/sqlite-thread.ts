@@ -1,22 +1,25 @@
 /**
- * SQLite reads on a thread of their own. better-sqlite3 runs a statement on the thread that
- * calls it, so on one thread an evaluation's reads (about 40 % of its time) leave the second
- * core idle. The evaluation's reads (repositories/evaluation-facts.ts) run instead on a worker
- * thread with its own read-only connection: in WAL mode readers never wait for the writer, and a
- * read sees every transaction committed before it started, so nothing changes for the request
- * but where the CPU time is spent. Writes stay on the request thread's one connection.
+ * The hot path's SQLite statements on a thread of their own. better-sqlite3 runs a statement on
+ * the thread that calls it, so on one thread an evaluation's SQL (about 40 % of its time) left the
+ * second core idle. The evaluation's reads (repositories/evaluation-facts.ts), its writes
+ * (evaluation-writes.ts) and the rate limit's upsert (rate-limits.ts) run instead on a worker
+ * thread with a connection of its own (sqlite-thread-worker.ts). In WAL mode that connection and
+ * the request thread's (every other statement: ingestion, the Account API, webhooks…) do not
+ * block each other's reads; a read sees every transaction committed before it started.
  *
  * The calls made in one turn of the event loop are one message each way (arguments and results
- * are structured clones: Dates and Maps arrive as such). The thread starts on the first call and stops when the database is
- * closed; while no call is waiting it does not keep the process alive.
+ * are structured clones: Dates and Maps arrive as such). The thread starts on the first call and
+ * stops when the database is closed; while no call is waiting it does not keep the process alive.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-export interface ReadThreadOptions {
+export interface SqliteThreadOptions {
   filename: string;
   cacheMb: number;
   mmapMb: number;
+  /** The WAL size at which the thread's own commits checkpoint (as the request connection's; undefined: SQLite's default). */
+  autocheckpointPages?: number;
 }
 
 /** A statement the thread ran for a call, with its time in ms. */
@@ -26,19 +29,19 @@ export interface ThreadStatement {
   ms: number;
 }
 
-export interface ReadThread {
+export interface SqliteThread {
   /** Runs `method` of the thread's evaluation-facts repository with `args` (structured clones). */
   call(method: string, args: readonly unknown[]): Promise<{ result: unknown; statements: ThreadStatement[] }>;
   stop(): Promise<void>;
 }
 
 /** What the thread answers. */
-export type ReadThreadReply =
+export type SqliteThreadReply =
   | { id: number; result: unknown; statements: ThreadStatement[] }
   | { id: number; error: { name: string; message: string } };
 
 /** What the thread is sent. */
-export interface ReadThreadCall {
+export interface SqliteThreadCall {
   id: number;
   method: string;
   args: readonly unknown[];
@@ -64,8 +67,8 @@ if (workerData.swc) {
 require(workerData.entry);
 `;
 
-export function startReadThread(options: ReadThreadOptions): ReadThread {
-  const entry = path.join(__dirname, `read-thread-worker${path.extname(__filename)}`);
+export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
+  const entry = path.join(__dirname, `sqlite-thread-worker${path.extname(__filename)}`);
   const worker = new Worker(BOOT, {
     eval: true,
     workerData: { ...options, entry, swc: entry.endsWith('.ts') ? require.resolve('@swc/core') : undefined },
@@ -80,7 +83,7 @@ export function startReadThread(options: ReadThreadOptions): ReadThread {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  worker.on('message', (replies: ReadThreadReply[]) => {
+  worker.on('message', (replies: SqliteThreadReply[]) => {
     for (const reply of replies) {
       const p = pending.get(reply.id);
       if (!p) continue;
@@ -94,13 +97,13 @@ export function startReadThread(options: ReadThreadOptions): ReadThread {
   worker.on('error', failAll);
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', (code) => {
-      failAll(new Error(`the SQLite read thread stopped (exit code ${code})`));
+      failAll(new Error(`the SQLite thread stopped (exit code ${code})`));
       resolve();
     }),
   );
   // The calls made in one turn (an evaluation's reads that do not depend on each other, under
   // Promise.all) go as one message, and come back as one.
-  let batch: ReadThreadCall[] = [];
+  let batch: SqliteThreadCall[] = [];
   const send = () => {
     const calls = batch;
     batch = [];

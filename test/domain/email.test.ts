@@ -4,6 +4,7 @@ import {
   emailFacts,
   emailIntelligence,
   NOT_MAIL_PROVIDERS,
+  RELAY_DOMAINS,
   RISK_WEIGHTS,
   TRUST_WEIGHTS,
   type DomainType,
@@ -153,6 +154,26 @@ describe('emailFacts: domain type', () => {
       disposable: false,
       domain_type: 'business',
     });
+  });
+
+  it("when the address is Apple's Hide My Email (privaterelay.appleid.com), then domain_type is relay and it stays personal", () => {
+    expect(emailFacts('x7k2mq9p4r@privaterelay.appleid.com')).toMatchObject({
+      valid: true,
+      disposable: false,
+      personal: true,
+      domain_type: 'relay',
+    });
+  });
+
+  it.each(['mozmail.com', 'duck.com', 'slmail.me', 'someone.anonaddy.com'])(
+    'when the domain is a relay service (%s) or a sub-domain of one, then domain_type is relay',
+    (domain) => {
+      expect(emailFacts(`alias.1234@${domain}`).domain_type).toBe('relay');
+    },
+  );
+
+  it('when the relay list is checked against the disposable list, then no relay domain is on it (relay is reached, not disposable)', () => {
+    expect([...RELAY_DOMAINS].filter((domain) => disposableEmailBlocklistSet().has(domain))).toEqual([]);
   });
 
   it('when the provider list wrongly holds a non-provider (facebook.com), then the deny list makes it business', () => {

@@ -25,6 +25,18 @@ describe('enrichSession', () => {
     expect(s.risk_signal_details.device).toEqual(['webdriver', 'headless_user_agent', 'browser_tampering_detected']);
   });
 
+  it('when the address is located without a postal code, then zip_code is present and empty; an unlocated one has no location', () => {
+    const located = { country_code: 'GB', continent: 'EU' as const, city: 'London', latitude: 51.5, longitude: -0.1 };
+    expect(enrichSession(base, '81.2.69.142', start, { location: located }).location).toEqual({
+      ...located,
+      zip_code: '',
+    });
+    expect(
+      enrichSession(base, '81.2.69.142', start, { location: { ...located, zip_code: 'SW1A 1AA' } }).location.zip_code,
+    ).toBe('SW1A 1AA');
+    expect(enrichSession(base, '10.0.0.1', start, {}).location).toEqual({});
+  });
+
   it('when nothing suspicious was seen, then no device risk', () => {
     const s = enrichSession(
       { ...base, automation: { webdriver: false, signals: [] }, tampering: [] },

@@ -41,6 +41,10 @@ describe('POST /session/authenticate', () => {
       domain_type: 'personal',
     });
     expect(r.account.email?.risk_signals).toContain('email_alias');
+    // The published shape's members, empty where there is nothing: no group (groups off), and
+    // no postal code in the shipped geolocation data.
+    expect(r.account.account.group).toBe('');
+    expect(r.session.location.zip_code).toBe('');
     expect(r.session.risk_signals).toMatchObject({
       tor: false,
       vpn: false,

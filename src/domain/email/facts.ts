@@ -5,7 +5,7 @@
 import isEmail from 'validator/lib/isEmail';
 import normalizeEmail from 'validator/lib/normalizeEmail';
 import type { EmailIntelligence } from '../../api-types';
-import { isDisposableDomain, isPersonalProvider } from './lists';
+import { isDisposableDomain, isPersonalProvider, isRelayDomain } from './lists';
 import { suffixFacts, type SuffixFacts } from './suffix';
 
 export type DomainType = EmailIntelligence['domain_type'];
@@ -23,7 +23,7 @@ export interface EmailFacts {
   disposable: boolean;
   /** The domain is a free personal mail provider (never also disposable). */
   personal: boolean;
-  /** invalid > disposable > education > government > personal > business. */
+  /** invalid > disposable > relay > education > government > personal > business. */
   domain_type: DomainType;
   /** The local part differs from the normalised one beyond case (dots or +tag removed). */
   alias: boolean;
@@ -92,9 +92,16 @@ function isAlias(address: string, normalised: string): boolean {
   return splitAt(address).local.toLowerCase() !== splitAt(normalised).local;
 }
 
-function domainType(valid: boolean, disposable: boolean, suffix: SuffixFacts, personal: boolean): DomainType {
+function domainType(
+  valid: boolean,
+  disposable: boolean,
+  domain: string,
+  suffix: SuffixFacts,
+  personal: boolean,
+): DomainType {
   if (!valid) return 'invalid';
   if (disposable) return 'disposable';
+  if (isRelayDomain(domain)) return 'relay';
   if (suffix.education) return 'education';
   if (suffix.government) return 'government';
   if (personal) return 'personal';
@@ -133,7 +140,7 @@ export function emailFacts(raw: string): EmailFacts {
     valid,
     disposable,
     personal,
-    domain_type: domainType(valid, disposable, suffix, personal),
+    domain_type: domainType(valid, disposable, domain, suffix, personal),
     alias: isAlias(address, normalised),
   };
 }

@@ -12,5 +12,5 @@ export {
   type RiskSignal,
   type TrustSignal,
 } from './intelligence';
-export { NOT_MAIL_PROVIDERS } from './lists';
+export { NOT_MAIL_PROVIDERS, RELAY_DOMAINS } from './lists';
 export { RESERVED_DOMAINS } from './suffix';

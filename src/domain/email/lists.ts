@@ -47,6 +47,24 @@ export const NOT_MAIL_PROVIDERS: ReadonlySet<string> = new Set([
   'mail-tester.com',
 ]);
 
+/**
+ * Relay (forwarding alias) services: every address at these domains, or their sub-domains, is an
+ * alias its owner made to hide the real mailbox, and mail to it reaches a real person. Known
+ * offline only by name; deliberately short: services whose alias domains are documented by the
+ * service itself.
+ */
+export const RELAY_DOMAINS: ReadonlySet<string> = new Set([
+  'privaterelay.appleid.com', // Apple's Hide My Email (Sign in with Apple, iCloud+)
+  'mozmail.com', // Firefox Relay
+  'duck.com', // DuckDuckGo Email Protection
+  'simplelogin.com', // SimpleLogin (Proton)
+  'aleeas.com', // SimpleLogin
+  'slmail.me', // SimpleLogin
+  'anonaddy.com', // addy.io (also username.anonaddy.com)
+  'anonaddy.me', // addy.io
+  'passmail.net', // Proton Pass aliases
+]);
+
 function once<T>(load: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= load());
@@ -95,4 +113,10 @@ export function isDisposableDomain(domain: string): boolean {
  */
 export function isPersonalProvider(domain: string): boolean {
   return domain !== '' && personalProviders().has(domain);
+}
+
+/** Whether the domain, or a parent up to its registrable domain, is a relay service's (`RELAY_DOMAINS`). */
+export function isRelayDomain(domain: string): boolean {
+  if (!domain) return false;
+  return selfAndParents(domain).some((candidate) => RELAY_DOMAINS.has(candidate));
 }

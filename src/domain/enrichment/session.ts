@@ -50,7 +50,10 @@ function defined<T extends object>(value: T): T {
  */
 export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFacts: IpFacts): EvaluatedSession {
   const ua = parseUserAgent(sdk.user_agent, sdk.client_hints);
-  const location = defined({ ...(ipFacts.location ?? {}) });
+  const located = defined({ ...(ipFacts.location ?? {}) });
+  // A located address always carries zip_code, as the published session shape does: '' when the
+  // geolocation data has no postal code (the shipped DB-IP Lite data has none; GEOIP_CITY_DB does).
+  const location = Object.keys(located).length ? { ...located, zip_code: located.zip_code ?? '' } : located;
   const base: EvaluatedSession = {
     source: sdk.source,
     source_version: sdk.source === 'web' ? null : (sdk.source_version ?? null),

@@ -143,7 +143,8 @@ export function accountDetails(
       id: record.id,
       metadata: record.metadata,
       ...(record.email !== undefined ? { email: record.email } : {}),
-      ...(record.group !== undefined ? { group: record.group } : {}),
+      // '' when the account has none (groups off): the published shape always carries it.
+      group: record.group ?? '',
     },
     num_sessions: a.numSessions,
     first_seen: (a.firstSeen ?? now).toISOString(),

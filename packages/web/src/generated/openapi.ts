@@ -606,6 +606,12 @@ export interface components {
             /** @description State or region. */
             state?: string;
             city?: string;
+            /**
+             * @description Postal code. Present whenever the address is located; empty when the geolocation
+             *     data has no postal code for it. The DB-IP Lite data shipped with Trustgate has no
+             *     postal codes at all: point `GEOIP_CITY_DB` at a MaxMind GeoIP2 or GeoLite2 City
+             *     file to get them.
+             */
             zip_code?: string;
             /** @description IANA time zone name, for example `America/New_York`. */
             timezone?: string;
@@ -1004,10 +1010,12 @@ export interface components {
             /** @description The address is syntactically valid and its domain has a real public suffix. */
             valid: boolean;
             /**
-             * @description The kind of domain.
+             * @description The kind of domain: `relay` is a forwarding alias service that hides the owner's
+             *     real address (for example Apple's Hide My Email at `privaterelay.appleid.com`, or
+             *     Firefox Relay), known from a short list of such services' domains.
              * @enum {string}
              */
-            domain_type: "personal" | "business" | "disposable" | "education" | "government" | "invalid";
+            domain_type: "personal" | "business" | "disposable" | "education" | "government" | "invalid" | "relay";
             /** @description From -1 (most trusted) to 1 (most risky). */
             email_score: number;
             /** @description Conditions that make the address more trustworthy, for example `email_age_greater_than_5_years`. */
@@ -1026,7 +1034,8 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 };
-                group?: string;
+                /** @description The account's group; empty when it has none (the project has groups off). */
+                group: string;
             };
             /** @description Number of sessions authenticated with the account. */
             num_sessions: number;

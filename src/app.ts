@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/list/:list_name', list.deleteList);
   app.post('/list/:list_name/account/:account_id', list.addAccountToList);
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
+  app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);
   app.post('/liveness/:session_id/capture', liveness.uploadVerificationCapture);

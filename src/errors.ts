@@ -2,6 +2,7 @@
  * The one error path: use cases throw an AppError (or a subclass); the HTTP error handler
  * turns it, the validator's errors and anything unknown into `{statusCode, message}`.
  */
+import type { VerificationResultErrorCode } from './api-types';
 export class AppError extends Error {
   /** Whether the message may be shown to the caller (always for 4xx; for 5xx only when set). */
   readonly expose: boolean;
@@ -63,6 +64,19 @@ export class ServiceUnavailableError extends AppError {
 export class SessionNotFoundError extends BadRequestError {
   constructor() {
     super('Session ID not found');
+  }
+}
+
+/**
+ * verify-face / verify-id for a session with no result to give (400): the message in words and
+ * the code clients branch on, which the error handler adds as `error` (with `success: false`).
+ */
+export class VerificationResultUnavailableError extends BadRequestError {
+  constructor(
+    readonly code: VerificationResultErrorCode,
+    message: string,
+  ) {
+    super(message);
   }
 }
 

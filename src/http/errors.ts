@@ -1,11 +1,12 @@
 /**
  * The one error handler: AppErrors, the validator's errors, body-parser errors and anything
- * unknown all leave as `{statusCode, message}`. Unknown errors are logged with their cause
+ * unknown all leave as `{statusCode, message}` (verify-face / verify-id's coded errors add
+ * `request_id`, `success` and `error`). Unknown errors are logged with their cause
  * and answered 500 without internals.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError } from '../errors';
-import type { ErrorBody } from '../api-types';
+import { AppError, VerificationResultUnavailableError } from '../errors';
+import type { ErrorBody, VerificationResultError } from '../api-types';
 import type { Logger } from '../logger';
 import { TEXT_RULE, textPattern } from './text';
 
@@ -101,6 +102,17 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
       }
     }
     if (res.headersSent) return;
+    if (err instanceof VerificationResultUnavailableError) {
+      const coded: VerificationResultError = {
+        statusCode: 400,
+        message,
+        request_id: req.requestId,
+        success: false,
+        error: err.code,
+      };
+      res.status(status).json(coded);
+      return;
+    }
     const body: ErrorBody = { statusCode: status, message };
     res.status(status).json(body);
   };

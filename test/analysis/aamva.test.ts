@@ -60,8 +60,8 @@ describe('parseAamva', () => {
     expect(result.fields).toMatchObject({ dateOfBirth: '1985-04-12', countryCode: 'CA', address: { country: '' } });
   });
 
-  it('when the card is an ID card, then the template is id_card', () => {
-    expect(parseAamva(buildAamva({ ...CALIFORNIA, type: 'ID' })).fields?.templateType).toBe('id_card');
+  it('when the card is an ID card, then the template is state_id (a US or Canadian identity card)', () => {
+    expect(parseAamva(buildAamva({ ...CALIFORNIA, type: 'ID' })).fields?.templateType).toBe('state_id');
   });
 
   it('when fields are missing, then they are empty strings or null and the mandatory-elements check fails', () => {

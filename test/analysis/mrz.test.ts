@@ -63,11 +63,11 @@ describe('MRZ parsing', () => {
     expect(failed(findings)).toEqual(['mrz_expiration_date_check_digit', 'mrz_composite_check_digit']);
   });
 
-  it('when an ID card MRZ (three lines of 30) is read, then an id_card with its number and dates', () => {
+  it('when an ID card MRZ (three lines of 30) is read, then a national_id with its number and dates', () => {
     const findings = mrzFindings(findMrz(mrzCandidates(td1(PASSPORT_HOLDER).join('\n')), parse)!, NOW);
     expect(findings.format).toBe('TD1');
     expect(findings.fields).toMatchObject({
-      templateType: 'id_card',
+      templateType: 'national_id',
       idNumber: 'X4RTBPFW4',
       dateOfBirth: '1988-03-14',
       countryCode: 'GB',
@@ -167,7 +167,7 @@ describe('MRZ through the engine (OCR with Tesseract)', () => {
     expect(document).toMatchObject({
       source: 'mrz',
       barcode: 'not_applicable',
-      fields: { templateType: 'id_card', idNumber: 'X4RTBPFW4' },
+      fields: { templateType: 'national_id', idNumber: 'X4RTBPFW4' },
     });
     expect(failed(document)).toEqual([]);
     if (outcome.outcome !== 'analysed') throw new Error('analysed expected');

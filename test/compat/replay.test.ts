@@ -146,32 +146,22 @@ const NOT_YET_CONFORMANT: Record<string, string> = {
     'verification (items 7–8): no public redirect route yet (404)',
   'facematch GET /public/liveness-redirect 400 groups_enabled':
     'verification (items 7–8): no public redirect route yet (404)',
-  'facematch GET /liveness/session 200 example':
-    'verification (items 7–8): sessions are created with POST /liveness/session (405 on GET)',
   'facematch GET /liveness/session 400 example':
-    'verification (items 7–8): sessions are created with POST /liveness/session (405 on GET)',
+    'verification (item 7): GET /liveness/session exists now; its 400 does not yet answer as published',
   'facematch POST /liveness/enroll 200 example': 'verification (items 7–8): no enroll route yet (404)',
   'facematch POST /liveness/enroll 400 example': 'verification (items 7–8): no enroll route yet (404)',
   'idcheck GET /public/liveness-redirect 400 missing_project_id':
     'verification (items 7–8): no public redirect route yet (404)',
   'idcheck GET /public/liveness-redirect 400 groups_enabled':
     'verification (items 7–8): no public redirect route yet (404)',
-  'idcheck GET /liveness/session 200 example':
-    'verification (items 7–8): sessions are created with POST /liveness/session (405 on GET)',
   'idcheck GET /liveness/session 400 example':
-    'verification (items 7–8): sessions are created with POST /liveness/session (405 on GET)',
+    'verification (item 7): GET /liveness/session exists now; its 400 does not yet answer as published',
   'idcheck POST /liveness/enroll 200 example': 'verification (items 7–8): no enroll route yet (404)',
   'idcheck POST /liveness/enroll 400 example': 'verification (items 7–8): no enroll route yet (404)',
   'facematch POST /liveness/verify-identity 200 example':
     'verification (items 7–8): no verify-identity route yet (404)',
   'facematch POST /liveness/verify-identity 400 example':
     'verification (items 7–8): no verify-identity route yet (404)',
-  'facematch POST /liveness/verify-face 400 example':
-    'verification (items 7–8): an unknown session answers {statusCode, message}, published {request_id, success, error}',
-  'idcheck POST /liveness/verify-id 400 example':
-    'verification (items 7–8): an unknown session answers {statusCode, message}, published {request_id, success, error}',
-  'idcheck POST /liveness/verify-id 200 example':
-    'verification (items 7–8): document_signals values outside the published vocabulary (undetermined)',
 };
 
 function operationFiles(): string[] {

@@ -3,10 +3,12 @@ import {
   ageOn,
   dateProblems,
   documentDate,
+  documentFlags,
+  documentIntegrity,
   documentSignals,
-  idValidity,
   isExpired,
 } from '../../src/domain/verification/document';
+import { resultErrorCode, type ResultFacts } from '../../src/domain/verification/availability';
 import { faceAgeBand, faceSimilarity } from '../../src/domain/verification/faces';
 import { compareWithReferring, referringBooleans } from '../../src/domain/verification/referring';
 import { FLAG_WEIGHTS, verdict } from '../../src/domain/verification/verdict';
@@ -64,40 +66,49 @@ describe('document dates', () => {
 });
 
 describe('document signals', () => {
-  test('when every check passes, then likely authentic; one failed, possible fake; two, likely fake; none made, undetermined', () => {
-    expect(idValidity(doc(), NOW)).toBe('likely_authentic_id');
-    expect(
-      idValidity(
-        doc({
-          checks: [
-            { name: 'a', passed: true },
-            { name: 'b', passed: false },
-          ],
-        }),
-        NOW,
-      ),
-    ).toBe('possible_fake_id');
-    expect(
-      idValidity(
-        doc({
-          checks: [
-            { name: 'a', passed: false },
-            { name: 'b', passed: false },
-          ],
-        }),
-        NOW,
-      ),
-    ).toBe('likely_fake_id');
-    expect(idValidity(doc({ checks: [] }), NOW)).toBe('undetermined');
-    expect(idValidity(doc({ fields: null }), NOW)).toBe('undetermined');
+  const checks = (...passed: boolean[]) => doc({ checks: passed.map((p, i) => ({ name: `c${i}`, passed: p })) });
+  test('when every check passes, then likely authentic; one failed or none made, cannot confirm; two failed, likely fake', () => {
+    expect(documentIntegrity(doc(), NOW)).toBe('passed');
+    expect(documentSignals(face, doc(), NOW)).toMatchObject({
+      id_validity: 'likely_authentic_id',
+      id_text_status: 'likely_original_text',
+    });
+    expect(documentIntegrity(checks(true, false), NOW)).toBe('one_failed');
+    expect(documentSignals(face, checks(true, false), NOW)).toMatchObject({
+      id_validity: 'cannot_confirm_id_is_authentic',
+      id_text_status: 'cannot_confirm_id_is_authentic',
+    });
+    expect(documentSignals(face, checks(false, false), NOW).id_validity).toBe('likely_fake_id');
+    for (const unchecked of [checks(), doc({ fields: null })]) {
+      expect(documentIntegrity(unchecked, NOW)).toBe('unchecked');
+      expect(documentSignals(face, unchecked, NOW)).toMatchObject({
+        id_validity: 'cannot_confirm_id_is_authentic',
+        id_text_status: 'not_available',
+      });
+    }
   });
-  test('when the portrait is found, then its similarity to the selfie; its status is undetermined (no tampering model runs)', () => {
+  test('when one check failed, then id_invalid though the validity only cannot confirm; none made, no flag', () => {
+    expect(documentFlags(face, checks(true, false), NOW)).toContain('id_invalid');
+    expect(documentFlags(face, checks(), NOW)).not.toContain('id_invalid');
+  });
+  test('when the portrait is found, then its similarity to the selfie; its tampering is not checked (no model runs), never a made-up pass', () => {
     const s = documentSignals(face, doc({ face: { ...face, embedding: [0.6, 0.8] } }), NOW);
     expect(s).toMatchObject({
       id_face_match_score: 0.6,
-      id_face_status: 'undetermined',
-      is_id_digital_spoof: 'undetermined',
+      id_face_status: 'ocr_template_does_not_support_detection',
+      is_id_digital_spoof: 'could_not_confidently_determine_physical_id_user_needs_to_retry',
     });
+  });
+  test('when there is no portrait and no birth date, then 0 for both (integers, as clients parse them) and no flag from either', () => {
+    const bare = doc({ face: null, fields: { ...doc().fields!, dateOfBirth: null } });
+    expect(documentSignals(face, bare, NOW)).toMatchObject({
+      id_age: 0,
+      id_face_match_score: 0,
+      id_face_status: 'not_available',
+    });
+    const flags = documentFlags(face, bare, NOW);
+    expect(flags).not.toContain('id_age_below_16');
+    expect(flags).not.toContain('low_id_face_match_score');
   });
 });
 
@@ -108,12 +119,19 @@ describe('faces', () => {
     expect(() => faceSimilarity([1], [1, 0])).toThrow(/different sizes/);
   });
   test.each([
-    [null, 'undetermined'],
-    [12, 'under16'],
+    [null, null],
+    [5, 'under8'],
+    [8, 'over8'],
+    [12, 'over8'],
+    [13, 'over13'],
     [16, 'over16'],
     [18.5, 'over18'],
-    [21, 'over21'],
-    [40, 'over25'],
+    [23, 'over21'],
+    [25, 'over25'],
+    [30, 'over30'],
+    [44, 'over40'],
+    [50, 'over50'],
+    [70, 'over65'],
   ] as const)('when the estimated age is %s, then %s', (age, band) => {
     expect(faceAgeBand({ age })).toBe(band);
   });
@@ -223,5 +241,46 @@ describe('docs/verification.md', () => {
     expect(doc).toContain(
       `${USER_AGENT_MISMATCH.version} another version of the same browser and OS; ${USER_AGENT_MISMATCH.browser} another browser`,
     );
+  });
+});
+
+describe('why verify-face / verify-id have no result', () => {
+  const facts = (over: Partial<ResultFacts> = {}): ResultFacts => ({
+    requested: 'id-check',
+    type: 'id-check',
+    state: 'ended',
+    outcome: 'success',
+    hasResult: true,
+    captures: [],
+    ...over,
+  });
+  test.each([
+    ['a result', {}, undefined],
+    ['the other endpoint', { requested: 'face-match' }, 'session_not_valid_for_this_endpoint'],
+    ['an erased result', { hasResult: false }, 'session_not_found'],
+    ['no capture yet', { state: 'open', outcome: undefined }, 'session_not_started'],
+    [
+      'one document side',
+      { state: 'open', outcome: undefined, captures: ['selfie', 'id_front'] },
+      'id_scan_not_complete',
+    ],
+    [
+      'every capture, not completed',
+      { state: 'open', outcome: undefined, captures: ['selfie', 'id_front', 'id_back'] },
+      'session_not_complete',
+    ],
+    [
+      'a Face Match selfie, not completed',
+      { requested: 'face-match', type: 'face-match', state: 'open', outcome: undefined, captures: ['selfie'] },
+      'session_not_complete',
+    ],
+    ['a cancel', { outcome: 'liveness_check_failed' }, 'liveness_check_failed'],
+    ['attempts used up', { outcome: 'face_match_failed' }, 'liveness_check_failed'],
+    ['no device data', { outcome: 'failed_to_collect_device_data' }, 'liveness_check_failed'],
+    ['an unreadable document', { outcome: 'failed_to_process_id_scan' }, 'id_scan_failed'],
+    ['30 days without a capture', { outcome: 'max_duration_exceeded' }, 'session_not_started'],
+    ['30 days after the selfie', { outcome: 'max_duration_exceeded', captures: ['selfie'] }, 'id_scan_not_complete'],
+  ] as const)('when the session has %s, then %s', (_what, over, code) => {
+    expect(resultErrorCode(facts(over as Partial<ResultFacts>))).toBe(code);
   });
 });

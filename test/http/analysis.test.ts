@@ -114,7 +114,8 @@ describe('ID Check with the real engine', () => {
       id_validity: 'likely_authentic_id',
     });
     expect(data.document_signals.id_face_match_score).toBeGreaterThan(0.7);
-    expect(['under16', 'over16', 'over18', 'over21', 'over25']).toContain(data.document_signals.face_age_estimate);
+    // A face is found, so some band is estimated (the response validator checks it is one of the spec's).
+    expect(data.document_signals.face_age_estimate).toEqual(expect.stringMatching(/^(under|over)\d+$/));
     expect(data.risk_flags).not.toContain('low_id_face_match_score');
   }, 60_000);
 
@@ -141,7 +142,7 @@ describe('ID Check with the real engine', () => {
       selfie: d,
       ...(await licence(d, { DAQ: 'F0000001', DBB: '01012031' })),
     });
-    expect(future.document_signals).toMatchObject({ id_age: null, id_validity: 'likely_fake_id' });
+    expect(future.document_signals).toMatchObject({ id_age: 0, id_validity: 'likely_fake_id' });
     expect(future.risk_flags).toContain('id_invalid');
     expect(future.decision).toBe('Fake');
   }, 120_000);

@@ -17,13 +17,23 @@ describe.each(['/liveness/verify-face', '/liveness/verify-id'])('POST %s', (rout
       .set('x-api-key', ctx.project.api_key)
       .send({ session_id: randomUUID() });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      message: 'Session ID not found',
+      success: false,
+      error: 'session_not_found',
+    });
   });
 
   it('when the id is an SDK session, not a verification session, then it is not found either', async () => {
     const { id } = await storeSession(ctx.services, ctx.project.project_id);
     const res = await request(ctx.app).post(route).set('x-api-key', ctx.project.api_key).send({ session_id: id });
-    expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      message: 'Session ID not found',
+      success: false,
+      error: 'session_not_found',
+    });
   });
 
   it('when session_id is not a UUID, then 400 naming it', async () => {

@@ -161,6 +161,15 @@ describe('verification sessions in a test project', () => {
     return event;
   }
 
+  /** What verify-face / verify-id answer for each forced ending (completed without a capture). */
+  const VERIFY_ERROR: Record<(typeof TEST_VERIFICATION_ERRORS)[number], string> = {
+    liveness_check_failed: 'liveness_check_failed',
+    face_match_failed: 'liveness_check_failed',
+    failed_to_process_id_scan: 'id_scan_failed',
+    failed_to_collect_device_data: 'liveness_check_failed',
+    max_duration_exceeded: 'session_not_started',
+  };
+
   it.each(
     TEST_VERIFICATION_ERRORS.map(
       (code) => [code, code === 'failed_to_process_id_scan' ? 'id-check' : 'face-match'] as const,
@@ -177,6 +186,13 @@ describe('verification sessions in a test project', () => {
       const event = await webhookOf(s.id);
       expect(event).toMatchObject({ status: 'error', data: null, error: { code } });
       if (event.status === 'error') expect(event.error.message).toContain(`test_verification_${code}`);
+      // verify-face / verify-id answer the code clients branch on (docs/test-mode.md's table).
+      const verify = await request(ctx.app)
+        .post(type === 'face-match' ? '/liveness/verify-face' : '/liveness/verify-id')
+        .set('x-api-key', testProject.api_key)
+        .send({ session_id: s.id });
+      expect(verify.status).toBe(400);
+      expect(verify.body).toMatchObject({ success: false, error: VERIFY_ERROR[code] });
     },
   );
 

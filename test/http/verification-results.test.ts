@@ -54,6 +54,9 @@ const idCaptures = (
   id_back: fakeImage(fields === null ? { barcode: 'unreadable' } : { fields: { ...LICENCE, ...fields } }),
 });
 
+/** Where the tests' other accounts sign in: an address no capture comes from (but the ip_address test's). */
+const SIGN_IN_IP = '81.2.69.160';
+
 async function verified(
   type: 'face-match' | 'id-check',
   captures: Record<string, Buffer>,
@@ -238,7 +241,7 @@ describe('Face Match results', () => {
 
   test('when the capture browser signed in to another account, then a browser match and repeat_device', async () => {
     const fingerprint = 'f'.repeat(32);
-    await flow.sdk.signIn({ id: 'fm-browser-owner' }, { browser_fingerprint: fingerprint });
+    await flow.sdk.signIn({ id: 'fm-browser-owner' }, { browser_fingerprint: fingerprint }, SIGN_IN_IP);
     const { hook } = await verified(
       'face-match',
       { selfie: selfie('erin') },
@@ -249,8 +252,30 @@ describe('Face Match results', () => {
     expect(hook.data.risk_flags).toEqual(['repeat_device']);
   });
 
+  test('when the capture comes from an address another account signed in from within a day, then an ip_address match (no flag); two days later, none', async () => {
+    const address = '81.2.69.170';
+    await flow.sdk.signIn({ id: 'ip-owner' }, {}, address);
+    const face = await verified('face-match', { selfie: selfie('ivan') }, { account_id: 'ip-ivan' }, { ip: address });
+    expect(face.hook.data.matches).toEqual({
+      num_accounts_linked: 1,
+      accounts_linked: [{ account_id: 'ip-owner', match_types: ['ip_address'] }],
+    });
+    expect(face.hook.data.risk_flags).toEqual([]);
+    const id = await verified(
+      'id-check',
+      idCaptures('ivy', { idNumber: 'IP-1', firstName: 'Ivy' }),
+      {},
+      { ip: address },
+    );
+    // An ID Check from the same address (the hosted page's own session is not signed in to an account).
+    expect(id.hook.data.matches.accounts_linked).toEqual([{ account_id: 'ip-owner', match_types: ['ip_address'] }]);
+    ctx.clock.set(new Date(new Date(TEST_NOW).getTime() + 2 * 86_400_000));
+    const later = await verified('face-match', { selfie: selfie('iris') }, { account_id: 'ip-iris' }, { ip: address });
+    expect(later.hook.data.matches.num_accounts_linked).toBe(0);
+  });
+
   test('when the account is on the block list, then Fake by the block_list rule and the list is named; a liveness failure alone is Fake by the threshold', async () => {
-    await flow.sdk.signIn({ id: 'fm-blocked' });
+    await flow.sdk.signIn({ id: 'fm-blocked' }, {}, SIGN_IN_IP);
     expect(
       (await request(ctx.app).post('/list/block/account/fm-blocked').set('x-api-key', ctx.project.api_key)).status,
     ).toBeLessThan(300);
@@ -321,12 +346,12 @@ describe('ID Check results', () => {
     });
     expect(hook.data.document_signals).toEqual({
       id_age: 35,
-      face_age_estimate: 'over25',
+      face_age_estimate: 'over30',
       id_face_match_score: 0.92,
       id_barcode_status: 'success',
-      id_face_status: 'undetermined',
+      id_face_status: 'ocr_template_does_not_support_detection',
       id_text_status: 'likely_original_text',
-      is_id_digital_spoof: 'undetermined',
+      is_id_digital_spoof: 'could_not_confidently_determine_physical_id_user_needs_to_retry',
       is_full_id_captured: 'full_id_detected',
       id_validity: 'likely_authentic_id',
     });
@@ -358,9 +383,10 @@ describe('ID Check results', () => {
     expect(expired.hook.data.document_signals.id_validity).toBe('likely_authentic_id');
     const future = await verified('id-check', idCaptures('mona', { idNumber: 'FUT-1', dateOfBirth: '2031-01-01' }));
     expect(future.hook.data.document_signals).toMatchObject({
-      id_age: null,
+      // No age from a birth date in the future: 0, never null (clients parse an integer).
+      id_age: 0,
       id_validity: 'likely_fake_id',
-      id_text_status: 'possible_text_tampering',
+      id_text_status: 'cannot_confirm_id_is_authentic',
     });
     expect(future.hook.data.risk_flags).toContain('id_invalid');
     expect(future.hook.data.decision).toBe('Fake');
@@ -370,6 +396,7 @@ describe('ID Check results', () => {
     );
     expect(young.hook.data.document_signals.id_age).toBe(14);
     expect(young.hook.data.risk_flags).toContain('id_age_below_16');
+    expect(future.hook.data.risk_flags).not.toContain('id_age_below_16');
   });
 
   test('when the portrait matches poorly or moderately, or is missing, then the flags and score say so', async () => {
@@ -386,20 +413,23 @@ describe('ID Check results', () => {
     expect(moderate.hook.data.risk_flags).toContain('moderate_id_face_match_score');
     const none = await verified('id-check', idCaptures('quin', { idNumber: 'NOF-1' }, { faces: [], edges: 'partial' }));
     expect(none.hook.data.document_signals).toMatchObject({
-      id_face_match_score: null,
-      id_face_status: 'face_not_found',
-      is_full_id_captured: 'partial_id_detected',
+      // No portrait: 0, never null (clients parse a number), and no face-match flag from it.
+      id_face_match_score: 0,
+      id_face_status: 'not_available',
+      is_full_id_captured: 'could_not_confidently_determine_full_id_user_needs_to_retry',
     });
+    expect(none.hook.data.risk_flags).not.toContain('low_id_face_match_score');
   });
 
-  test('when the barcode cannot be read, then barcode_unreadable, text_not_read, undetermined validity and empty data, never a made-up pass', async () => {
+  test('when the barcode cannot be read, then barcode_requested_but_error_reading, text not_available, validity cannot be confirmed and empty data, never a made-up pass', async () => {
     const { hook } = await verified('id-check', idCaptures('rosa', null));
     expect(hook.data.document_signals).toMatchObject({
-      id_barcode_status: 'barcode_unreadable',
-      id_text_status: 'text_not_read',
-      id_validity: 'undetermined',
-      id_age: null,
+      id_barcode_status: 'barcode_requested_but_error_reading',
+      id_text_status: 'not_available',
+      id_validity: 'cannot_confirm_id_is_authentic',
+      id_age: 0,
     });
+    expect(hook.data.risk_flags).not.toContain('id_invalid');
     expect(hook.data.document_data.user_data.first_name).toBe('');
     expect(hook.data.document_data.template_info.template_type).toBe('unknown');
   });
@@ -416,6 +446,24 @@ describe('ID Check results', () => {
       document_country: 'United States',
       document_state: 'CA',
     });
+  });
+});
+
+describe('verify-id before the ID Check is complete', () => {
+  test('when an ID Check has only the selfie, then id_scan_not_complete; with both sides, session_not_complete; a malformed id is a validation error without a code', async () => {
+    const s = await flow.create('id-check');
+    const upload = (kind: string) => flow.capture(s, kind, fakeImage({ faces: [{ person: 'zoe' }] }));
+    const verify = (path: string, id: string) =>
+      request(ctx.app).post(path).set('x-api-key', ctx.project.api_key).send({ session_id: id });
+    expect((await upload('selfie')).status).toBe(200);
+    expect((await verify('/liveness/verify-id', s.id)).body.error).toBe('id_scan_not_complete');
+    expect((await upload('id_front')).status).toBe(200);
+    expect((await verify('/liveness/verify-id', s.id)).body.error).toBe('id_scan_not_complete');
+    expect((await upload('id_back')).status).toBe(200);
+    expect((await verify('/liveness/verify-id', s.id)).body.error).toBe('session_not_complete');
+    const malformed = await verify('/liveness/verify-id', 'not-a-uuid');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ statusCode: 400, message: expect.stringMatching(/^session_id /) });
   });
 });
 

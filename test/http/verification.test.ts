@@ -154,23 +154,33 @@ describe('ending a session', () => {
 });
 
 describe('POST /liveness/verify-face and /liveness/verify-id', () => {
-  test('when the session is open, ended without a result, of the other type or unknown, then 400 saying which', async () => {
+  const verify = (path: string, id: string, apiKey = key()) =>
+    request(ctx.app).post(path).set('x-api-key', apiKey).send({ session_id: id });
+  /** The coded error body: the message in words, and the published code in `error`. */
+  const coded = (code: string, message: string) => ({
+    statusCode: 400,
+    message,
+    request_id: expect.any(String),
+    success: false,
+    error: code,
+  });
+
+  test('when the session is open, ended without a result, of the other type or unknown, then 400 with the code clients branch on', async () => {
     const open = await create('face-match');
-    const verify = (path: string, id: string) =>
-      request(ctx.app).post(path).set('x-api-key', key()).send({ session_id: id });
-    expect((await verify('/liveness/verify-face', open.session_id)).body.message).toBe(
-      'The verification session is not completed yet',
+    expect((await verify('/liveness/verify-face', open.session_id)).body).toEqual(
+      coded('session_not_started', 'The verification session is not completed yet'),
     );
-    expect((await verify('/liveness/verify-id', open.session_id)).body.message).toMatch(
-      /names a face-match session; use \/liveness\/verify-face/,
+    expect((await verify('/liveness/verify-id', open.session_id)).body).toEqual(
+      coded('session_not_valid_for_this_endpoint', 'session_id names a face-match session; use /liveness/verify-face'),
     );
     await cancel(open.session_id, open.token);
-    expect((await verify('/liveness/verify-face', open.session_id)).body).toEqual({
-      statusCode: 400,
-      message: 'The verification session ended without a result (liveness_check_failed)',
-    });
-    expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body.message).toBe(
-      'Session ID not found',
+    const ended = await verify('/liveness/verify-face', open.session_id);
+    expect(ended.status).toBe(400);
+    expect(ended.body).toEqual(
+      coded('liveness_check_failed', 'The verification session ended without a result (liveness_check_failed)'),
+    );
+    expect((await verify('/liveness/verify-face', '00000000-0000-4000-8000-000000000000')).body).toEqual(
+      coded('session_not_found', 'Session ID not found'),
     );
   });
 
@@ -178,11 +188,55 @@ describe('POST /liveness/verify-face and /liveness/verify-id', () => {
     const mine = await create('face-match');
     const other = await ctx.services.projects.create({ name: 'Another tenant' });
     for (const path of ['/liveness/verify-face', '/liveness/verify-id']) {
-      const res = await request(ctx.app)
-        .post(path)
-        .set('x-api-key', other.api_key)
-        .send({ session_id: mine.session_id });
-      expect(res.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
+      const res = await verify(path, mine.session_id, other.api_key);
+      expect(res.body).toEqual(coded('session_not_found', 'Session ID not found'));
     }
+  });
+});
+
+describe('GET /liveness/session (the query form)', () => {
+  const get = (query: Record<string, string>) =>
+    request(ctx.app).get('/liveness/session').query(query).set('x-api-key', key());
+
+  test('when called with id=true and a referring session, then an ID Check for it; without id, a Face Match; each call a new session', async () => {
+    const referring = '7b1c3a9e-2f4d-4c1b-9a8e-5d6f7a8b9c0d';
+    const idCheck = await get({ id: 'true', referring_session_id: referring });
+    expect(idCheck.status).toBe(200);
+    expect(idCheck.body).toEqual({
+      request_id: expect.any(String),
+      session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: expect.stringContaining(`/liveness/${idCheck.body.session_id}?token=`),
+      expires_at: expect.any(String),
+    });
+    const row = await ctx.testDb.db('verification_sessions').where({ id: idCheck.body.session_id }).first();
+    expect(row).toMatchObject({ type: 'id-check', referring_session_id: referring });
+    const faceMatch = await get({});
+    const second = await get({ id: 'false' });
+    expect(new Set([idCheck.body.session_id, faceMatch.body.session_id, second.body.session_id]).size).toBe(3);
+    for (const res of [faceMatch, second])
+      expect((await ctx.testDb.db('verification_sessions').where({ id: res.body.session_id }).first()).type).toBe(
+        'face-match',
+      );
+    // Its result is asked for as any other: not started yet.
+    expect(
+      (
+        await request(ctx.app)
+          .post('/liveness/verify-id')
+          .set('x-api-key', key())
+          .send({ session_id: idCheck.body.session_id })
+      ).body.error,
+    ).toBe('session_not_started');
+  });
+
+  test('when the query is bad or the key missing, then 400 or 401 naming it, and no session is written', async () => {
+    const before = (await ctx.testDb.db('verification_sessions').count({ n: '*' }).first())!.n;
+    const badId = await get({ id: 'maybe' });
+    expect(badId.status).toBe(400);
+    expect(badId.body.message).toMatch(/^query parameter id /);
+    const badReferring = await get({ referring_session_id: 'nope' });
+    expect(badReferring.status).toBe(400);
+    expect(badReferring.body.message).toMatch(/^query parameter referring_session_id /);
+    expect((await request(ctx.app).get('/liveness/session')).status).toBe(401);
+    expect((await ctx.testDb.db('verification_sessions').count({ n: '*' }).first())!.n).toEqual(before);
   });
 });

@@ -239,7 +239,7 @@ export function parseAamva(data: string): AamvaResult {
     },
     countryCode: country ? (COUNTRIES[country] ?? null) : header && CANADIAN_IINS.has(header.iin) ? 'CA' : null,
     state: (e.DAJ ?? '').trim(),
-    templateType: subfileType === 'DL' ? 'driver_license' : 'id_card',
+    templateType: subfileType === 'DL' ? 'driver_license' : 'state_id',
   };
 
   checks.push({

@@ -117,9 +117,9 @@ export function findMrz(
 
 const TEMPLATE: Record<string, DocumentFields['templateType']> = {
   P: 'passport',
-  I: 'id_card',
-  A: 'id_card',
-  C: 'id_card',
+  I: 'national_id',
+  A: 'national_id',
+  C: 'national_id',
 };
 
 /** The parse in the engine's terms: fields (invalid ones empty or null) and one check per check digit. */
@@ -148,7 +148,7 @@ export function mrzFindings(
       ? 'passport'
       : code.endsWith('R')
         ? 'residence_permit'
-        : (TEMPLATE[code.charAt(0)] ?? 'unknown'),
+        : (TEMPLATE[code.charAt(0)] ?? 'other'),
   };
   const checks = found.result.details
     .filter((d) => /check digit/i.test(d.label))

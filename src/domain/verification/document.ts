@@ -1,9 +1,11 @@
 /**
  * An identity document's verdicts from what the engine read: the document signals, the data
  * in the interface's form (MM/DD/YYYY dates, empty strings where a field was not read) and the
- * document's risk flags. Nothing here claims a check that was not made: a field that could not
- * be determined gets the value the spec documents for that (`undetermined`, `text_not_read`,
- * null).
+ * document's risk flags, in the vocabulary ID Check clients already branch on (webhooks.yaml's
+ * DocumentSignals). Nothing here claims a check that was not made: a field that could not be
+ * determined gets the value the spec documents for that (`not_available`,
+ * `cannot_confirm_id_is_authentic`, `0` for an age or a score that has no source). The flags are
+ * judged on the findings themselves, so a stand-in `0` never raises one.
  */
 import { countries, type TCountryCode } from 'countries-list';
 import type { DocumentData, DocumentSignals, RiskFlag } from '../../api-types';
@@ -74,15 +76,16 @@ export function dateProblems(fields: DocumentFields, now: Date): string[] {
 
 const BARCODE_STATUS = {
   read: 'success',
-  unreadable: 'barcode_unreadable',
-  not_found: 'barcode_not_found',
-  not_applicable: 'not_applicable',
+  unreadable: 'barcode_requested_but_error_reading',
+  not_found: 'barcode_requested_but_not_found',
+  // The published spelling, which clients compare against.
+  not_applicable: 'no_barcode_specificed_by_template',
 } as const satisfies Record<DocumentFindings['barcode'], DocumentSignals['id_barcode_status']>;
 
 const EDGES = {
   full: 'full_id_detected',
-  partial: 'partial_id_detected',
-  none: 'id_not_detected',
+  partial: 'could_not_confidently_determine_full_id_user_needs_to_retry',
+  none: 'could_not_confidently_determine_full_id_user_needs_to_retry',
 } as const satisfies Record<DocumentFindings['edges'], DocumentSignals['is_full_id_captured']>;
 
 /** The selfie against the document's portrait, 0..1, rounded to 3 places; null when the document shows no face. */
@@ -90,43 +93,58 @@ export function idFaceMatchScore(selfie: FaceFindings, document: DocumentFinding
   return document.face ? round3(faceSimilarity(selfie.embedding, document.face.embedding)) : null;
 }
 
-/**
- * The overall validity from the checks that were made: undetermined when nothing was read or
- * no check could be made; likely fake when two checks failed or a date is impossible; possibly
- * fake when one check failed; likely authentic when every check passed.
- */
-export function idValidity(document: DocumentFindings, now: Date): DocumentSignals['id_validity'] {
-  if (!document.fields) return 'undetermined';
-  const failed = document.checks.filter((c) => !c.passed).length;
-  const dates = dateProblems(document.fields, now);
-  if (dates.length > 0 || failed >= 2) return 'likely_fake_id';
-  if (failed === 1) return 'possible_fake_id';
-  return document.checks.length > 0 ? 'likely_authentic_id' : 'undetermined';
+/** The holder's age from the document's date of birth; undefined when none was read (or it is in the future). */
+export function idAge(document: DocumentFindings, now: Date): number | undefined {
+  const age = document.fields ? ageOn(document.fields.dateOfBirth, now) : undefined;
+  return age !== undefined && age >= 0 ? age : undefined;
 }
 
+/**
+ * The document's integrity from the checks that were made: `unchecked` when nothing was read or
+ * no check could be made; `failed` when two checks failed or a date is impossible; `one_failed`
+ * when one check failed; `passed` when every check passed.
+ */
+export function documentIntegrity(
+  document: DocumentFindings,
+  now: Date,
+): 'passed' | 'one_failed' | 'failed' | 'unchecked' {
+  if (!document.fields) return 'unchecked';
+  const failed = document.checks.filter((c) => !c.passed).length;
+  const dates = dateProblems(document.fields, now);
+  if (dates.length > 0 || failed >= 2) return 'failed';
+  if (failed === 1) return 'one_failed';
+  return document.checks.length > 0 ? 'passed' : 'unchecked';
+}
+
+const VALIDITY = {
+  passed: 'likely_authentic_id',
+  failed: 'likely_fake_id',
+  one_failed: 'cannot_confirm_id_is_authentic',
+  unchecked: 'cannot_confirm_id_is_authentic',
+} as const satisfies Record<ReturnType<typeof documentIntegrity>, DocumentSignals['id_validity']>;
+
+const TEXT_STATUS = {
+  passed: 'likely_original_text',
+  failed: 'cannot_confirm_id_is_authentic',
+  one_failed: 'cannot_confirm_id_is_authentic',
+  unchecked: 'not_available',
+} as const satisfies Record<ReturnType<typeof documentIntegrity>, DocumentSignals['id_text_status']>;
+
 export function documentSignals(selfie: FaceFindings, document: DocumentFindings, now: Date): DocumentSignals {
-  const age = document.fields ? ageOn(document.fields.dateOfBirth, now) : undefined;
-  const failedChecks =
-    document.checks.some((c) => !c.passed) ||
-    (document.fields !== null && dateProblems(document.fields, now).length > 0);
+  const integrity = documentIntegrity(document, now);
   return {
-    id_age: age !== undefined && age >= 0 ? age : null,
+    // Integers and numbers always (published clients type them so); 0 where there is no source.
+    id_age: idAge(document, now) ?? 0,
     face_age_estimate: faceAgeBand(selfie),
-    id_face_match_score: idFaceMatchScore(selfie, document),
+    id_face_match_score: idFaceMatchScore(selfie, document) ?? 0,
     id_barcode_status: BARCODE_STATUS[document.barcode],
-    // No tampering model runs on the portrait: a found face is undetermined, never a made-up pass.
-    id_face_status: document.face ? 'undetermined' : 'face_not_found',
-    id_text_status: !document.fields
-      ? 'text_not_read'
-      : failedChecks
-        ? 'possible_text_tampering'
-        : document.checks.length > 0
-          ? 'likely_original_text'
-          : 'text_not_read',
+    // No tampering model runs on the portrait: a found face is never a made-up pass.
+    id_face_status: document.face ? 'ocr_template_does_not_support_detection' : 'not_available',
+    id_text_status: TEXT_STATUS[integrity],
     // No screen-replay model runs on the document.
-    is_id_digital_spoof: 'undetermined',
+    is_id_digital_spoof: 'could_not_confidently_determine_physical_id_user_needs_to_retry',
     is_full_id_captured: EDGES[document.edges],
-    id_validity: idValidity(document, now),
+    id_validity: VALIDITY[integrity],
   };
 }
 
@@ -164,13 +182,18 @@ export function documentData(document: DocumentFindings, photoUrls: DocumentData
   };
 }
 
-/** The document's own flags: expired, holder under 16, failed checks, and how well the selfie matches the portrait. */
-export function documentFlags(signals: DocumentSignals, document: DocumentFindings, now: Date): RiskFlag[] {
+/**
+ * The document's own flags, from the findings (never from a stand-in 0 of the signals):
+ * expired, holder under 16, a failed check, and how well the selfie matches the portrait.
+ */
+export function documentFlags(selfie: FaceFindings, document: DocumentFindings, now: Date): RiskFlag[] {
   const flags: RiskFlag[] = [];
   if (isExpired(document.fields, now)) flags.push('id_expired');
-  if (signals.id_age !== null && signals.id_age < MIN_ID_AGE) flags.push('id_age_below_16');
-  if (signals.id_validity === 'possible_fake_id' || signals.id_validity === 'likely_fake_id') flags.push('id_invalid');
-  const score = signals.id_face_match_score;
+  const age = idAge(document, now);
+  if (age !== undefined && age < MIN_ID_AGE) flags.push('id_age_below_16');
+  const integrity = documentIntegrity(document, now);
+  if (integrity === 'one_failed' || integrity === 'failed') flags.push('id_invalid');
+  const score = idFaceMatchScore(selfie, document);
   if (score !== null && score < FACE_THRESHOLDS.low) flags.push('low_id_face_match_score');
   else if (score !== null && score < FACE_THRESHOLDS.moderate) flags.push('moderate_id_face_match_score');
   return flags;

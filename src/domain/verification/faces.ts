@@ -42,13 +42,23 @@ export function isSamePerson(a: ArrayLike<number>, b: ArrayLike<number>): boolea
   return faceSimilarity(a, b) >= FACE_THRESHOLDS.samePerson;
 }
 
-/** The age band of an estimated age (the highest band it reaches); `undetermined` without an estimate. */
+/** The age bands' lower bounds, highest first (DocumentSignals.face_age_estimate). */
+export const AGE_BANDS = [
+  [65, 'over65'],
+  [50, 'over50'],
+  [40, 'over40'],
+  [30, 'over30'],
+  [25, 'over25'],
+  [21, 'over21'],
+  [18, 'over18'],
+  [16, 'over16'],
+  [13, 'over13'],
+  [8, 'over8'],
+] as const satisfies readonly (readonly [number, NonNullable<FaceAgeEstimate>])[];
+
+/** The age band of an estimated age (the highest band it reaches, `under8` below them all); null without an estimate. */
 export function faceAgeBand(selfie: Pick<FaceFindings, 'age'>): FaceAgeEstimate {
   const age = selfie.age;
-  if (age === null || !Number.isFinite(age)) return 'undetermined';
-  if (age >= 25) return 'over25';
-  if (age >= 21) return 'over21';
-  if (age >= 18) return 'over18';
-  if (age >= 16) return 'over16';
-  return 'under16';
+  if (age === null || !Number.isFinite(age)) return null;
+  return AGE_BANDS.find(([from]) => age >= from)?.[1] ?? 'under8';
 }

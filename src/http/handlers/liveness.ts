@@ -35,6 +35,19 @@ export function makeLivenessHandlers(verification: VerificationUseCases, mediaUr
     ) {
       res.json(await verification.create(projectOf(req), req.body, { requestId: req.requestId }));
     },
+    /** The query form of createVerificationSession: `id=true` (coerced by the validator) is an ID Check. */
+    async getVerificationSession(req: Request, res: Response) {
+      const query = req.query as { id?: boolean; referring_session_id?: string };
+      const idCheck = query.id === true;
+      const referring = query.referring_session_id;
+      res.json(
+        await verification.create(
+          projectOf(req),
+          { type: idCheck ? 'id-check' : 'face-match', referring_session_id: referring },
+          { requestId: req.requestId },
+        ),
+      );
+    },
     async cancelVerificationSession(req: Request<{ session_id: string }>, res: Response) {
       res.json(await verification.cancel(req.params.session_id, String(req.query.token)));
     },

@@ -33,6 +33,30 @@ export function makeHistoryRepository(db: Knex) {
     },
 
     /**
+     * Accounts (other than `excludeAccount`) with a session from `ip` that started within
+     * `window`, at most `limit`: one range of the session links' address index, as the link
+     * search's network branch reads it.
+     */
+    async accountsOnAddress(
+      projectId: string,
+      ip: string,
+      window: { from: Date; to: Date },
+      excludeAccount: string | undefined,
+      limit: number,
+      trx: Knex = db,
+    ): Promise<string[]> {
+      const rows: { account_id: string }[] = await trx('session_accounts as sa')
+        .distinct('sa.account_id')
+        .where({ 'sa.project_id': projectId, 'sa.ip_address': ip })
+        .whereBetween('sa.session_start', [window.from.getTime(), window.to.getTime()])
+        .modify((q) => {
+          if (excludeAccount !== undefined) q.whereNot('sa.account_id', excludeAccount);
+        })
+        .limit(limit);
+      return rows.map((r) => r.account_id);
+    },
+
+    /**
      * Accounts (other than `excludeAccount`) that presented an identifier value, at most `limit`:
      * the link search's own aggregate (identifier_accounts), so a verification match and an
      * evaluation find the same accounts.

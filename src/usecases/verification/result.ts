@@ -6,7 +6,7 @@
  * attempt, each verify-face / verify-id answer), so they hold 60 minutes from sending.
  */
 import type { FaceMatchResult, IdCheckResult, Session, VerificationMatchType } from '../../api-types';
-import { LINK_CAP } from '../../domain/evaluation';
+import { LINK_CAP, linkSearch } from '../../domain/evaluation';
 import { nameKey } from '../../domain/linking';
 import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../../domain/verification/analysis';
 import { documentData, documentFlags, documentSignals } from '../../domain/verification/document';
@@ -64,6 +64,18 @@ export function makeResultBuilder(deps: ResultDeps) {
     const faceRepeat = linked.size > 0;
 
     const row = await deps.history.sessionRow(record.projectId, device.session_id);
+    // The capture's address as linking follows it: the same window, shared networks left out.
+    const network = row ? linkSearch([row], undefined).networks[0] : undefined;
+    if (network) {
+      for (const id of await deps.history.accountsOnAddress(
+        record.projectId,
+        network.ip,
+        { from: network.ipFrom, to: network.ipTo },
+        record.accountId,
+        LINK_CAP,
+      ))
+        add(id, 'ip_address');
+    }
     const sharingDevice = new Set<string>();
     if (row?.browserFingerprint) {
       for (const id of await deps.history.accountsSharing(
@@ -151,7 +163,7 @@ export function makeResultBuilder(deps: ResultDeps) {
         !!docCountry && !!device.location.country_code && device.location.country_code !== docCountry;
       const docSignals = document ? documentSignals(selfie, document, now) : undefined;
       const judged = verdict({
-        flags: document && docSignals ? documentFlags(docSignals, document, now) : [],
+        flags: document ? documentFlags(selfie, document, now) : [],
         liveness: selfie.liveness,
         repeat,
         deviceRisk: signals.device_risk,

@@ -11,6 +11,7 @@ import type {
   IdCheckCompleted,
   IdCheckResult,
   VerificationCompletion,
+  VerificationResultErrorCode,
   VerificationSessionCreated,
   VerificationSessionEnded,
   WebhookErrorCode,
@@ -19,7 +20,14 @@ import type { Clock, Random } from '../../clock';
 import { DAY_MS } from '../../domain/numbers';
 import { forcedEnding, testFindings, verificationDirective } from '../../domain/test-mode';
 import type { AnalysisEngine, CaptureKind } from '../../domain/verification/analysis';
-import { BadRequestError, ForbiddenError, SessionNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { resultErrorCode } from '../../domain/verification/availability';
+import {
+  BadRequestError,
+  ForbiddenError,
+  SessionNotFoundError,
+  UnsupportedMediaTypeError,
+  VerificationResultUnavailableError,
+} from '../../errors';
 import { constantTimeEqual, hashApiKey } from '../../security/secrets';
 import type { Db } from '../../storage/db';
 import { sniffImage, type MediaStore, type MediaUrls } from '../../storage/media';
@@ -73,6 +81,24 @@ export interface VerificationDeps extends ResultDeps {
 export interface Ending {
   code: WebhookErrorCode;
   message: string;
+}
+
+/** verify-face / verify-id's message, in words, beside the code clients branch on. */
+function resultErrorMessage(record: VerificationRecord, code: VerificationResultErrorCode): string {
+  switch (code) {
+    case 'session_not_valid_for_this_endpoint':
+      return `session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`;
+    case 'session_not_found':
+      return "The verification session's result was erased with its account";
+    case 'session_not_started':
+    case 'id_scan_not_complete':
+    case 'session_not_complete':
+      return record.state === 'open'
+        ? 'The verification session is not completed yet'
+        : `The verification session ended without a result (${record.outcome})`;
+    default:
+      return `The verification session ended without a result (${record.outcome})`;
+  }
 }
 
 /** The customer's redirect URL with the outcome, as the hosted page sends the user there. */
@@ -417,17 +443,18 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       type: VerificationType,
     ): Promise<FaceMatchResult | IdCheckResult> {
       const record = await verifications.find(sessionId);
-      if (!record || record.projectId !== project.id) throw new SessionNotFoundError();
-      if (record.type !== type) {
-        throw new BadRequestError(
-          `session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`,
-        );
-      }
-      if (record.state === 'open') throw new BadRequestError('The verification session is not completed yet');
-      if (record.outcome !== 'success')
-        throw new BadRequestError(`The verification session ended without a result (${record.outcome})`);
-      if (record.result === undefined)
-        throw new BadRequestError("The verification session's result was erased with its account");
+      if (!record || record.projectId !== project.id)
+        throw new VerificationResultUnavailableError('session_not_found', 'Session ID not found');
+      const code = resultErrorCode({
+        requested: type,
+        type: record.type,
+        state: record.state,
+        outcome: record.outcome,
+        hasResult: record.result !== undefined,
+        captures:
+          record.outcome === 'success' ? [] : (await verifications.latestCaptures(record.id)).map((c) => c.kind),
+      });
+      if (code) throw new VerificationResultUnavailableError(code, resultErrorMessage(record, code));
       return signResultUrls(record.result as FaceMatchResult | IdCheckResult, sign);
     },
 

@@ -80,7 +80,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Create a verification session (query form)
+         * @description The same as `POST /liveness/session`, in the form ID Check and Face Match clients
+         *     already call: `id=true` starts an ID Check, otherwise a Face Match, for the SDK session
+         *     in `referring_session_id` when given. This form has no account and no redirect URL
+         *     (the result's `metadata.account_id` is null). Each call starts a new session.
+         */
+        get: operations["getVerificationSession"];
         put?: never;
         /**
          * Create a verification session
@@ -183,7 +190,8 @@ export interface paths {
          * Get the result of a Face Match session
          * @description Returns the result of a completed Face Match verification session: the same object
          *     that the `verification.face-match.completed` webhook carries in `data`. Media URLs
-         *     in the result are signed afresh and valid for 60 minutes.
+         *     in the result are signed afresh and valid for 60 minutes. A session with no result
+         *     to give answers `400` with its reason in `error`.
          */
         post: operations["verifyFace"];
         delete?: never;
@@ -205,7 +213,8 @@ export interface paths {
          * Get the result of an ID Check session
          * @description Returns the result of a completed ID Check verification session: the same object
          *     that the `verification.id-check.completed` webhook carries in `data`. Media URLs
-         *     in the result are signed afresh and valid for 60 minutes.
+         *     in the result are signed afresh and valid for 60 minutes. A session with no result
+         *     to give answers `400` with its reason in `error`.
          */
         post: operations["verifyId"];
         delete?: never;
@@ -1213,6 +1222,33 @@ export interface components {
             redirect_url: string | null;
         };
         /**
+         * @description Why verify-face or verify-id has no result to give:
+         *     `session_not_found` (no such session in the project, or its result was erased with its account),
+         *     `session_not_valid_for_this_endpoint` (a Face Match session sent to verify-id, or the reverse),
+         *     `session_not_started` (no capture was uploaded yet),
+         *     `id_scan_not_complete` (an ID Check whose document sides were not both uploaded),
+         *     `session_not_complete` (the captures are in but the session was not completed),
+         *     `liveness_check_failed` (it ended with `liveness_check_failed`, `face_match_failed` or `failed_to_collect_device_data`),
+         *     `id_scan_failed` (it ended with `failed_to_process_id_scan`).
+         *     A session that ended with `max_duration_exceeded` was never completed: it answers
+         *     `session_not_started`, `id_scan_not_complete` or `session_not_complete`, by how far the
+         *     user got.
+         * @enum {string}
+         */
+        VerificationResultErrorCode: "session_not_found" | "session_not_valid_for_this_endpoint" | "session_not_started" | "id_scan_not_complete" | "session_not_complete" | "liveness_check_failed" | "id_scan_failed";
+        /** @description The error body of verify-face and verify-id when the session has no result to give. */
+        VerificationResultError: {
+            /** @constant */
+            statusCode: 400;
+            /** @description What was wrong, in words. */
+            message: string;
+            /** @description This answer's id. */
+            request_id: string;
+            /** @constant */
+            success: false;
+            error: components["schemas"]["VerificationResultErrorCode"];
+        };
+        /**
          * @description Why the session ended without a result:
          *     `liveness_check_failed` (a non-success state, for example the user cancelled a step),
          *     `face_match_failed` (the face match or liveness step used up its attempts),
@@ -1245,7 +1281,8 @@ export interface components {
          *     document is on another account), `low_id_face_match_score` and
          *     `moderate_id_face_match_score` (the selfie and the ID photo agree poorly or only
          *     moderately), `id_expired`, `id_age_below_16`, `id_invalid` (the document failed an
-         *     integrity check: `document_signals.id_validity` is `possible_fake_id` or
+         *     integrity check: a check digit, the barcode's structure or an impossible date; its
+         *     `document_signals.id_validity` is then `cannot_confirm_id_is_authentic` or
          *     `likely_fake_id`), `liveness_failed` (the selfie looks like a photo of a photo, a
          *     screen or a mask), `device_risk`, `ip_document_country_mismatch`.
          * @enum {string}
@@ -1253,11 +1290,13 @@ export interface components {
         RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "id_invalid" | "liveness_failed" | "device_risk" | "ip_document_country_mismatch";
         /**
          * @description How another account is linked to the verification: `face` (the same enrolled face),
+         *     `ip_address` (the capture came from an address one of the account's sessions used
+         *     within a day of it, shared networks such as hosting and private relays excepted),
          *     `browser` (the same browser fingerprint), `document_number` (the same document
-         *     number), `document_name` (the same name on a document).
+         *     number), `document_name` (the same name and date of birth on a document).
          * @enum {string}
          */
-        VerificationMatchType: "face" | "browser" | "document_number" | "document_name";
+        VerificationMatchType: "face" | "ip_address" | "browser" | "document_number" | "document_name";
         /** @description Accounts of the project linked to the verification. */
         Matches: {
             num_accounts_linked: number;
@@ -1360,52 +1399,79 @@ export interface components {
         };
         /** @description The capture device and network of an ID Check. */
         IdCheckSessionData: components["schemas"]["VerificationSessionData"];
-        /** @description What the analysis of the document found. */
+        /**
+         * @description What the analysis of the document found, in the vocabulary ID Check clients already
+         *     branch on. A value that says a check could not be made is never a pass.
+         */
         DocumentSignals: {
-            /** @description Age in whole years from the document's date of birth; null when no date of birth was read. */
-            id_age: number | null;
             /**
-             * @description The age band estimated from the selfie; `undetermined` when no estimate could be made.
+             * @description Age in whole years from the document's date of birth. `0` when no date of birth was
+             *     read (`user_data.date_of_birth` is then empty and `id_age_below_16` is not raised):
+             *     always an integer, so clients that type it as one keep parsing.
+             */
+            id_age: number;
+            /**
+             * @description The highest age band the selfie's estimated age reaches (an estimated 23 is
+             *     `over21`; below 8, `under8`); null when no estimate could be made.
+             * @enum {string|null}
+             */
+            face_age_estimate: "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30" | "over40" | "over50" | "over65" | null;
+            /**
+             * @description Similarity of the selfie and the document's portrait, 0 to 1. `0` when the document
+             *     shows no portrait (`id_face_status` is then `not_available`; no face-match flag is
+             *     raised): always a number, so clients that type it as one keep parsing.
+             */
+            id_face_match_score: number;
+            /**
+             * @description The document's barcode: `success` (read), `barcode_requested_but_not_found` (the
+             *     document should carry one and none was seen), `barcode_requested_but_error_reading`
+             *     (one was seen but could not be decoded), `no_barcode_specificed_by_template` (the
+             *     document has none, e.g. a passport read by its machine-readable zone; the spelling is
+             *     the one clients match on). `barcode_requested_and_read_but_could_not_parse` is part
+             *     of the vocabulary and not sent today (a decoded barcode that is not a licence's
+             *     structure is reported as `success` with its failed checks).
              * @enum {string}
              */
-            face_age_estimate: "under16" | "over16" | "over18" | "over21" | "over25" | "undetermined";
-            /** @description Similarity of the selfie and the document photo, 0 to 1; null when the document shows no face. */
-            id_face_match_score: number | null;
+            id_barcode_status: "success" | "barcode_requested_but_not_found" | "barcode_requested_but_error_reading" | "barcode_requested_and_read_but_could_not_parse" | "no_barcode_specificed_by_template";
             /**
-             * @description Whether the document's barcode was read.
+             * @description The document's portrait: `not_available` when the front shows none;
+             *     `ocr_template_does_not_support_detection` when one was found but no tampering check
+             *     can be made on it (no such model runs). `likely_original_face` and
+             *     `cannot_confirm_id_is_authentic` are part of the vocabulary and not sent today.
              * @enum {string}
              */
-            id_barcode_status: "success" | "barcode_not_found" | "barcode_unreadable" | "not_applicable";
-            /**
-             * @description Whether the document's portrait looks original. `face_not_found` when the front
-             *     shows no face; `undetermined` when a face was found but no tampering check could
-             *     be made on it.
-             * @enum {string}
-             */
-            id_face_status: "likely_original_face" | "possible_face_tampering" | "face_not_found" | "undetermined";
+            id_face_status: "likely_original_face" | "cannot_confirm_id_is_authentic" | "not_available" | "ocr_template_does_not_support_detection";
             /**
              * @description Whether the document's data looks original: `likely_original_text` when it was read
              *     and every integrity check the document allows passed (barcode header and
-             *     structure, MRZ check digits, consistent dates), `possible_text_tampering` when one
-             *     failed, `text_not_read` when nothing could be read.
+             *     structure, MRZ check digits, consistent dates), `cannot_confirm_id_is_authentic`
+             *     when one failed, `not_available` when nothing was read or no check could be made.
              * @enum {string}
              */
-            id_text_status: "likely_original_text" | "possible_text_tampering" | "text_not_read";
+            id_text_status: "likely_original_text" | "cannot_confirm_id_is_authentic" | "not_available";
             /**
-             * @description Whether the document is a physical card or an image of one on a screen; `undetermined` when no such check could be made.
+             * @description Whether the document is a physical card rather than an image of one on a screen.
+             *     No screen-replay check runs, so it is always
+             *     `could_not_confidently_determine_physical_id_user_needs_to_retry`, never a made-up
+             *     `likely_physical_id`.
              * @enum {string}
              */
-            is_id_digital_spoof: "likely_physical_id" | "possible_digital_spoof" | "undetermined";
+            is_id_digital_spoof: "likely_physical_id" | "could_not_confidently_determine_physical_id_user_needs_to_retry";
             /**
-             * @description Whether the document's four edges were all found in the front image.
+             * @description `full_id_detected` when the document's four edges were all found in the front
+             *     image; `could_not_confidently_determine_full_id_user_needs_to_retry` when only some
+             *     or none were.
              * @enum {string}
              */
-            is_full_id_captured: "full_id_detected" | "partial_id_detected" | "id_not_detected";
+            is_full_id_captured: "full_id_detected" | "could_not_confidently_determine_full_id_user_needs_to_retry";
             /**
-             * @description The overall verdict from the checks that could be made (barcode, dates, check digits).
+             * @description The overall verdict from the checks that could be made (barcode, dates, check
+             *     digits): `likely_authentic_id` when every one passed, `likely_fake_id` when two
+             *     failed or a date is impossible, `cannot_confirm_id_is_authentic` when one failed,
+             *     nothing was read or no check could be made.
              * @enum {string}
              */
-            id_validity: "likely_authentic_id" | "possible_fake_id" | "likely_fake_id" | "undetermined";
+            id_validity: "likely_authentic_id" | "likely_fake_id" | "cannot_confirm_id_is_authentic";
         };
         /** @description A date in MM/DD/YYYY form; the empty string when it was not read. */
         DocumentDate: string;
@@ -1417,8 +1483,14 @@ export interface components {
                 document_country: string;
                 /** @description The issuing state or province, where there is one. */
                 document_state: string;
-                /** @enum {string} */
-                template_type: "driver_license" | "id_card" | "passport" | "residence_permit" | "unknown";
+                /**
+                 * @description The kind of document: `state_id` is a US or Canadian identity card (read from its
+                 *     licence-style barcode), `national_id` another country's identity card (read from
+                 *     its machine-readable zone), `other` a machine-readable document of another kind
+                 *     (a visa, say), `unknown` when nothing was read.
+                 * @enum {string}
+                 */
+                template_type: "passport" | "driver_license" | "state_id" | "national_id" | "residence_permit" | "other" | "unknown";
             };
             user_data: {
                 first_name: string;
@@ -1678,6 +1750,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /**
+         * @description The request is invalid (the message names the field and the rule), or the session
+         *     has no result to give: then `error` says why, `success` is false and `request_id`
+         *     names this answer.
+         */
+        VerificationResultUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationResultError"] | components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description When `true`, the response includes `linked_accounts`. */
@@ -1811,6 +1896,37 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVerificationSession: {
+        parameters: {
+            query?: {
+                /** @description The SDK session the user came from; the capture is compared with it. */
+                referring_session_id?: components["schemas"]["SessionId"];
+                /** @description `true` starts an ID Check; absent or `false`, a Face Match. */
+                id?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session and the hosted page's address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSessionCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1999,7 +2115,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaceMatchResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2031,7 +2147,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdCheckResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];

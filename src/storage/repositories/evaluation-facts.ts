@@ -22,6 +22,7 @@ import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 import { identifierSearch } from './identifier-accounts';
+import { limit } from '../sql';
 import { onSqliteThread } from '../db';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
@@ -151,10 +152,10 @@ export function makeEvaluationFactsRepository(rows: ReadRows) {
       // (as a compound of two subqueries it measured about 1.7 times the time).
       const past = `WITH h AS (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id, CAST(NULL AS bigint) AS linked_at
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
-           WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?)`;
+           WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC ${limit(history?.limit ?? 0)})`;
       const found = await rows(
         history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
-        history ? [projectId, history.accountId, history.limit, projectId, id] : [projectId, id],
+        history ? [projectId, history.accountId, projectId, id] : [projectId, id],
       );
       const own = found
         .filter((r) => Number(r.part) === 0)
@@ -389,19 +390,19 @@ export function makeEvaluationFactsRepository(rows: ReadRows) {
         const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
         if (column) {
           branch(
-            `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? LIMIT ?`,
-            [projectId, value, exclude ?? '', cap],
+            `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
+            [projectId, value, exclude ?? ''],
           );
         } else {
-          branch(identifierSearch(exclude !== undefined), [projectId, type, value, ...self, cap]);
+          branch(identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
         }
       }
       // The links carry their session's address and start (migration 0013): one index range each.
       const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
         branch(
           `SELECT DISTINCT sa.account_id FROM session_accounts sa
-           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} LIMIT ?`,
-          [projectId, value, from.getTime(), to.getTime(), ...self, crowd],
+           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
+          [projectId, value, from.getTime(), to.getTime(), ...self],
         );
       for (const n of search.networks) {
         onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);

@@ -69,8 +69,8 @@ export function makeHistoryRepository(db: Knex) {
       limit: number,
       trx: Knex = db,
     ): Promise<string[]> {
-      const bindings = [projectId, kind, value, ...(excludeAccount === undefined ? [] : [excludeAccount]), limit];
-      const result = await trx.raw(identifierSearch(excludeAccount !== undefined), bindings);
+      const bindings = [projectId, kind, value, ...(excludeAccount === undefined ? [] : [excludeAccount])];
+      const result = await trx.raw(identifierSearch(excludeAccount !== undefined, limit), bindings);
       const rows: { account_id: string }[] = Array.isArray(result) ? result : result.rows;
       return rows.map((r) => r.account_id);
     },

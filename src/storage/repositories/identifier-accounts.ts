@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import type { MatchType } from '../../api-types';
 import { LINK_CAP } from '../../domain/evaluation/links';
+import { limit } from '../sql';
 
 /** Accounts kept per value: the link search reads LINK_CAP + 1 others, and the account itself may be one of them. */
 export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
@@ -27,8 +28,8 @@ export type SessionIdentifierKind = keyof typeof SESSION_IDENTIFIER_COLUMNS;
  * primary key. The link search runs it as one branch of its compound statement; a verification
  * match alone.
  */
-export function identifierSearch(exclude: boolean): string {
-  return `SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${exclude ? ' AND i.account_id <> ?' : ''} LIMIT ?`;
+export function identifierSearch(exclude: boolean, cap: number): string {
+  return `SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${exclude ? ' AND i.account_id <> ?' : ''} ${limit(cap)}`;
 }
 
 /**
@@ -45,9 +46,9 @@ export async function keepIdentifierAccounts(trx: Knex, projectId: string, sessi
   await trx.raw(
     `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
      SELECT x.project_id, x.kind, x.value, x.account_id, ? FROM (${values.join(' UNION ALL ')}) AS x
-     WHERE (SELECT COUNT(*) FROM (SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value LIMIT ?) AS kept) < ?
+     WHERE (SELECT COUNT(*) FROM (SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value ${limit(IDENTIFIER_ACCOUNTS_CAP)}) AS kept) < ?
      ON CONFLICT (project_id, kind, value, account_id) DO NOTHING`,
-    [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP, IDENTIFIER_ACCOUNTS_CAP],
+    [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP],
   );
 }
 

@@ -1,0 +1,15 @@
+/**
+ * SQL text shared by the repositories.
+ */
+
+/**
+ * A LIMIT clause with its count written into the statement. SQLite plans a bound `LIMIT ?` less
+ * well inside a subquery or a common table expression (measured on a 10,000-session file: the
+ * session-and-history read 61 µs with `LIMIT ?`, 20 µs with the count written in; an identifier
+ * search 10–12 µs against 5). The count is always the service's own integer, never input, and
+ * each count is one more statement text (prepared once).
+ */
+export function limit(count: number): string {
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`LIMIT takes a non-negative integer, got ${count}`);
+  return `LIMIT ${count}`;
+}

@@ -1030,7 +1030,10 @@ export interface components {
             /** @description Number of the project's accounts with an address at the same domain. */
             num_account_from_domain: number;
         };
-        /** @description An account's history in this project. */
+        /**
+         * @description An account's history in this project. `last_session` is absent only for an account
+         *     without sessions (one an earlier release's `PUT /account/{account_id}` made).
+         */
         AccountHistory: {
             /** @description Number of sessions authenticated with the account. */
             num_sessions: number;
@@ -1039,7 +1042,7 @@ export interface components {
             /** Format: date-time */
             last_seen: string;
             /** @description Id of the account's most recent session. */
-            last_session: components["schemas"]["SessionId"];
+            last_session?: components["schemas"]["SessionId"];
             /** @description The country of the account's most recent session. */
             country?: components["schemas"]["CountryCode"];
             /** @description Every country the account's sessions came from. */
@@ -1060,6 +1063,8 @@ export interface components {
                 };
                 group?: string;
             };
+            /** @description Id of the account's most recent session (authenticate's has one always). */
+            last_session: components["schemas"]["SessionId"];
         };
         /** @description Another account linked to the account or session, and how. */
         LinkedAccount: {

@@ -36,7 +36,8 @@ export function makeAccountUseCases(deps: AccountDeps) {
       lists.ofAccounts(project.id, [r.id]),
       evaluation.accountDetails(project, r),
     ]);
-    const { account: _brief, ...history } = details;
+    // An account without sessions (an earlier release's PUT made it) has no last session.
+    const { account: _brief, last_session, ...history } = details;
     return {
       project_id: project.id,
       request_id: requestId,
@@ -52,6 +53,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
         ...(r.group !== undefined ? { group: r.group } : {}),
       },
       ...history,
+      ...(last_session ? { last_session } : {}),
       ...(r.decision ? { decision: r.decision } : {}),
       ...r.scores,
       accounts_linked: linked,

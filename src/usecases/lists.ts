@@ -109,6 +109,7 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
 
     async removeAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
       if (!(await lists.find(projectId, name))) throw new ListNotFoundError();
+      if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
       if ((await lists.remove(projectId, [name], accountId)) === 0)
         throw new BadRequestError(`Account is not on list ${name}`);
       return done(requestId, `Account removed from ${name}`);

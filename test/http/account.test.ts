@@ -175,6 +175,23 @@ describe('GET /account/{account_id}', () => {
     }
   });
 
+  test('when the id in the path is longer than 256 characters, then 400 naming account_id on every Account operation', async () => {
+    const id = 'x'.repeat(257);
+    for (const call of [
+      request(ctx.app).get(`/account/${id}`),
+      request(ctx.app).put(`/account/${id}`).send({ id }),
+      request(ctx.app).delete(`/account/${id}`),
+      request(ctx.app).get(`/account/${id}/sessions`),
+      request(ctx.app).get(`/account/${id}/accounts-linked`),
+    ]) {
+      const res = await call.set('x-api-key', key);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('account_id') });
+      expect(res.body.message).toMatch(/256/);
+    }
+    // 256 is an id: not found, but not refused.
+    expect((await api.get('x'.repeat(256))).body).toEqual(NOT_FOUND);
+  });
+
   test('when the account was authenticated, then it reads in the published shape: the account nested, its latest scores, its history as authenticate reported it', async () => {
     const ada = {
       id: 'get-1',
@@ -271,6 +288,33 @@ describe('GET /account/{account_id}', () => {
     expect(res.body.decision).toBe(r.decision);
     for (const k of ['account_score', 'bot', 'multiple_accounts', 'risk_signals'])
       expect(res.body).not.toHaveProperty(k);
+  });
+
+  test('when the account has no sessions (an earlier release’s PUT made it), then it reads without last_session', async () => {
+    await ctx.testDb.db('accounts').insert({
+      project_id: ctx.project.project_id,
+      id: 'get-sessionless',
+      email: 'early@example.org',
+      expected_countries: '[]',
+      metadata: '{}',
+      created_at: Date.parse(TEST_NOW),
+      updated_at: Date.parse(TEST_NOW),
+      num_sessions: 0,
+      countries: '[]',
+      version: 0,
+    });
+    const res = await api.get('get-sessionless');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      account: { id: 'get-sessionless', email: 'early@example.org' },
+      num_sessions: 0,
+      countries: [],
+      accounts_linked: 0,
+      lists: [],
+    });
+    expect(res.body).not.toHaveProperty('last_session');
+    expect(res.body).not.toHaveProperty('decision');
+    expect((await api.sessions('get-sessionless')).body.sessions).toEqual([]);
   });
 
   test('accounts_linked counts the accounts linked to it, as authenticate does', async () => {

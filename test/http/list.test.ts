@@ -215,7 +215,8 @@ describe('refused list requests', () => {
       for (const [res, message] of [
         [await call('get', '/list/missing'), 'List not found'],
         [await call('delete', '/list/missing/account/someone'), 'List not found'],
-        [await call('delete', '/list/vip/account/nobody'), 'Account is not on list vip'],
+        [await call('delete', '/list/vip/account/nobody'), 'Account not found'],
+        [await call('delete', '/list/allow/account/someone'), 'Account is not on list allow'],
         [await call('delete', '/list/missing'), 'List not found'],
         [await call('post', '/list/vip/account/nobody'), 'Account not found'],
         [await call('post', '/list/vip'), 'List already exists'],
@@ -325,6 +326,10 @@ describe('GET /list/{list_name}', () => {
     const res = await p.getList('never-made');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: 'List not found' });
+    for (const q of [`?after=${'x'.repeat(257)}`, '?after=a%00b']) {
+      const bad = await p.getList('allow', q);
+      expect(bad.body).toEqual({ statusCode: 400, message: expect.stringContaining('after') });
+    }
     for (const q of ['?limit=0', '?limit=1001', '?limit=x']) {
       const bad = await p.getList('allow', q);
       expect(bad.status).toBe(400);

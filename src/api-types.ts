@@ -51,12 +51,16 @@ export type EmailIntelligence = Schemas['EmailIntelligence'];
 export type SignalAverages = Schemas['SignalAverages'];
 export type WindowCounts = Schemas['WindowCounts'];
 export type LinkedAccount = Schemas['LinkedAccount'];
-export type Account = Schemas['Account'];
+export type AccountResponse = Schemas['AccountResponse'];
+export type AccountHistory = Schemas['AccountHistory'];
+export type AccountDeleted = Schemas['AccountDeleted'];
 export type AccountSessions = Schemas['AccountSessions'];
 export type AccountLinks = Schemas['AccountLinks'];
 export type ListSummary = Schemas['ListSummary'];
 export type Lists = Schemas['Lists'];
 export type ListPage = Schemas['ListPage'];
+export type CreateListRequest = Schemas['CreateListRequest'];
+export type ListChange = Schemas['ListChange'];
 
 export type FaceMatchResult = Schemas['FaceMatchResult'];
 export type IdCheckResult = Schemas['IdCheckResult'];

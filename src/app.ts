@@ -9,6 +9,7 @@ import { makeAdmission } from './http/admission';
 import { makeApiKeyHandler } from './http/auth';
 import './http/context';
 import { makeDemoRouter } from './demo/router';
+import { looseAccountBody } from './http/loose-account';
 import { makeDocsRouter } from './http/docs';
 import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
   app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
   if (config.demo) app.use(makeDemoRouter(services));
+  app.put('/account/:account_id', looseAccountBody);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,

@@ -80,6 +80,20 @@ export class VerificationResultUnavailableError extends BadRequestError {
   }
 }
 
+/** The account a management call names is not one of the project's (400, as the production service answers). */
+export class AccountNotFoundError extends BadRequestError {
+  constructor() {
+    super('Account not found');
+  }
+}
+
+/** The list a management call names is not one of the project's (400, as the production service answers). */
+export class ListNotFoundError extends BadRequestError {
+  constructor() {
+    super('List not found');
+  }
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = 'Missing or invalid x-api-key') {
     super(401, message);

@@ -3,6 +3,13 @@
 /** In every project, mutually exclusive, never deleted: allow (forces Real), block (forces Fake), main_account. */
 export const STANDARD_LISTS: readonly string[] = ['allow', 'block', 'main_account'];
 
+/** What each standard list does, as the List API describes it. */
+export const STANDARD_LIST_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  allow: 'Accounts on this list are decided Real, whatever their scores.',
+  block: 'Accounts on this list are decided Fake, whatever their scores.',
+  main_account: 'Accounts on this list have a multiple_accounts score of 0.',
+};
+
 /** The lists of an account on `current` after `added` are applied: a standard list replaces the other two. Sorted. */
 export function listsAfter(current: readonly string[], added: readonly string[]): string[] {
   const out = new Set(current);

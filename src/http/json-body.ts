@@ -1,6 +1,6 @@
 /**
  * JSON bodies are read on the routes whose operation takes one, from the contract, and nowhere
- * else: a body sent to an operation that takes none (a GET, a DELETE, `POST /list/{name}`) is
+ * else: a body sent to an operation that takes none (a GET, a DELETE, `POST /list/{name}/account/{id}`) is
  * not read, so it can never be what an answer is about (a 413, a 400 for bad JSON). Where the
  * contract requires a body, an empty one is refused (body-parser reads it as `{}`). A new
  * operation is covered by its declaration in openapi.yaml.

@@ -1,11 +1,10 @@
-/** The Account endpoints: read, create or update, erase, sessions, linked accounts. */
-import type { Account, AccountLinks, AccountSessions, AccountUpdate } from '../api-types';
+/** The Account endpoints: read, update, erase, sessions, linked accounts. */
+import type { AccountDeleted, AccountLinks, AccountResponse, AccountSessions, AccountUpdate } from '../api-types';
 import type { Clock } from '../clock';
-import { NotFoundError } from '../errors';
+import { AccountNotFoundError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
-import type { HistoryRepository } from '../storage/repositories/history';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from './evaluation';
@@ -16,7 +15,6 @@ export interface AccountDeps {
   clock: Clock;
   accounts: AccountRepository;
   lists: ListRepository;
-  history: HistoryRepository;
   facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
@@ -24,84 +22,81 @@ export interface AccountDeps {
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
-  const { db, clock, accounts, lists, history, evaluation } = deps;
+  const { db, clock, accounts, lists, evaluation } = deps;
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
-    if (!record) throw new NotFoundError('Account', id);
+    if (!record) throw new AccountNotFoundError();
     return record;
   }
 
-  async function view(project: Project, r: AccountRecord): Promise<Account> {
-    const memberships = await lists.ofAccounts(project.id, [r.id]);
-    const summary = r.aggregates;
+  /** The account as the Account API reports it: its row, its lists, its details and links as of now. */
+  async function view(project: Project, r: AccountRecord, requestId: string): Promise<AccountResponse> {
+    const [memberships, { details, linked }] = await Promise.all([
+      lists.ofAccounts(project.id, [r.id]),
+      evaluation.accountDetails(project, r),
+    ]);
+    // An account without sessions (an earlier release's PUT made it) has no last session.
+    const { account: _brief, last_session, ...history } = details;
     return {
-      account_id: r.id,
-      ...(r.email !== undefined ? { email: r.email } : {}),
-      ...(r.phone !== undefined ? { phone: r.phone } : {}),
-      ...(r.firstName !== undefined ? { first_name: r.firstName } : {}),
-      ...(r.lastName !== undefined ? { last_name: r.lastName } : {}),
-      ...(r.username !== undefined ? { username: r.username } : {}),
-      expected_countries: r.expectedCountries,
-      metadata: r.metadata,
-      ...(r.group !== undefined ? { group: r.group } : {}),
-      lists: memberships.get(r.id) ?? [],
+      project_id: project.id,
+      request_id: requestId,
+      account: {
+        id: r.id,
+        ...(r.email !== undefined ? { email: r.email } : {}),
+        ...(r.phone !== undefined ? { phone: r.phone } : {}),
+        ...(r.firstName !== undefined ? { first_name: r.firstName } : {}),
+        ...(r.lastName !== undefined ? { last_name: r.lastName } : {}),
+        ...(r.username !== undefined ? { username: r.username } : {}),
+        expected_countries: r.expectedCountries,
+        metadata: r.metadata,
+        group: r.group ?? '',
+      },
+      ...history,
+      ...(last_session ? { last_session } : {}),
       ...(r.decision ? { decision: r.decision } : {}),
-      num_sessions: summary.numSessions,
-      ...(summary.firstSeen ? { first_seen: summary.firstSeen.toISOString() } : {}),
-      ...(summary.lastSeen ? { last_seen: summary.lastSeen.toISOString() } : {}),
+      ...r.scores,
+      accounts_linked: linked,
+      lists: memberships.get(r.id) ?? [],
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     };
   }
 
   return {
-    async get(project: Project, id: string): Promise<Account> {
-      return view(project, await found(project, id));
+    async get(project: Project, id: string, requestId: string): Promise<AccountResponse> {
+      return view(project, await found(project, id), requestId);
     },
 
-    async put(project: Project, id: string, body: AccountUpdate): Promise<Account> {
-      const record = evaluation.applyInput(project, await accounts.find(project.id, id), body, id, '');
-      const listInput = body.lists;
+    /** Updates an existing account; the body's id must be the path's. */
+    async put(project: Project, id: string, body: AccountUpdate, requestId: string): Promise<AccountResponse> {
+      const { id: bodyId, ...input } = body;
+      if (bodyId !== id)
+        throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);
+      const record = evaluation.applyInput(project, await found(project, id), input, id, '');
       await db.transaction(async (trx) => {
         await accounts.upsert(record, trx);
-        await applyAccountLists(lists, project.id, id, listInput ?? [], clock.now(), trx);
+        await applyAccountLists(lists, project.id, id, input.lists ?? [], clock.now(), trx);
       });
-      return view(project, (await accounts.find(project.id, id))!);
+      return view(project, await found(project, id), requestId);
     },
 
-    async delete(project: Project, id: string): Promise<void> {
+    async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
       const deleted = await db.transaction((trx) => accounts.delete(project.id, id, trx));
-      if (!deleted && !verified) throw new NotFoundError('Account', id);
+      if (!deleted && !verified) throw new AccountNotFoundError();
+      return { request_id: requestId, account_id: id, success: true };
     },
 
-    async sessions(project: Project, id: string, limit: number): Promise<AccountSessions> {
+    async sessions(project: Project, id: string, limit: number, requestId: string): Promise<AccountSessions> {
       await found(project, id);
       const rows = await deps.facts.accountSessions(project.id, id, limit);
-      const evaluations = await history.evaluations(
-        project.id,
-        rows.map((r) => r.id),
-      );
-      return {
-        account_id: id,
-        sessions: rows.map((r) => {
-          const e = evaluations.get(r.id);
-          return {
-            session_id: r.id,
-            start_time: r.startTime.toISOString(),
-            device_id: r.deviceId,
-            ip_address: r.ipAddress,
-            ...(r.countryCode ? { country_code: r.countryCode } : {}),
-            ...(e ? { decision: e.decision, account_score: e.accountScore } : {}),
-          };
-        }),
-      };
+      return { request_id: requestId, account_id: id, sessions: rows.map((r) => r.id) };
     },
 
-    async linked(project: Project, id: string): Promise<AccountLinks> {
-      const { count, linked_accounts } = await evaluation.linked(project, await found(project, id));
-      return { account_id: id, accounts_linked: count, linked_accounts };
+    async linked(project: Project, id: string, requestId: string): Promise<AccountLinks> {
+      const linked = await evaluation.linked(project, await found(project, id));
+      return { request_id: requestId, account_id: id, accounts_linked: linked };
     },
   };
 }

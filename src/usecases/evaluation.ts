@@ -6,6 +6,7 @@
  * docs/pipeline.md describes the steps and what each costs.
  */
 import type {
+  AccountDetails,
   AccountInput,
   AuthenticateRequest,
   AuthenticateResponse,
@@ -20,6 +21,8 @@ import type { Clock } from '../clock';
 import { emailFacts } from '../domain/email';
 import {
   ACCOUNT_SESSIONS_READ,
+  accountDetails,
+  accountEmail,
   describeLinks,
   evaluate,
   LINK_CAP,
@@ -33,6 +36,9 @@ import {
   signalsOf,
   weighsDomainFraud,
   type AccountRecord,
+  type EmailHistoryFacts,
+  type PastSession,
+  type Scores,
   type CurrentSession,
   type EvaluationFacts,
   type EvaluationOutcome,
@@ -46,7 +52,7 @@ import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
-import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
+import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
 import type { Project } from '../storage/repositories/projects';
 
@@ -54,6 +60,14 @@ import type { Project } from '../storage/repositories/projects';
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
+
+/** The scores as responses give them (and the account keeps them). */
+const rounded = (s: Scores): Scores => ({
+  account_score: round3(s.account_score),
+  bot: round3(s.bot),
+  multiple_accounts: round3(s.multiple_accounts),
+  risk_signals: round3(s.risk_signals),
+});
 
 export interface IpListLookup {
   lookup(ip: string): { list: IpListName }[];
@@ -148,6 +162,34 @@ export function makeEvaluation(deps: EvaluationDeps) {
     return next;
   }
 
+  /** Whose email history the account's address has (none without an address). */
+  function emailQuery(record: AccountRecord): EmailQuery | undefined {
+    if (record.email === undefined) return undefined;
+    const email = emailFacts(record.email);
+    return {
+      domain: email.domain || undefined,
+      key: email.normalised || undefined,
+      excludeAccount: record.id,
+      domainFraud: weighsDomainFraud(email),
+    };
+  }
+
+  /** The history without the stored account itself, which the domain's count includes once it is stored at the domain. */
+  function withoutSelf(history: EmailHistoryFacts, stored: AccountRecord | undefined, query?: EmailQuery) {
+    if (stored?.emailDomain !== query?.domain) return history;
+    return { ...history, accountsFromDomain: Math.max(0, history.accountsFromDomain - 1) };
+  }
+
+  /** The account's links, found from its newest sessions (newest first) as authenticate finds them. */
+  async function accountLinks(project: Project, record: AccountRecord, history: PastSession[], describe: boolean) {
+    const found = await gatherLinks(project, linkSearch(history.slice(0, SESSIONS_FOLLOWED), record), describe);
+    const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, {
+      enabled: project.groupsEnabled,
+      name: record.group,
+    });
+    return { all, linked: found.linked };
+  }
+
   /** The links' searches, then (to describe them or keep them within a group) the found accounts. */
   async function gatherLinks(project: Project, search: LinkSearch, describe: boolean) {
     const found = await reads.links(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1);
@@ -181,7 +223,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     live(session, now);
     const existing = stored.get(id);
     const record = applyInput(project, existing?.record, input, id);
-    const email = record.email === undefined ? undefined : emailFacts(record.email);
+    const email = emailQuery(record);
     const account = {
       record,
       existing: existing?.record,
@@ -196,21 +238,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
         block: session.ipBlock,
         now,
         accountId: id,
-        ...(email
-          ? {
-              email: {
-                domain: email.domain || undefined,
-                key: email.normalised || undefined,
-                excludeAccount: id,
-                domainFraud: weighsDomainFraud(email),
-              },
-            }
-          : {}),
+        ...(email ? { email } : {}),
       }),
       gatherLinks(project, linkSearchOf({ session, account }), describe),
     ]);
-    if (counts.email && existing?.record.emailDomain === email?.domain)
-      counts.email.accountsFromDomain = Math.max(0, counts.email.accountsFromDomain - 1);
+    if (counts.email) counts.email = withoutSelf(counts.email, existing?.record, email);
     // The account is on the address once this session is linked to it.
     const joins = !session.accountIds.includes(id) && !counts.accountOnIp;
     return {
@@ -284,7 +316,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       ...(account
         ? {
             account: {
-              record: account.record,
+              record: { ...account.record, scores: rounded(outcome.scores) },
               existing: facts.account?.existing,
               linksSession: account.linksSession,
               lists: listInput,
@@ -305,10 +337,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       session_id: facts.session.id,
       request_id: options.requestId,
       decision: outcome.decision,
-      account_score: round3(outcome.scores.account_score),
-      bot: round3(outcome.scores.bot),
-      multiple_accounts: round3(outcome.scores.multiple_accounts),
-      risk_signals: round3(outcome.scores.risk_signals),
+      ...rounded(outcome.scores),
       accounts_linked: Math.min(outcome.links.length, LINK_CAP),
       lists: outcome.lists,
       session: { ...facts.session.facts, ...outcome.signals },
@@ -390,17 +419,26 @@ export function makeEvaluation(deps: EvaluationDeps) {
     },
 
     /** An account's linked accounts (the Account API), found as authenticate finds them. */
-    async linked(
+    async linked(project: Project, record: AccountRecord): Promise<LinkedAccount[]> {
+      const history = await reads.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
+      const { all, linked } = await accountLinks(project, record, history, true);
+      return describeLinks(all, linked);
+    },
+
+    /** An account's details as authenticate's `account` gives them (as of now), and how many accounts are linked to it (the Account API). */
+    async accountDetails(
       project: Project,
       record: AccountRecord,
-    ): Promise<{ count: number; linked_accounts: LinkedAccount[] }> {
-      const history = await reads.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
-      const found = await gatherLinks(project, linkSearch(history, record), true);
-      const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, {
-        enabled: project.groupsEnabled,
-        name: record.group,
-      });
-      return { count: Math.min(all.length, LINK_CAP), linked_accounts: describeLinks(all, found.linked) };
+    ): Promise<{ details: AccountDetails; linked: number }> {
+      const query = emailQuery(record);
+      const [history, emailHistory] = await Promise.all([
+        reads.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
+        query ? reads.emailHistory(project.id, query) : undefined,
+      ]);
+      const { all } = await accountLinks(project, record, history, false);
+      const now = clock.now();
+      const email = accountEmail(record, emailHistory && withoutSelf(emailHistory, record, query), now);
+      return { details: accountDetails(record, history, now, email), linked: Math.min(all.length, LINK_CAP) };
     },
 
     applyInput,

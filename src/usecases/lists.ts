@@ -3,10 +3,10 @@
  * creation, mutually exclusive, never deleted) and custom lists (created on first use,
  * overlapping freely). Reading, or a request that is refused, never creates a list.
  */
-import type { ListName, ListPage, Lists, ListSummary } from '../api-types';
-import { STANDARD_LISTS } from '../domain/lists';
+import type { ListChange, ListName, ListPage, Lists, ListSummary } from '../api-types';
+import { STANDARD_LIST_DESCRIPTIONS, STANDARD_LISTS } from '../domain/lists';
 import type { Clock } from '../clock';
-import { BadRequestError, NotFoundError } from '../errors';
+import { AccountNotFoundError, BadRequestError, ListNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { ListRecord, ListRepository } from '../storage/repositories/lists';
@@ -15,6 +15,7 @@ export { STANDARD_LISTS };
 
 const summary = (l: ListRecord): ListSummary => ({
   name: l.name,
+  description: (l.standard ? STANDARD_LIST_DESCRIPTIONS[l.name] : l.description) ?? '',
   standard: l.standard,
   num_accounts: l.numAccounts,
   created_at: l.createdAt.toISOString(),
@@ -36,38 +37,55 @@ export { applyAccountLists };
 
 export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListRepository; accounts: AccountRepository }) {
   const { db, clock, lists, accounts } = deps;
-  const notFound = (name: string) => new NotFoundError('List', name);
+  const done = (requestId: string, message: string): ListChange => ({ request_id: requestId, success: true, message });
 
   return {
-    async all(projectId: string): Promise<Lists> {
-      return { lists: (await lists.all(projectId)).map(summary) };
+    async all(projectId: string, requestId: string): Promise<Lists> {
+      return { request_id: requestId, lists: (await lists.all(projectId)).map(summary) };
     },
 
-    async get(projectId: string, name: string, limit: number, after?: string): Promise<ListPage> {
+    async get(
+      projectId: string,
+      name: string,
+      limit: number,
+      after: string | undefined,
+      requestId: string,
+    ): Promise<ListPage> {
       const list = await lists.find(projectId, name);
-      if (!list) throw notFound(name);
-      return { ...summary(list), account_ids: await lists.members(projectId, name, limit, after) };
+      if (!list) throw new ListNotFoundError();
+      return { request_id: requestId, ...summary(list), accounts: await lists.members(projectId, name, limit, after) };
     },
 
-    async create(projectId: string, name: string): Promise<ListSummary> {
-      await lists.ensure(projectId, [{ name, standard: false }], clock.now());
-      return summary((await lists.find(projectId, name))!);
+    async create(
+      projectId: string,
+      name: string,
+      description: string | undefined,
+      requestId: string,
+    ): Promise<ListChange> {
+      if (!(await lists.create(projectId, name, description, clock.now())))
+        throw new BadRequestError('List already exists');
+      return done(requestId, `List ${name} created`);
     },
 
-    async delete(projectId: string, name: string): Promise<void> {
+    async delete(projectId: string, name: string, requestId: string): Promise<ListChange> {
       if (STANDARD_LISTS.includes(name))
         throw new BadRequestError(`list_name ${name} is a standard list and cannot be deleted`);
-      if (!(await db.transaction((trx) => lists.delete(projectId, name, trx)))) throw notFound(name);
+      if (!(await db.transaction((trx) => lists.delete(projectId, name, trx)))) throw new ListNotFoundError();
+      return done(requestId, `List ${name} deleted`);
     },
 
-    async addAccount(projectId: string, name: string, accountId: string): Promise<void> {
-      if (!(await accounts.find(projectId, accountId))) throw new NotFoundError('Account', accountId);
+    async addAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
+      if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
       await db.transaction((trx) => applyAccountLists(lists, projectId, accountId, [name], clock.now(), trx));
+      return done(requestId, `Account added to ${name}`);
     },
 
-    async removeAccount(projectId: string, name: string, accountId: string): Promise<void> {
-      if (!(await lists.find(projectId, name))) throw notFound(name);
-      await lists.remove(projectId, [name], accountId);
+    async removeAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
+      if (!(await lists.find(projectId, name))) throw new ListNotFoundError();
+      if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
+      if ((await lists.remove(projectId, [name], accountId)) === 0)
+        throw new BadRequestError(`Account is not on list ${name}`);
+      return done(requestId, `Account removed from ${name}`);
     },
   };
 }

@@ -101,47 +101,6 @@ function isIdCheckResult(r: Replay): boolean {
  * items 7–8). Exactly the failing replays; each with why it fails today.
  */
 const NOT_YET_CONFORMANT: Record<string, string> = {
-  'account GET /account/{account_id} 200 example':
-    'accounts and lists (items 1–6, 9): not yet the published account object (project_id, request_id, scores, email intelligence)',
-  'account GET /account/{account_id} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account answers 404, published 400 Account not found',
-  'account PUT /account/{account_id} 200 example':
-    'accounts and lists (items 1–6, 9): not yet the published account object',
-  'account PUT /account/{account_id} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account is created (200), published 400 Account not found',
-  'account DELETE /account/{account_id} 200 example':
-    'accounts and lists (items 1–6, 9): answers 204, published 200 with request_id, account_id, success',
-  'account DELETE /account/{account_id} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account answers 404, published 400',
-  'account GET /account/{account_id}/sessions 200 example':
-    'accounts and lists (items 1–6, 9): sessions are objects and request_id is absent; published: session ids',
-  'account GET /account/{account_id}/sessions 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account answers 404, published 400',
-  'account GET /account/{account_id}/accounts-linked 200 example':
-    'accounts and lists (items 1–6, 9): not yet the published accounts_linked array with request_id',
-  'account GET /account/{account_id}/accounts-linked 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account answers 404, published 400',
-  'list GET /list 200 example': 'accounts and lists (items 1–6, 9): lists lack description and request_id',
-  'list GET /list/{list_name} 200 example':
-    'accounts and lists (items 1–6, 9): a page of account ids, published: description, accounts, request_id',
-  'list GET /list/{list_name} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown list answers 404, published 400 List not found',
-  'list POST /list/{list_name} 200 example':
-    'accounts and lists (items 1–6, 9): answers the list, published: request_id, message, success',
-  'list POST /list/{list_name} 400 example':
-    'accounts and lists (items 1–6, 9): creating an existing list answers 200, published 400 List already exists.',
-  'list DELETE /list/{list_name} 200 example':
-    'accounts and lists (items 1–6, 9): answers 204, published 200 with request_id, message, success',
-  'list DELETE /list/{list_name} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown list answers 404, published 400',
-  'list POST /list/{list_name}/account/{account_id} 200 example':
-    'accounts and lists (items 1–6, 9): answers 204, published 200 with request_id, message, success',
-  'list POST /list/{list_name}/account/{account_id} 400 example':
-    'accounts and lists (items 1–6, 9): an unknown account answers 404, published 400 Account not found.',
-  'list DELETE /list/{list_name}/account/{account_id} 200 example':
-    'accounts and lists (items 1–6, 9): answers 204, published 200 with request_id, message, success',
-  'list DELETE /list/{list_name}/account/{account_id} 400 example':
-    'accounts and lists (items 1–6, 9): an account not on the list answers 204, published 400 Account not found.',
   'facematch GET /public/liveness-redirect 400 missing_project_id':
     'verification (items 7–8): no public redirect route yet (404)',
   'facematch GET /public/liveness-redirect 400 groups_enabled':
@@ -417,10 +376,21 @@ suite(title, () => {
       body: { session_id: ok(r) ? await session() : randomUUID() },
     }),
     'GET /account/{account_id}': async (r) => ({ path: `/account/${ok(r) ? ACCOUNT : fresh('replay-nobody')}` }),
-    'PUT /account/{account_id}': async (r) => ({
-      path: `/account/${ok(r) ? await account() : fresh('replay-nobody')}`,
-      body: { email: 'replay.updated@example.com', first_name: 'Ada', expected_countries: ['US'] },
-    }),
+    'PUT /account/{account_id}': async (r) => {
+      const id = ok(r) ? await account() : fresh('replay-nobody');
+      return {
+        path: `/account/${id}`,
+        body: {
+          id,
+          email: 'replay.updated@example.com',
+          phone: '+14155550188',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          username: 'ada_updated',
+          expected_countries: ['US'],
+        },
+      };
+    },
     'DELETE /account/{account_id}': async (r) => ({
       path: `/account/${ok(r) ? await account() : fresh('replay-nobody')}`,
     }),

@@ -78,10 +78,10 @@ describe('POST /session/authenticate', () => {
       const res = await s.authenticate(id, { id: 'late-1' });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^Session expired/);
-      expect(await request(ctx.app).get('/account/late-1').set('x-api-key', ctx.project.api_key)).toHaveProperty(
-        'status',
-        404,
-      );
+      expect((await request(ctx.app).get('/account/late-1').set('x-api-key', ctx.project.api_key)).body).toEqual({
+        statusCode: 400,
+        message: 'Account not found',
+      });
     } finally {
       ctx.clock.advance(-(24 * 3_600_000 + 1000));
     }

@@ -155,11 +155,12 @@ async function freshFixtures(): Promise<Known> {
     },
     body: JSON.stringify(sdk),
   });
-  const put = await send({
-    method: 'put',
-    target: '/account/fuzz-account',
+  // Accounts are made by authenticating a session with them.
+  const account = await send({
+    method: 'post',
+    target: '/session/authenticate',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ lists: ['vip'] }),
+    body: JSON.stringify({ session_id: sdk.session_id, account: { id: 'fuzz-account', lists: ['vip'] } }),
   });
   const created = await send({
     method: 'post',
@@ -169,7 +170,7 @@ async function freshFixtures(): Promise<Known> {
   });
   for (const [what, res] of [
     ['ingest', ingested],
-    ['put', put],
+    ['account', account],
     ['verification', created],
   ] as const) {
     if (res.status !== 200) throw new Error(`fixture ${what}: ${res.status} ${res.text}`);

@@ -1,12 +1,15 @@
 /**
  * The List endpoints through HTTP with a real database: the standard lists (`allow`, `block`,
  * `main_account`: in every project, mutually exclusive, never deleted), custom lists (created
- * on first use, overlapping freely), their pages of members, and how lists decide an
- * evaluation. Response validation is on, so every answer is also checked against openapi.yaml.
+ * on first use or with a description, overlapping freely), their pages of members, and how
+ * lists decide an evaluation. The answers are the production service's published shapes
+ * (`{request_id, success, message}` for a change, 400 `List not found` / `Account not found`).
+ * Response validation is on, so every answer is also checked against openapi.yaml.
  */
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AccountInput, AuthenticateResponse, IngestSession } from '../../src/api-types';
+import { STANDARD_LIST_DESCRIPTIONS } from '../../src/domain/lists';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { makeChangeProbe } from '../helpers/db-changes';
 import { personSession, scenario } from '../helpers/evaluation';
@@ -45,7 +48,10 @@ async function newProject() {
       request(ctx.app)
         .get(`${path('list', name)}${query}`)
         .set('x-api-key', key),
-    createList: (name: string) => request(ctx.app).post(path('list', name)).set('x-api-key', key),
+    createList: (name: string, body?: object) => {
+      const req = request(ctx.app).post(path('list', name)).set('x-api-key', key);
+      return body === undefined ? req : req.send(body);
+    },
     deleteList: (name: string) => request(ctx.app).delete(path('list', name)).set('x-api-key', key),
     add: (name: string, account: string) =>
       request(ctx.app)
@@ -56,7 +62,15 @@ async function newProject() {
         .delete(path('list', name, 'account', account))
         .set('x-api-key', key),
     account: (id: string) => request(ctx.app).get(path('account', id)).set('x-api-key', key),
-    put: (id: string, body: object) => request(ctx.app).put(path('account', id)).set('x-api-key', key).send(body),
+    put: (id: string, body: object) =>
+      request(ctx.app)
+        .put(path('account', id))
+        .set('x-api-key', key)
+        .send({ id, ...body }),
+    /** An account, made as accounts are made: by authenticating a session with it. */
+    make: async (id: string, lists?: string[]) => {
+      await sc.signIn({ id, ...(lists ? { lists } : {}) }, {}, freshIp());
+    },
   };
 }
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -85,6 +99,7 @@ async function members(projectId: string, where: Record<string, unknown> = {}): 
 
 const STANDARD = ['allow', 'block', 'main_account'].map((name) => ({
   name,
+  description: STANDARD_LIST_DESCRIPTIONS[name],
   standard: true,
   num_accounts: 0,
   created_at: expect.any(String),
@@ -95,18 +110,21 @@ describe('GET /list', () => {
     const p = await newProject();
     const res = await p.lists();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ lists: STANDARD });
+    expect(res.body).toEqual({ request_id: expect.any(String), lists: STANDARD });
+    expect(STANDARD.every((l) => /\w/.test(l.description ?? ''))).toBe(true);
     await expectSchema('Lists', res.body);
     // A standard list can be read (empty) without ever having been used.
     for (const name of ['allow', 'block', 'main_account']) {
       const list = await p.getList(name);
       expect(list.status).toBe(200);
       expect(list.body).toEqual({
+        request_id: list.headers['x-request-id'],
         name,
+        description: STANDARD_LIST_DESCRIPTIONS[name],
         standard: true,
         num_accounts: 0,
         created_at: expect.any(String),
-        account_ids: [],
+        accounts: [],
       });
     }
   });
@@ -126,28 +144,30 @@ describe('GET /list', () => {
 
   test('custom lists appear with their sizes next to the standard ones', async () => {
     const p = await newProject();
-    await p.put('a-1', { lists: ['vip', 'block'] });
-    await p.put('a-2', { lists: ['vip'] });
-    await p.createList('empty-one');
+    await p.make('a-1', ['vip', 'block']);
+    await p.make('a-2', ['vip']);
+    await p.createList('empty-one', { list_description: 'Nobody yet' });
     const res = await p.lists();
+    const [allow, block, main] = STANDARD;
     expect(res.body.lists).toEqual([
-      { name: 'allow', standard: true, num_accounts: 0, created_at: expect.any(String) },
-      { name: 'block', standard: true, num_accounts: 1, created_at: expect.any(String) },
-      { name: 'empty-one', standard: false, num_accounts: 0, created_at: TEST_NOW },
-      { name: 'main_account', standard: true, num_accounts: 0, created_at: expect.any(String) },
-      { name: 'vip', standard: false, num_accounts: 2, created_at: TEST_NOW },
+      allow,
+      { ...block, num_accounts: 1 },
+      { name: 'empty-one', description: 'Nobody yet', standard: false, num_accounts: 0, created_at: TEST_NOW },
+      main,
+      { name: 'vip', description: '', standard: false, num_accounts: 2, created_at: TEST_NOW },
     ]);
   });
 
   test("another project's lists are not seen", async () => {
     const p = await newProject();
     const q = await newProject();
-    await p.put('mine', { lists: ['private-list'] });
-    expect((await q.lists()).body).toEqual({ lists: STANDARD });
-    expect((await q.getList('private-list')).status).toBe(404);
+    await p.make('mine', ['private-list']);
+    expect((await q.lists()).body).toEqual({ request_id: expect.any(String), lists: STANDARD });
+    expect((await q.getList('private-list')).body).toEqual({ statusCode: 400, message: 'List not found' });
     // Nor can another project put one of this project's accounts on a list.
     const res = await q.add('vip', 'mine');
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: 'Account not found' });
     expect(await listsOf(p, 'mine')).toEqual(['private-list']);
   });
 
@@ -183,25 +203,32 @@ describe('refused list requests', () => {
   });
   afterAll(() => own.close());
 
-  test("when a new project's first list requests name a missing list, then 404 and nothing is written", async () => {
-    const { api_key: key } = await own.services.projects.create({ name: 'Fresh' });
+  test("when a new project's first list requests name a missing list or account, then 400 and nothing is written", async () => {
+    const { api_key: key, project_id: projectId } = await own.services.projects.create({ name: 'Fresh' });
     const call = (method: 'get' | 'post' | 'delete', path: string) =>
       request(own.app)[method](path).set('x-api-key', key);
     const probe = await makeChangeProbe(own.testDb);
     try {
       const mark = await probe.mark();
-      await request(own.app).put('/account/someone').set('x-api-key', key).send({});
-      const afterPut = await probe.mark();
-      for (const res of [
-        await call('get', '/list/missing'),
-        await call('delete', '/list/missing/account/someone'),
-        await call('delete', '/list/missing'),
-        await call('post', '/list/vip/account/nobody'),
-      ]) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual({ statusCode: 404, message: expect.any(String) });
+      await scenario(own, key, projectId).signIn({ id: 'someone', lists: ['vip'] });
+      const afterSignIn = await probe.mark();
+      for (const [res, message] of [
+        [await call('get', '/list/missing'), 'List not found'],
+        [await call('delete', '/list/missing/account/someone'), 'List not found'],
+        [await call('delete', '/list/vip/account/nobody'), 'Account not found'],
+        [await call('delete', '/list/allow/account/someone'), 'Account is not on list allow'],
+        [await call('delete', '/list/missing'), 'List not found'],
+        [await call('post', '/list/vip/account/nobody'), 'Account not found'],
+        [await call('post', '/list/vip'), 'List already exists'],
+        [
+          await request(own.app).put('/account/nobody').set('x-api-key', key).send({ id: 'nobody' }),
+          'Account not found',
+        ],
+      ] as const) {
+        expect(res.body).toEqual({ statusCode: 400, message });
+        expect(res.status).toBe(400);
       }
-      expect(await probe.writesSince(afterPut)).toEqual([]);
+      expect(await probe.writesSince(afterSignIn)).toEqual([]);
       // The probe sees a write when there is one.
       expect(await probe.writesSince(mark)).not.toEqual([]);
     } finally {
@@ -211,28 +238,57 @@ describe('refused list requests', () => {
 });
 
 describe('POST /list/{list_name}', () => {
-  test('creates a custom list; creating it again changes nothing and answers with it', async () => {
+  test('creates a custom list with its description; creating it again is a 400 and changes nothing', async () => {
     const p = await newProject();
-    const res = await p.createList('vip');
+    const res = await p.createList('vip', { list_description: 'Customers on the premium plan' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'vip', standard: false, num_accounts: 0, created_at: TEST_NOW });
-    await expectSchema('ListSummary', res.body);
-    await p.put('member-1', {});
-    expect((await p.add('vip', 'member-1')).status).toBe(204);
+    expect(res.body).toEqual({ request_id: res.headers['x-request-id'], success: true, message: 'List vip created' });
+    await expectSchema('ListChange', res.body);
+    await p.make('member-1');
+    expect((await p.add('vip', 'member-1')).status).toBe(200);
 
     ctx.clock.advance(HOUR);
-    const again = await p.createList('vip');
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual({ name: 'vip', standard: false, num_accounts: 1, created_at: TEST_NOW });
-    expect((await p.getList('vip')).body.account_ids).toEqual(['member-1']);
+    const again = await p.createList('vip', { list_description: 'Something else' });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ statusCode: 400, message: 'List already exists' });
+    expect((await p.getList('vip')).body).toMatchObject({
+      description: 'Customers on the premium plan',
+      created_at: TEST_NOW,
+      accounts: ['member-1'],
+    });
     expect((await p.lists()).body.lists.filter((l: { name: string }) => l.name === 'vip')).toHaveLength(1);
   });
 
-  test('creating a standard list answers with it, still standard', async () => {
+  test('a list is created without a body, or with an empty one, and its description is empty', async () => {
+    const p = await newProject();
+    expect((await p.createList('bare')).status).toBe(200);
+    expect((await p.createList('empty-body', {})).status).toBe(200);
+    for (const name of ['bare', 'empty-body'])
+      expect((await p.getList(name)).body).toMatchObject({ name, description: '', standard: false, accounts: [] });
+  });
+
+  test('when the body has a member it does not take, or the description is not text, then 400 naming it', async () => {
+    const p = await newProject();
+    for (const [body, field] of [
+      [{ description: 'x' }, 'description'],
+      [{ list_description: 5 }, 'list_description'],
+      [{ list_description: 'x'.repeat(1025) }, 'list_description'],
+    ] as const) {
+      const res = await p.createList('refused', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(field) });
+    }
+    expect((await p.getList('refused')).body).toEqual({ statusCode: 400, message: 'List not found' });
+  });
+
+  test('creating a standard list is a 400: it exists in every project', async () => {
     const p = await newProject();
     const res = await p.createList('block');
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'block', standard: true, num_accounts: 0 });
+    expect(res.body).toEqual({ statusCode: 400, message: 'List already exists' });
+    expect((await p.getList('block')).body).toMatchObject({
+      standard: true,
+      description: STANDARD_LIST_DESCRIPTIONS.block,
+    });
   });
 });
 
@@ -240,34 +296,40 @@ describe('GET /list/{list_name}', () => {
   test('pages the account ids in id order with limit and after', async () => {
     const p = await newProject();
     const ids = ['acct-c', 'acct-a', 'acct-e', 'acct-b', 'acct-d'];
-    for (const id of ids) await p.put(id, { lists: ['paged'] });
+    for (const id of ids) await p.make(id, ['paged']);
 
     const all = await p.getList('paged');
     expect(all.status).toBe(200);
     expect(all.body).toEqual({
+      request_id: all.headers['x-request-id'],
       name: 'paged',
+      description: '',
       standard: false,
       num_accounts: 5,
       created_at: TEST_NOW,
-      account_ids: ['acct-a', 'acct-b', 'acct-c', 'acct-d', 'acct-e'],
+      accounts: ['acct-a', 'acct-b', 'acct-c', 'acct-d', 'acct-e'],
     });
     await expectSchema('ListPage', all.body);
 
     const page1 = await p.getList('paged', '?limit=2');
-    expect(page1.body).toMatchObject({ num_accounts: 5, account_ids: ['acct-a', 'acct-b'] });
+    expect(page1.body).toMatchObject({ num_accounts: 5, accounts: ['acct-a', 'acct-b'] });
     const page2 = await p.getList('paged', '?limit=2&after=acct-b');
-    expect(page2.body.account_ids).toEqual(['acct-c', 'acct-d']);
+    expect(page2.body.accounts).toEqual(['acct-c', 'acct-d']);
     const page3 = await p.getList('paged', '?limit=2&after=acct-d');
-    expect(page3.body.account_ids).toEqual(['acct-e']);
+    expect(page3.body.accounts).toEqual(['acct-e']);
     const past = await p.getList('paged', '?limit=2&after=acct-e');
-    expect(past.body).toMatchObject({ num_accounts: 5, account_ids: [] });
+    expect(past.body).toMatchObject({ num_accounts: 5, accounts: [] });
   });
 
-  test('when the list is unknown, then 404; when limit is out of range, then 400 naming limit', async () => {
+  test('when the list is unknown, then 400 List not found; when limit is out of range, then 400 naming limit', async () => {
     const p = await newProject();
     const res = await p.getList('never-made');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('never-made') });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: 'List not found' });
+    for (const q of [`?after=${'x'.repeat(257)}`, '?after=a%00b']) {
+      const bad = await p.getList('allow', q);
+      expect(bad.body).toEqual({ statusCode: 400, message: expect.stringContaining('after') });
+    }
     for (const q of ['?limit=0', '?limit=1001', '?limit=x']) {
       const bad = await p.getList('allow', q);
       expect(bad.status).toBe(400);
@@ -281,7 +343,7 @@ describe('DELETE /list/{list_name}', () => {
     'the standard list %s cannot be deleted: 400, and it keeps its members',
     async (name) => {
       const p = await newProject();
-      await p.put('kept', { lists: [name] });
+      await p.make('kept', [name]);
       const res = await p.deleteList(name);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(name) });
@@ -290,72 +352,82 @@ describe('DELETE /list/{list_name}', () => {
         name,
         standard: true,
         num_accounts: 1,
-        account_ids: ['kept'],
+        accounts: ['kept'],
       });
       expect(await listsOf(p, 'kept')).toEqual([name]);
     },
   );
 
-  test('a custom list is deleted with its memberships: 204, then 404', async () => {
+  test('a custom list is deleted with its memberships: 200 with the published body, then 400 List not found', async () => {
     const p = await newProject();
-    await p.put('m-1', { lists: ['doomed', 'vip', 'block'] });
-    await p.put('m-2', { lists: ['doomed'] });
+    await p.make('m-1', ['doomed', 'vip', 'block']);
+    await p.make('m-2', ['doomed']);
     expect(await members(p.projectId, { list_name: 'doomed' })).toBe(2);
 
     const res = await p.deleteList('doomed');
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      request_id: res.headers['x-request-id'],
+      success: true,
+      message: 'List doomed deleted',
+    });
     expect(await members(p.projectId, { list_name: 'doomed' })).toBe(0);
     expect(await listsOf(p, 'm-1')).toEqual(['block', 'vip']);
     expect(await listsOf(p, 'm-2')).toEqual([]);
-    expect((await p.getList('doomed')).status).toBe(404);
+    expect((await p.getList('doomed')).body).toEqual({ statusCode: 400, message: 'List not found' });
     expect((await p.lists()).body.lists.map((l: { name: string }) => l.name)).toEqual([
       'allow',
       'block',
       'main_account',
       'vip',
     ]);
-    expect((await p.deleteList('doomed')).status).toBe(404);
+    expect((await p.deleteList('doomed')).body).toEqual({ statusCode: 400, message: 'List not found' });
     // The accounts themselves stay.
     expect((await p.account('m-2')).status).toBe(200);
   });
 });
 
 describe('POST /list/{list_name}/account/{account_id}', () => {
-  test('when the account is unknown, then 404 and no list is created', async () => {
+  test('when the account is unknown, then 400 Account not found and no list is created', async () => {
     const p = await newProject();
     const res = await p.add('new-list', 'ghost');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('ghost') });
-    expect((await p.getList('new-list')).status).toBe(404);
-    expect((await p.account('ghost')).status).toBe(404);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: 'Account not found' });
+    expect((await p.getList('new-list')).body).toEqual({ statusCode: 400, message: 'List not found' });
+    expect((await p.account('ghost')).body).toEqual({ statusCode: 400, message: 'Account not found' });
   });
 
   test('adds the account, creating a custom list on first use; adding twice changes nothing', async () => {
     const p = await newProject();
-    await p.put('joiner', {});
-    expect((await p.add('first-use', 'joiner')).status).toBe(204);
-    expect((await p.add('first-use', 'joiner')).status).toBe(204);
+    await p.make('joiner');
+    const added = await p.add('first-use', 'joiner');
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({
+      request_id: added.headers['x-request-id'],
+      success: true,
+      message: 'Account added to first-use',
+    });
+    expect((await p.add('first-use', 'joiner')).status).toBe(200);
     expect((await p.getList('first-use')).body).toMatchObject({
       standard: false,
       num_accounts: 1,
-      account_ids: ['joiner'],
+      accounts: ['joiner'],
     });
     expect(await listsOf(p, 'joiner')).toEqual(['first-use']);
   });
 
   test('the standard lists are mutually exclusive; custom lists overlap with them and each other', async () => {
     const p = await newProject();
-    await p.put('ex-1', {});
+    await p.make('ex-1');
     await p.add('vip', 'ex-1');
     await p.add('beta', 'ex-1');
-    expect((await p.add('allow', 'ex-1')).status).toBe(204);
+    expect((await p.add('allow', 'ex-1')).status).toBe(200);
     expect(await listsOf(p, 'ex-1')).toEqual(['allow', 'beta', 'vip']);
-    expect((await p.add('block', 'ex-1')).status).toBe(204);
+    expect((await p.add('block', 'ex-1')).status).toBe(200);
     expect(await listsOf(p, 'ex-1')).toEqual(['beta', 'block', 'vip']);
-    expect((await p.add('main_account', 'ex-1')).status).toBe(204);
+    expect((await p.add('main_account', 'ex-1')).status).toBe(200);
     expect(await listsOf(p, 'ex-1')).toEqual(['beta', 'main_account', 'vip']);
-    expect((await p.add('allow', 'ex-1')).status).toBe(204);
+    expect((await p.add('allow', 'ex-1')).status).toBe(200);
     expect(await listsOf(p, 'ex-1')).toEqual(['allow', 'beta', 'vip']);
     const sizes = Object.fromEntries(
       (await p.lists()).body.lists.map((l: { name: string; num_accounts: number }) => [l.name, l.num_accounts]),
@@ -364,56 +436,67 @@ describe('POST /list/{list_name}/account/{account_id}', () => {
     expect(await members(p.projectId, { account_id: 'ex-1' })).toBe(3);
   });
 
-  test('a list name with a space (or too long) is refused with 400 naming list_name', async () => {
+  test('a list name is any text of 1 to 64 characters: `US users` is one; 65 characters or a NUL is refused naming list_name', async () => {
     const p = await newProject();
-    await p.put('spacey', {});
+    await p.make('spacey');
+    expect((await p.createList('US users', { list_description: 'Customers in the US' })).status).toBe(200);
+    expect((await p.add('US users', 'spacey')).status).toBe(200);
+    expect((await p.getList('US users')).body).toMatchObject({ name: 'US users', accounts: ['spacey'] });
+    expect(await listsOf(p, 'spacey')).toEqual(['US users']);
+    expect((await p.remove('US users', 'spacey')).status).toBe(200);
+    expect((await p.deleteList('US users')).status).toBe(200);
+    const long = 'x'.repeat(65);
     const calls = [
-      p.getList('my list'),
-      p.createList('my list'),
-      p.deleteList('my list'),
-      p.add('my list', 'spacey'),
-      p.remove('my list', 'spacey'),
-      p.createList('x'.repeat(65)),
+      p.getList(long),
+      p.createList(long),
+      p.deleteList(long),
+      p.add(long, 'spacey'),
+      p.remove(long, 'spacey'),
+      p.createList('nul\u0000name'),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('list_name') });
     }
-    expect((await p.lists()).body).toEqual({ lists: STANDARD });
+    expect((await p.lists()).body).toEqual({ request_id: expect.any(String), lists: STANDARD });
     expect(await listsOf(p, 'spacey')).toEqual([]);
   });
 });
 
 describe('DELETE /list/{list_name}/account/{account_id}', () => {
-  test('removes the account from the list: 204; removing it again changes nothing (204)', async () => {
+  test('removes the account from the list: 200; removing it again is a 400 naming the list', async () => {
     const p = await newProject();
-    await p.put('leaver', { lists: ['vip', 'block'] });
+    await p.make('leaver', ['vip', 'block']);
     const res = await p.remove('vip', 'leaver');
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      request_id: res.headers['x-request-id'],
+      success: true,
+      message: 'Account removed from vip',
+    });
     expect(await listsOf(p, 'leaver')).toEqual(['block']);
-    expect((await p.getList('vip')).body).toMatchObject({ num_accounts: 0, account_ids: [] });
-    expect((await p.remove('vip', 'leaver')).status).toBe(204);
-    expect((await p.remove('block', 'leaver')).status).toBe(204);
+    expect((await p.getList('vip')).body).toMatchObject({ num_accounts: 0, accounts: [] });
+    expect((await p.remove('vip', 'leaver')).body).toEqual({ statusCode: 400, message: 'Account is not on list vip' });
+    expect((await p.remove('block', 'leaver')).status).toBe(200);
     expect(await listsOf(p, 'leaver')).toEqual([]);
     // The list itself stays.
     expect((await p.getList('vip')).status).toBe(200);
   });
 
-  test('when the list does not exist, then 404', async () => {
+  test('when the list does not exist, then 400 List not found', async () => {
     const p = await newProject();
-    await p.put('someone', {});
+    await p.make('someone');
     const res = await p.remove('no-such-list', 'someone');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('no-such-list') });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: 'List not found' });
   });
 
-  test('in a fresh project, removing an account that is not on a standard list changes nothing (204)', async () => {
+  test('in a fresh project, removing an account that is not on a standard list is a 400 naming the list', async () => {
     const p = await newProject();
-    await p.put('never-listed', {});
+    await p.make('never-listed');
     for (const name of ['allow', 'block', 'main_account']) {
       const res = await p.remove(name, 'never-listed');
-      expect(res.status).toBe(204);
+      expect(res.body).toEqual({ statusCode: 400, message: `Account is not on list ${name}` });
     }
   });
 });
@@ -429,7 +512,7 @@ describe('lists in evaluations', () => {
     const before = await p.signIn({ id: 'to-block', lists: ['vip'] });
     expect(before.decision).toBe('Real');
     expect(before.lists).toEqual(['vip']);
-    expect((await p.add('block', 'to-block')).status).toBe(204);
+    expect((await p.add('block', 'to-block')).status).toBe(200);
     const after = await p.signIn({ id: 'to-block' });
     expect(after.lists).toEqual(['block', 'vip']);
     expect(after.decision).toBe('Fake');
@@ -445,12 +528,12 @@ describe('lists in evaluations', () => {
     const r = await p.signIn({ id: 'self-block', lists: ['block', 'campaign-42'] });
     expect(r.lists).toEqual(['block', 'campaign-42']);
     expect(r.decision).toBe('Fake');
-    expect((await p.getList('campaign-42')).body).toMatchObject({ standard: false, account_ids: ['self-block'] });
+    expect((await p.getList('campaign-42')).body).toMatchObject({ standard: false, accounts: ['self-block'] });
   });
 
   test('an account on allow is decided Real even for a headless bot session; removed from allow, it is Fake', async () => {
     const p = await newProject();
-    await p.put('trusted-bot', { lists: ['allow'] });
+    await p.make('trusted-bot', ['allow']);
     const allowed = await p.signIn({ id: 'trusted-bot' }, HEADLESS);
     expect(allowed.bot).toBeGreaterThanOrEqual(0.8);
     expect(allowed.lists).toEqual(['allow']);
@@ -492,6 +575,6 @@ describe('lists in evaluations', () => {
     const res = await p.sc.authenticate(id, { id: 'both-ways', lists: ['allow', 'block'] });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining('lists') });
-    expect((await p.account('both-ways')).status).toBe(404);
+    expect((await p.account('both-ways')).body).toEqual({ statusCode: 400, message: 'Account not found' });
   });
 });

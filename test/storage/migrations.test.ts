@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { migrate } from '../../src/storage/db';
 import { migrationSource } from '../../src/storage/migrations';
+import { makeListRepository } from '../../src/storage/repositories/lists';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
 /** Every migration whose name sorts before `name`. */
@@ -93,5 +94,30 @@ describe('0016_test_projects', () => {
       ['demo', false],
       ['older', false],
     ]);
+  });
+});
+
+describe('0017_list_descriptions_account_scores', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when lists and accounts were made before, then lists have no description and accounts no scores until set', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0017_list_descriptions_account_scores');
+    await db('projects').insert({ id: 'p', name: 'p', webhook_secret_encrypted: 'x', created_at: 1_000 });
+    await db('lists').insert({ project_id: 'p', name: 'vip', standard: false, created_at: 2_000 });
+    await migrate(db);
+    const lists = makeListRepository(db);
+    expect(await lists.find('p', 'vip')).toMatchObject({ name: 'vip', description: undefined, standard: false });
+    expect(await lists.create('p', 'US users', 'Customers in the US', new Date(3_000))).toBe(true);
+    expect(await lists.create('p', 'vip', 'again', new Date(4_000))).toBe(false);
+    expect((await lists.all('p')).map((l) => [l.name, l.description])).toEqual([
+      ['US users', 'Customers in the US'],
+      ['vip', undefined],
+    ]);
+    expect(Object.keys(await db('accounts').columnInfo())).toContain('scores');
   });
 });

@@ -2,7 +2,7 @@
  * What one evaluation is computed from: plain data the use case gathers in a few reads
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
-import type { EvaluatedRiskSignalScores, EvaluatedSession, MatchType } from '../../api-types';
+import type { EvaluatedRiskSignalScores, EvaluatedSession, Evaluation, MatchType } from '../../api-types';
 import type { SdkFacts } from '../session/sdk-facts';
 import type { IpListName, SignalHistory } from '../signals';
 
@@ -23,6 +23,9 @@ export interface PastSession {
   /** Where it was, when the IP data placed it. */
   location?: { latitude: number; longitude: number; accuracyKm: number; anonymised: boolean };
 }
+
+/** The four scores of an evaluation (unrounded in an outcome; the response and the account keep them rounded). */
+export type Scores = Pick<Evaluation, 'account_score' | 'bot' | 'multiple_accounts' | 'risk_signals'>;
 
 /** An account's aggregates over its sessions, kept on the account row at every link. */
 export interface AccountAggregates {
@@ -56,6 +59,8 @@ export interface AccountRecord {
   group?: string;
   /** The latest decision of a session authenticated with the account. */
   decision?: 'Real' | 'Fake';
+  /** The scores of that evaluation, as its response gave them (absent for accounts last evaluated before they were kept). */
+  scores?: Scores;
   createdAt: Date;
   updatedAt: Date;
   aggregates: AccountAggregates;

@@ -17,7 +17,14 @@ import {
   riskSignalsScore,
 } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
-import type { AccountAggregates, AccountRecord, EvaluationFacts, PastSession } from './facts';
+import type {
+  AccountAggregates,
+  AccountRecord,
+  EmailHistoryFacts,
+  EvaluationFacts,
+  PastSession,
+  Scores,
+} from './facts';
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
 
 export * from './facts';
@@ -29,9 +36,6 @@ export const ACCOUNT_SESSIONS_READ = 200;
 const NEW_ACCOUNT_MS = 60_000;
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
 const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
-
-/** The four scores, unrounded (the response rounds them). */
-export type Scores = Pick<Evaluation, 'bot' | 'risk_signals' | 'multiple_accounts' | 'account_score'>;
 
 export interface EvaluationOutcome {
   signals: SignalResult;
@@ -100,11 +104,14 @@ export function withSession(a: AccountAggregates, session: PastSession): Account
 }
 
 /** Email intelligence for the account's address, from the address and the project's other accounts. */
-function emailOf(facts: EvaluationFacts, record: AccountRecord): EmailIntelligence | undefined {
-  const history = facts.account?.email;
+export function accountEmail(
+  record: AccountRecord,
+  history: EmailHistoryFacts | undefined,
+  now: Date,
+): EmailIntelligence | undefined {
   if (record.email === undefined || !history) return undefined;
   const email = emailFacts(record.email);
-  const seenBefore = facts.now.getTime() - record.createdAt.getTime() > NEW_ACCOUNT_MS ? record.createdAt : undefined;
+  const seenBefore = now.getTime() - record.createdAt.getTime() > NEW_ACCOUNT_MS ? record.createdAt : undefined;
   const firstSeen = [history.addressFirstSeen, seenBefore]
     .filter((d): d is Date => d !== undefined)
     .sort((a, b) => a.getTime() - b.getTime())[0];
@@ -113,7 +120,7 @@ function emailOf(facts: EvaluationFacts, record: AccountRecord): EmailIntelligen
     firstSeen,
     fraudAccountsWithAddress: history.fraudAccountsWithAddress,
     fraudAccountsAtDomain: weighsDomainFraud(email) ? history.fraudAccountsAtDomain : 0,
-    now: facts.now,
+    now,
   });
 }
 
@@ -235,7 +242,7 @@ export function evaluate(facts: EvaluationFacts): EvaluationOutcome {
     };
   }
 
-  const email = emailOf(facts, account.record);
+  const email = accountEmail(account.record, account.email, facts.now);
   const scores = scoresOf(facts, signals, found, account.lists, email?.email_score);
   const decision = decide(scores.account_score, facts.project.decisionThreshold, account.lists);
   const linksSession = !facts.session.accountIds.includes(account.record.id);

@@ -10,22 +10,21 @@ type ById = Request<{ account_id: string }>;
 export function makeAccountHandlers(accounts: AccountUseCases) {
   return {
     async getAccount(req: ById, res: Response) {
-      res.json(await accounts.get(projectOf(req), req.params.account_id));
+      res.json(await accounts.get(projectOf(req), req.params.account_id, req.requestId));
     },
     async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
       checkMetadataSize(req.body.metadata, 'metadata');
-      res.json(await accounts.put(projectOf(req), req.params.account_id, req.body));
+      res.json(await accounts.put(projectOf(req), req.params.account_id, req.body, req.requestId));
     },
     async deleteAccount(req: ById, res: Response) {
-      await accounts.delete(projectOf(req), req.params.account_id);
-      res.status(204).end();
+      res.json(await accounts.delete(projectOf(req), req.params.account_id, req.requestId));
     },
     async getAccountSessions(req: ById, res: Response) {
       const limit = (req.query as { limit?: number }).limit ?? 50;
-      res.json(await accounts.sessions(projectOf(req), req.params.account_id, limit));
+      res.json(await accounts.sessions(projectOf(req), req.params.account_id, limit, req.requestId));
     },
     async getAccountLinkedAccounts(req: ById, res: Response) {
-      res.json(await accounts.linked(projectOf(req), req.params.account_id));
+      res.json(await accounts.linked(projectOf(req), req.params.account_id, req.requestId));
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Handlers of the `List` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
+import type { CreateListRequest } from '../../api-types';
 import type { ListUseCases } from '../../usecases/lists';
 import { projectOf } from '../context';
 
@@ -9,26 +10,26 @@ type ByNameAndAccount = Request<{ list_name: string; account_id: string }>;
 export function makeListHandlers(lists: ListUseCases) {
   return {
     async getLists(req: Request, res: Response) {
-      res.json(await lists.all(projectOf(req).id));
+      res.json(await lists.all(projectOf(req).id, req.requestId));
     },
     async getList(req: ByName, res: Response) {
       const q = req.query as { limit?: number; after?: string };
-      res.json(await lists.get(projectOf(req).id, req.params.list_name, q.limit ?? 100, q.after));
+      res.json(await lists.get(projectOf(req).id, req.params.list_name, q.limit ?? 100, q.after, req.requestId));
     },
-    async createList(req: ByName, res: Response) {
-      res.json(await lists.create(projectOf(req).id, req.params.list_name));
+    async createList(req: Request<{ list_name: string }, unknown, CreateListRequest | undefined>, res: Response) {
+      const description = req.body?.list_description;
+      res.json(await lists.create(projectOf(req).id, req.params.list_name, description, req.requestId));
     },
     async deleteList(req: ByName, res: Response) {
-      await lists.delete(projectOf(req).id, req.params.list_name);
-      res.status(204).end();
+      res.json(await lists.delete(projectOf(req).id, req.params.list_name, req.requestId));
     },
     async addAccountToList(req: ByNameAndAccount, res: Response) {
-      await lists.addAccount(projectOf(req).id, req.params.list_name, req.params.account_id);
-      res.status(204).end();
+      const { list_name, account_id } = req.params;
+      res.json(await lists.addAccount(projectOf(req).id, list_name, account_id, req.requestId));
     },
     async removeAccountFromList(req: ByNameAndAccount, res: Response) {
-      await lists.removeAccount(projectOf(req).id, req.params.list_name, req.params.account_id);
-      res.status(204).end();
+      const { list_name, account_id } = req.params;
+      res.json(await lists.removeAccount(projectOf(req).id, list_name, account_id, req.requestId));
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Accounts: the customer's accounts as authenticated, with the normalised identifiers linking searches. */
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
-import type { AccountRecord } from '../../domain/evaluation';
+import type { AccountRecord, Scores } from '../../domain/evaluation';
 import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
@@ -23,6 +23,7 @@ export interface AccountRow {
   metadata: string;
   group_name: string | null;
   decision: string | null;
+  scores: string | null;
   created_at: number;
   updated_at: number;
   num_sessions: number;
@@ -54,6 +55,7 @@ export const ACCOUNT_COLUMNS = [
   'metadata',
   'group_name',
   'decision',
+  'scores',
   'created_at',
   'updated_at',
   'num_sessions',
@@ -85,6 +87,7 @@ export function toAccountRecord(r: AccountRow): AccountRecord {
     metadata: JSON.parse(r.metadata) as Record<string, unknown>,
     group: opt(r.group_name),
     decision: (r.decision as Decision | null) ?? undefined,
+    scores: r.scores ? (JSON.parse(r.scores) as Scores) : undefined,
     createdAt: new Date(Number(r.created_at)),
     updatedAt: new Date(Number(r.updated_at)),
     aggregates: {
@@ -117,6 +120,7 @@ function toRow(a: AccountRecord): AccountRow {
     metadata: JSON.stringify(a.metadata),
     group_name: a.group ?? null,
     decision: a.decision ?? null,
+    scores: a.scores ? JSON.stringify(a.scores) : null,
     created_at: a.createdAt.getTime(),
     updated_at: a.updatedAt.getTime(),
     num_sessions: a.aggregates.numSessions,

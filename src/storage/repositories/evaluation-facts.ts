@@ -75,7 +75,15 @@ export interface CountsQuery {
   now: Date;
   /** authenticate: whether the account was seen on the address in 30 days (other than by this session). */
   accountId?: string;
-  email?: { domain?: string; key?: string; excludeAccount: string; domainFraud: boolean };
+  email?: EmailQuery;
+}
+
+/** Whose email history to read: the address's key and domain, the account itself left out. */
+export interface EmailQuery {
+  domain?: string;
+  key?: string;
+  excludeAccount: string;
+  domainFraud: boolean;
 }
 
 /**
@@ -108,6 +116,66 @@ export function knexRows(db: Knex): ReadRows {
     const result = await (name ? query.options({ name }) : query);
     // pg answers { rows }, SQLite an array.
     return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
+  };
+}
+
+/** The email history's questions (authenticate's and the Account API's), added to a compound SELECT. */
+function addEmailHistory(add: (name: string, sql: string, ...b: unknown[]) => void, projectId: string, e: EmailQuery) {
+  if (e.domain)
+    add(
+      'domain_accounts',
+      `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`,
+      projectId,
+      e.domain,
+    );
+  if (e.key) {
+    add(
+      'address_first',
+      `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+    add(
+      'address_fake',
+      `SELECT COUNT(*) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ? AND a.decision = 'Fake'`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+    add(
+      'address_blocked',
+      `SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+       WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_key = ? AND a.id <> ? AND (a.decision IS NULL OR a.decision <> 'Fake')`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+  }
+  if (e.domain && e.domainFraud) {
+    add(
+      'domain_fraud',
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
+                     OR EXISTS (SELECT 1 FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+                                WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ? AND a.id <> ?) THEN 1 ELSE 0 END`,
+      projectId,
+      e.domain,
+      e.excludeAccount,
+      projectId,
+      e.domain,
+      e.excludeAccount,
+    );
+  }
+}
+
+/** The email history from a row holding addEmailHistory's answers. */
+function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
+  const n = (name: string) => Number(r[name] ?? 0);
+  return {
+    accountsFromDomain: n('domain_accounts'),
+    addressFirstSeen: r.address_first != null ? new Date(Number(r.address_first)) : undefined,
+    fraudAccountsWithAddress: n('address_fake') + n('address_blocked'),
+    fraudAccountsAtDomain: n('domain_fraud'),
   };
 }
 
@@ -295,51 +363,7 @@ export function makeEvaluationFactsRepository(rows: ReadRows) {
         );
       }
       const e = q.email;
-      if (e?.domain)
-        add(
-          'domain_accounts',
-          `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`,
-          projectId,
-          e.domain,
-        );
-      if (e?.key) {
-        add(
-          'address_first',
-          `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`,
-          projectId,
-          e.key,
-          e.excludeAccount,
-        );
-        add(
-          'address_fake',
-          `SELECT COUNT(*) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ? AND a.decision = 'Fake'`,
-          projectId,
-          e.key,
-          e.excludeAccount,
-        );
-        add(
-          'address_blocked',
-          `SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
-           WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_key = ? AND a.id <> ? AND (a.decision IS NULL OR a.decision <> 'Fake')`,
-          projectId,
-          e.key,
-          e.excludeAccount,
-        );
-      }
-      if (e?.domain && e.domainFraud) {
-        add(
-          'domain_fraud',
-          `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
-                         OR EXISTS (SELECT 1 FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
-                                    WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ? AND a.id <> ?) THEN 1 ELSE 0 END`,
-          projectId,
-          e.domain,
-          e.excludeAccount,
-          projectId,
-          e.domain,
-          e.excludeAccount,
-        );
-      }
+      if (e) addEmailHistory(add, projectId, e);
       const [r] = await rows(`SELECT ${parts.join(',\n')}`, bindings);
       if (!r) throw new Error('counts: a SELECT without FROM returned no row');
       const n = (name: string) => Number(r[name] ?? 0);
@@ -352,17 +376,24 @@ export function makeEvaluationFactsRepository(rows: ReadRows) {
           ipDistinctAccounts: n('ip_accounts'),
         },
         accountOnIp: n('account_on_ip') === 1,
-        ...(e
-          ? {
-              email: {
-                accountsFromDomain: n('domain_accounts'),
-                addressFirstSeen: r.address_first != null ? new Date(Number(r.address_first)) : undefined,
-                fraudAccountsWithAddress: n('address_fake') + n('address_blocked'),
-                fraudAccountsAtDomain: n('domain_fraud'),
-              },
-            }
-          : {}),
+        ...(e ? { email: emailHistoryOf(r) } : {}),
       };
+    },
+
+    /** The history of an account's email address and domain (the Account API's email intelligence). */
+    async emailHistory(projectId: string, e: EmailQuery): Promise<EmailHistoryFacts> {
+      const parts: string[] = [];
+      const bindings: unknown[] = [];
+      addEmailHistory(
+        (name, sql, ...b) => {
+          parts.push(`(${sql}) AS ${name}`);
+          bindings.push(...b);
+        },
+        projectId,
+        e,
+      );
+      const [r] = parts.length > 0 ? await rows(`SELECT ${parts.join(',\n')}`, bindings) : [{}];
+      return emailHistoryOf(r ?? {});
     },
 
     /**
@@ -440,6 +471,7 @@ export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
     'accountSessions',
     'previousOfDevice',
     'counts',
+    'emailHistory',
     'links',
   ]);
 }

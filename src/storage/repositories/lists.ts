@@ -5,6 +5,8 @@ import { STANDARD_LISTS } from '../../domain/lists';
 
 export interface ListRecord {
   name: string;
+  /** As given when the list was created (the standard lists' are the code's). */
+  description?: string;
   standard: boolean;
   createdAt: Date;
   numAccounts: number;
@@ -28,18 +30,35 @@ export function makeListRepository(db: Knex) {
         .ignore();
     },
 
+    /** Creates a custom list; false when the project has a list of that name already. */
+    async create(projectId: string, name: string, description: string | undefined, at: Date, trx: Knex = db) {
+      const inserted = await trx('lists')
+        .insert({
+          project_id: projectId,
+          name,
+          standard: false,
+          description: description ?? null,
+          created_at: at.getTime(),
+        })
+        .onConflict(['project_id', 'name'])
+        .ignore()
+        .returning('name');
+      return inserted.length === 1;
+    },
+
     async all(projectId: string, trx: Knex = db): Promise<ListRecord[]> {
       const rows = await trx('lists as l')
         .leftJoin('list_members as m', function () {
           this.on('m.project_id', '=', 'l.project_id').andOn('m.list_name', '=', 'l.name');
         })
         .where('l.project_id', projectId)
-        .groupBy('l.name', 'l.standard', 'l.created_at')
+        .groupBy('l.name', 'l.description', 'l.standard', 'l.created_at')
         .orderBy('l.name')
-        .select('l.name', 'l.standard', 'l.created_at')
+        .select('l.name', 'l.description', 'l.standard', 'l.created_at')
         .count({ n: 'm.account_id' });
       return rows.map((r: Record<string, unknown>) => ({
         name: String(r.name),
+        description: (r.description as string | null) ?? undefined,
         standard: Boolean(r.standard),
         createdAt: new Date(Number(r.created_at)),
         numAccounts: Number(r.n),
@@ -55,6 +74,7 @@ export function makeListRepository(db: Knex) {
         .first();
       return {
         name: row.name,
+        description: row.description ?? undefined,
         standard: Boolean(row.standard),
         createdAt: new Date(Number(row.created_at)),
         numAccounts: Number(count?.n ?? 0),

@@ -105,6 +105,12 @@ export async function freshProject(ctx: TestContext, options: { groups?: boolean
 }
 export type Project = Awaited<ReturnType<typeof freshProject>>;
 
+/** An account's GET body without what differs from one read to the next: its request id, and the email intelligence (as of the read). */
+export function storedAccount(body: Record<string, unknown>): Record<string, unknown> {
+  const { request_id: _request, email: _email, ...rest } = body;
+  return rest;
+}
+
 /** Runs `body` with the test clock free to move, and puts it back at TEST_NOW afterwards. */
 export async function withClock(ctx: TestContext, body: () => Promise<void>): Promise<void> {
   try {

@@ -235,15 +235,20 @@ export interface paths {
         };
         /**
          * Get an account
-         * @description The account as stored, with the lists it is on and its session history in brief.
+         * @description The account as stored, its latest scores and decision, the lists it is on and its
+         *     history (sessions, countries, devices and networks, email intelligence, signal
+         *     averages). An unknown account is a `400` (`Account not found`).
          */
         get: operations["getAccount"];
         /**
-         * Create or update an account
-         * @description Creates the account or updates it with the same rules as `POST /session/authenticate`:
+         * Update an account
+         * @description Updates an existing account with the same rules as `POST /session/authenticate`:
          *     a non-empty `expected_countries` replaces the stored list, an empty or omitted one
          *     leaves it; `group` needs groups enabled and cannot change; `lists` are added (and
-         *     created on first use).
+         *     created on first use). The body's `id` must be the path's. An unknown account is a
+         *     `400` (`Account not found`): accounts are created by authenticating a session.
+         *     Loose forms some clients send are taken as meant: `metadata: []` is `{}`, a `null`
+         *     `group` is no group, and lower-case `expected_countries` are upper-cased.
          */
         put: operations["putAccount"];
         post?: never;
@@ -267,7 +272,7 @@ export interface paths {
         };
         /**
          * List an account's sessions
-         * @description The sessions authenticated with the account, newest first, with their latest evaluation.
+         * @description The ids of the sessions authenticated with the account, newest first.
          */
         get: operations["getAccountSessions"];
         put?: never;
@@ -307,7 +312,7 @@ export interface paths {
         };
         /**
          * List the project's lists
-         * @description Every list of the project, the standard ones (`allow`, `block`, `main_account`) included, with its size.
+         * @description Every list of the project, the standard ones (`allow`, `block`, `main_account`) included, with its description and size.
          */
         get: operations["getLists"];
         put?: never;
@@ -330,18 +335,21 @@ export interface paths {
         };
         /**
          * Get a list and its accounts
-         * @description The list and a page of its account ids in id order; pass the last id as `after` for the next page.
+         * @description The list, its description and a page of its account ids in id order; pass the last
+         *     id as `after` for the next page. An unknown list is a `400` (`List not found`).
          */
         get: operations["getList"];
         put?: never;
         /**
          * Create a custom list
-         * @description Creates the list; creating a list that exists changes nothing and answers with it.
+         * @description Creates the list with its description (the body is optional). A list that exists
+         *     already is a `400` (`List already exists`) and is left as it is.
          */
         post: operations["createList"];
         /**
          * Delete a custom list
-         * @description Deletes the list and its memberships. The standard lists cannot be deleted (400).
+         * @description Deletes the list and its memberships. The standard lists cannot be deleted, and an
+         *     unknown list is a `400` (`List not found`).
          */
         delete: operations["deleteList"];
         options?: never;
@@ -372,7 +380,8 @@ export interface paths {
         post: operations["addAccountToList"];
         /**
          * Remove an account from a list
-         * @description Removes the account from the list; removing an account that is not on it changes nothing.
+         * @description Removes the account from the list. An unknown list, or an account that is not on the
+         *     list, is a `400` naming which.
          */
         delete: operations["removeAccountFromList"];
         options?: never;
@@ -545,8 +554,9 @@ export interface components {
         /** @description A risk score from 0 to 1; 1 is the riskiest. */
         Score: number;
         /**
-         * @description The name of a list. `allow`, `block` and `main_account` are the standard lists of
-         *     every project; other names are custom lists, created on first use.
+         * @description The name of a list: any text of 1 to 64 characters (`US users` is a name) but NUL and
+         *     unpaired UTF-16 surrogates, as in `Text`. `allow`, `block` and `main_account` are the
+         *     standard lists of every project; other names are custom lists, created on first use.
          */
         ListName: string;
         /**
@@ -847,8 +857,11 @@ export interface components {
             /** @description The customer's identifier of the account. */
             id: components["schemas"]["Text"];
         };
-        /** @description An account's members for `PUT /account/{account_id}` (the id is in the path). */
-        AccountUpdate: components["schemas"]["AccountFields"];
+        /**
+         * @description An account for `PUT /account/{account_id}`: the same members as in authenticate, `id`
+         *     included, which must be the path's.
+         */
+        AccountUpdate: components["schemas"]["AccountInput"];
         /** @description A session and the account it is authenticated with. */
         AuthenticateRequest: {
             account: components["schemas"]["AccountInput"];
@@ -1034,8 +1047,30 @@ export interface components {
             /** @description Number of the project's accounts with an address at the same domain. */
             num_account_from_domain: number;
         };
+        /**
+         * @description An account's history in this project. `last_session` is absent only for an account
+         *     without sessions (one an earlier release's `PUT /account/{account_id}` made).
+         */
+        AccountHistory: {
+            /** @description Number of sessions authenticated with the account. */
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+            /** @description Id of the account's most recent session. */
+            last_session?: components["schemas"]["SessionId"];
+            /** @description The country of the account's most recent session. */
+            country?: components["schemas"]["CountryCode"];
+            /** @description Every country the account's sessions came from. */
+            countries: components["schemas"]["CountryCode"][];
+            unique_devices: components["schemas"]["WindowCounts"];
+            unique_networks: components["schemas"]["WindowCounts"];
+            email?: components["schemas"]["EmailIntelligence"];
+            risk_signal_average: components["schemas"]["SignalAverages"];
+        };
         /** @description The account and its history in this project. */
-        AccountDetails: {
+        AccountDetails: components["schemas"]["AccountHistory"] & {
             /** @description The account as stored. */
             account: {
                 id: string;
@@ -1046,22 +1081,8 @@ export interface components {
                 /** @description The account's group; empty when it has none (the project has groups off). */
                 group: string;
             };
-            /** @description Number of sessions authenticated with the account. */
-            num_sessions: number;
-            /** Format: date-time */
-            first_seen: string;
-            /** Format: date-time */
-            last_seen: string;
-            /** @description Id of the account's most recent session. */
+            /** @description Id of the account's most recent session (authenticate's has one always). */
             last_session: components["schemas"]["SessionId"];
-            /** @description The country of the account's most recent session. */
-            country?: components["schemas"]["CountryCode"];
-            /** @description Every country the account's sessions came from. */
-            countries: components["schemas"]["CountryCode"][];
-            unique_devices: components["schemas"]["WindowCounts"];
-            unique_networks: components["schemas"]["WindowCounts"];
-            email?: components["schemas"]["EmailIntelligence"];
-            risk_signal_average: components["schemas"]["SignalAverages"];
         };
         /** @description Another account linked to the account or session, and how. */
         LinkedAccount: {
@@ -1085,9 +1106,9 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description An account as stored, with its lists and its history in brief. */
-        Account: {
-            account_id: string;
+        /** @description An account's members as stored. */
+        StoredAccount: {
+            id: string;
             email?: string;
             phone?: string;
             first_name?: string;
@@ -1097,43 +1118,57 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            group?: string;
-            lists: components["schemas"]["ListName"][];
+            /** @description The account's group; empty when it has none (the project has groups off). */
+            group: string;
+        };
+        /**
+         * @description An account as the Account API reports it: its members, the scores and decision of its
+         *     latest evaluated session (absent before its first), its lists, the number of accounts
+         *     linked to it and its history.
+         */
+        AccountResponse: components["schemas"]["AccountHistory"] & {
+            project_id: string;
+            /** @description Id of this request. */
+            request_id: string;
+            account: components["schemas"]["StoredAccount"];
             /** @description The decision of the account's latest evaluated session. */
             decision?: components["schemas"]["Decision"];
-            num_sessions: number;
-            /** Format: date-time */
-            first_seen?: string;
-            /** Format: date-time */
-            last_seen?: string;
+            account_score?: components["schemas"]["Score"];
+            bot?: components["schemas"]["Score"];
+            multiple_accounts?: components["schemas"]["Score"];
+            risk_signals?: components["schemas"]["Score"];
+            /** @description Number of accounts linked to the account, capped at 1,500. */
+            accounts_linked: number;
+            lists: components["schemas"]["ListName"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description An account's sessions, newest first. */
+        /** @description The account that was erased. */
+        AccountDeleted: {
+            request_id: string;
+            account_id: string;
+            /** @constant */
+            success: true;
+        };
+        /** @description The ids of an account's sessions, newest first. */
         AccountSessions: {
+            request_id: string;
             account_id: string;
-            sessions: {
-                session_id: components["schemas"]["SessionId"];
-                /** Format: date-time */
-                start_time: string;
-                device_id: string;
-                ip_address: string;
-                country_code?: components["schemas"]["CountryCode"];
-                decision?: components["schemas"]["Decision"];
-                account_score?: components["schemas"]["Score"];
-            }[];
+            sessions: components["schemas"]["SessionId"][];
         };
-        /** @description The accounts linked to an account. */
+        /** @description The accounts linked to an account, strongest first (at most 1,500). */
         AccountLinks: {
+            request_id: string;
             account_id: string;
-            accounts_linked: number;
-            linked_accounts: components["schemas"]["LinkedAccount"][];
+            accounts_linked: components["schemas"]["LinkedAccount"][];
         };
-        /** @description A list and its size. */
+        /** @description A list, its description and its size. */
         ListSummary: {
             name: components["schemas"]["ListName"];
+            /** @description What the list is for (empty when it was created without one). */
+            description: string;
             /** @description One of `allow`, `block`, `main_account`. */
             standard: boolean;
             num_accounts: number;
@@ -1142,11 +1177,26 @@ export interface components {
         };
         /** @description The project's lists. */
         Lists: {
+            request_id: string;
             lists: components["schemas"]["ListSummary"][];
         };
         /** @description A list with a page of its account ids. */
         ListPage: components["schemas"]["ListSummary"] & {
-            account_ids: string[];
+            request_id: string;
+            /** @description Account ids on the list, in id order. */
+            accounts: string[];
+        };
+        /** @description The new list's description. */
+        CreateListRequest: {
+            /** @description What the list is for. */
+            list_description?: components["schemas"]["Text"];
+        };
+        /** @description A change to a list that was made, in words. */
+        ListChange: {
+            request_id: string;
+            /** @constant */
+            success: true;
+            message: string;
         };
         /**
          * @description `face-match` (a selfie, matched against the account's enrolled faces) or `id-check` (an ID document and a selfie).
@@ -1662,8 +1712,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The account or list does not exist in this project. */
-        NotFound: {
+        /**
+         * @description The request is invalid (the message names the field and the rule), or the account or
+         *     list it names does not exist in this project (`Account not found`, `List not found`),
+         *     or the change cannot be made (`List already exists`, `Account is not on the list`).
+         */
+        AccountOrListBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2175,12 +2229,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2203,16 +2256,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account as stored after the update. */
+            /** @description The account after the update. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2235,15 +2288,16 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The account is erased. */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AccountDeleted"];
+                };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2274,9 +2328,8 @@ export interface operations {
                     "application/json": components["schemas"]["AccountSessions"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2304,9 +2357,8 @@ export interface operations {
                     "application/json": components["schemas"]["AccountLinks"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2365,9 +2417,8 @@ export interface operations {
                     "application/json": components["schemas"]["ListPage"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2384,20 +2435,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateListRequest"];
+            };
+        };
         responses: {
-            /** @description The list. */
+            /** @description The list is created. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListSummary"];
+                    "application/json": components["schemas"]["ListChange"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2416,15 +2473,16 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The list is deleted. */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListChange"];
+                };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2446,15 +2504,16 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The account is on the list. */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListChange"];
+                };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2475,16 +2534,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account is not on the list (any more). */
-            204: {
+            /** @description The account is not on the list any more. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListChange"];
+                };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

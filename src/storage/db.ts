@@ -159,11 +159,18 @@ export const PREPARED_CACHE_SIZE = 500;
  * ours. The connection keeps its prepared statements by SQL text instead, least recently used
  * dropped first. Safe because knex only calls `all` or `run` on them (each runs to completion
  * at once), and SQLite recompiles a statement itself when a migration changes the schema.
+ *
+ * Transactions begin IMMEDIATE (knex sends `BEGIN;`): the write lock is taken at BEGIN, waiting
+ * for it under `busy_timeout`. Two connections write the file (the request thread's and the
+ * SQLite thread's, sqlite-thread.ts), and a deferred transaction fails at its first write with
+ * SQLITE_BUSY(_SNAPSHOT), without waiting, whenever the other connection holds the lock or has
+ * committed since the transaction's first read.
  */
 function cachePreparedStatements(conn: BetterSqlite3.Database): void {
   const prepare = conn.prepare.bind(conn);
   const cache = new Map<string, BetterSqlite3.Statement>();
-  conn.prepare = ((sql: string) => {
+  conn.prepare = ((text: string) => {
+    const sql = text === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : text;
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql);

@@ -116,6 +116,21 @@ onSqlite('the SQLite thread', () => {
     expect(previous).toEqual(previousHere);
   });
 
+  it('when the request thread and the SQLite thread write at once, then every request succeeds (transactions wait for the write lock)', async () => {
+    const s = scenario(ctx);
+    // Ingestion writes sessions on the request thread's connection; its rate limits and the
+    // evaluations write on the SQLite thread's. Interleaved, a deferred transaction that read
+    // before writing failed with SQLITE_BUSY_SNAPSHOT (a 500) instead of waiting.
+    for (let round = 0; round < 3; round++) {
+      const ids = await Promise.all(Array.from({ length: 20 }, () => s.ingest(personSession())));
+      const results = await Promise.all([
+        ...ids.map((id, i) => s.authenticate(id, { id: `busy-${round}-${i}` })),
+        ...Array.from({ length: 20 }, () => s.ingest(personSession()).then(() => ({ status: 200 }))),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    }
+  });
+
   it('when the thread is asked for something it does not have, then the call fails with its message instead of hanging', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     try {

@@ -8,7 +8,6 @@ import type { EvaluationFactsRepository } from '../storage/repositories/evaluati
 import type { ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from './evaluation';
-import { applyAccountLists } from './lists';
 
 export interface AccountDeps {
   db: Db;
@@ -76,7 +75,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
       const record = evaluation.applyInput(project, await found(project, id), input, id, '');
       await db.transaction(async (trx) => {
         await accounts.upsert(record, trx);
-        await applyAccountLists(lists, project.id, id, input.lists ?? [], clock.now(), trx);
+        await lists.apply(project.id, id, input.lists ?? [], clock.now(), trx);
       });
       return view(project, await found(project, id), requestId);
     },

@@ -3,7 +3,7 @@
  * creation, mutually exclusive, never deleted) and custom lists (created on first use,
  * overlapping freely). Reading, or a request that is refused, never creates a list.
  */
-import type { ListChange, ListName, ListPage, Lists, ListSummary } from '../api-types';
+import type { ListChange, ListPage, Lists, ListSummary } from '../api-types';
 import { STANDARD_LIST_DESCRIPTIONS, STANDARD_LISTS } from '../domain/lists';
 import type { Clock } from '../clock';
 import { AccountNotFoundError, BadRequestError, ListNotFoundError } from '../errors';
@@ -30,10 +30,6 @@ export async function createStandardLists(lists: ListRepository, projectId: stri
     trx,
   );
 }
-
-import { applyAccountLists } from '../storage/repositories/lists';
-
-export { applyAccountLists };
 
 export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListRepository; accounts: AccountRepository }) {
   const { db, clock, lists, accounts } = deps;
@@ -76,7 +72,7 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
 
     async addAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
       if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
-      await db.transaction((trx) => applyAccountLists(lists, projectId, accountId, [name], clock.now(), trx));
+      await db.transaction((trx) => lists.apply(projectId, accountId, [name], clock.now(), trx));
       return done(requestId, `Account added to ${name}`);
     },
 

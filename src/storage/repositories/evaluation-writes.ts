@@ -9,7 +9,7 @@ import type { ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
 import { onSqliteThread } from '../db';
 import { makeAccountRepository } from './accounts';
-import { applyAccountLists, makeListRepository } from './lists';
+import { makeListRepository } from './lists';
 import { makeSessionRepository, type SessionEvaluation } from './sessions';
 
 export interface EvaluationWrite {
@@ -41,7 +41,7 @@ export function makeEvaluationWritesRepository(db: Knex) {
       return db.transaction(async (trx) => {
         if (!(await accounts.writeEvaluated(account.record, account.existing, trx))) return false;
         if (account.linksSession) await sessions.addAccount(w.projectId, w.sessionId, account.record.id, w.at, trx);
-        await applyAccountLists(lists, w.projectId, account.record.id, account.lists, w.at, trx);
+        await lists.apply(w.projectId, account.record.id, account.lists, w.at, trx);
         await sessions.setEvaluation(w.projectId, w.sessionId, w.evaluation, trx);
         return true;
       });

@@ -13,7 +13,7 @@ export interface ListRecord {
 }
 
 export function makeListRepository(db: Knex) {
-  return {
+  const repo = {
     /** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
     async ensure(
       projectId: string,
@@ -130,38 +130,38 @@ export function makeListRepository(db: Knex) {
       }
       return out;
     },
+
+    /**
+     * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
+     * removes it from the other two.
+     */
+    async apply(
+      projectId: string,
+      accountId: string,
+      names: readonly ListName[],
+      at: Date,
+      trx: Knex = db,
+    ): Promise<void> {
+      if (names.length === 0) return;
+      await repo.ensure(
+        projectId,
+        names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
+        at,
+        trx,
+      );
+      for (const name of names) {
+        if (STANDARD_LISTS.includes(name))
+          await repo.remove(
+            projectId,
+            STANDARD_LISTS.filter((s) => s !== name),
+            accountId,
+            trx,
+          );
+        await repo.add(projectId, name, accountId, at, trx);
+      }
+    },
   };
+  return repo;
 }
 
 export type ListRepository = ReturnType<typeof makeListRepository>;
-
-/**
- * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
- * removes it from the other two.
- */
-export async function applyAccountLists(
-  lists: ListRepository,
-  projectId: string,
-  accountId: string,
-  names: readonly ListName[],
-  at: Date,
-  trx?: Knex,
-): Promise<void> {
-  if (names.length === 0) return;
-  await lists.ensure(
-    projectId,
-    names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
-    at,
-    trx,
-  );
-  for (const name of names) {
-    if (STANDARD_LISTS.includes(name))
-      await lists.remove(
-        projectId,
-        STANDARD_LISTS.filter((s) => s !== name),
-        accountId,
-        trx,
-      );
-    await lists.add(projectId, name, accountId, at, trx);
-  }
-}

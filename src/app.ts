@@ -9,7 +9,6 @@ import { makeAdmission } from './http/admission';
 import { makeApiKeyHandler } from './http/auth';
 import './http/context';
 import { makeDemoRouter } from './demo/router';
-import { looseAccountBody } from './http/loose-account';
 import { makeDocsRouter } from './http/docs';
 import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
@@ -80,7 +79,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
   app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
   if (config.demo) app.use(makeDemoRouter(services));
-  app.put('/account/:account_id', looseAccountBody);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,

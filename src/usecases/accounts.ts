@@ -1,5 +1,5 @@
 /** The Account endpoints: read, update, erase, sessions, linked accounts. */
-import type { AccountDeleted, AccountLinks, AccountResponse, AccountSessions, AccountUpdate } from '../api-types';
+import type { AccountDeleted, AccountLinks, AccountResponse, AccountSessions, AccountInput } from '../api-types';
 import type { Clock } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
@@ -68,7 +68,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
     },
 
     /** Updates an existing account; the body's id must be the path's. */
-    async put(project: Project, id: string, body: AccountUpdate, requestId: string): Promise<AccountResponse> {
+    async put(project: Project, id: string, body: AccountInput, requestId: string): Promise<AccountResponse> {
       const { id: bodyId, ...input } = body;
       if (bodyId !== id)
         throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);

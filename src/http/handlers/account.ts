@@ -4,6 +4,7 @@ import type { AccountUpdate } from '../../api-types';
 import type { AccountUseCases } from '../../usecases/accounts';
 import { projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
+import { accountOfUpdate } from '../loose-account';
 
 type ById = Request<{ account_id: string }>;
 
@@ -13,8 +14,9 @@ export function makeAccountHandlers(accounts: AccountUseCases) {
       res.json(await accounts.get(projectOf(req), req.params.account_id, req.requestId));
     },
     async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
-      checkMetadataSize(req.body.metadata, 'metadata');
-      res.json(await accounts.put(projectOf(req), req.params.account_id, req.body, req.requestId));
+      const account = accountOfUpdate(req.body);
+      checkMetadataSize(account.metadata, 'metadata');
+      res.json(await accounts.put(projectOf(req), req.params.account_id, account, req.requestId));
     },
     async deleteAccount(req: ById, res: Response) {
       res.json(await accounts.delete(projectOf(req), req.params.account_id, req.requestId));

@@ -119,9 +119,10 @@ function generated(schema: Schema, known: Known, depth: number, full: boolean): 
         return fc.constant(null);
       case 'array': {
         const item = schema.items ?? {};
+        const maxLength = Math.min(schema.maxItems ?? 4, 4);
         return fc.array(arbitraryOf(item, known, undefined, depth + 1, full), {
-          minLength: Math.max(schema.minItems ?? 0, full ? 1 : 0),
-          maxLength: Math.min(schema.maxItems ?? 4, 4),
+          minLength: Math.min(Math.max(schema.minItems ?? 0, full ? 1 : 0), maxLength),
+          maxLength,
         });
       }
       default:

@@ -822,7 +822,13 @@ export interface components {
             risk_signal_scores: components["schemas"]["EvaluatedRiskSignalScores"];
         };
         /** @description The members of an account that the customer sends (every form). */
-        AccountFields: {
+        AccountFields: components["schemas"]["AccountContactFields"] & {
+            expected_countries?: components["schemas"]["ExpectedCountries"];
+            metadata?: components["schemas"]["Metadata"];
+            group?: components["schemas"]["AccountGroup"];
+        };
+        /** @description The members of an account that every form of it spells alike. */
+        AccountContactFields: {
             /**
              * @description Email of the account. Any text is accepted; whether it is a valid address is
              *     reported in `account.email.valid`.
@@ -838,30 +844,37 @@ export interface components {
             last_name?: components["schemas"]["Text"];
             /** @description Username, matched case-insensitively across accounts. */
             username?: components["schemas"]["Text"];
-            /**
-             * @description Countries the account is expected in. A non-empty list replaces the stored
-             *     list; an empty or omitted list leaves the stored list unchanged.
-             */
-            expected_countries?: components["schemas"]["CountryCode"][];
-            metadata?: components["schemas"]["Metadata"];
-            /**
-             * @description The account's group; accounts link only within their group. The project must
-             *     have groups enabled, and an account cannot move to another group.
-             */
-            group?: components["schemas"]["Text"];
             /** @description Lists the account is added to during authentication; missing lists are created. */
             lists?: components["schemas"]["ListName"][];
         };
+        /**
+         * @description Countries the account is expected in. A non-empty list replaces the stored
+         *     list; an empty or omitted list leaves the stored list unchanged.
+         */
+        ExpectedCountries: string[];
+        /**
+         * @description The account's group; accounts link only within their group. The project must
+         *     have groups enabled, and an account cannot move to another group.
+         */
+        AccountGroup: components["schemas"]["Text"];
+        /** @description The customer's identifier of the account. */
+        AccountIdentifier: components["schemas"]["Text"];
         /** @description The customer's account that the session is authenticated with. */
         AccountInput: components["schemas"]["AccountFields"] & {
-            /** @description The customer's identifier of the account. */
-            id: components["schemas"]["Text"];
+            id: components["schemas"]["AccountIdentifier"];
         };
         /**
          * @description An account for `PUT /account/{account_id}`: the same members as in authenticate, `id`
-         *     included, which must be the path's.
+         *     included, which must be the path's, in the loose forms some clients send as well
+         *     (PHP encodes an empty map as an empty array): `metadata: []` is `{}`, a `null` `group`
+         *     is no group, and lower-case `expected_countries` are upper-cased.
          */
-        AccountUpdate: components["schemas"]["AccountInput"];
+        AccountUpdate: components["schemas"]["AccountContactFields"] & {
+            id: components["schemas"]["AccountIdentifier"];
+            expected_countries?: components["schemas"]["ExpectedCountries"];
+            metadata?: components["schemas"]["Metadata"] | unknown[];
+            group?: components["schemas"]["AccountGroup"] | null;
+        };
         /** @description A session and the account it is authenticated with. */
         AuthenticateRequest: {
             account: components["schemas"]["AccountInput"];

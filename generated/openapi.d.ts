@@ -1707,6 +1707,21 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The account kept changing under the evaluation: authenticates of one account queue one
+         *     behind the other in a process, and one that finds the account changed by another
+         *     process when it writes is evaluated again on fresh facts, up to eight times in all.
+         *     Seen only when many servers authenticate one account at the same instant; nothing was
+         *     written, and the request may be sent again.
+         */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description A part of the service this operation needs is not installed or not configured (the analysis engine, the media storage). */
         ServiceUnavailable: {
             headers: {
@@ -1926,6 +1941,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -1,8 +1,9 @@
 /**
  * Session evaluation: load → gather facts → evaluate (pure, domain/evaluation) → persist once →
  * respond. The reads are storage/repositories/evaluation-facts.ts (a handful of set-based
- * statements); the write is one transaction (account, session link, lists, decision); an
- * authenticate that raced another on the same account is evaluated again on fresh facts.
+ * statements); the write is one transaction (account, session link, lists, decision);
+ * authenticates of one account queue one behind the other in the process, and one that raced
+ * another process on the same account is evaluated again on fresh facts.
  * docs/pipeline.md describes the steps and what each costs.
  */
 import type {
@@ -52,6 +53,7 @@ import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
+import { makeOneAtATime } from './one-at-a-time';
 import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
 import type { Project } from '../storage/repositories/projects';
@@ -88,6 +90,8 @@ export interface EvaluationOptions {
 export function makeEvaluation(deps: EvaluationDeps) {
   const { clock, facts: reads, evaluationWrites: writes, ipLists } = deps;
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
+  /** Authenticates of one account, one after the other (see one-at-a-time.ts). */
+  const byAccount = makeOneAtATime();
 
   async function load(project: Project, sessionId: string, history?: { accountId: string; limit: number }) {
     const found = await reads.session(project.id, sessionId, history);
@@ -374,6 +378,27 @@ export function makeEvaluation(deps: EvaluationDeps) {
     );
   }
 
+  /** One authenticate, evaluated again on fresh facts when another process changed the account meanwhile. */
+  async function authenticateNow(
+    project: Project,
+    body: AuthenticateRequest,
+    options: EvaluationOptions,
+  ): Promise<AuthenticateResponse> {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const facts = await gatherAuthenticate(project, body, options.accountsLinked);
+      const outcome = withTestOutcome(project, facts, evaluate(facts));
+      if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
+      const response: AuthenticateResponse = {
+        ...respond(project, facts, outcome, options),
+        account_id: body.account.id,
+        account: outcome.account!.details,
+      };
+      if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
+      return response;
+    }
+    throw new ConflictError(`Account ${body.account.id} is being changed by other requests at the same time; retry`);
+  }
+
   return {
     /** GET /session/{id}: the top-level form, with signals recomputed (no ip_reputation there). */
     async get(project: Project, sessionId: string, requestId: string): Promise<Session> {
@@ -390,19 +415,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       body: AuthenticateRequest,
       options: EvaluationOptions,
     ): Promise<AuthenticateResponse> {
-      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-        const facts = await gatherAuthenticate(project, body, options.accountsLinked);
-        const outcome = withTestOutcome(project, facts, evaluate(facts));
-        if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
-        const response: AuthenticateResponse = {
-          ...respond(project, facts, outcome, options),
-          account_id: body.account.id,
-          account: outcome.account!.details,
-        };
-        if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
-        return response;
-      }
-      throw new ConflictError(`Account ${body.account.id} is being changed by other requests at the same time; retry`);
+      return byAccount.run(`${project.id}\u0000${body.account.id}`, () => authenticateNow(project, body, options));
     },
 
     async evaluateUnauthenticated(

@@ -5,34 +5,50 @@
  * then grows with the burst. At most `limit` evaluations run at once here; the others wait in
  * arrival order, and each is let in on a fresh turn of the event loop (setImmediate), so that
  * I/O is served between them.
+ *
+ * A request whose client goes away while it waits leaves the queue and is never evaluated (its
+ * place would otherwise never be given back: its response closed before it entered, so it can
+ * neither finish nor close again).
  */
 import type { RequestHandler } from 'express';
 
+interface Waiting {
+  enter: () => void;
+  gone: boolean;
+}
+
 export function makeAdmission(limit: number): RequestHandler {
   let running = 0;
-  const waiting: (() => void)[] = [];
+  const waiting: Waiting[] = [];
   const release = () => {
-    const next = waiting.shift();
-    if (next) setImmediate(next);
+    let next = waiting.shift();
+    while (next?.gone) next = waiting.shift();
+    if (next) setImmediate(next.enter);
     else running--;
   };
   return (_req, res, next) => {
-    let released = false;
+    let state: 'waiting' | 'running' | 'done' = 'waiting';
+    const entry: Waiting = {
+      enter: () => {
+        // Its client left between being picked and this turn: the place goes to the next.
+        if (state === 'done') return release();
+        state = 'running';
+        next();
+      },
+      gone: false,
+    };
     const done = () => {
-      if (released) return;
-      released = true;
-      release();
+      if (state === 'running') release();
+      else if (state === 'waiting') entry.gone = true;
+      state = 'done';
     };
-    const enter = () => {
-      res.once('finish', done);
-      res.once('close', done);
-      next();
-    };
+    res.once('finish', done);
+    res.once('close', done);
     if (running < limit) {
       running++;
-      enter();
+      entry.enter();
     } else {
-      waiting.push(enter);
+      waiting.push(entry);
     }
   };
 }

@@ -1,5 +1,10 @@
-/** Admission control of the evaluation routes: at most `limit` at once, the rest in arrival order. */
-import { EventEmitter } from 'node:events';
+/**
+ * Admission control of the evaluation routes: at most `limit` at once, the rest in arrival order;
+ * a request whose client leaves while it waits gives its place back.
+ */
+import { EventEmitter, once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import type { Request, Response } from 'express';
 import { makeAdmission } from '../../src/http/admission';
 
@@ -41,5 +46,60 @@ describe('makeAdmission', () => {
     expect(entered).toEqual(['first']);
     await tick();
     expect(entered).toEqual(['first', 'second']);
+  });
+});
+
+describe('makeAdmission when clients leave', () => {
+  it('when a waiting request closes after it was picked but before it entered, then it is skipped and the place goes on', async () => {
+    const admit = makeAdmission(1);
+    const entered: string[] = [];
+    const [a, b, c] = [response(), response(), response()];
+    admit({} as Request, a, () => entered.push('a'));
+    admit({} as Request, b, () => entered.push('b'));
+    admit({} as Request, c, () => entered.push('c'));
+    a.emit('finish');
+    b.emit('close');
+    await tick();
+    await tick();
+    expect(entered).toEqual(['a', 'c']);
+  });
+});
+
+describe('admission over HTTP', () => {
+  it('when clients leave while their requests wait, then their places are not lost and later requests are answered', async () => {
+    const admit = makeAdmission(1);
+    const held: (() => void)[] = [];
+    const app = express();
+    app.get('/slow', admit, (_req, res) => {
+      held.push(() => res.json({ ok: true }));
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const get = (signal?: AbortSignal) => fetch(`http://127.0.0.1:${port}/slow`, { signal });
+    try {
+      const first = get();
+      while (held.length === 0) await tick();
+      // Three requests wait behind the first, and their clients give up.
+      const leaving = Array.from({ length: 3 }, () => new AbortController());
+      const abandoned = leaving.map((c) => get(c.signal).catch(() => 'aborted'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      leaving.forEach((c) => c.abort());
+      expect(await Promise.all(abandoned)).toEqual(['aborted', 'aborted', 'aborted']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held.shift()!();
+      expect((await first).status).toBe(200);
+      // The abandoned ones were never run, and the next request gets the place.
+      const later = get();
+      const deadline = Date.now() + 5000;
+      while (held.length === 0 && Date.now() < deadline) await tick();
+      expect(held).toHaveLength(1);
+      held.shift()!();
+      expect((await later).status).toBe(200);
+    } finally {
+      held.forEach((answer) => answer());
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -35,6 +35,8 @@ export type AppConfig = Pick<
   | 'authFailureLimitPerIp'
   | 'ingestRateLimitPerIp'
   | 'ingestRateLimitPerProject'
+  | 'publicRedirectRateLimitPerIp'
+  | 'publicRedirectRateLimitPerProject'
   | 'rateLimitStore'
   | 'validateResponses'
   | 'trustProxy'
@@ -55,7 +57,7 @@ export interface AppDeps {
  * (`/liveness/{session_id}`, which is not one of the contract's `/liveness/…` operations).
  */
 const OUTSIDE_SPEC =
-  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
+  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$|enroll$|verify-identity$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
@@ -79,6 +81,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
   app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
+  app.use(
+    '/public/liveness-redirect',
+    limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
+  );
   if (config.demo) app.use(makeDemoRouter(services));
   app.put('/account/:account_id', looseAccountBody);
   app.use(
@@ -123,6 +129,9 @@ export function createApp(deps: AppDeps): Express {
   app.get('/media/:media_id', liveness.getMedia);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
+  app.post('/liveness/enroll', liveness.enrollAccount);
+  app.post('/liveness/verify-identity', liveness.verifyIdentity);
+  app.get('/public/liveness-redirect', liveness.redirectToVerification);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
 

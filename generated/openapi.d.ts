@@ -85,7 +85,11 @@ export interface paths {
          * @description The same as `POST /liveness/session`, in the form ID Check and Face Match clients
          *     already call: `id=true` starts an ID Check, otherwise a Face Match, for the SDK session
          *     in `referring_session_id` when given. This form has no account and no redirect URL
-         *     (the result's `metadata.account_id` is null). Each call starts a new session.
+         *     (the result's `metadata.account_id` is null; `POST /liveness/enroll` ties it to an
+         *     account afterwards). Each call starts a new session. A project with groups enabled
+         *     gets `400` `groups_enabled`: a session without an account has no group. There is no
+         *     `simulate` parameter (it is refused as unknown): a test project's `test_verification_…`
+         *     account ids (docs/test-mode.md) force outcomes instead.
          */
         get: operations["getVerificationSession"];
         put?: never;
@@ -94,7 +98,8 @@ export interface paths {
          * @description Starts a Face Match or ID Check session for an end user. Send the user to `url`, the
          *     hosted page, which carries an unguessable capture token. The session can be completed
          *     for 30 days; it then ends with `max_duration_exceeded`. Whatever way it ends, exactly
-         *     one signed webhook is sent to the project's webhook URL.
+         *     one signed webhook is sent to the project's webhook URL. In a project with groups
+         *     enabled the session needs an `account_id` (else `400` `groups_enabled`).
          */
         post: operations["createVerificationSession"];
         delete?: never;
@@ -217,6 +222,89 @@ export interface paths {
          *     to give answers `400` with its reason in `error`.
          */
         post: operations["verifyId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enroll a verified face for an account
+         * @description Ties a Face Match or ID Check session that ended with a result to one of the
+         *     customer's accounts. Its face (and, for ID Check, its document) is then the account's
+         *     enrolled face: later verifications of other accounts that show the same face or
+         *     document are flagged `repeat_face` / `repeat_id` and list the account in `matches`,
+         *     and `POST /liveness/verify-identity` compares new sessions with it. The session must
+         *     be enrolled within 30 days of its creation. A session that is already the account's
+         *     (created for it with `account_id`, or enrolled before) is enrolled again without
+         *     change; a session tied to another account is refused. Erasing the account erases the
+         *     session and its enrolled face.
+         */
+        post: operations["enrollAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveness/verify-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare a Face Match session with an account's enrolled face
+         * @description A one-to-one check for step-up authentication: is the person of this completed Face
+         *     Match session the one enrolled for the account (`POST /liveness/enroll`, or a session
+         *     created for the account)? `match` is true when the session's face and one of the
+         *     account's other enrolled faces are the same person, by the threshold the repeat-face
+         *     flag uses. Nothing is written: the session is not enrolled by this call.
+         */
+        post: operations["verifyIdentity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/liveness-redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Send an end user straight to a new verification session (public link)
+         * @description A link the customer can put in a page or an email without a backend call: each visit
+         *     starts a new Face Match session (an ID Check with `id=true`) of the project, without
+         *     an account, and redirects the browser to its hosted page. Public: the project id
+         *     names the project, as the SDK's does, and no API key is sent. The result reaches the
+         *     project's webhook; tie it to an account with `POST /liveness/enroll`.
+         *
+         *     Because anyone who has the link can start sessions, visits are rate limited per
+         *     client address (`PUBLIC_REDIRECT_RATE_LIMIT_PER_IP`, default 10 a minute) and per
+         *     project (`PUBLIC_REDIRECT_RATE_LIMIT_PER_PROJECT`, default 100 a minute), which bounds
+         *     the sessions a link can create; unfinished ones end after 30 days as every session
+         *     does. A project with groups enabled cannot use the link (`groups_enabled`): a session
+         *     without an account has no group.
+         */
+        get: operations["redirectToVerification"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1300,7 +1388,34 @@ export interface components {
          */
         VerificationResultErrorCode: "session_not_found" | "session_not_valid_for_this_endpoint" | "session_not_started" | "id_scan_not_complete" | "session_not_complete" | "liveness_check_failed" | "id_scan_failed";
         /** @description The error body of verify-face and verify-id when the session has no result to give. */
-        VerificationResultError: {
+        VerificationResultError: components["schemas"]["LivenessError"] & {
+            error?: components["schemas"]["VerificationResultErrorCode"];
+        };
+        /**
+         * @description Why a verification session was not created.
+         * @enum {string}
+         */
+        SessionCreationErrorCode: "groups_enabled";
+        /**
+         * @description Why the public link started no session.
+         * @enum {string}
+         */
+        PublicRedirectErrorCode: "missing_project_id" | "groups_enabled";
+        /**
+         * @description Why a session was not enrolled: a reason of verify-face / verify-id, or
+         *     `session_already_tied_to_an_account`, or `session_older_than_30_days`.
+         */
+        EnrollErrorCode: components["schemas"]["VerificationResultErrorCode"] | ("session_already_tied_to_an_account" | "session_older_than_30_days");
+        /** @description Why verify-identity compared nothing: a reason of verify-face, or `account_not_found`. */
+        VerifyIdentityErrorCode: components["schemas"]["VerificationResultErrorCode"] | "account_not_found";
+        /** @description Any code a verification operation answers in `error`. */
+        LivenessErrorCode: components["schemas"]["SessionCreationErrorCode"] | components["schemas"]["PublicRedirectErrorCode"] | components["schemas"]["EnrollErrorCode"] | components["schemas"]["VerifyIdentityErrorCode"];
+        /**
+         * @description The coded error body of the verification operations: `{statusCode, message}` as every
+         *     error, with this answer's `request_id`, `success: false` and a code in `error` that
+         *     clients branch on (each operation's `400` says which codes it answers).
+         */
+        LivenessError: {
             /** @constant */
             statusCode: 400;
             /** @description What was wrong, in words. */
@@ -1309,7 +1424,33 @@ export interface components {
             request_id: string;
             /** @constant */
             success: false;
-            error: components["schemas"]["VerificationResultErrorCode"];
+            error: components["schemas"]["LivenessErrorCode"];
+        };
+        /** @description The session to enroll and the account it is enrolled for. */
+        EnrollRequest: {
+            session_id: components["schemas"]["SessionId"];
+            /** @description The customer's account. */
+            account_id: components["schemas"]["Text"];
+        };
+        /** @description The session is enrolled for the account. */
+        Enrolled: {
+            request_id: string;
+            /** @constant */
+            success: true;
+        };
+        /** @description A completed Face Match session and the account whose enrolled face it is compared with. */
+        VerifyIdentityRequest: {
+            session_id: components["schemas"]["SessionId"];
+            /** @description The customer's account. */
+            account_id: components["schemas"]["Text"];
+        };
+        /** @description The comparison's answer. */
+        IdentityVerified: {
+            request_id: string;
+            /** @constant */
+            success: true;
+            /** @description Whether the session's face and one of the account's enrolled faces are the same person. */
+            match: boolean;
         };
         /**
          * @description Why the session ended without a result:
@@ -1812,7 +1953,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts. */
+        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts; or, on the public verification link, the address or the project has used up its visits. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before the next request is accepted. */
@@ -1830,6 +1971,71 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request is invalid (the message names the field and the rule), or the project
+         *     has groups enabled and the session would have no account (`error` is
+         *     `groups_enabled`: a session without an account has no group to be matched within).
+         */
+        SessionCreationRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["LivenessError"] & {
+                    error?: components["schemas"]["SessionCreationErrorCode"];
+                }) | components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description No `project_id` (`missing_project_id`), a project with groups enabled
+         *     (`groups_enabled`), or another invalid request: an unknown project, or a parameter
+         *     that breaks its rule (the message names it; such answers have no `error` code).
+         */
+        PublicRedirectRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["LivenessError"] & {
+                    error?: components["schemas"]["PublicRedirectErrorCode"];
+                }) | components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request is invalid (the message names the field and the rule), or the session
+         *     cannot be enrolled: `error` gives the reason, as verify-face and verify-id do
+         *     (`session_not_found`, `session_not_started`, `id_scan_not_complete`,
+         *     `session_not_complete`, `liveness_check_failed`, `id_scan_failed`), or
+         *     `session_already_tied_to_an_account` (the session is another account's) or
+         *     `session_older_than_30_days`.
+         */
+        EnrollmentRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["LivenessError"] & {
+                    error?: components["schemas"]["EnrollErrorCode"];
+                }) | components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request is invalid (the message names the field and the rule), or there is
+         *     nothing to compare: `error` gives the reason, as verify-face does for the session
+         *     (`session_not_found`, `session_not_valid_for_this_endpoint` for an ID Check session,
+         *     `session_not_started`, `session_not_complete`, `liveness_check_failed`), or
+         *     `account_not_found` (the account has no enrolled face besides this session's).
+         */
+        IdentityVerificationRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["LivenessError"] & {
+                    error?: components["schemas"]["VerifyIdentityErrorCode"];
+                }) | components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2007,7 +2213,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerificationSessionCreated"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -2037,7 +2243,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerificationSessionCreated"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2235,6 +2441,102 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    enrollAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrollRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is the account's enrolled face. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Enrolled"];
+                };
+            };
+            400: components["responses"]["EnrollmentRefused"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyIdentityRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether the faces are the same person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityVerified"];
+                };
+            };
+            400: components["responses"]["IdentityVerificationRefused"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redirectToVerification: {
+        parameters: {
+            query?: {
+                /** @description The project (its id, public like the SDK's). Without it the answer is `400` `missing_project_id`. */
+                project_id?: string;
+                /** @description `true` starts an ID Check; absent or `false`, a Face Match. */
+                id?: boolean;
+                /** @description The SDK session the user came from; the capture is compared with it. */
+                referring_session_id?: components["schemas"]["SessionId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hosted page of the new session, with its capture token. */
+            302: {
+                headers: {
+                    /** @description The hosted page's address, on the service's public base URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["PublicRedirectRefused"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

@@ -76,6 +76,8 @@ async function main() {
         authFailureLimitPerIp: 1e9,
         ingestRateLimitPerIp: 1e9,
         ingestRateLimitPerProject: 1e9,
+        publicRedirectRateLimitPerIp: 1e9,
+        publicRedirectRateLimitPerProject: 1e9,
         rateLimitStore: 'memory',
         validateResponses,
         trustProxy: false,

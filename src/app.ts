@@ -34,6 +34,8 @@ export type AppConfig = Pick<
   | 'authFailureLimitPerIp'
   | 'ingestRateLimitPerIp'
   | 'ingestRateLimitPerProject'
+  | 'publicRedirectRateLimitPerIp'
+  | 'publicRedirectRateLimitPerProject'
   | 'rateLimitStore'
   | 'validateResponses'
   | 'trustProxy'
@@ -54,7 +56,7 @@ export interface AppDeps {
  * (`/liveness/{session_id}`, which is not one of the contract's `/liveness/…` operations).
  */
 const OUTSIDE_SPEC =
-  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$)[^/]+$)/;
+  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$|enroll$|verify-identity$)[^/]+$)/;
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
@@ -78,6 +80,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
   app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
+  app.use(
+    '/public/liveness-redirect',
+    limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
+  );
   if (config.demo) app.use(makeDemoRouter(services));
   app.use(
     OpenApiValidator.middleware({
@@ -121,6 +127,9 @@ export function createApp(deps: AppDeps): Express {
   app.get('/media/:media_id', liveness.getMedia);
   app.post('/liveness/verify-face', liveness.verifyFace);
   app.post('/liveness/verify-id', liveness.verifyId);
+  app.post('/liveness/enroll', liveness.enrollAccount);
+  app.post('/liveness/verify-identity', liveness.verifyIdentity);
+  app.get('/public/liveness-redirect', liveness.redirectToVerification);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
 

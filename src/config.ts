@@ -44,6 +44,9 @@ export interface Config {
   /** SDK posts per minute per client address, and per project. */
   ingestRateLimitPerIp: number;
   ingestRateLimitPerProject: number;
+  /** Visits of the public verification link (GET /public/liveness-redirect, each starts a session) per minute per client address, and per project. */
+  publicRedirectRateLimitPerIp: number;
+  publicRedirectRateLimitPerProject: number;
   /** Operators' own MaxMind-format databases (GeoIP2/GeoLite2 City and ASN), replacing the shipped data. */
   geoipCityDb?: string;
   geoipAsnDb?: string;
@@ -240,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY),
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
+    publicRedirectRateLimitPerIp: integer(env, 'PUBLIC_REDIRECT_RATE_LIMIT_PER_IP', 10, 1, 1_000_000),
+    publicRedirectRateLimitPerProject: integer(env, 'PUBLIC_REDIRECT_RATE_LIMIT_PER_PROJECT', 100, 1, 1_000_000),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     geoipAsnDb: env.GEOIP_ASN_DB || undefined,
     hostingAsnsFile: env.HOSTING_ASNS_FILE || undefined,

@@ -2,7 +2,7 @@
  * The one error path: use cases throw an AppError (or a subclass); the HTTP error handler
  * turns it, the validator's errors and anything unknown into `{statusCode, message}`.
  */
-import type { VerificationResultErrorCode } from './api-types';
+import type { LivenessErrorCode, VerificationResultErrorCode } from './api-types';
 export class AppError extends Error {
   /** Whether the message may be shown to the caller (always for 4xx; for 5xx only when set). */
   readonly expose: boolean;
@@ -68,15 +68,25 @@ export class SessionNotFoundError extends BadRequestError {
 }
 
 /**
- * verify-face / verify-id for a session with no result to give (400): the message in words and
- * the code clients branch on, which the error handler adds as `error` (with `success: false`).
+ * A verification operation's refusal (400): the message in words and the code clients branch
+ * on, which the error handler adds as `error` (with `request_id` and `success: false`).
  */
-export class VerificationResultUnavailableError extends BadRequestError {
+export class LivenessCallError extends BadRequestError {
   constructor(
-    readonly code: VerificationResultErrorCode,
+    readonly code: LivenessErrorCode,
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** verify-face / verify-id for a session with no result to give. */
+export class VerificationResultUnavailableError extends LivenessCallError {
+  constructor(
+    override readonly code: VerificationResultErrorCode,
+    message: string,
+  ) {
+    super(code, message);
   }
 }
 

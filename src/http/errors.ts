@@ -1,12 +1,12 @@
 /**
  * The one error handler: AppErrors, the validator's errors, body-parser errors and anything
- * unknown all leave as `{statusCode, message}` (verify-face / verify-id's coded errors add
+ * unknown all leave as `{statusCode, message}` (the verification operations' coded errors add
  * `request_id`, `success` and `error`). Unknown errors are logged with their cause
  * and answered 500 without internals.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, VerificationResultUnavailableError } from '../errors';
-import type { ErrorBody, VerificationResultError } from '../api-types';
+import { AppError, LivenessCallError } from '../errors';
+import type { ErrorBody, LivenessError } from '../api-types';
 import type { Logger } from '../logger';
 import { TEXT_RULE, textPattern } from './text';
 
@@ -102,8 +102,8 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
       }
     }
     if (res.headersSent) return;
-    if (err instanceof VerificationResultUnavailableError) {
-      const coded: VerificationResultError = {
+    if (err instanceof LivenessCallError) {
+      const coded: LivenessError = {
         statusCode: 400,
         message,
         request_id: req.requestId,

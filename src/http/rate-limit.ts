@@ -2,8 +2,8 @@
  * Rate limits (express-rate-limit): requests per minute per API key (the key's hash names the
  * bucket, so keys are not kept in the clear; requests without a key are limited per client
  * address), failed authentications per client address (an unknown key has a bucket of its
- * own in the per-key limit, so random keys would never meet it), and the SDK's posts per
- * client address and per project.
+ * own in the per-key limit, so random keys would never meet it), and the public routes (the
+ * SDK's posts, the public verification link) per client address and per project.
  *
  * The counts are kept in the database by default, so that every process on it (the workers of
  * one machine, several machines on one PostgreSQL) shares one limit: fixed 60-second windows,
@@ -122,26 +122,38 @@ export function makeRateLimits(deps: RateLimitDeps) {
       ...options,
     });
 
-  return {
-    /** SDK posts: per client address, and per project (named by header or query parameter). */
-    ingest(perIp: number, perProject: number): RequestHandler[] {
-      const limited = (what: string) => (_req: unknown, res: Response) =>
-        tooManyRequests(res, 60, `Too many session posts for this ${what}; retry after 60 seconds`);
+  /**
+   * A public route's two limits: per client address, and per project (named by the
+   * `x-project-id` header or the `project_id` query parameter). `name` keeps the buckets apart;
+   * `what` says what was counted in the 429's message.
+   */
+  const perAddressAndProject =
+    (name: string, what: string) =>
+    (perIp: number, perProject: number): RequestHandler[] => {
+      const limited = (per: string) => (_req: unknown, res: Response) =>
+        tooManyRequests(res, 60, `Too many ${what} for this ${per}; retry after 60 seconds`);
       return [
-        limiter('ingest-ip', {
+        limiter(`${name}-ip`, {
           limit: perIp,
           standardHeaders: 'draft-6',
           keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
           handler: limited('address'),
         }),
-        limiter('ingest-project', {
+        limiter(`${name}-project`, {
           limit: perProject,
           standardHeaders: false,
           keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
           handler: limited('project'),
         }),
       ];
-    },
+    };
+
+  return {
+    /** SDK posts: per client address, and per project. */
+    ingest: perAddressAndProject('ingest', 'session posts'),
+
+    /** The public verification link (each visit starts a session): per client address, and per project. */
+    publicRedirect: perAddressAndProject('public-redirect', 'verification sessions started from the public link'),
 
     /** The API: per key. */
     api(perMinute: number): RequestHandler {

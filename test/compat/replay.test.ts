@@ -13,9 +13,9 @@
  * sessions completed through the hosted page's routes with the fake analysis engine.
  *
  * Where interface-spec.md mandates a different answer, EXCEPTIONS names the deviation and the
- * line that mandates it. NOT_YET_CONFORMANT names the replays of issue 16's items still in
- * progress on other branches: it must be exactly the set of failing replays, so a replay that
- * starts to pass, or a new failure, fails this file until the set is updated.
+ * line that mandates it. NOT_YET_CONFORMANT names replays that do not conform yet: it must be
+ * exactly the set of failing replays, so a replay that starts to pass, or a new failure, fails
+ * this file until the set is updated.
  *
  * Where the vendor folder is absent (a clone elsewhere) the whole file reports itself skipped.
  * TRUSTGATE_VENDOR_DIR points it at another copy.
@@ -97,31 +97,10 @@ function isIdCheckResult(r: Replay): boolean {
 }
 
 /**
- * Issue 16 in progress on other branches (accounts and lists: items 1–6 and 9; verification:
- * items 7–8). Exactly the failing replays; each with why it fails today.
+ * Replays that do not conform yet, each with why: exactly the failing set (a replay that starts
+ * to pass, or a new failure, fails this file). Empty since issue 16's last items.
  */
-const NOT_YET_CONFORMANT: Record<string, string> = {
-  'facematch GET /public/liveness-redirect 400 missing_project_id':
-    'verification (items 7–8): no public redirect route yet (404)',
-  'facematch GET /public/liveness-redirect 400 groups_enabled':
-    'verification (items 7–8): no public redirect route yet (404)',
-  'facematch GET /liveness/session 400 example':
-    'verification (item 7): GET /liveness/session exists now; its 400 does not yet answer as published',
-  'facematch POST /liveness/enroll 200 example': 'verification (items 7–8): no enroll route yet (404)',
-  'facematch POST /liveness/enroll 400 example': 'verification (items 7–8): no enroll route yet (404)',
-  'idcheck GET /public/liveness-redirect 400 missing_project_id':
-    'verification (items 7–8): no public redirect route yet (404)',
-  'idcheck GET /public/liveness-redirect 400 groups_enabled':
-    'verification (items 7–8): no public redirect route yet (404)',
-  'idcheck GET /liveness/session 400 example':
-    'verification (item 7): GET /liveness/session exists now; its 400 does not yet answer as published',
-  'idcheck POST /liveness/enroll 200 example': 'verification (items 7–8): no enroll route yet (404)',
-  'idcheck POST /liveness/enroll 400 example': 'verification (items 7–8): no enroll route yet (404)',
-  'facematch POST /liveness/verify-identity 200 example':
-    'verification (items 7–8): no verify-identity route yet (404)',
-  'facematch POST /liveness/verify-identity 400 example':
-    'verification (items 7–8): no verify-identity route yet (404)',
-};
+const NOT_YET_CONFORMANT: Record<string, string> = {};
 
 function operationFiles(): string[] {
   return fs.existsSync(OPENAPI_DIR)
@@ -264,7 +243,7 @@ suite(title, () => {
         `  schema-valid:     ${count((o) => o.schemaErrors.length === 0)}`,
         `  members-complete: ${count((o) => o.missingMembers.length === 0)}`,
         `  conformant:       ${count((o) => problemsOf(o).length === 0)} (exceptions applied: ${count((o) => o.excused.length > 0)})`,
-        `  not yet conformant (issue 16 in progress): ${Object.keys(NOT_YET_CONFORMANT).length}`,
+        `  not yet conformant: ${Object.keys(NOT_YET_CONFORMANT).length}`,
       ].join('\n'),
     );
     await close();
@@ -435,10 +414,20 @@ suite(title, () => {
         account_id: ACCOUNT,
       },
     }),
-    'POST /liveness/verify-identity': async (r) => ({
-      path: '/liveness/verify-identity',
-      body: { session_id: ok(r) ? await verified('face-match') : randomUUID(), account_id: ACCOUNT },
-    }),
+    'POST /liveness/verify-identity': async (r) => {
+      if (!ok(r)) return { path: '/liveness/verify-identity', body: { session_id: randomUUID(), account_id: ACCOUNT } };
+      // The account's enrolled face first (a session enrolled through the API), then a new session to compare.
+      const enrolled = await verified('face-match');
+      const res = await request(ctx.app)
+        .post('/liveness/enroll')
+        .set('x-api-key', ctx.project.api_key)
+        .send({ session_id: enrolled, account_id: ACCOUNT });
+      if (res.status !== 200) throw new Error(`enroll ${res.status}: ${JSON.stringify(res.body)}`);
+      return {
+        path: '/liveness/verify-identity',
+        body: { session_id: await verified('face-match'), account_id: ACCOUNT },
+      };
+    },
     'POST /liveness/verify-face': async (r) => ({
       path: '/liveness/verify-face',
       body: { session_id: ok(r) ? await verified('face-match') : randomUUID() },

@@ -8,11 +8,18 @@ import {
   documentSignals,
   isExpired,
 } from '../../src/domain/verification/document';
-import { resultErrorCode, type ResultFacts } from '../../src/domain/verification/availability';
-import { faceAgeBand, faceSimilarity } from '../../src/domain/verification/faces';
+import {
+  enrolmentErrorCode,
+  identityErrorCode,
+  resultErrorCode,
+  type EnrolmentFacts,
+  type ResultFacts,
+} from '../../src/domain/verification/availability';
+import { faceAgeBand, faceSimilarity, matchesAny } from '../../src/domain/verification/faces';
 import { compareWithReferring, referringBooleans } from '../../src/domain/verification/referring';
 import { FLAG_WEIGHTS, verdict } from '../../src/domain/verification/verdict';
 import type { Session } from '../../src/api-types';
+import { DAY_MS } from '../../src/domain/numbers';
 import type { DocumentFields, DocumentFindings } from '../../src/domain/verification/analysis';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -282,5 +289,49 @@ describe('why verify-face / verify-id have no result', () => {
     ['30 days after the selfie', { outcome: 'max_duration_exceeded', captures: ['selfie'] }, 'id_scan_not_complete'],
   ] as const)('when the session has %s, then %s', (_what, over, code) => {
     expect(resultErrorCode(facts(over as Partial<ResultFacts>))).toBe(code);
+  });
+});
+
+describe('why enroll / verify-identity refuse a session', () => {
+  const now = new Date('2026-12-01T00:00:00Z');
+  const enrolment = (over: Partial<EnrolmentFacts> = {}): EnrolmentFacts => ({
+    requested: 'face-match',
+    type: 'face-match',
+    state: 'ended',
+    outcome: 'success',
+    hasResult: true,
+    captures: [],
+    accountId: 'amy',
+    createdAt: new Date(now.getTime() - 29 * DAY_MS),
+    now,
+    maxAgeMs: 30 * DAY_MS,
+    ...over,
+  });
+  test.each([
+    ['a result and no account', {}, undefined],
+    ['this account already', { tiedTo: 'amy', createdAt: new Date(now.getTime() - 40 * DAY_MS) }, undefined],
+    ['another account', { tiedTo: 'bob' }, 'session_already_tied_to_an_account'],
+    ['31 days of age', { createdAt: new Date(now.getTime() - 31 * DAY_MS) }, 'session_older_than_30_days'],
+    ['no capture yet', { state: 'open', outcome: undefined }, 'session_not_started'],
+    ['a cancel', { outcome: 'liveness_check_failed' }, 'liveness_check_failed'],
+  ] as const)('when enrolling a session with %s, then %s', (_what, over, code) => {
+    expect(enrolmentErrorCode(enrolment(over as Partial<EnrolmentFacts>))).toBe(code);
+  });
+
+  test('when verify-identity has a Face Match result and enrolled faces, then it compares; without faces, account_not_found; an ID Check, not valid', () => {
+    const facts = enrolment();
+    expect(identityErrorCode({ ...facts, enrolledFaces: 1 })).toBeUndefined();
+    expect(identityErrorCode({ ...facts, enrolledFaces: 0 })).toBe('account_not_found');
+    expect(identityErrorCode({ ...facts, type: 'id-check', enrolledFaces: 1 })).toBe(
+      'session_not_valid_for_this_endpoint',
+    );
+  });
+
+  test('when a face is the same person as one of the enrolled, then it matches; unrelated faces do not', () => {
+    const a = [1, 0, 0];
+    const b = [0, 1, 0];
+    expect(matchesAny(a, [b, [0.99, 0.1, 0]])).toBe(true);
+    expect(matchesAny(a, [b])).toBe(false);
+    expect(matchesAny(a, [])).toBe(false);
   });
 });

@@ -94,6 +94,8 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     authFailureLimitPerIp: 1000,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
+    publicRedirectRateLimitPerIp: 1000,
+    publicRedirectRateLimitPerProject: 10000,
     rateLimitStore: 'database',
     validateResponses: true,
     trustProxy: false,

@@ -64,7 +64,13 @@ describe('JSON request bodies', () => {
         const where = `${op.method.toUpperCase()} ${op.url} with ${body.length} bytes: ${res.status} ${JSON.stringify(res.body)}`;
         expect([where, res.status === 413 || /JSON/.test(String(res.body.message))]).toEqual([where, false]);
         expect([where, declared.includes(res.status)]).toEqual([where, true]);
-        if (res.status >= 400) expect(res.body).toEqual({ statusCode: res.status, message: expect.any(String) });
+        // The verification operations' coded refusals (LivenessError) add the code clients branch on.
+        const coded =
+          res.body.error === undefined
+            ? {}
+            : { request_id: expect.any(String), success: false, error: expect.any(String) };
+        if (res.status >= 400)
+          expect(res.body).toEqual({ statusCode: res.status, message: expect.any(String), ...coded });
       }
     }
   });

@@ -1,9 +1,15 @@
 /**
- * Why verify-face / verify-id have no result to give, as the error code ID Check and Face Match
- * clients already branch on (openapi.yaml's VerificationResultErrorCode). Pure: the session's
- * state, how it ended and which captures it holds come in as plain data.
+ * Why verify-face / verify-id have no result to give, and why enroll / verify-identity refuse a
+ * session, as the error codes ID Check and Face Match clients already branch on (openapi.yaml's
+ * VerificationResultErrorCode, EnrollErrorCode, VerifyIdentityErrorCode). Pure: the session's
+ * state, how it ended, which captures it holds and whose it is come in as plain data.
  */
-import type { VerificationResultErrorCode, WebhookErrorCode } from '../../api-types';
+import type {
+  EnrollErrorCode,
+  VerificationResultErrorCode,
+  VerifyIdentityErrorCode,
+  WebhookErrorCode,
+} from '../../api-types';
 import type { CaptureKind } from './analysis';
 
 export interface ResultFacts {
@@ -43,4 +49,36 @@ export function resultErrorCode(facts: ResultFacts): VerificationResultErrorCode
   if (facts.outcome === 'success') return facts.hasResult ? undefined : 'session_not_found';
   // max_duration_exceeded: the session was never completed; say how far the user got.
   return ENDED[facts.outcome as WebhookErrorCode] ?? incomplete(facts);
+}
+
+export interface EnrolmentFacts extends ResultFacts {
+  /** The account to enroll the session for. */
+  accountId: string;
+  /** The account the session is already tied to (created for it, or enrolled before), if any. */
+  tiedTo?: string;
+  createdAt: Date;
+  now: Date;
+  /** How long after its creation a session can be enrolled (the sessions' 30 days). */
+  maxAgeMs: number;
+}
+
+/**
+ * Why a session cannot be enrolled for the account; undefined when it can. A session already
+ * tied to this very account can always be enrolled again (nothing changes).
+ */
+export function enrolmentErrorCode(facts: EnrolmentFacts): EnrollErrorCode | undefined {
+  const code = resultErrorCode(facts);
+  if (code) return code;
+  if (facts.tiedTo === facts.accountId) return undefined;
+  if (facts.tiedTo !== undefined) return 'session_already_tied_to_an_account';
+  if (facts.now.getTime() - facts.createdAt.getTime() > facts.maxAgeMs) return 'session_older_than_30_days';
+  return undefined;
+}
+
+/**
+ * Why verify-identity compares nothing; undefined when it can compare. Only a Face Match
+ * session is compared (`requested` is `face-match`), and only with faces the account has.
+ */
+export function identityErrorCode(facts: ResultFacts & { enrolledFaces: number }): VerifyIdentityErrorCode | undefined {
+  return resultErrorCode(facts) ?? (facts.enrolledFaces === 0 ? 'account_not_found' : undefined);
 }

@@ -42,6 +42,11 @@ export function isSamePerson(a: ArrayLike<number>, b: ArrayLike<number>): boolea
   return faceSimilarity(a, b) >= FACE_THRESHOLDS.samePerson;
 }
 
+/** Whether `face` is the same person as any of `enrolled` (verify-identity's `match`). */
+export function matchesAny(face: ArrayLike<number>, enrolled: readonly ArrayLike<number>[]): boolean {
+  return enrolled.some((other) => isSamePerson(face, other));
+}
+
 /** The age bands' lower bounds, highest first (DocumentSignals.face_age_estimate). */
 export const AGE_BANDS = [
   [65, 'over65'],

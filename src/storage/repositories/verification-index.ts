@@ -106,6 +106,36 @@ export function makeVerificationIndex(db: Knex, box: SecretBox) {
       return (await q).map((r: { account_id: string }) => r.account_id);
     },
 
+    /** The enrolled face of one session (whatever its account); undefined when it has none. */
+    async faceOf(sessionId: string): Promise<Float32Array | undefined> {
+      const row: { embedding: string } | undefined = await db('verification_faces')
+        .where('session_id', sessionId)
+        .first('embedding');
+      return row && openEmbedding(box, row.embedding);
+    },
+
+    /** The account's enrolled faces but `excludeSession`'s, newest first, at most `limit`. */
+    async accountFaces(
+      projectId: string,
+      accountId: string,
+      excludeSession: string,
+      limit = 100,
+    ): Promise<Float32Array[]> {
+      const rows: { embedding: string }[] = await db('verification_faces')
+        .where({ project_id: projectId, account_id: accountId })
+        .whereNot('session_id', excludeSession)
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .select('embedding');
+      return rows.map((r) => openEmbedding(box, r.embedding));
+    },
+
+    /** Enrolls a session's face and document for an account (enroll): only rows that have no account yet. */
+    async tieToAccount(sessionId: string, accountId: string, trx: Knex = db): Promise<void> {
+      for (const table of ['verification_faces', 'verification_documents'])
+        await trx(table).where('session_id', sessionId).whereNull('account_id').update({ account_id: accountId });
+    },
+
     /** Removes an account's faces and documents (with the account's erasure). */
     async forgetAccount(projectId: string, accountId: string, trx: Knex = db): Promise<void> {
       await trx('verification_faces').where({ project_id: projectId, account_id: accountId }).delete();

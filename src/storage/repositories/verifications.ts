@@ -99,6 +99,18 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
     },
 
     /** Records a captured image of an open session. */
+    /**
+     * Ties a session to an account (enroll): only a session without one, or already this
+     * account's. False when it is another account's (a concurrent enroll may have won).
+     */
+    async tieToAccount(id: string, accountId: string, trx: Knex = db): Promise<boolean> {
+      const changed = await trx('verification_sessions')
+        .where('id', id)
+        .where((q) => q.whereNull('account_id').orWhere('account_id', accountId))
+        .update({ account_id: accountId });
+      return changed === 1;
+    },
+
     async addCapture(c: CaptureRecord, trx: Knex = db): Promise<void> {
       await trx('verification_captures').insert({
         id: c.id,

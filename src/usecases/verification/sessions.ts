@@ -11,7 +11,6 @@ import type {
   IdCheckCompleted,
   IdCheckResult,
   VerificationCompletion,
-  VerificationResultErrorCode,
   VerificationSessionCreated,
   VerificationSessionEnded,
   WebhookErrorCode,
@@ -24,6 +23,7 @@ import { resultErrorCode } from '../../domain/verification/availability';
 import {
   BadRequestError,
   ForbiddenError,
+  LivenessCallError,
   SessionNotFoundError,
   UnsupportedMediaTypeError,
   VerificationResultUnavailableError,
@@ -40,6 +40,8 @@ import type {
 import type { VerificationIndex } from '../../storage/repositories/verification-index';
 import type { Outbox } from '../../webhooks/outbox';
 import type { EvaluationUseCases } from '../evaluation';
+import { makeEnrolmentUseCases } from './enrolment';
+import { projectSession, resultErrorMessage, resultFacts } from './facts';
 import { signResultUrls, type Enrolment, type ResultDeps, makeResultBuilder } from './result';
 
 /** Failed analysis attempts after which a session ends with face_match_failed. */
@@ -81,24 +83,6 @@ export interface VerificationDeps extends ResultDeps {
 export interface Ending {
   code: WebhookErrorCode;
   message: string;
-}
-
-/** verify-face / verify-id's message, in words, beside the code clients branch on. */
-function resultErrorMessage(record: VerificationRecord, code: VerificationResultErrorCode): string {
-  switch (code) {
-    case 'session_not_valid_for_this_endpoint':
-      return `session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`;
-    case 'session_not_found':
-      return "The verification session's result was erased with its account";
-    case 'session_not_started':
-    case 'id_scan_not_complete':
-    case 'session_not_complete':
-      return record.state === 'open'
-        ? 'The verification session is not completed yet'
-        : `The verification session ended without a result (${record.outcome})`;
-    default:
-      return `The verification session ended without a result (${record.outcome})`;
-  }
 }
 
 /** The customer's redirect URL with the outcome, as the hosted page sends the user there. */
@@ -232,41 +216,66 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     return (await deps.projects.findById(record.projectId))?.test ? directive : undefined;
   }
 
+  async function create(
+    project: Project,
+    body: CreateVerificationSession,
+    options: { requestId: string },
+  ): Promise<VerificationSessionCreated> {
+    // With groups on every account has a group (reference.md); a session without an account has none: refused, as published.
+    if (project.groupsEnabled && body.account_id === undefined)
+      throw new LivenessCallError(
+        'groups_enabled',
+        'The project has groups enabled; a verification session needs an account_id (POST /liveness/session) to have a group',
+      );
+    const forced = project.test ? verificationDirective(body.account_id) : undefined;
+    if (forced?.kind === 'error' && forced.code === 'failed_to_process_id_scan' && body.type !== 'id-check')
+      throw new BadRequestError(
+        `account_id ${body.account_id} forces failed_to_process_id_scan, an ID Check error: type must be id-check`,
+      );
+    const now = clock.now();
+    const token = random.bytes(32).toString('base64url');
+    const record: VerificationRecord = {
+      id: random.uuid(),
+      projectId: project.id,
+      type: body.type,
+      accountId: body.account_id,
+      referringSessionId: body.referring_session_id,
+      redirectUrl: body.redirect_url,
+      tokenHash: hashApiKey(token),
+      attempts: 0,
+      state: 'open',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
+    };
+    await verifications.insert(record);
+    return {
+      request_id: options.requestId,
+      session_id: record.id,
+      url: `${deps.publicBaseUrl()}/liveness/${record.id}?token=${token}`,
+      expires_at: record.expiresAt.toISOString(),
+    };
+  }
+
   return {
     endWithError,
+    ...makeEnrolmentUseCases(deps, { maxAgeMs: VERIFICATION_LIFETIME_MS }),
 
-    async create(
-      project: Project,
-      body: CreateVerificationSession,
+    create,
+
+    /**
+     * The public link (GET /public/liveness-redirect): a new session of the project named by
+     * `projectId`, without an account; the hosted page's URL to redirect the browser to.
+     */
+    async openPublicLink(
+      projectId: string | undefined,
+      body: Pick<CreateVerificationSession, 'type' | 'referring_session_id'>,
       options: { requestId: string },
-    ): Promise<VerificationSessionCreated> {
-      const forced = project.test ? verificationDirective(body.account_id) : undefined;
-      if (forced?.kind === 'error' && forced.code === 'failed_to_process_id_scan' && body.type !== 'id-check')
-        throw new BadRequestError(
-          `account_id ${body.account_id} forces failed_to_process_id_scan, an ID Check error: type must be id-check`,
-        );
-      const now = clock.now();
-      const token = random.bytes(32).toString('base64url');
-      const record: VerificationRecord = {
-        id: random.uuid(),
-        projectId: project.id,
-        type: body.type,
-        accountId: body.account_id,
-        referringSessionId: body.referring_session_id,
-        redirectUrl: body.redirect_url,
-        tokenHash: hashApiKey(token),
-        attempts: 0,
-        state: 'open',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
-      };
-      await verifications.insert(record);
-      return {
-        request_id: options.requestId,
-        session_id: record.id,
-        url: `${deps.publicBaseUrl()}/liveness/${record.id}?token=${token}`,
-        expires_at: record.expiresAt.toISOString(),
-      };
+    ): Promise<string> {
+      if (projectId === undefined)
+        throw new LivenessCallError('missing_project_id', 'query parameter project_id is required');
+      const project = await deps.projects.findById(projectId);
+      if (!project) throw new BadRequestError('query parameter project_id names no project');
+      return (await create(project, body, options)).url;
     },
 
     /** The hosted page's Cancel: liveness_check_failed (the interface's code for a user's cancel). */
@@ -442,18 +451,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       sessionId: string,
       type: VerificationType,
     ): Promise<FaceMatchResult | IdCheckResult> {
-      const record = await verifications.find(sessionId);
-      if (!record || record.projectId !== project.id)
-        throw new VerificationResultUnavailableError('session_not_found', 'Session ID not found');
-      const code = resultErrorCode({
-        requested: type,
-        type: record.type,
-        state: record.state,
-        outcome: record.outcome,
-        hasResult: record.result !== undefined,
-        captures:
-          record.outcome === 'success' ? [] : (await verifications.latestCaptures(record.id)).map((c) => c.kind),
-      });
+      const record = await projectSession(verifications, project, sessionId);
+      const code = resultErrorCode(await resultFacts(verifications, record, type));
       if (code) throw new VerificationResultUnavailableError(code, resultErrorMessage(record, code));
       return signResultUrls(record.result as FaceMatchResult | IdCheckResult, sign);
     },

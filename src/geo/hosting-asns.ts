@@ -231,6 +231,7 @@ export const DEFAULT_HOSTING_ASNS: Readonly<Record<number, string>> = {
   6233: 'xTom — hosting that carries VPN exits',
   // ---- Tor exit operators' own networks
   396507: 'Emerald Onion — Tor exit relays',
+  205100: 'F3 Netze — Tor exit relays',
   60729: 'Stiftung Erneuerbare Freiheit (torservers.net) — Tor exit relays',
   208323: 'Foundation for Applied Privacy — Tor exit relays',
 };

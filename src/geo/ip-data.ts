@@ -21,6 +21,7 @@ import { loadAsnTable, type AsnTable } from './asn-table';
 import { connectionType } from '../domain/enrichment/connection-type';
 import { isPublicIp, normaliseIp } from '../domain/enrichment/ip';
 import type { IpFacts, IpIntelligence } from '../domain/enrichment/session';
+import type { IpListName } from '../domain/signals';
 
 type Rec = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -165,7 +166,7 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
   return {
     sources: { city: options.cityDb ?? 'DB-IP Lite (shipped)', asn: options.asnDb ?? 'RouteViews/DB-IP ASN (shipped)' },
     close: () => unwatch.forEach((stop) => stop()),
-    lookup(rawIp: string): IpFacts {
+    lookup(rawIp: string, lists?: ReadonlySet<IpListName>): IpFacts {
       const ip = normaliseIp(rawIp);
       if (!ipaddr.isValid(ip) || !isPublicIp(ip)) return {};
       const v6 = ipaddr.parse(ip).kind() === 'ipv6';
@@ -177,7 +178,7 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
           asn,
           service_provider: organisation,
           subnet,
-          connection_type: connectionType(asn, organisation, options.hostingAsns),
+          connection_type: connectionType(asn, organisation, options.hostingAsns, lists),
         }).filter(([, v]) => v !== undefined),
       );
       return { location, network };

@@ -1,11 +1,13 @@
 /**
- * IP risk lists: Tor exits, VPNs, proxies, data centres and addresses recently seen in fraud.
+ * IP risk lists: Tor exits, VPNs, proxies, data centres, addresses recently seen in fraud, and
+ * iCloud Private Relay egress ranges.
  *
  * Three sources per list:
  * - shipped: `src/geo/data/<list>.txt`, loaded once. No such file is shipped today: no
  *   permissively licensed, current snapshot could be found in an npm or Debian package (the
  *   only Tor exit list found, inside `tor-detect`, dates from 2018 and would mislabel
- *   addresses that have long changed hands). A file dropped there later is picked up as is.
+ *   addresses that have long changed hands); `trustgate iplist sync` fetches current ones instead.
+ *   A file dropped there later is picked up as is.
  * - operator: `<dir>/<list>.txt` (IP_LISTS_DIR, by default `<DATA_DIR>/ip-lists`), edited by
  *   hand or with `trustgate iplist add|remove`, and reloaded without a restart (polled, as
  *   network file systems need). A file that appears, changes or disappears is re-read whole;

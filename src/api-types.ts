@@ -10,6 +10,9 @@ type Schemas = components['schemas'];
 
 export type ErrorBody = Schemas['ErrorBody'];
 export type Health = Schemas['Health'];
+export type NetworkDataHealth = Schemas['NetworkDataHealth'];
+export type GeoDataHealth = Schemas['GeoDataHealth'];
+export type IpListHealth = Schemas['IpListHealth'];
 
 export type Session = Schemas['Session'];
 export type EvaluatedSession = Schemas['EvaluatedSession'];

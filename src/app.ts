@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
-  const system = makeSystemHandlers(db, logger);
+  const system = makeSystemHandlers({ db, logger, clock, networkData: services.edges.networkData });
   const sdk = makeSdkHandlers(services.ingest);
 
   const admitted = makeAdmission(config.evaluationConcurrency);

@@ -12,6 +12,7 @@ import { systemClock, systemRandom, type Clock, type Random } from './clock';
 import { listenUrl, sqliteFile, type Config } from './config';
 import type { IpIntelligence } from './domain/enrichment/session';
 import type { AnalysisEngine } from './domain/verification/analysis';
+import { makeNetworkDataStatus, type GeoDataAge, type NetworkDataStatus } from './geo/data-age';
 import { hostingAsns } from './geo/hosting-asns';
 import { openIpData } from './geo/ip-data';
 import { openIpLists } from './geo/ip-lists';
@@ -52,6 +53,8 @@ export interface CoreDeps {
   ipIntelligence: IpIntelligence;
   /** The Tor, VPN, proxy, datacenter and fraud address lists (src/geo/ip-lists.ts). */
   ipLists: IpListLookup;
+  /** How old the IP data and lists are (GET /healthz); absent in a process that loads neither. */
+  networkData?: NetworkDataStatus;
   /** The data folder; captured images go to `<dataDir>/media` unless `media` is given. */
   dataDir?: string;
   /** Where captured images are kept (encrypted); without it and without dataDir, captures answer 503. */
@@ -220,6 +223,7 @@ export async function makeRuntime(
   }
   let ipIntelligence = ipDataNotLoaded;
   let closeIpData = () => {};
+  let geoAges: () => GeoDataAge[] = () => [];
   if (options.ipData ?? true) {
     const started = Date.now();
     const ipData = await openIpData({
@@ -237,6 +241,7 @@ export async function makeRuntime(
     logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
     ipIntelligence = ipData;
     closeIpData = ipData.close;
+    geoAges = ipData.ages;
   }
   const ipLists = openIpLists({
     dir: config.ipListsDir,
@@ -259,6 +264,7 @@ export async function makeRuntime(
     secretBox: makeSecretBox(key, systemRandom),
     ipIntelligence,
     ipLists,
+    networkData: makeNetworkDataStatus({ geo: geoAges, lists: ipLists.status }, config.ipListStaleDays),
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,

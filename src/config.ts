@@ -52,8 +52,17 @@ export interface Config {
   geoipAsnDb?: string;
   /** Additions to (ASN) and removals from (-ASN) the curated hosting ASN list, one a line. */
   hostingAsnsFile?: string;
-  /** The operator's IP risk lists (`tor.txt`, `vpn.txt`, `proxy.txt`, `datacenter.txt`, `fraud.txt`); `<dataDir>/ip-lists` unless set. */
+  /** The operator's IP risk lists (`tor.txt`, `vpn.txt`, `proxy.txt`, `datacenter.txt`, `fraud.txt`, `relay.txt`); `<dataDir>/ip-lists` unless set. */
   ipListsDir?: string;
+  /**
+   * Where `trustgate iplist sync` reads each list from (IPLIST_SOURCE_<LIST>): an http(s) URL or
+   * a file (a mirror); `off` leaves the list out. Unset: IP_LIST_SOURCE_DEFAULTS.
+   */
+  ipListSources: Partial<Record<SyncableList, string>>;
+  /** The longest one list's download may take (IPLIST_SYNC_TIMEOUT_MS). */
+  ipListSyncTimeoutMs: number;
+  /** A synced list older than this many days is stale: logged at start, flagged by /healthz (IPLIST_STALE_DAYS). */
+  ipListStaleDays: number;
   /** Validate responses against the spec (on outside production unless set). */
   validateResponses: boolean;
   logLevel: string;
@@ -94,6 +103,54 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The published lists `trustgate iplist sync` fetches unless told otherwise (the names are
+ * geo/ip-lists/names.ts's; a test holds them equal):
+ * - tor: the Tor Project's bulk exit list (every exit relay's address; public data).
+ * - relay: Apple's iCloud Private Relay egress ranges (CSV: range, country, region, city),
+ *   which Apple publishes so that services can recognise relay traffic.
+ * - vpn: X4BNet `lists_vpn`'s known VPN networks (IPv4; MIT licence), rebuilt daily from VPN
+ *   providers' ASNs and published server lists.
+ * None for datacenter (X4BNet's is ASN-based and takes in universities and ISPs; the curated
+ * hosting ASNs serve instead), proxy and fraud (no maintained, freely licensed list).
+ */
+export const IP_LIST_SOURCE_DEFAULTS = {
+  tor: 'https://check.torproject.org/torbulkexitlist',
+  relay: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
+  vpn: 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output/vpn/ipv4.txt',
+  datacenter: undefined,
+  proxy: undefined,
+  fraud: undefined,
+} as const satisfies Record<string, string | undefined>;
+
+export type SyncableList = keyof typeof IP_LIST_SOURCE_DEFAULTS;
+
+/** IPLIST_SOURCE_<LIST> for each list: a URL, a file (made absolute), `off`, or unset for the default. */
+function ipListSources(env: NodeJS.ProcessEnv): Partial<Record<SyncableList, string>> {
+  const sources: Partial<Record<SyncableList, string>> = {};
+  for (const [list, fallback] of Object.entries(IP_LIST_SOURCE_DEFAULTS) as [SyncableList, string | undefined][]) {
+    const name = `IPLIST_SOURCE_${list.toUpperCase()}`;
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      if (fallback) sources[list] = fallback;
+      continue;
+    }
+    if (raw === 'off') continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+      let url: URL | undefined;
+      try {
+        url = new URL(raw);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !['http:', 'https:', 'file:'].includes(url.protocol))
+        throw new ConfigError(`${name} must be an http(s) or file URL, a file path or off, got ${JSON.stringify(raw)}`);
+      sources[list] = raw;
+    } else sources[list] = path.resolve(raw);
+  }
+  return sources;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -249,6 +306,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipAsnDb: env.GEOIP_ASN_DB || undefined,
     hostingAsnsFile: env.HOSTING_ASNS_FILE || undefined,
     ipListsDir: env.IP_LISTS_DIR ? path.resolve(env.IP_LISTS_DIR) : path.join(dataDir, 'ip-lists'),
+    ipListSources: ipListSources(env),
+    ipListSyncTimeoutMs: integer(env, 'IPLIST_SYNC_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    ipListStaleDays: integer(env, 'IPLIST_STALE_DAYS', 7, 1, 3650),
     validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),

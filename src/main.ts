@@ -13,7 +13,8 @@ import path from 'node:path';
 import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
-import { makeRuntime, type Services } from './composition';
+import { makeRuntime, type Runtime, type Services } from './composition';
+import { staleDataWarnings } from './geo/data-age';
 import { databaseLocation, listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
 
@@ -105,12 +106,23 @@ function listen(server: http.Server, config: Config): Promise<number> {
   });
 }
 
+/** A warning for each stale IP list and for the published lists never synced (`trustgate iplist sync`). */
+function warnOfStaleData(runtime: Runtime, config: Config, logger: Logger): void {
+  if (!runtime.networkData) return;
+  const health = runtime.networkData.health(runtime.clock.now());
+  for (const w of staleDataWarnings(health, Object.keys(config.ipListSources), config.ipListStaleDays)) {
+    logger.warn(w.fields, w.msg);
+  }
+}
+
 async function serve(config: Config, logger: Logger): Promise<void> {
   // The port actually bound (PORT=0 picks one), for the default public base URL.
   let boundPort = config.port;
   const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
   const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
   if (!cluster.isWorker) await ensureDefaultProject(runtime.services, config, logger);
+  // Once per installation: the primary, or a cluster's first worker.
+  if (!cluster.isWorker || cluster.worker?.id === 1) warnOfStaleData(runtime, config, logger);
 
   const app = createApp({ config, services: runtime.services });
   const server = createHttpServer(app, { logger });

@@ -1,7 +1,15 @@
 /** Settings whose defaults and refusals matter beyond one module: several processes, the public base URL. */
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, databaseLocation, DEFAULT_API_KEY_CACHE_TTL_MS, listenUrl, loadConfig } from '../src/config';
+import {
+  ConfigError,
+  databaseLocation,
+  DEFAULT_API_KEY_CACHE_TTL_MS,
+  IP_LIST_SOURCE_DEFAULTS,
+  listenUrl,
+  loadConfig,
+} from '../src/config';
+import { IP_LIST_NAMES } from '../src/geo/ip-lists';
 import { PACKAGE_ROOT } from '../src/spec';
 
 test('when nothing is set, then one process, limits counted in the database, keys kept for a few seconds', () => {
@@ -78,5 +86,36 @@ describe('DATA_DIR and the database a process names', () => {
       'postgresql trustgate@db.internal:6432/tg',
     );
     expect(named('postgresql://db.internal/tg')).toBe('postgresql db.internal:5432/tg');
+  });
+});
+
+describe('the IP lists `trustgate iplist sync` fetches', () => {
+  test('when nothing is set, then the Tor exits, the iCloud Private Relay ranges and the VPN list, from their publishers', () => {
+    expect(loadConfig({}).ipListSources).toEqual({
+      tor: 'https://check.torproject.org/torbulkexitlist',
+      relay: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
+      vpn: 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output/vpn/ipv4.txt',
+    });
+    expect(loadConfig({})).toMatchObject({ ipListSyncTimeoutMs: 120_000, ipListStaleDays: 7 });
+  });
+
+  test('when the config names the lists, then they are the lists the service has', () => {
+    expect(Object.keys(IP_LIST_SOURCE_DEFAULTS).sort()).toEqual([...IP_LIST_NAMES].sort());
+  });
+
+  test('when a source is a mirror URL, a file, or off, then it is taken; another scheme is refused', () => {
+    const sources = loadConfig({
+      IPLIST_SOURCE_TOR: 'https://mirror.example/tor.txt',
+      IPLIST_SOURCE_RELAY: 'off',
+      IPLIST_SOURCE_VPN: 'lists/vpn.txt',
+      IPLIST_SOURCE_DATACENTER: 'file:///srv/lists/dc.txt',
+    }).ipListSources;
+    expect(sources).toEqual({
+      tor: 'https://mirror.example/tor.txt',
+      vpn: path.join(process.cwd(), 'lists/vpn.txt'),
+      datacenter: 'file:///srv/lists/dc.txt',
+    });
+    expect(() => loadConfig({ IPLIST_SOURCE_TOR: 'ftp://mirror.example/tor.txt' })).toThrow(ConfigError);
+    expect(() => loadConfig({ IPLIST_STALE_DAYS: '0' })).toThrow(ConfigError);
   });
 });

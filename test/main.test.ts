@@ -83,3 +83,24 @@ describe('a port in use', () => {
     expect(logged).not.toContain('webhook worker started');
   }, 90_000);
 });
+
+describe('the age of the network data at start', () => {
+  test('when a synced IP list is older than IPLIST_STALE_DAYS and others were never synced, then the start logs a warning for each', async () => {
+    const lists = path.join(dataDir, 'stale-lists');
+    fs.mkdirSync(path.join(lists, 'synced'), { recursive: true });
+    const syncedAt = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    fs.writeFileSync(
+      path.join(lists, 'synced', 'tor.txt'),
+      `# source: https://check.torproject.org/torbulkexitlist\n# synced_at: ${syncedAt}\n# entries: 1\n185.220.100.1/32\n`,
+    );
+    const r = await runServer({ IP_LISTS_DIR: lists, IPLIST_STALE_DAYS: '14', IPLIST_SOURCE_VPN: 'off' });
+    expect(r.code).toBe(1); // the port is taken: the warnings come before listening
+    const logged = messages(r.stdout);
+    expect(logged).toContain(
+      'IP list tor is stale (synced 30 days ago, over IPLIST_STALE_DAYS=14); run trustgate iplist sync',
+    );
+    expect(logged).toContain(
+      'IP lists never synced: relay; Tor, VPN and relay detection needs them: run trustgate iplist sync',
+    );
+  }, 60_000);
+});

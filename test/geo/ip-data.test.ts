@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Reader } from 'maxmind';
-import { locationOf, openIpData, timezoneAt, type IpData } from '../../src/geo/ip-data';
+import { locationOf, openIpData, shippedAsnBuiltAt, timezoneAt, type IpData } from '../../src/geo/ip-data';
 import { sharedIpData } from '../helpers/app';
 import { at } from '../helpers/defined';
 
@@ -128,5 +128,21 @@ describe("an operator's own city database", () => {
     await waitFor(reloads, 1);
     expect(at(reloads, 0).error).toBeInstanceOf(Error);
     expect(data.lookup('81.2.69.142')).toEqual(before);
+  });
+});
+
+describe('the age of the IP data', () => {
+  it('when the shipped ASN package has a dated version, then that is its build time; another form is unknown', () => {
+    expect(shippedAsnBuiltAt('2.3.2026061719')?.toISOString()).toBe('2026-06-17T19:00:00.000Z');
+    expect(shippedAsnBuiltAt('2.3.1')).toBeUndefined();
+  });
+
+  it('when the shipped data is loaded, then both databases say when they were built', async () => {
+    const ages = (await sharedIpData()).ages();
+    expect(ages.map((a) => [a.database, a.source])).toEqual([
+      ['city', 'shipped'],
+      ['asn', 'shipped'],
+    ]);
+    for (const a of ages) expect(a.builtAt?.getFullYear()).toBeGreaterThanOrEqual(2025);
   });
 });

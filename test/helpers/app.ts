@@ -17,6 +17,7 @@ import { makeServices, type CoreDeps, type Services } from '../../src/compositio
 import type { AnalysisEngine } from '../../src/domain/verification/analysis';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { hostingAsns } from '../../src/geo/hosting-asns';
+import { makeNetworkDataStatus } from '../../src/geo/data-age';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
 import { openIpLists, type IpLists } from '../../src/geo/ip-lists';
 import { makeTestDb, type TestDb } from './db';
@@ -75,14 +76,16 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
       logs.push(JSON.parse(line) as Record<string, unknown>);
     },
   } as pino.DestinationStream);
+  const ipData = await sharedIpData();
   const deps: CoreDeps = {
     db: testDb.db,
     clock,
     random: systemRandom,
     logger,
     secretBox: makeSecretBox(randomBytes(32), systemRandom),
-    ipIntelligence: await sharedIpData(),
+    ipIntelligence: ipData,
     ipLists,
+    networkData: makeNetworkDataStatus({ geo: ipData.ages, lists: ipLists.status }, 7),
     ...(dataDir ? { dataDir } : {}),
     // As in production: a key's project is kept in memory (by the fixed clock's time).
     apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,

@@ -1,7 +1,10 @@
 /** Health, the API reference, rate limiting, failures inside the service, and what is logged. */
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { makeTestContext, type TestContext } from '../helpers/app';
+import type { Health } from '../../src/api-types';
+import { syncIpList } from '../../src/geo/ip-lists';
+import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { listServer, torList } from '../helpers/list-server';
 import { storeSession } from '../helpers/sessions';
 import { declaredStatuses } from '../helpers/spec';
 
@@ -12,10 +15,53 @@ describe('GET /healthz', () => {
   });
   afterAll(() => ctx.close());
 
-  it('when the database is up, then 200 naming the database', async () => {
+  it('when the database is up, then 200 naming the database, with the age of the IP data and of each IP list', async () => {
     const res = await request(ctx.app).get('/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: ctx.testDb.dialect });
+    const body = res.body as Health;
+    expect(body).toMatchObject({ status: 'ok', database: ctx.testDb.dialect });
+    expect(body.data?.geo).toEqual([
+      { database: 'city', source: 'shipped', built_at: expect.any(String), age_days: expect.any(Number) },
+      // The shipped ASN package's version says when it was built (2.3.2026061719: 2026-06-17 19:00).
+      {
+        database: 'asn',
+        source: 'shipped',
+        built_at: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:00:00\.000Z$/),
+        age_days: expect.any(Number),
+      },
+    ]);
+    expect(body.data?.ip_lists.map((l) => l.list)).toEqual(['tor', 'vpn', 'proxy', 'datacenter', 'fraud', 'relay']);
+    expect(body.data?.ip_lists[0]).toEqual({ list: 'tor', entries: 0, synced_at: null, age_days: null, stale: false });
+  });
+
+  it('when a list was synced longer ago than the stale limit, then /healthz says how old and that it is stale', async () => {
+    const server = await listServer();
+    try {
+      server.serve('/tor', torList());
+      const tenDaysAgo = new Date(Date.parse(TEST_NOW) - 10 * 86_400_000);
+      const synced = await syncIpList('tor', server.url('/tor'), {
+        dir: ctx.ipListsDir,
+        fetch,
+        now: () => tenDaysAgo,
+        timeoutMs: 5000,
+      });
+      expect(synced.ok).toBe(true);
+    } finally {
+      await server.close();
+    }
+    const deadline = Date.now() + 10_000;
+    let tor: NonNullable<Health['data']>['ip_lists'][number] | undefined;
+    do {
+      await new Promise((r) => setTimeout(r, 20));
+      tor = ((await request(ctx.app).get('/healthz')).body as Health).data?.ip_lists[0];
+    } while (tor?.entries === 0 && Date.now() < deadline);
+    expect(tor).toEqual({
+      list: 'tor',
+      entries: 150,
+      synced_at: '2026-11-10T12:00:00.000Z',
+      age_days: 10,
+      stale: true,
+    });
   });
 
   it('when a query parameter it does not have is sent (/healthz?x=1), then 400 naming it, a status the spec declares for it', async () => {

@@ -81,3 +81,9 @@ export function ipBlock(ip: string): string | undefined {
     return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`;
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
 }
+
+/** The public WebRTC addresses other than the connection's: the browser's own address, leaking past a proxy or VPN. */
+export function leakedAddresses(webrtcIps: readonly string[] | undefined, connectionIp: string): string[] {
+  const connection = normaliseIp(connectionIp);
+  return [...new Set((webrtcIps ?? []).map(normaliseIp))].filter((a) => isPublicIp(a) && a !== connection);
+}

@@ -5,8 +5,9 @@
  */
 import type { EvaluatedNetwork, EvaluatedSession, Location, Mobile } from '../../api-types';
 import type { SdkFacts } from '../session/sdk-facts';
-import { EMPTY_HISTORY, evaluateSignals } from '../signals';
+import { EMPTY_HISTORY, evaluateSignals, type IpListName } from '../signals';
 import { normaliseIp } from './ip';
+import { trueCountry } from './true-country';
 import { parseUserAgent } from './user-agent';
 
 /** What IP data knows about an address; every member may be missing. */
@@ -15,9 +16,20 @@ export interface IpFacts {
   network?: Omit<EvaluatedNetwork, 'ip_address'>;
 }
 
-/** The IP-data port: looks up what the service's IP data says about an address (the edge: src/geo/ip-data.ts). */
+/**
+ * The IP-data port: looks up what the service's IP data says about an address (the edge:
+ * src/geo/ip-data.ts), given the IP lists the address is on (the relay list makes it
+ * `private_relay`).
+ */
 export interface IpIntelligence {
-  lookup(ip: string): IpFacts;
+  lookup(ip: string, lists?: ReadonlySet<IpListName>): IpFacts;
+}
+
+/** What else the edge found about the connection: its IP lists, and the countries of the browser's leaked addresses. */
+export interface NetworkEvidence {
+  lists?: ReadonlySet<IpListName>;
+  /** The countries of the public WebRTC addresses other than the connection's (enrichment/ip.ts leakedAddresses). */
+  leakedCountries?: readonly string[];
 }
 
 const MOBILE_FIELDS = [
@@ -48,17 +60,30 @@ function defined<T extends object>(value: T): T {
  * session's own facts only; evaluations recompute them with the service's history and the IP
  * lists (see usecases/evaluation.ts).
  */
-export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFacts: IpFacts): EvaluatedSession {
+export function enrichSession(
+  sdk: SdkFacts,
+  ip: string,
+  startTime: Date,
+  ipFacts: IpFacts,
+  evidence: NetworkEvidence = {},
+): EvaluatedSession {
   const ua = parseUserAgent(sdk.user_agent, sdk.client_hints);
   const located = defined({ ...(ipFacts.location ?? {}) });
   // A located address always carries zip_code, as the published session shape does: '' when the
   // geolocation data has no postal code (the shipped DB-IP Lite data has none; GEOIP_CITY_DB does).
   const location = Object.keys(located).length ? { ...located, zip_code: located.zip_code ?? '' } : located;
+  const country = trueCountry({
+    exitCountry: location.country_code,
+    connectionType: ipFacts.network?.connection_type,
+    lists: evidence.lists ?? new Set(),
+    leakedCountries: evidence.leakedCountries ?? [],
+    browserTimezone: sdk.timezone,
+  });
   const base: EvaluatedSession = {
     source: sdk.source,
     source_version: sdk.source === 'web' ? null : (sdk.source_version ?? null),
     start_time: startTime.toISOString(),
-    ...(location.country_code ? { true_country_code: location.country_code } : {}),
+    ...(country ? { true_country_code: country } : {}),
     device_id: sdk.device_id,
     network: defined({ ip_address: normaliseIp(ip), ...(ipFacts.network ?? {}) }),
     location,
@@ -93,7 +118,13 @@ export function enrichSession(sdk: SdkFacts, ip: string, startTime: Date, ipFact
   };
   return {
     ...base,
-    ...evaluateSignals({ now: startTime, sdk, session: base, ipLists: new Set(), history: EMPTY_HISTORY }),
+    ...evaluateSignals({
+      now: startTime,
+      sdk,
+      session: base,
+      ipLists: evidence.lists ?? new Set(),
+      history: EMPTY_HISTORY,
+    }),
   };
 }
 

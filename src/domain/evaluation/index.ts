@@ -34,7 +34,7 @@ export * from './links';
 export const ACCOUNT_SESSIONS_READ = 200;
 /** An account created less than this before the request has not been seen before it. */
 const NEW_ACCOUNT_MS = 60_000;
-const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy']);
+const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy', 'relay']);
 const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
 
 export interface EvaluationOutcome {

@@ -6,7 +6,8 @@ import type { EvaluatedSession } from '../../api-types';
 import type { SdkFacts } from '../session/sdk-facts';
 import { noisyOr, round3 } from '../numbers';
 
-export type IpListName = 'tor' | 'vpn' | 'proxy' | 'datacenter' | 'fraud';
+/** The IP lists: Tor exits, VPN exits, proxies, data centres, recent fraud, and Apple's iCloud Private Relay egress. */
+export type IpListName = 'tor' | 'vpn' | 'proxy' | 'datacenter' | 'fraud' | 'relay';
 
 /** A session of the same account (or, without one, the same device) before this one. */
 export interface PreviousSession {

@@ -85,3 +85,12 @@ export function zonesOfCountry(country: string): ReadonlySet<string> {
   const found = ct.getCountry(country as Parameters<typeof ct.getCountry>[0], { deprecated: true });
   return new Set(found?.timezones ?? []);
 }
+
+/**
+ * The countries that keep a time zone's clock (countries-and-timezones, MIT), the zone's own
+ * first (Europe/London: GB, GG, IM, JE; Europe/Berlin: DE, DK, …; an alias such as
+ * Europe/Stockholm: SE); none for an unknown zone or one of no country (UTC).
+ */
+export function countriesOfZone(zone: string): readonly string[] {
+  return ct.getTimezone(zone)?.countries ?? [];
+}

@@ -2,6 +2,7 @@
 import { HOUR_MS, round3 } from '../numbers';
 import { findingOf, type Finding, type SignalContext } from './context';
 import { distanceKm, ipLocationAccuracyKm } from './geo';
+import { onRelay } from './network';
 
 /** Reference rule: farther than max(50 km, the locations' accuracy) at more than 900 km/h. */
 export const IMPOSSIBLE_TRAVEL_KMH = 900;
@@ -52,12 +53,7 @@ export function ipReputation(ctx: SignalContext): Finding {
 }
 
 function anonymised(ctx: SignalContext): boolean {
-  return (
-    ctx.ipLists.has('tor') ||
-    ctx.ipLists.has('vpn') ||
-    ctx.ipLists.has('proxy') ||
-    ctx.session.network.connection_type === 'private_relay'
-  );
+  return ctx.ipLists.has('tor') || ctx.ipLists.has('vpn') || ctx.ipLists.has('proxy') || onRelay(ctx);
 }
 
 /** The travel speed (km/h) from the previous session, when the rule applies; undefined when it cannot. */

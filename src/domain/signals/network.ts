@@ -3,7 +3,7 @@
  * operator's own) are certain; the rest is evidence, weighted and combined.
  */
 import type { Session } from '../../api-types';
-import { isPublicIp, normaliseIp } from '../enrichment/ip';
+import { leakedAddresses } from '../enrichment/ip';
 import { zoneGapMinutes } from './geo';
 import { findingOf, type Finding, type SignalContext } from './context';
 
@@ -53,7 +53,8 @@ export function vpn(ctx: SignalContext): Finding {
   const hosting = ctx.session.network.connection_type === 'hosting';
   return findingOf(
     [
-      { name: 'vpn_ip_list', weight: 1, present: ctx.ipLists.has('vpn') },
+      // A relay egress is relay, not VPN, although published VPN lists take in Apple's ranges.
+      { name: 'vpn_ip_list', weight: 1, present: ctx.ipLists.has('vpn') && !onRelay(ctx) },
       // People do not browse from data centres; a person's browser there is tunnelling.
       { name: 'hosting_network_residential_device', weight: 0.6, present: hosting && looksResidential(ctx) },
       { name: 'timezone_far_from_ip', weight: 0.35, present: timezoneFarFromIp(ctx) },
@@ -64,12 +65,19 @@ export function vpn(ctx: SignalContext): Finding {
 
 /** Public WebRTC addresses other than the connection's (the browser's real address leaking past a proxy). */
 export function spoofedAddresses(ctx: SignalContext, ip: string): string[] {
-  const connection = normaliseIp(ip);
-  return [...new Set((ctx.sdk.webrtc_ips ?? []).map(normaliseIp))].filter((a) => isPublicIp(a) && a !== connection);
+  return leakedAddresses(ctx.sdk.webrtc_ips, ip);
+}
+
+/**
+ * The address is an iCloud Private Relay egress: classified so at ingestion, or on the relay
+ * list now (a list synced since).
+ */
+export function onRelay(ctx: SignalContext): boolean {
+  return ctx.session.network.connection_type === 'private_relay' || ctx.ipLists.has('relay');
 }
 
 export function proxy(ctx: SignalContext): Finding {
-  const relay = ctx.session.network.connection_type === 'private_relay';
+  const relay = onRelay(ctx);
   return findingOf(
     [
       { name: 'proxy_ip_list', weight: 1, present: ctx.ipLists.has('proxy') },

@@ -21,7 +21,7 @@ function readText(file: string): string | undefined {
 }
 
 /** Replaces the file in one step (a watcher never reads half of it), keeping its mode. */
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   let mode: number | undefined;
   try {

@@ -1,16 +1,21 @@
 /**
- * IP risk lists: Tor exits, VPNs, proxies, data centres and addresses recently seen in fraud.
+ * IP risk lists: Tor exits, VPNs, proxies, data centres, addresses recently seen in fraud, and
+ * iCloud Private Relay egress ranges.
  *
- * Two sources per list:
+ * Three sources per list:
  * - shipped: `src/geo/data/<list>.txt`, loaded once. No such file is shipped today: no
  *   permissively licensed, current snapshot could be found in an npm or Debian package (the
  *   only Tor exit list found, inside `tor-detect`, dates from 2018 and would mislabel
- *   addresses that have long changed hands). A file dropped there later is picked up as is.
+ *   addresses that have long changed hands); `trustgate iplist sync` fetches current ones instead.
+ *   A file dropped there later is picked up as is.
  * - operator: `<dir>/<list>.txt` (IP_LISTS_DIR, by default `<DATA_DIR>/ip-lists`), edited by
  *   hand or with `trustgate iplist add|remove`, and reloaded without a restart (polled, as
  *   network file systems need). A file that appears, changes or disappears is re-read whole;
  *   a file that cannot be read at all keeps the entries it had. A file rewritten in place can
  *   be caught half written for one poll interval; `trustgate iplist` replaces files by rename.
+ * - synced: `<dir>/synced/<list>.txt`, written only by `trustgate iplist sync` from the
+ *   published lists (Tor exits, iCloud Private Relay egress, a VPN list: sync.ts), each file
+ *   whole and by rename, with its source and time in its header; watched like the operator's.
  *
  * File format: one IPv4 or IPv6 address or CIDR block a line; `#` starts a comment (whole line
  * or after an entry); blank lines are fine. A CIDR block with host bits set stands for its
@@ -22,19 +27,32 @@
  */
 import fs from 'node:fs';
 import { parseListText, type ParsedFile } from './entries';
-import { IP_LIST_NAMES, ipListFile, SHIPPED_IP_LISTS_DIR, type IpListName } from './names';
+import { IP_LIST_NAMES, ipListFile, SHIPPED_IP_LISTS_DIR, syncedDir, type IpListName } from './names';
+import { parseSyncHeader, type SyncHeader } from './sync-file';
 import { EMPTY, keyOf, tablesOf, type ListTables } from './tables';
+
+export type IpListSource = 'shipped' | 'operator' | 'synced';
 
 export interface IpListMatch {
   list: IpListName;
-  source: 'shipped' | 'operator';
+  source: IpListSource;
   /** The narrowest block of that list and source holding the address, in CIDR notation. */
   entry: string;
+}
+
+/** What is loaded of one list: the entries of each source, and where and when its synced copy came from. */
+export interface IpListStatus {
+  list: IpListName;
+  entries: Record<IpListSource, number>;
+  /** The synced copy's header (source and time), when there is one. */
+  synced?: SyncHeader;
 }
 
 export interface IpLists {
   /** Every list the address is on (IPv4, IPv6 and IPv4-mapped IPv6 handled; invalid input → []). */
   lookup(ip: string): IpListMatch[];
+  /** Each list's entries by source and its synced copy's source and time, as loaded now. */
+  status(): IpListStatus[];
   /** Stops watching the operator's files. */
   close(): void;
 }
@@ -66,7 +84,7 @@ export class IpListFileError extends Error {
 }
 
 /** Reads a list file: undefined when it does not exist; other read errors are thrown. */
-function readListFile(file: string): ParsedFile | undefined {
+function readListFile(file: string): (ParsedFile & { text: string }) | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -74,7 +92,7 @@ function readListFile(file: string): ParsedFile | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  return parseListText(text);
+  return { ...parseListText(text), text };
 }
 
 export function openIpLists(options: IpListsOptions): IpLists {
@@ -83,10 +101,12 @@ export function openIpLists(options: IpListsOptions): IpLists {
 
   const shipped = new Map<IpListName, ListTables>();
   const operator = new Map<IpListName, ListTables>();
+  const synced = new Map<IpListName, ListTables>();
+  const syncHeaders = new Map<IpListName, SyncHeader>();
 
   /** Loads one file into `into`; false when it could not be read (the old entries stay). */
   function load(file: string, list: IpListName, into: Map<IpListName, ListTables>): boolean {
-    let parsed: ParsedFile | undefined;
+    let parsed: (ParsedFile & { text: string }) | undefined;
     try {
       parsed = readListFile(file);
     } catch (err) {
@@ -94,6 +114,11 @@ export function openIpLists(options: IpListsOptions): IpLists {
       return false;
     }
     into.set(list, parsed ? tablesOf(parsed.blocks) : EMPTY);
+    if (into === synced) {
+      const header = parsed ? parseSyncHeader(parsed.text) : undefined;
+      if (header) syncHeaders.set(list, header);
+      else syncHeaders.delete(list);
+    }
     if (parsed && parsed.bad.length > 0) report(file, new IpListFileError(file, parsed.bad));
     return parsed === undefined || parsed.bad.length === 0;
   }
@@ -101,14 +126,15 @@ export function openIpLists(options: IpListsOptions): IpLists {
   for (const list of IP_LIST_NAMES) load(ipListFile(shippedDir, list), list, shipped);
 
   const unwatch: (() => void)[] = [];
-  if (options.dir) {
+  /** Loads each list's file in `dir` into `into`, and reloads it whenever it changes. */
+  function watch(dir: string, into: Map<IpListName, ListTables>): void {
     for (const list of IP_LIST_NAMES) {
-      const file = ipListFile(options.dir, list);
-      load(file, list, operator);
+      const file = ipListFile(dir, list);
+      load(file, list, into);
       const listener = (current: fs.Stats, previous: fs.Stats) => {
         if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino)
           return;
-        if (load(file, list, operator)) report(file);
+        if (load(file, list, into)) report(file);
       };
       // Polling works for files that do not exist yet, on network file systems, and across
       // an editor's or `trustgate iplist`'s replace-by-rename.
@@ -116,11 +142,17 @@ export function openIpLists(options: IpListsOptions): IpLists {
       unwatch.push(() => fs.unwatchFile(file, listener));
     }
   }
+  if (options.dir) {
+    watch(options.dir, operator);
+    watch(syncedDir(options.dir), synced);
+  }
 
-  const sources: [IpListMatch['source'], Map<IpListName, ListTables>][] = [
+  const sources: [IpListSource, Map<IpListName, ListTables>][] = [
     ['shipped', shipped],
     ['operator', operator],
+    ['synced', synced],
   ];
+  const sizeOf = (t: ListTables | undefined) => (t ? t.v4.size + t.v6.size : 0);
 
   return {
     lookup(ip: string): IpListMatch[] {
@@ -136,6 +168,20 @@ export function openIpLists(options: IpListsOptions): IpLists {
         }
       }
       return matches;
+    },
+    status(): IpListStatus[] {
+      return IP_LIST_NAMES.map((list) => {
+        const header = syncHeaders.get(list);
+        return {
+          list,
+          entries: {
+            shipped: sizeOf(shipped.get(list)),
+            operator: sizeOf(operator.get(list)),
+            synced: sizeOf(synced.get(list)),
+          },
+          ...(header ? { synced: header } : {}),
+        };
+      });
     },
     close() {
       unwatch.splice(0).forEach((stop) => stop());

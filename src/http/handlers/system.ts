@@ -1,15 +1,22 @@
 /** Handlers of the `System` tag. */
 import type { Request, Response } from 'express';
 import type { ErrorBody, Health } from '../../api-types';
+import type { Clock } from '../../clock';
+import type { NetworkDataStatus } from '../../geo/data-age';
 import type { Logger } from '../../logger';
 import { dialectOf, type Db } from '../../storage/db';
 
-export function makeSystemHandlers(db: Db, logger: Logger) {
+export function makeSystemHandlers(deps: { db: Db; logger: Logger; clock: Clock; networkData?: NetworkDataStatus }) {
+  const { db, logger, clock, networkData } = deps;
   return {
     async getHealth(_req: Request, res: Response<Health | ErrorBody>) {
       try {
         await db.raw('select 1');
-        res.json({ status: 'ok', database: dialectOf(db) });
+        res.json({
+          status: 'ok',
+          database: dialectOf(db),
+          ...(networkData ? { data: networkData.health(clock.now()) } : {}),
+        });
       } catch (err) {
         logger.error({ err }, 'health check: database unavailable');
         res.status(503).json({ statusCode: 503, message: 'Database unavailable' });

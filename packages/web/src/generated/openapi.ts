@@ -514,8 +514,9 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Reports whether the service can reach its database. Needs no API key; meant for
-         *     load balancers and orchestrators.
+         * @description Reports whether the service can reach its database, and how old its network data is
+         *     (geolocation and ASN databases, IP lists). Needs no API key; meant for load balancers,
+         *     orchestrators and monitoring.
          */
         get: operations["getHealth"];
         put?: never;
@@ -675,6 +676,53 @@ export interface components {
              * @enum {string}
              */
             database: "sqlite" | "postgresql";
+            data?: components["schemas"]["NetworkDataHealth"];
+        };
+        /**
+         * @description How old the data behind the network facts is: the geolocation and ASN databases, and each
+         *     IP list (`trustgate iplist sync` refreshes the published ones). Present when the process
+         *     serves sessions. Stale data does not make the service unhealthy; it is reported here and
+         *     logged at start.
+         */
+        NetworkDataHealth: {
+            geo: components["schemas"]["GeoDataHealth"][];
+            ip_lists: components["schemas"]["IpListHealth"][];
+        };
+        /** @description One geolocation or ASN database. */
+        GeoDataHealth: {
+            /**
+             * @description The city (location) database or the ASN (network) database.
+             * @enum {string}
+             */
+            database: "city" | "asn";
+            /**
+             * @description The data shipped with the service, or the operator's own file (GEOIP_CITY_DB, GEOIP_ASN_DB).
+             * @enum {string}
+             */
+            source: "shipped" | "operator";
+            /**
+             * Format: date-time
+             * @description When the database was built, by its own metadata; null when it does not say.
+             */
+            built_at: string | null;
+            /** @description Days since `built_at` (one decimal); null when that is unknown. */
+            age_days: number | null;
+        };
+        /** @description One IP list, with all its sources (shipped, the operator's file, the synced copy). */
+        IpListHealth: {
+            /** @enum {string} */
+            list: "tor" | "vpn" | "proxy" | "datacenter" | "fraud" | "relay";
+            /** @description Addresses and blocks on the list now, all sources together. */
+            entries: number;
+            /**
+             * Format: date-time
+             * @description When `trustgate iplist sync` last swapped in the published list; null when never.
+             */
+            synced_at: string | null;
+            /** @description Days since `synced_at` (one decimal); null when never synced. */
+            age_days: number | null;
+            /** @description The synced copy is older than IPLIST_STALE_DAYS (default 7). */
+            stale: boolean;
         };
         /** @description The members of every form of the network. */
         NetworkFields: {

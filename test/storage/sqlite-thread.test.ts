@@ -6,11 +6,8 @@
  */
 import { sqliteThreadOf } from '../../src/storage/db';
 import { startSqliteThread } from '../../src/storage/sqlite-thread';
-import {
-  knexRows,
-  makeEvaluationFacts,
-  makeEvaluationFactsRepository,
-} from '../../src/storage/repositories/evaluation-facts';
+import { makeEvaluationFacts, makeEvaluationFactsRepository } from '../../src/storage/repositories/evaluation-facts';
+import { knexRows } from '../../src/storage/statements';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
@@ -43,7 +40,7 @@ onSqlite('the SQLite thread', () => {
     expect(sqliteThreadOf(ctx.testDb.db)).toBeDefined();
     const onThread = sent.filter((q) => q.thread === 'sqlite');
     // The rate limit, the session with the account's history, the account, the counts, the links, and the transaction.
-    expect(onThread.some((q) => /^\s*insert into `rate_limits`/i.test(q.sql))).toBe(true);
+    expect(onThread.some((q) => /^\s*insert into `?rate_limits/i.test(q.sql))).toBe(true);
     expect(onThread.filter((q) => /^\s*(WITH|SELECT)\b/i.test(q.sql)).length).toBeGreaterThanOrEqual(4);
     expect(onThread.map((q) => q.sql.split(' ')[0]!.toUpperCase())).toEqual(
       expect.arrayContaining(['BEGIN;', 'UPDATE', 'COMMIT;']),

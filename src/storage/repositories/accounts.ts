@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
 import type { AccountRecord, Scores } from '../../domain/evaluation';
+import { runStatement, type Statement } from '../statements';
 import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
@@ -133,6 +134,31 @@ function toRow(a: AccountRecord): AccountRow {
   };
 }
 
+/** The columns an evaluation's update of an account sets (all but its key and creation). */
+const UPDATED_COLUMNS = ACCOUNT_COLUMNS.filter((c) => c !== 'project_id' && c !== 'id' && c !== 'created_at');
+const UPDATE_EVALUATED = `UPDATE accounts SET ${UPDATED_COLUMNS.map((c) => `${c} = ?`).join(', ')}
+   WHERE project_id = ? AND id = ? AND version = ? RETURNING id`;
+const INSERT_EVALUATED = `INSERT INTO accounts (${ACCOUNT_COLUMNS.join(', ')}) VALUES (${ACCOUNT_COLUMNS.map(() => '?').join(', ')})
+   ON CONFLICT (project_id, id) DO NOTHING RETURNING id`;
+
+/**
+ * The statements that write an evaluated account: an update guarded by the version it was read
+ * at (`existing`), or for a new one an insert guarded by no other having been created meanwhile
+ * (either writes nothing and returns no row when the account changed: the evaluation is then made
+ * again on fresh facts), and the email domains' account counts when its domain moved.
+ */
+export function evaluatedAccountStatements(a: AccountRecord, existing: AccountRecord | undefined): Statement[] {
+  const row = toRow({ ...a, version: (existing?.version ?? -1) + 1 });
+  const write: Statement = existing
+    ? {
+        sql: UPDATE_EVALUATED,
+        bindings: [...UPDATED_COLUMNS.map((c) => row[c]), a.projectId, a.id, existing.version],
+        guard: true,
+      }
+    : { sql: INSERT_EVALUATED, bindings: ACCOUNT_COLUMNS.map((c) => row[c]), guard: true };
+  return [write, ...domainMoveStatements(a.projectId, existing?.emailDomain, a.emailDomain)];
+}
+
 /** The identifier columns an account can be found by. */
 export type IdentifierColumn = 'email_key' | 'phone_key' | 'username_key' | 'name_key';
 
@@ -176,32 +202,12 @@ export function makeAccountRepository(db: Knex) {
         .insert(row)
         .onConflict(['project_id', 'id'])
         .merge({ ...changes, version: trx.raw('accounts.version + 1') });
-      await moveDomainCount(trx, a.projectId, before?.email_domain ?? undefined, a.emailDomain);
+      for (const move of domainMoveStatements(a.projectId, before?.email_domain ?? undefined, a.emailDomain))
+        await runStatement(trx, move);
     },
 
     async setDecision(projectId: string, id: string, decision: Decision, trx: Knex = db): Promise<void> {
       await trx('accounts').where({ project_id: projectId, id }).update({ decision });
-    },
-
-    /**
-     * An evaluation's write of the account (input, decision, aggregates): on the condition that
-     * it is still as `existing` was read (its version), or, for a new one, that none was created
-     * meanwhile. False when it was not: the evaluation is to be made again on fresh facts.
-     */
-    async writeEvaluated(a: AccountRecord, existing: AccountRecord | undefined, trx: Knex): Promise<boolean> {
-      const row = toRow({ ...a, version: (existing?.version ?? -1) + 1 });
-      if (existing) {
-        const { project_id: _p, id: _i, created_at: _c, ...changes } = row;
-        const changed = await trx('accounts')
-          .where({ project_id: a.projectId, id: a.id, version: existing.version })
-          .update(changes);
-        if (changed !== 1) return false;
-      } else {
-        const inserted = await trx('accounts').insert(row).onConflict(['project_id', 'id']).ignore().returning('id');
-        if (inserted.length !== 1) return false;
-      }
-      await moveDomainCount(trx, a.projectId, existing?.emailDomain, a.emailDomain);
-      return true;
     },
 
     /**
@@ -302,23 +308,26 @@ export function makeAccountRepository(db: Knex) {
 }
 
 /** Keeps the per-domain account counts in step when an account's domain goes from `previous` to `next`. */
-async function moveDomainCount(
-  trx: Knex,
-  projectId: string,
-  previous: string | undefined,
-  next: string | undefined,
-): Promise<void> {
-  if (previous === next) return;
-  if (previous) await countDomain(trx, projectId, previous, -1);
-  if (next) await countDomain(trx, projectId, next, +1);
+/** The email domains' account counts when an account moves from one domain to another (none when it stays). */
+function domainMoveStatements(projectId: string, previous: string | undefined, next: string | undefined): Statement[] {
+  if (previous === next) return [];
+  return [
+    ...(previous ? [domainCountStatement(projectId, previous, -1)] : []),
+    ...(next ? [domainCountStatement(projectId, next, +1)] : []),
+  ];
 }
 
 /** Adds `delta` to the domain's account count (one upsert). */
+function domainCountStatement(projectId: string, domain: string, delta: number): Statement {
+  return {
+    sql: `INSERT INTO email_domains (project_id, domain, num_accounts) VALUES (?, ?, ?)
+          ON CONFLICT (project_id, domain) DO UPDATE SET num_accounts = email_domains.num_accounts + ?`,
+    bindings: [projectId, domain, delta, delta],
+  };
+}
+
 async function countDomain(trx: Knex, projectId: string, domain: string, delta: number): Promise<void> {
-  await trx('email_domains')
-    .insert({ project_id: projectId, domain, num_accounts: delta })
-    .onConflict(['project_id', 'domain'])
-    .merge({ num_accounts: trx.raw('email_domains.num_accounts + ?', [delta]) });
+  await runStatement(trx, domainCountStatement(projectId, domain, delta));
 }
 
 /** Accounts matching `filter` that were decided Fake or are on the block list. */

@@ -3,7 +3,6 @@
  * history or the crowd on an address, every branch starts from an index and is bounded.
  * docs/pipeline.md lists them with what each costs.
  */
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
@@ -24,6 +23,7 @@ import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 import { identifierSearch } from './identifier-accounts';
 import { limit } from '../sql';
 import { onSqliteThread } from '../db';
+import { knexRows, type RunRows } from '../statements';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -86,39 +86,6 @@ export interface EmailQuery {
   domainFraud: boolean;
 }
 
-/**
- * The PostgreSQL prepared statement name of a statement's text (a digest, so one name is one
- * text). The shapes are few (the links and accounts reads vary with how many values they look
- * up); past MAX_PREPARED the rest run unnamed, so a connection never holds more than that.
- */
-const MAX_PREPARED = 256;
-const prepared = new Map<string, string>();
-function preparedName(sql: string): string | undefined {
-  let name = prepared.get(sql);
-  if (!name && prepared.size < MAX_PREPARED) {
-    name = `tg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
-    prepared.set(sql, name);
-  }
-  return name;
-}
-
-/** Runs one read statement (`?` placeholders, values as SQLite and PostgreSQL take them) and answers its rows. */
-export type ReadRows = (sql: string, bindings: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-
-/** Reads through knex: PostgreSQL (with named prepared statements) or SQLite on this thread. */
-export function knexRows(db: Knex): ReadRows {
-  const pg = db.client.config.client === 'pg';
-  return async (sql, bindings) => {
-    const query = db.raw(sql, bindings as Knex.RawBinding[]);
-    // PostgreSQL: a named statement is parsed and planned once per connection, not at every call.
-    // (Statements name their columns, so a migration that adds one does not invalidate them.)
-    const name = pg ? preparedName(sql) : undefined;
-    const result = await (name ? query.options({ name }) : query);
-    // pg answers { rows }, SQLite an array.
-    return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
-  };
-}
-
 /** The email history's questions (authenticate's and the Account API's), added to a compound SELECT. */
 function addEmailHistory(add: (name: string, sql: string, ...b: unknown[]) => void, projectId: string, e: EmailQuery) {
   if (e.domain)
@@ -179,7 +146,7 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
   };
 }
 
-export function makeEvaluationFactsRepository(rows: ReadRows) {
+export function makeEvaluationFactsRepository(rows: RunRows) {
   /** One read of `accounts` (below), into `out`. */
   async function accountsInto(
     out: Map<string, LinkedRecord>,

@@ -1,16 +1,17 @@
 /**
  * An evaluation's writes, in one transaction: the account (only if it has not changed since it
  * was read: its version), the session's link to it, its lists, and the session's evaluation.
- * On SQLite they run on the SQLite thread, on the connection the evaluation's reads use
- * (sqlite-thread.ts), so that its page cache survives them.
+ * They are built here as statements (storage/statements.ts) and run by the connection that
+ * serves them: on SQLite the SQLite thread's, on the connection the evaluation's reads use
+ * (sqlite-thread.ts), so that its page cache survives them; on PostgreSQL a knex transaction.
  */
 import type { Knex } from 'knex';
 import type { ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
-import { onSqliteThread } from '../db';
-import { makeAccountRepository } from './accounts';
+import { statementsOn, type Statement, type StatementRunner } from '../statements';
+import { evaluatedAccountStatements } from './accounts';
 import { makeListRepository } from './lists';
-import { makeSessionRepository, type SessionEvaluation } from './sessions';
+import { evaluationStatement, linkStatements, type SessionEvaluation } from './sessions';
 
 export interface EvaluationWrite {
   projectId: string;
@@ -26,25 +27,25 @@ export interface EvaluationWrite {
   };
 }
 
-export function makeEvaluationWritesRepository(db: Knex) {
-  const accounts = makeAccountRepository(db);
-  const sessions = makeSessionRepository(db);
+export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
   const lists = makeListRepository(db);
   return {
     /** Writes it all or nothing; false (nothing written) when the account changed since it was read. */
     async write(w: EvaluationWrite): Promise<boolean> {
       const { account } = w;
+      const evaluation = evaluationStatement(w.projectId, w.sessionId, w.evaluation);
       if (!account) {
-        await sessions.setEvaluation(w.projectId, w.sessionId, w.evaluation);
+        await run.rows(evaluation.sql, evaluation.bindings);
         return true;
       }
-      return db.transaction(async (trx) => {
-        if (!(await accounts.writeEvaluated(account.record, account.existing, trx))) return false;
-        if (account.linksSession) await sessions.addAccount(w.projectId, w.sessionId, account.record.id, w.at, trx);
-        await lists.apply(w.projectId, account.record.id, account.lists, w.at, trx);
-        await sessions.setEvaluation(w.projectId, w.sessionId, w.evaluation, trx);
-        return true;
-      });
+      const id = account.record.id;
+      const statements: Statement[] = [
+        ...evaluatedAccountStatements(account.record, account.existing),
+        ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
+        ...lists.applyStatements(w.projectId, id, account.lists, w.at),
+        evaluation,
+      ];
+      return run.transaction(statements);
     },
   };
 }
@@ -53,5 +54,5 @@ export type EvaluationWritesRepository = ReturnType<typeof makeEvaluationWritesR
 
 /** The evaluation's writes as the services use them: on the SQLite thread when the database has one. */
 export function makeEvaluationWrites(db: Knex): EvaluationWritesRepository {
-  return onSqliteThread(db, 'writes', makeEvaluationWritesRepository(db), ['write']);
+  return makeEvaluationWritesRepository(db, statementsOn(db));
 }

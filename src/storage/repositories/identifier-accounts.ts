@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { MatchType } from '../../api-types';
 import { LINK_CAP } from '../../domain/evaluation/links';
 import { limit } from '../sql';
+import type { Statement } from '../statements';
 
 /** Accounts kept per value: the link search reads LINK_CAP + 1 others, and the account itself may be one of them. */
 export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
@@ -34,22 +35,22 @@ export function identifierSearch(exclude: boolean, cap: number): string {
 
 /**
  * Records the session's identifiers against every account it is linked to (one statement; a
- * value already at the cap takes no more accounts). Call it in the transaction that links.
+ * value already at the cap takes no more accounts). Run it in the transaction that links.
  */
-export async function keepIdentifierAccounts(trx: Knex, projectId: string, sessionId: string, at: Date): Promise<void> {
+export function identifierAccountsStatement(projectId: string, sessionId: string, at: Date): Statement {
   // The kinds and columns are ours (constants), never input.
   const values = Object.entries(SESSION_IDENTIFIER_COLUMNS).map(
     ([kind, column]) =>
       `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
        WHERE s.project_id = ? AND s.id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''`,
   );
-  await trx.raw(
-    `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
+  return {
+    sql: `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
      SELECT x.project_id, x.kind, x.value, x.account_id, ? FROM (${values.join(' UNION ALL ')}) AS x
      WHERE (SELECT COUNT(*) FROM (SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value ${limit(IDENTIFIER_ACCOUNTS_CAP)}) AS kept) < ?
      ON CONFLICT (project_id, kind, value, account_id) DO NOTHING`,
-    [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP],
-  );
+    bindings: [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP],
+  };
 }
 
 /**

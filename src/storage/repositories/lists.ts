@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { ListName } from '../../api-types';
 import { STANDARD_LISTS } from '../../domain/lists';
+import { runStatement, statementOf, type Statement } from '../statements';
 
 export interface ListRecord {
   name: string;
@@ -12,6 +13,22 @@ export interface ListRecord {
   numAccounts: number;
 }
 
+/** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
+const ensureQuery = (q: Knex, projectId: string, names: { name: string; standard: boolean }[], at: Date) =>
+  q('lists')
+    .insert(names.map((n) => ({ project_id: projectId, name: n.name, standard: n.standard, created_at: at.getTime() })))
+    .onConflict(['project_id', 'name'])
+    .ignore();
+
+const addQuery = (q: Knex, projectId: string, name: string, accountId: string, at: Date) =>
+  q('list_members')
+    .insert({ project_id: projectId, list_name: name, account_id: accountId, added_at: at.getTime() })
+    .onConflict(['project_id', 'list_name', 'account_id'])
+    .ignore();
+
+const removeQuery = (q: Knex, projectId: string, names: readonly string[], accountId: string) =>
+  q('list_members').where({ project_id: projectId, account_id: accountId }).whereIn('list_name', names).delete();
+
 export function makeListRepository(db: Knex) {
   const repo = {
     /** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
@@ -21,13 +38,7 @@ export function makeListRepository(db: Knex) {
       at: Date,
       trx: Knex = db,
     ): Promise<void> {
-      if (names.length === 0) return;
-      await trx('lists')
-        .insert(
-          names.map((n) => ({ project_id: projectId, name: n.name, standard: n.standard, created_at: at.getTime() })),
-        )
-        .onConflict(['project_id', 'name'])
-        .ignore();
+      if (names.length > 0) await ensureQuery(trx, projectId, names, at);
     },
 
     /** Creates a custom list; false when the project has a list of that name already. */
@@ -104,17 +115,11 @@ export function makeListRepository(db: Knex) {
     },
 
     async add(projectId: string, name: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
-      await trx('list_members')
-        .insert({ project_id: projectId, list_name: name, account_id: accountId, added_at: at.getTime() })
-        .onConflict(['project_id', 'list_name', 'account_id'])
-        .ignore();
+      await addQuery(trx, projectId, name, accountId, at);
     },
 
     async remove(projectId: string, names: string[], accountId: string, trx: Knex = db): Promise<number> {
-      return trx('list_members')
-        .where({ project_id: projectId, account_id: accountId })
-        .whereIn('list_name', names)
-        .delete();
+      return removeQuery(trx, projectId, names, accountId);
     },
 
     /** The lists each of these accounts is on. */
@@ -142,23 +147,29 @@ export function makeListRepository(db: Knex) {
       at: Date,
       trx: Knex = db,
     ): Promise<void> {
-      if (names.length === 0) return;
-      await repo.ensure(
-        projectId,
-        names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false })),
-        at,
-        trx,
-      );
+      for (const s of repo.applyStatements(projectId, accountId, names, at)) await runStatement(trx, s);
+    },
+
+    /** apply's statements, to run in the caller's transaction. */
+    applyStatements(projectId: string, accountId: string, names: readonly ListName[], at: Date): Statement[] {
+      if (names.length === 0) return [];
+      const custom = names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false }));
+      const out: Statement[] = custom.length > 0 ? [statementOf(ensureQuery(db, projectId, custom, at))] : [];
       for (const name of names) {
         if (STANDARD_LISTS.includes(name))
-          await repo.remove(
-            projectId,
-            STANDARD_LISTS.filter((s) => s !== name),
-            accountId,
-            trx,
+          out.push(
+            statementOf(
+              removeQuery(
+                db,
+                projectId,
+                STANDARD_LISTS.filter((s) => s !== name),
+                accountId,
+              ),
+            ),
           );
-        await repo.add(projectId, name, accountId, at, trx);
+        out.push(statementOf(addQuery(db, projectId, name, accountId, at)));
       }
+      return out;
     },
   };
   return repo;

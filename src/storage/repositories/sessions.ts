@@ -5,7 +5,8 @@ import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../.
 import { ipBlock } from '../../domain/enrichment/ip';
 import { ipLocationAccuracyKm, isAnonymised } from '../../domain/signals';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
-import { keepIdentifierAccounts } from './identifier-accounts';
+import { runStatement, type Statement } from '../statements';
+import { identifierAccountsStatement } from './identifier-accounts';
 
 export interface StoredSession {
   id: string;
@@ -140,18 +141,16 @@ export function makeSessionRepository(db: Knex) {
           ...searchColumns(s),
         });
       await trx('session_facts').where({ session_id: s.id }).update(factsColumns(s));
-      await keepIdentifierAccounts(trx, s.projectId, s.id, s.updatedAt);
+      await runStatement(trx, identifierAccountsStatement(s.projectId, s.id, s.updatedAt));
     },
 
     async setEvaluation(projectId: string, id: string, e: SessionEvaluation, trx: Knex = db): Promise<void> {
-      await trx('sessions')
-        .where({ id, project_id: projectId })
-        .update({
-          decision: e.decision,
-          account_score: e.accountScore,
-          evaluated_at: e.at.getTime(),
-          risk_scores: JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
-        });
+      await runStatement(trx, evaluationStatement(projectId, id, e));
+    },
+
+    /** Links the session to the account (linkStatements; call it in a transaction). */
+    async addAccount(projectId: string, sessionId: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
+      for (const s of linkStatements(projectId, sessionId, accountId, at)) await runStatement(trx, s);
     },
 
     /** The session with this id in whichever project holds it (ingestion refuses foreign ones). */
@@ -173,21 +172,38 @@ export function makeSessionRepository(db: Knex) {
         .orderBy('account_id');
       return rows.map((r: { account_id: string }) => r.account_id);
     },
-
-    /**
-     * Links the session to the account, with the session's start and address copied onto the
-     * link and its identifiers counted for the account (two statements: call it in a transaction).
-     */
-    async addAccount(projectId: string, sessionId: string, accountId: string, at: Date, trx: Knex = db): Promise<void> {
-      await trx.raw(
-        `INSERT INTO session_accounts (session_id, project_id, account_id, created_at, session_start, ip_address, ip_block)
-         SELECT s.id, s.project_id, ?, ?, s.start_time, s.ip_address, s.ip_block FROM sessions s WHERE s.project_id = ? AND s.id = ?
-         ON CONFLICT (session_id, account_id) DO NOTHING`,
-        [accountId, at.getTime(), projectId, sessionId],
-      );
-      await keepIdentifierAccounts(trx, projectId, sessionId, at);
-    },
   };
 }
 
 export type SessionRepository = ReturnType<typeof makeSessionRepository>;
+
+/** The statement that records an evaluation on the session. */
+export function evaluationStatement(projectId: string, id: string, e: SessionEvaluation): Statement {
+  return {
+    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ? WHERE id = ? AND project_id = ?`,
+    bindings: [
+      e.decision,
+      e.accountScore,
+      e.at.getTime(),
+      JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
+      id,
+      projectId,
+    ],
+  };
+}
+
+/**
+ * The statements that link the session to the account: the link, with the session's start and
+ * address copied onto it, and its identifiers counted for the account (run them in a transaction).
+ */
+export function linkStatements(projectId: string, sessionId: string, accountId: string, at: Date): Statement[] {
+  return [
+    {
+      sql: `INSERT INTO session_accounts (session_id, project_id, account_id, created_at, session_start, ip_address, ip_block)
+         SELECT s.id, s.project_id, ?, ?, s.start_time, s.ip_address, s.ip_block FROM sessions s WHERE s.project_id = ? AND s.id = ?
+         ON CONFLICT (session_id, account_id) DO NOTHING`,
+      bindings: [accountId, at.getTime(), projectId, sessionId],
+    },
+    identifierAccountsStatement(projectId, sessionId, at),
+  ];
+}

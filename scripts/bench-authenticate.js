@@ -5,7 +5,7 @@
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
-//       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>]
+//       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -50,6 +50,13 @@
 // node:cluster primary whose workers each call makeRuntime + createApp, as WEB_CONCURRENCY=N
 // runs it), and prints the N-process figures over the 1-process ones for both routes.
 //
+// --live K authenticates only the first K live sessions, in turn (each with its own account,
+// already linked after its first time): the same users at any N, so that two sizes of history
+// are compared on the same requests over the same working set. Without it each request takes
+// the next unused live session, and a 10,000-session history (about 3,000 live) soon runs out
+// and authenticates them again, while a 1,000,000-session one authenticates each for the first
+// time, on pages no request has read before.
+//
 // --spread-domains puts the addresses at N/100 business domains (about 100 accounts each)
 // instead of six. (Before num_account_from_domain became a kept count, the domain counts read
 // every account at the domain and grew with N at six domains; the option isolates such effects.)
@@ -86,6 +93,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'string' },
     processes: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
+    live: { type: 'string' },
     // Internal: run as the server process.
     serve: { type: 'boolean', default: false },
   },
@@ -693,6 +701,14 @@ async function discard(bench) {
   fs.rmSync(bench.dataDir, { recursive: true, force: true });
 }
 
+/** The live sessions the requests authenticate, in turn: with --live K only the first K (the same users again and again). */
+function liveOf(bench) {
+  if (args.live === undefined) return bench.live;
+  const k = Number(args.live);
+  if (!Number.isInteger(k) || k < 1) throw new Error('--live must be an integer of at least 1');
+  return bench.live.slice(0, k);
+}
+
 async function main() {
   let bench;
   if (args.reuse) {
@@ -765,7 +781,7 @@ async function measure(bench, processes) {
     headers,
     body: JSON.stringify({ session_id: randomUUID() }),
   };
-  const live = bench.live;
+  const live = liveOf(bench);
   const authenticate = {
     method: 'POST',
     path: '/session/authenticate?accounts_linked=true',
@@ -863,7 +879,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const rounds = Number(args.rounds);
-  const live = bench.live;
+  const live = liveOf(bench);
   const cpu = os.cpus();
   console.log(
     `\n${bench.dialect}, ${bench.n.toLocaleString('en')} sessions; node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? '?'}), load average ${os.loadavg()[0].toFixed(2)}; ` +

@@ -91,8 +91,17 @@ export function arbitraryOf(
   full = false,
 ): fc.Arbitrary<Json> {
   const own = generated(schema, known, depth, full);
-  const offered = name ? known[name] : undefined;
+  // A known value is offered only where the schema's type can take it (an account's `id` is
+  // not the ID Check switch `id=true`).
+  const offered = name ? known[name]?.filter((v) => fitsType(schema, v)) : undefined;
   return offered?.length ? fc.oneof(own, fc.constantFrom(...offered)) : own;
+}
+
+/** Whether `value` is of (one of) the schema's types; a schema without a type takes anything. */
+function fitsType(schema: Schema, value: Json): boolean {
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return types.length === 0 || types.some((t) => t === kind || (t === 'integer' && Number.isInteger(value)));
 }
 
 function generated(schema: Schema, known: Known, depth: number, full: boolean): fc.Arbitrary<Json> {

@@ -36,6 +36,40 @@ import { verificationContext, verificationFlow } from '../helpers/verification';
 const REPO = path.resolve(__dirname, '..', '..');
 const VENDOR_DIR = path.resolve(REPO, process.env.TRUSTGATE_VENDOR_DIR ?? path.join('..', 'shared', 'vendor-verisoul'));
 const OPENAPI_DIR = path.join(VENDOR_DIR, 'openapi');
+/** The response fixtures a widely used PHP client (diego-ninja/verisoul-api) tests against. */
+const FIXTURES_DIR = path.join(VENDOR_DIR, 'diego-ninja-fixtures');
+
+/**
+ * The published operation each PHP-client fixture answers (and the published file whose schema
+ * judges it). A fixture not named here fails the suite, so a new one is never silently skipped.
+ */
+const FIXTURE_OPERATIONS: Record<string, { file: string; operation: string; example?: string } | { skipped: string }> =
+  {
+    'add-account-to-list.json': { file: 'list', operation: 'POST /list/{list_name}/account/{account_id}' },
+    'authenticate-session.json': { file: 'session', operation: 'POST /session/authenticate' },
+    'create-list.json': { file: 'list', operation: 'POST /list/{list_name}' },
+    'delete-account.json': { file: 'account', operation: 'DELETE /account/{account_id}' },
+    'delete-list.json': { file: 'list', operation: 'DELETE /list/{list_name}' },
+    'enroll-account.json': { file: 'facematch', operation: 'POST /liveness/enroll' },
+    'get--all-accounts-in-list.json': { file: 'list', operation: 'GET /list/{list_name}' },
+    'get-account-sessions.json': { file: 'account', operation: 'GET /account/{account_id}/sessions' },
+    'get-account.json': { file: 'account', operation: 'GET /account/{account_id}' },
+    'get-id-check-session.json': { file: 'idcheck', operation: 'GET /liveness/session' },
+    'get-linked-accounts.json': { file: 'account', operation: 'GET /account/{account_id}/accounts-linked' },
+    'get-list.json': { file: 'list', operation: 'GET /list' },
+    'get-match-face-session.json': { file: 'facematch', operation: 'GET /liveness/session' },
+    'get-session.json': { file: 'session', operation: 'GET /session/{session_id}' },
+    'phone-verification.json': {
+      skipped:
+        'phone verification is not an operation of the published OpenAPI files nor of interface-spec.md (the service has no phone API)',
+    },
+    'remove-account-from-list.json': { file: 'list', operation: 'DELETE /list/{list_name}/account/{account_id}' },
+    'unauthenticated-session.json': { file: 'session', operation: 'POST /session/unauthenticated' },
+    'update-account.json': { file: 'account', operation: 'PUT /account/{account_id}' },
+    'verify-face.json': { file: 'facematch', operation: 'POST /liveness/verify-face' },
+    'verify-id.json': { file: 'idcheck', operation: 'POST /liveness/verify-id' },
+    'verify-identify.json': { file: 'facematch', operation: 'POST /liveness/verify-identity' },
+  };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -213,7 +247,30 @@ const title = files.length
   : `drop-in compatibility: SKIPPED, the vendor folder ${VENDOR_DIR} is absent (set TRUSTGATE_VENDOR_DIR)`;
 
 const documents = new Map(files.map((f) => [f, loadDocument(f)]));
-const replays = files.flatMap((f) => replaysOf(f, documents.get(f)!));
+const published = files.flatMap((f) => replaysOf(f, documents.get(f)!));
+const fixtureFiles = fs.existsSync(FIXTURES_DIR) ? fs.readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')) : [];
+
+/**
+ * The PHP client's fixtures as replays: each is the success answer of a published operation,
+ * judged by that operation's published schema and by the fixture's members (the client reads them).
+ */
+function fixtureReplays(): Replay[] {
+  return fixtureFiles.flatMap((fixture) => {
+    const target = FIXTURE_OPERATIONS[fixture];
+    if (!target || 'skipped' in target) return [];
+    const base = published.find(
+      (r) => shortName(r.file) === target.file && `${r.method} ${r.path}` === target.operation && r.status < 300,
+    );
+    if (!base) throw new Error(`${fixture}: no published success answer of ${target.file} ${target.operation}`);
+    const value = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, fixture), 'utf8')) as Json;
+    // An authenticate or unauthenticated answer with linked accounts was asked for them.
+    const linked = value !== null && typeof value === 'object' && 'linked_accounts' in value;
+    return [
+      { ...base, id: `php-client ${fixture}`, example: `php-client fixture${linked ? ' accounts_linked' : ''}`, value },
+    ];
+  });
+}
+const replays = [...published, ...fixtureReplays()];
 
 suite(title, () => {
   let ctx: TestContext;
@@ -469,6 +526,10 @@ suite(title, () => {
       excused,
     };
   }
+
+  test('every PHP-client fixture is replayed, or named with the reason it is not', () => {
+    expect(fixtureFiles.filter((f) => !(f in FIXTURE_OPERATIONS))).toEqual([]);
+  });
 
   test('every published operation has a request built for it', () => {
     const missing = [...new Set(replays.map((r) => `${r.method} ${r.path}`))].filter((k) => !REQUESTS[k]);

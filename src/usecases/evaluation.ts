@@ -43,7 +43,6 @@ import {
   type CurrentSession,
   type EvaluationFacts,
   type EvaluationOutcome,
-  type LinkedRecord,
   type LinkSearch,
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
@@ -196,19 +195,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
 
   /** The links' searches, then (to describe them or keep them within a group) the found accounts. */
   async function gatherLinks(project: Project, search: LinkSearch, describe: boolean) {
-    const found = await reads.links(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1);
-    let linked = new Map<string, LinkedRecord>();
-    if (describe || project.groupsEnabled) {
-      const evidence = linkEvidence(search, found.identifiers, found.networks);
-      // Without groups only the strongest LINK_CAP can be described; with groups every one found is filtered by its group.
-      const ids = project.groupsEnabled
-        ? [...evidence.keys()]
-        : linksOf(evidence, new Map(), { enabled: false })
-            .slice(0, LINK_CAP)
-            .map((l) => l.accountId);
-      linked = await reads.accounts(project.id, ids);
-    }
-    return { search, identifierMatches: found.identifiers, networkMatches: found.networks, linked };
+    const found = await reads.linksDescribed(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1, {
+      describe,
+      groupsEnabled: project.groupsEnabled,
+    });
+    return { search, identifierMatches: found.identifiers, networkMatches: found.networks, linked: found.linked };
   }
 
   /** What authenticate's evaluation is computed from. */

@@ -125,6 +125,24 @@ export function linkEvidence(
   return found;
 }
 
+/**
+ * The accounts an evaluation describes, of those the link search found: with groups every one
+ * (each is then filtered by its group), without only the strongest LINK_CAP (the response lists
+ * no more); none when the linked accounts are not asked for and groups are off.
+ */
+export function accountsToDescribe(
+  search: LinkSearch,
+  found: { identifiers: IdentifierMatch[]; networks: NetworkMatch[] },
+  ask: { describe: boolean; groupsEnabled: boolean },
+): string[] {
+  if (!ask.describe && !ask.groupsEnabled) return [];
+  const evidence = linkEvidence(search, found.identifiers, found.networks);
+  if (ask.groupsEnabled) return [...evidence.keys()];
+  return linksOf(evidence, new Map(), { enabled: false })
+    .slice(0, LINK_CAP)
+    .map((l) => l.accountId);
+}
+
 /** The links, strongest first; with `group` set, only accounts in that group. */
 export function linksOf(
   evidence: Map<string, LinkEvidence[]>,

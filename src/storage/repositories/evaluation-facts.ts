@@ -6,15 +6,16 @@
 import type { Knex } from 'knex';
 import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
-import type {
-  AccountRecord,
-  CurrentSession,
-  EmailHistoryFacts,
-  IdentifierMatch,
-  LinkedRecord,
-  LinkSearch,
-  NetworkMatch,
-  PastSession,
+import {
+  accountsToDescribe,
+  type AccountRecord,
+  type CurrentSession,
+  type EmailHistoryFacts,
+  type IdentifierMatch,
+  type LinkedRecord,
+  type LinkSearch,
+  type NetworkMatch,
+  type PastSession,
 } from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
 import type { SignalHistory } from '../../domain/signals';
@@ -170,7 +171,7 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
     }
   }
 
-  return {
+  const repo = {
     /**
      * The session with the accounts it was used with (oldest link first) and, with `history`,
      * that account's newest sessions (at most `limit`): one statement.
@@ -424,7 +425,25 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
       }));
       return { identifiers, networks };
     },
+
+    /**
+     * The link search (`links`) and the accounts the evaluation describes of those it found
+     * (domain/evaluation accountsToDescribe), read in the same call: one round trip to the
+     * SQLite thread instead of two.
+     */
+    async linksDescribed(
+      projectId: string,
+      search: LinkSearch,
+      cap: number,
+      crowd: number,
+      ask: { describe: boolean; groupsEnabled: boolean },
+    ): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[]; linked: Map<string, LinkedRecord> }> {
+      const found = await repo.links(projectId, search, cap, crowd);
+      const ids = accountsToDescribe(search, found, ask);
+      return { ...found, linked: ids.length > 0 ? await repo.accounts(projectId, ids) : new Map() };
+    },
   };
+  return repo;
 }
 
 export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;
@@ -440,5 +459,6 @@ export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
     'counts',
     'emailHistory',
     'links',
+    'linksDescribed',
   ]);
 }

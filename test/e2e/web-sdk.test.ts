@@ -189,6 +189,19 @@ describe('the web SDK on a customer page', () => {
     expect(await storedFingerprint(id)).toBe(await storedFingerprint(sessionId));
     await other.close();
   });
+
+  test("when a traveller's profile has another time zone and language, then the same machine fingerprint (the same device), sent beside them as facts", async () => {
+    const other = await newContext({ timezoneId: 'America/New_York', locale: 'fr-FR' });
+    const otherPage = await other.newPage();
+    await otherPage.goto(customer.origin + '/');
+    const id = await sessionOf(otherPage);
+    const session = await getSession(id);
+    expect(session.browser.timezone).toBe('America/New_York');
+    expect(session.browser.language).toBe('fr-FR');
+    expect(session.device_id).not.toBe(deviceId);
+    expect(await storedFingerprint(id)).toBe(await storedFingerprint(sessionId));
+    await other.close();
+  });
 });
 
 describe('the web SDK when things go wrong', () => {

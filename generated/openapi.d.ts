@@ -649,8 +649,9 @@ export interface components {
          */
         ListName: string;
         /**
-         * @description How two accounts are linked: `browser` (same browser fingerprint), `device` (same
-         *     device id), `network` (same IP address or subnet in a short window), `email`
+         * @description How two accounts are linked: `browser` (the same browser instance: the SDK's stored
+         *     `device_id` came back; deterministic), `device` (the same hardware and rendering: the
+         *     same `browser_fingerprint`; probabilistic), `network` (same IP address or subnet in a short window), `email`
          *     (same normalised address), `phone` (same E.164 number), `username`
          *     (case-insensitive), `name` (same first and last name), `mobile_id` and
          *     `apple_device_check` (native SDK device identifiers).
@@ -1034,9 +1035,17 @@ export interface components {
             source: "web" | "ios" | "android";
             /** @description The native SDK's version; null for the web SDK. */
             source_version?: components["schemas"]["Text"] | null;
-            /** @description The SDK's persistent identifier of the device (local storage on the web). */
+            /**
+             * @description The SDK's persistent identifier, made once and kept in the SDK's own storage: on the
+             *     web the browser instance (local storage with a cookie), in a native app the install.
+             *     Links accounts as `browser`.
+             */
             device_id: components["schemas"]["Text"];
-            /** @description A stable hash of the browser's characteristics (web). */
+            /**
+             * @description The web SDK's fingerprint of the device's hardware and rendering (canvas, WebGL,
+             *     fonts, screen, cores, memory…; not the time zone or languages): the same in every
+             *     profile of one browser. Links accounts as `device`. Native apps leave it out.
+             */
             browser_fingerprint?: components["schemas"]["Text"];
             user_agent?: components["schemas"]["Text"];
             client_hints?: components["schemas"]["ClientHints"];

@@ -91,12 +91,15 @@ function facts(overrides: Partial<EvaluationFacts> = {}): EvaluationFacts {
 
 describe('evaluate', () => {
   it("when the worked example's shared identifiers and interaction are the facts, then its link scores and bot come out", () => {
-    // docs/scoring.md: acct-A shares the device (2 accounts) and, 5 minutes earlier, an address
+    // docs/scoring.md: acct-A shares the device, the hardware fingerprint (2 accounts) and, 5 minutes earlier, an address
     // with two more accounts (4 in all); acct-B shares the name with one other account (3).
     // Mouse 6, click 2, clipboard 2, keyboard 0 on the web, a submitted form.
     const f = facts({
       session: session(
-        { sdk: { source: 'web', device_id: 'device-1' } },
+        {
+          browserFingerprint: 'fingerprint-1',
+          sdk: { source: 'web', device_id: 'device-1', browser_fingerprint: 'fingerprint-1' },
+        },
         {
           source: 'web',
           bot: {
@@ -115,7 +118,7 @@ describe('evaluate', () => {
       ),
     });
     f.identifierMatches = [
-      { type: 'device', value: 'device-1', accountIds: ['acct-A'] },
+      { type: 'device', value: 'fingerprint-1', accountIds: ['acct-A'] },
       { type: 'name', value: 'ada lovelace', accountIds: ['acct-B', 'acct-C'] },
     ];
     f.networkMatches = [{ sessionId: 'session-now', onIp: ['acct-A', 'acct-X', 'acct-Y'], onBlock: [] }];
@@ -172,6 +175,18 @@ describe('evaluate', () => {
     expect(out.account!.record.decision).toBe('Real');
   });
 
+  it('when the account used two profiles of one browser and cleared its storage, then one device (its fingerprint), whatever its stored ids', () => {
+    const f = facts();
+    f.account!.sessions = [
+      past('profile-1', 1, { deviceId: 'browser-1', browserFingerprint: 'fp-laptop' }),
+      past('profile-2', 2, { deviceId: 'browser-2', browserFingerprint: 'fp-laptop' }),
+      past('phone', 3, { deviceId: 'install-1', mobileId: 'vendor-1' }),
+    ];
+    f.session = session({ deviceId: 'browser-3', browserFingerprint: 'fp-laptop' });
+    const d = evaluate(f).account!.details;
+    expect(d.unique_devices).toEqual({ '1_day': 2, '7_day': 2 });
+  });
+
   it('when the session was already linked to the account, then its aggregates are not counted twice', () => {
     const a = {
       numSessions: 1,
@@ -209,7 +224,7 @@ describe('evaluate', () => {
       account: undefined,
       session: session({ accountIds: ['owner'] }),
       sessionAccountLists: ['block'],
-      identifierMatches: [{ type: 'device', value: 'device-1', accountIds: ['owner', 'other'] }],
+      identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['owner', 'other'] }],
     });
     const out = evaluate(f);
     expect(out.links.map((l) => l.accountId)).toEqual(['other']);
@@ -223,7 +238,7 @@ describe('evaluate', () => {
     const f = facts({
       project: { decisionThreshold: 0.8, groupsEnabled: true },
       account: { record: account({ group: 'g1' }), lists: [], sessions: [] },
-      identifierMatches: [{ type: 'device', value: 'device-1', accountIds: ['same', 'elsewhere'] }],
+      identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['same', 'elsewhere'] }],
       linked: new Map([
         ['same', inGroup],
         ['elsewhere', outside],
@@ -275,9 +290,13 @@ describe('the pieces', () => {
   });
 
   it('when an account is searched for links, then its newest 50 sessions, its identifiers and its 10 newest networks are', () => {
-    const history = Array.from({ length: 60 }, (_, i) => past(`s${i}`, i + 1));
+    const history = Array.from({ length: 60 }, (_, i) => past(`s${i}`, i + 1, { browserFingerprint: `fp-${i % 2}` }));
     const search = linkSearchOf({ session: session(), account: { record: account(), lists: [], sessions: history } });
-    expect(search.identifiers.filter((i) => i.type === 'device')).toHaveLength(50);
+    // The stored ids are browsers, the fingerprints devices.
+    const of = (type: string) => search.identifiers.filter((i) => i.type === type).map((i) => i.value);
+    expect(of('browser')).toHaveLength(50);
+    expect(of('browser').every((v) => v.startsWith('device-'))).toBe(true);
+    expect(of('device').sort()).toEqual(['fp-0', 'fp-1']);
     expect(search.identifiers.filter((i) => i.of === 'account').map((i) => i.type)).toEqual(['email', 'name']);
     expect(search.networks).toHaveLength(10);
     expect(search.excludeAccount).toBe('acct');

@@ -189,6 +189,66 @@ describe('the web SDK on a customer page', () => {
     expect(await storedFingerprint(id)).toBe(await storedFingerprint(sessionId));
     await other.close();
   });
+
+  test("when a traveller's profile has another time zone and language, then the same machine fingerprint (the same device), sent beside them as facts", async () => {
+    const other = await newContext({ timezoneId: 'America/New_York', locale: 'fr-FR' });
+    const otherPage = await other.newPage();
+    await otherPage.goto(customer.origin + '/');
+    const id = await sessionOf(otherPage);
+    const session = await getSession(id);
+    expect(session.browser.timezone).toBe('America/New_York');
+    expect(session.browser.language).toBe('fr-FR');
+    expect(session.device_id).not.toBe(deviceId);
+    expect(await storedFingerprint(id)).toBe(await storedFingerprint(sessionId));
+    await other.close();
+  });
+});
+
+describe('links between real browser profiles (docs/scoring.md, "Linked accounts")', () => {
+  const signIn = async (sessionId: string, account: string) => {
+    const res = await request(ctx.app)
+      .post('/session/authenticate?accounts_linked=true')
+      .set('x-api-key', ctx.project.api_key)
+      .send({ session_id: sessionId, account: { id: account } });
+    expect(res.status).toBe(200);
+    return res.body as { linked_accounts: { account_id: string; match_type: string[]; score: number }[] };
+  };
+  const linkTo = (r: Awaited<ReturnType<typeof signIn>>, account: string) =>
+    r.linked_accounts.find((l) => l.account_id === account);
+
+  test('when two profiles of one browser sign in to two accounts, then they share a device, never a browser; when one clears its storage, then it is a new browser on the same device', async () => {
+    const first = await newContext();
+    const second = await newContext({ timezoneId: 'Europe/Paris', locale: 'fr-FR' });
+    const [a, b] = [await first.newPage(), await second.newPage()];
+    await a.goto(customer.origin + '/');
+    await b.goto(customer.origin + '/');
+    await signIn(await sessionOf(a), 'profile-one');
+    const other = linkTo(await signIn(await sessionOf(b), 'profile-two'), 'profile-one');
+    expect(other?.match_type).toContain('device');
+    expect(other?.match_type).not.toContain('browser');
+
+    // The same profile again: its stored id comes back, a browser link of 1.
+    const again = await a.evaluate(() => window.Trustgate!.reinitialize().then((s) => s.session_id));
+    const same = linkTo(await signIn(again, 'profile-one-again'), 'profile-one');
+    expect(same?.match_type).toEqual(expect.arrayContaining(['browser', 'device']));
+    expect(same?.score).toBe(1);
+
+    // Storage cleared (the site's data removed, as the browser's settings do; a page of the
+    // site open meanwhile keeps nothing but its tab's session): a new stored id, the same machine.
+    await a.close();
+    const clearing = await first.newPage();
+    await clearing.goto(customer.origin + '/');
+    await first.clearCookies();
+    await clearing.evaluate(() => localStorage.clear());
+    await clearing.close();
+    const fresh = await first.newPage();
+    await fresh.goto(customer.origin + '/');
+    const cleared = linkTo(await signIn(await sessionOf(fresh), 'profile-one-cleared'), 'profile-one');
+    expect(cleared?.match_type).toContain('device');
+    expect(cleared?.match_type).not.toContain('browser');
+    await first.close();
+    await second.close();
+  });
 });
 
 describe('the web SDK when things go wrong', () => {

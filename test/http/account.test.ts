@@ -753,10 +753,10 @@ describe('GET /account/{account_id}/accounts-linked', () => {
     const p = await newProject();
     const device = randomUUID();
     const fingerprint = randomUUID().replace(/-/g, '');
-    await signIn({ id: 'links-browser', lists: ['vip'] }, { browser_fingerprint: fingerprint }, false, p.sc);
+    await signIn({ id: 'links-browser', lists: ['vip'] }, { device_id: device }, false, p.sc);
     await signIn(
       { id: 'links-device', email: 'dev@example.com', expected_countries: ['FR'] },
-      { device_id: device },
+      { browser_fingerprint: fingerprint },
       false,
       p.sc,
     );

@@ -164,22 +164,23 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
     expectNotLinked(await signIn(s, profile('alone-b')));
   });
 
-  test('browser: the same browser fingerprint on different devices links with score 1', async () => {
+  test("browser: the same browser instance (the SDK's stored id came back), whatever its fingerprint, links with score 1", async () => {
     const s = await newProject();
-    const fingerprint = randomUUID().replace(/-/g, '');
+    const browser = randomUUID();
     const a = profile('browser-a', { lists: ['vip'] });
-    expectNotLinked(await signIn(s, a, { browser_fingerprint: fingerprint }));
-    const r = await signIn(s, profile('browser-b'), { browser_fingerprint: fingerprint });
+    // personSession gives every session a fingerprint of its own: only the stored id is shared.
+    expectNotLinked(await signIn(s, a, { device_id: browser }));
+    const r = await signIn(s, profile('browser-b'), { device_id: browser });
     await expectLinkedTo(r, a, 'browser', 1);
     expect(r.linked_accounts![0]!.lists).toEqual(['vip']); // expectLinkedTo: exactly one
   });
 
-  test('device: the same SDK device id links (0.8 when two accounts share it)', async () => {
+  test('device: the same hardware fingerprint in another browser profile (another stored id) links by device, 0.8 when two accounts share it, never by browser', async () => {
     const s = await newProject();
-    const device = randomUUID();
+    const fingerprint = randomUUID().replace(/-/g, '');
     const a = profile('device-a');
-    expectNotLinked(await signIn(s, a, { device_id: device }));
-    await expectLinkedTo(await signIn(s, profile('device-b'), { device_id: device }), a, 'device', 0.8);
+    expectNotLinked(await signIn(s, a, { browser_fingerprint: fingerprint }));
+    await expectLinkedTo(await signIn(s, profile('device-b'), { browser_fingerprint: fingerprint }), a, 'device', 0.8);
   });
 
   describe('network', () => {
@@ -333,10 +334,22 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
   });
 });
 
+describe('native apps: what each native id links as (docs/native-apps.md)', () => {
+  test('when two accounts sign in on one app install (the id the app keeps in its own storage), then a browser link of 1, as for one browser instance', async () => {
+    const s = await newProject();
+    const install = randomUUID();
+    const a = profile('install-a');
+    const first = await s.ingest({ ...iosSession({}), device_id: install }, freshIp());
+    expectNotLinked(await s.authenticated(first, a, true));
+    const second = await s.ingest({ ...iosSession({}), device_id: install }, freshIp());
+    await expectLinkedTo(await s.authenticated(second, profile('install-b'), true), a, 'browser', 1);
+  });
+});
+
 describe('POST /session/unauthenticated?accounts_linked=true: the session identifiers', () => {
   test.each([
-    ['browser', (v: string): Partial<IngestSession> => ({ browser_fingerprint: v })],
-    ['device', (v: string): Partial<IngestSession> => ({ device_id: v })],
+    ['browser', (v: string): Partial<IngestSession> => ({ device_id: v })],
+    ['device', (v: string): Partial<IngestSession> => ({ browser_fingerprint: v })],
   ] as const)('%s: a new session is linked to the account that used the same identifier', async (type, session) => {
     const s = await newProject();
     const value = randomUUID().replace(/-/g, '');
@@ -368,17 +381,18 @@ describe('POST /session/unauthenticated?accounts_linked=true: the session identi
 });
 
 describe('link confidence', () => {
-  test('when a device is shared by many accounts, then each link scores lower than a device shared by two', async () => {
+  test('when a device (fingerprint) is shared by many accounts, then each link scores lower than a device shared by two', async () => {
     const s = await newProject();
-    const pairDevice = randomUUID();
-    await signIn(s, profile('pair-1'), { device_id: pairDevice });
-    const pair = await signIn(s, profile('pair-2'), { device_id: pairDevice });
+    const pairDevice = randomUUID().replace(/-/g, '');
+    await signIn(s, profile('pair-1'), { browser_fingerprint: pairDevice });
+    const pair = await signIn(s, profile('pair-2'), { browser_fingerprint: pairDevice });
     expect(pair.accounts_linked).toBe(1);
     const pairScore = at(pair.linked_accounts!, 0).score;
 
-    const familyDevice = randomUUID();
-    for (let i = 1; i <= 6; i++) await signIn(s, profile(`crowd-${i}`), { device_id: familyDevice });
-    const crowd = await signIn(s, profile('crowd-7'), { device_id: familyDevice });
+    // Same-model machines with the same software: one fingerprint, seven browsers.
+    const familyDevice = randomUUID().replace(/-/g, '');
+    for (let i = 1; i <= 6; i++) await signIn(s, profile(`crowd-${i}`), { browser_fingerprint: familyDevice });
+    const crowd = await signIn(s, profile('crowd-7'), { browser_fingerprint: familyDevice });
     expect(crowd.accounts_linked).toBe(6);
     expect(crowd.linked_accounts!.map((l) => l.account_id).sort()).toEqual([
       'crowd-1',
@@ -399,12 +413,24 @@ describe('link confidence', () => {
     expect(crowd.multiple_accounts).toBeGreaterThan(0);
   });
 
+  test('when a browser (stored id) is shared by many accounts, then every link still scores 1: it does not decay', async () => {
+    const s = await newProject();
+    const sharedBrowser = randomUUID();
+    for (let i = 1; i <= 6; i++) await signIn(s, profile(`kiosk-${i}`), { device_id: sharedBrowser });
+    const last = await signIn(s, profile('kiosk-7'), { device_id: sharedBrowser });
+    expect(last.accounts_linked).toBe(6);
+    for (const link of last.linked_accounts!) {
+      expect(link.match_type).toEqual(['browser']);
+      expect(link.score).toBe(1);
+    }
+  });
+
   test('when two accounts share two identifiers, then the link scores higher than either identifier alone', async () => {
     const s = await newProject();
     // device alone
-    const d1 = randomUUID();
-    await signIn(s, profile('only-device-a'), { device_id: d1 });
-    const deviceOnly = at((await signIn(s, profile('only-device-b'), { device_id: d1 })).linked_accounts!, 0);
+    const d1 = randomUUID().replace(/-/g, '');
+    await signIn(s, profile('only-device-a'), { browser_fingerprint: d1 });
+    const deviceOnly = at((await signIn(s, profile('only-device-b'), { browser_fingerprint: d1 })).linked_accounts!, 0);
     // email alone
     await signIn(s, profile('only-email-a', { email: 'only.email@gmail.com' }));
     const emailOnly = at(
@@ -412,10 +438,10 @@ describe('link confidence', () => {
       0,
     );
     // both
-    const d2 = randomUUID();
+    const d2 = randomUUID().replace(/-/g, '');
     const a = profile('both-a', { email: 'both.of.us@gmail.com' });
-    await signIn(s, a, { device_id: d2 });
-    const r = await signIn(s, profile('both-b', { email: 'bothofus@gmail.com' }), { device_id: d2 });
+    await signIn(s, a, { browser_fingerprint: d2 });
+    const r = await signIn(s, profile('both-b', { email: 'bothofus@gmail.com' }), { browser_fingerprint: d2 });
     expect(r.accounts_linked).toBe(1);
     const both = at(r.linked_accounts!, 0);
     expect(both.account_id).toBe('both-a');
@@ -467,8 +493,8 @@ describe('accounts_linked and linked_accounts', () => {
     const device = randomUUID();
     const fingerprint = randomUUID().replace(/-/g, '');
     await signIn(s, profile('order-name', { first_name: 'Ann', last_name: 'Lee' }));
-    await signIn(s, profile('order-device'), { device_id: device });
-    await signIn(s, profile('order-browser'), { browser_fingerprint: fingerprint });
+    await signIn(s, profile('order-device'), { browser_fingerprint: fingerprint });
+    await signIn(s, profile('order-browser'), { device_id: device });
     const r = await signIn(s, profile('order-me', { first_name: 'ann', last_name: 'lee' }), {
       device_id: device,
       browser_fingerprint: fingerprint,
@@ -483,11 +509,11 @@ describe('accounts_linked and linked_accounts', () => {
 describe('groups', () => {
   test('when groups are on, then accounts in different groups that share a device are not linked; in the same group they are', async () => {
     const s = await newProject(true);
-    const device = randomUUID();
+    const device = randomUUID().replace(/-/g, '');
     const a = profile('group-a', { group: 'tenant-1' });
-    expectNotLinked(await signIn(s, a, { device_id: device }));
-    expectNotLinked(await signIn(s, profile('group-b', { group: 'tenant-2' }), { device_id: device }));
-    const c = await signIn(s, profile('group-c', { group: 'tenant-1' }), { device_id: device });
+    expectNotLinked(await signIn(s, a, { browser_fingerprint: device }));
+    expectNotLinked(await signIn(s, profile('group-b', { group: 'tenant-2' }), { browser_fingerprint: device }));
+    const c = await signIn(s, profile('group-c', { group: 'tenant-1' }), { browser_fingerprint: device });
     expect(c.accounts_linked).toBe(1);
     expect(c.linked_accounts!.map((l) => l.account_id)).toEqual(['group-a']);
     expect(c.linked_accounts![0]!.match_type).toEqual(['device']); // the one above

@@ -6,6 +6,7 @@
  * and erased with the account. The analysis engine is the deterministic fake
  * (test/helpers/fake-analysis.ts); the real engine has its own tests.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
@@ -239,16 +240,29 @@ describe('Face Match results', () => {
     expect(dave.hook.data.matches.num_accounts_linked).toBe(0);
   });
 
-  test('when the capture browser signed in to another account, then a browser match and repeat_device', async () => {
-    const fingerprint = 'f'.repeat(32);
-    await flow.sdk.signIn({ id: 'fm-browser-owner' }, { browser_fingerprint: fingerprint }, SIGN_IN_IP);
+  test('when the capture browser (its stored id) signed in to another account, then a browser match and repeat_device', async () => {
+    const browser = randomUUID();
+    await flow.sdk.signIn({ id: 'fm-browser-owner' }, { device_id: browser }, SIGN_IN_IP);
     const { hook } = await verified(
       'face-match',
       { selfie: selfie('erin') },
       { account_id: 'fm-erin' },
-      { session: { browser_fingerprint: fingerprint } },
+      { session: { device_id: browser } },
     );
     expect(hook.data.matches.accounts_linked).toEqual([{ account_id: 'fm-browser-owner', match_types: ['browser'] }]);
+    expect(hook.data.risk_flags).toEqual(['repeat_device']);
+  });
+
+  test('when only the capture device (its hardware fingerprint) signed in to another account, then repeat_device but no browser match', async () => {
+    const fingerprint = 'e'.repeat(32);
+    await flow.sdk.signIn({ id: 'fm-device-owner' }, { browser_fingerprint: fingerprint }, SIGN_IN_IP);
+    const { hook } = await verified(
+      'face-match',
+      { selfie: selfie('fiona') },
+      { account_id: 'fm-fiona' },
+      { session: { browser_fingerprint: fingerprint } },
+    );
+    expect(hook.data.matches.accounts_linked).toEqual([]);
     expect(hook.data.risk_flags).toEqual(['repeat_device']);
   });
 

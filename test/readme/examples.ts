@@ -17,17 +17,22 @@ export interface Example {
 
 const MARKED = /^<!-- example: ([\w-]+) -->\n```(\w*)\n([\s\S]*?)^```$/gm;
 
-/** Every marked example of the README, by name; a marker not followed by a fenced block is an error. */
-export function readmeExamples(readme = fs.readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8')) {
+/**
+ * Every marked example of the README (or of `file`, a page under the package root), by name; a
+ * marker not followed by a fenced block is an error.
+ */
+export function readmeExamples(
+  readme = fs.readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8'),
+  file = 'README.md',
+) {
   const examples = new Map<string, Example>();
   for (const [, name, lang, code] of readme.matchAll(MARKED)) {
-    if (examples.has(name!)) throw new Error(`README.md marks two examples "${name}"`);
+    if (examples.has(name!)) throw new Error(`${file} marks two examples "${name}"`);
     examples.set(name!, { name: name!, lang: lang!, code: code! });
   }
   const markers = [...readme.matchAll(/<!-- example: ([\w-]+) -->/g)].map((m) => m[1]);
   const unfenced = markers.filter((name) => !examples.has(name!));
-  if (unfenced.length > 0)
-    throw new Error(`README.md: no fenced block right below the marker of ${unfenced.join(', ')}`);
+  if (unfenced.length > 0) throw new Error(`${file}: no fenced block right below the marker of ${unfenced.join(', ')}`);
   return examples;
 }
 

@@ -60,8 +60,9 @@ describe('identifier_accounts', () => {
     await link(s2, 'acct-a');
     await link(s2, 'acct-a');
     expect(await kept({ account_id: 'acct-a' })).toEqual([
-      { kind: 'browser', value: 'fp-a', account_id: 'acct-a' },
-      { kind: 'device', value: 'dev-a', account_id: 'acct-a' },
+      // The stored id is the browser instance, the fingerprint the device.
+      { kind: 'browser', value: 'dev-a', account_id: 'acct-a' },
+      { kind: 'device', value: 'fp-a', account_id: 'acct-a' },
     ]);
   });
 
@@ -73,14 +74,15 @@ describe('identifier_accounts', () => {
     } as SdkFacts);
     await link(s, 'acct-m');
     const rows = await kept({ account_id: 'acct-m' });
-    expect(rows.map((r) => r.kind)).toEqual(['apple_device_check', 'device', 'mobile_id']);
+    // The app's stored id is its install, as a browser's is its instance: a browser match.
+    expect(rows.map((r) => r.kind)).toEqual(['apple_device_check', 'browser', 'mobile_id']);
     expect(rows[0]!.value).toMatch(/^[0-9a-f]{64}$/); // three, as the kinds say
   });
 
   test('when a linked session later brings a fingerprint (a later SDK post), then its accounts gain it', async () => {
     const id = await storeSession({ source: 'web', device_id: 'dev-late' });
     await link(id, 'acct-late');
-    expect((await kept({ account_id: 'acct-late' })).map((r) => r.kind)).toEqual(['device']);
+    expect((await kept({ account_id: 'acct-late' })).map((r) => r.kind)).toEqual(['browser']);
     const stored = (await sessions().find(projectId, id))!;
     await testDb.db.transaction((trx) =>
       sessions().update(
@@ -89,27 +91,27 @@ describe('identifier_accounts', () => {
       ),
     );
     expect(await kept({ account_id: 'acct-late' })).toContainEqual({
-      kind: 'browser',
+      kind: 'device',
       value: 'fp-late',
       account_id: 'acct-late',
     });
   });
 
-  test('when an account is erased, then its identifiers go with its links; other accounts on the same device stay', async () => {
+  test('when an account is erased, then its identifiers go with its links; other accounts on the same browser stay', async () => {
     const s1 = await storeSession({ source: 'web', device_id: 'dev-shared' });
     const s2 = await storeSession({ source: 'web', device_id: 'dev-shared' });
     await link(s1, 'acct-erased');
     await link(s2, 'acct-stays');
     await makeAccountRepository(testDb.db).delete(projectId, 'acct-erased');
     expect(await kept({ value: 'dev-shared' })).toEqual([
-      { kind: 'device', value: 'dev-shared', account_id: 'acct-stays' },
+      { kind: 'browser', value: 'dev-shared', account_id: 'acct-stays' },
     ]);
   });
 
   test('when a value already counts the cap of accounts, then another account is not added (the search reads no more than that)', async () => {
     const rows = Array.from({ length: IDENTIFIER_ACCOUNTS_CAP }, (_, i) => ({
       project_id: projectId,
-      kind: 'device',
+      kind: 'browser',
       value: 'dev-crowd',
       account_id: `crowd-${i}`,
       created_at: T.getTime(),
@@ -118,7 +120,7 @@ describe('identifier_accounts', () => {
     const s = await storeSession({ source: 'web', device_id: 'dev-crowd', browser_fingerprint: 'fp-crowd' });
     await link(s, 'acct-late-comer');
     expect(await kept({ account_id: 'acct-late-comer' })).toEqual([
-      { kind: 'browser', value: 'fp-crowd', account_id: 'acct-late-comer' },
+      { kind: 'device', value: 'fp-crowd', account_id: 'acct-late-comer' },
     ]);
     expect(await kept({ value: 'dev-crowd' })).toHaveLength(IDENTIFIER_ACCOUNTS_CAP);
   });
@@ -127,10 +129,10 @@ describe('identifier_accounts', () => {
     const before = await kept();
     await rebuildIdentifierAccounts(testDb.db, projectId);
     // The crowd rows above were written directly (no sessions behind them): a rebuild keeps what
-    // the links show, so the account that came after them now counts for the device.
+    // the links show, so the account that came after them now counts for the browser.
     const expected = [
       ...before.filter((r) => !r.account_id.startsWith('crowd-')),
-      { kind: 'device', value: 'dev-crowd', account_id: 'acct-late-comer' },
+      { kind: 'browser', value: 'dev-crowd', account_id: 'acct-late-comer' },
     ];
     const order = (rows: typeof before) =>
       [...rows].sort((a, b) =>

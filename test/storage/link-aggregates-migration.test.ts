@@ -1,7 +1,8 @@
 /**
  * Migration 0013 backfills the link search's aggregates from what is stored: on a database
- * without them (0013 rolled back), sessions linked as before; after it, identifier_accounts holds
- * what a rebuild from the sessions and links holds, and every link carries its session's address.
+ * without them (0013 rolled back, and 0018 after it), sessions linked as before; after 0013 (in
+ * the meaning of its time: the stored id as `device`) and 0018 (which swaps that), identifier_accounts
+ * holds what a rebuild from the sessions and links holds, and every link carries its session's address.
  */
 import { randomUUID } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
@@ -19,6 +20,7 @@ afterAll(() => testDb.destroy());
 
 test('when 0013 runs on stored sessions and links, then the identifiers and addresses are backfilled as the writes would keep them', async () => {
   const db = testDb.db;
+  await db.migrate.down({ migrationSource, name: '0018_browser_device_links' });
   await db.migrate.down({ migrationSource, name: '0013_link_aggregates' });
   expect(await db.schema.hasTable('identifier_accounts')).toBe(false);
 
@@ -59,6 +61,10 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
   }
 
   await db.migrate.up({ migrationSource, name: '0013_link_aggregates' });
+  // 0013 kept the stored id as a device, the fingerprint as a browser.
+  const deviceRows = await db('identifier_accounts').where({ project_id: projectId, kind: 'device' }).pluck('value');
+  expect(new Set(deviceRows)).toEqual(new Set(['dev-0', 'dev-1', 'dev-2']));
+  await db.migrate.up({ migrationSource, name: '0018_browser_device_links' });
 
   const rows = async () =>
     db('identifier_accounts')
@@ -69,7 +75,7 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
   expect(backfilled.length).toBeGreaterThan(5);
   await rebuildIdentifierAccounts(db, projectId);
   expect(await rows()).toEqual(backfilled);
-  expect(backfilled.filter((r) => r.kind === 'device' && r.value === 'dev-0').map((r) => r.account_id)).toEqual([
+  expect(backfilled.filter((r) => r.kind === 'browser' && r.value === 'dev-0').map((r) => r.account_id)).toEqual([
     'acct-0',
     'acct-1',
     'acct-4',

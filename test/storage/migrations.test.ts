@@ -6,8 +6,13 @@
 import type { Knex } from 'knex';
 import { migrate } from '../../src/storage/db';
 import { migrationSource } from '../../src/storage/migrations';
+import { makeHistoryRepository } from '../../src/storage/repositories/history';
+import { rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeListRepository } from '../../src/storage/repositories/lists';
-import { makeTestDb, type TestDb } from '../helpers/db';
+import { makeSessionRepository } from '../../src/storage/repositories/sessions';
+import type { EvaluatedSession } from '../../src/api-types';
+import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
+import { example } from '../helpers/spec';
 
 /** Every migration whose name sorts before `name`. */
 async function migrateBefore(db: Knex, name: string): Promise<void> {
@@ -119,5 +124,94 @@ describe('0017_list_descriptions_account_scores', () => {
       ['vip', undefined],
     ]);
     expect(Object.keys(await db('accounts').columnInfo())).toContain('scores');
+  });
+});
+
+describe('0018_browser_device_links', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when links were kept in the old meaning (fingerprint as browser, stored id as device), then each row moves to the kind it now means', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0018_browser_device_links');
+    const T = new Date('2026-11-20T12:00:00.000Z');
+    await insertProject(db, 'p', 'p', T);
+    const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
+    const sessions = makeSessionRepository(db);
+    // Three browsers (stored ids), two fingerprints; one value is both a stored id and a
+    // fingerprint of one account, so the swap meets a row with the key it is about to take.
+    const stored = [
+      { device_id: 'dev-1', browser_fingerprint: 'fp-1', accounts: ['acct-a', 'acct-b'] },
+      { device_id: 'dev-2', browser_fingerprint: 'fp-1', accounts: ['acct-c'] },
+      { device_id: 'same', browser_fingerprint: 'same', accounts: ['acct-d'] },
+      { device_id: 'dev-3', accounts: ['acct-d'] },
+    ];
+    for (const [i, s] of stored.entries()) {
+      const id = `00000000-0000-4000-8000-00000000000${i}`;
+      const at = new Date(T.getTime() + i * 60_000);
+      const { accounts, ...sdk } = s;
+      await sessions.insert({
+        id,
+        projectId: 'p',
+        ipAddress: '81.2.69.160',
+        startTime: at,
+        updatedAt: at,
+        facts: { ...structuredClone(template), device_id: s.device_id },
+        sdk: { source: 'web', ...sdk },
+      });
+      for (const account of accounts) {
+        await db('session_accounts').insert({
+          session_id: id,
+          project_id: 'p',
+          account_id: account,
+          created_at: at.getTime(),
+          session_start: at.getTime(),
+          ip_address: '81.2.69.160',
+          ip_block: '81.2.69.0/24',
+        });
+        // As the previous release wrote them (storage/repositories/identifier-accounts.ts before 0018).
+        const old = [
+          { kind: 'device', value: s.device_id },
+          ...(s.browser_fingerprint ? [{ kind: 'browser', value: s.browser_fingerprint }] : []),
+        ];
+        for (const row of old)
+          await db('identifier_accounts')
+            .insert({ project_id: 'p', ...row, account_id: account, created_at: at.getTime() })
+            .onConflict(['project_id', 'kind', 'value', 'account_id'])
+            .ignore();
+      }
+    }
+
+    await migrate(db);
+
+    const rows = async () =>
+      (
+        await db('identifier_accounts')
+          .where({ project_id: 'p' })
+          .orderBy(['kind', 'value', 'account_id'])
+          .select('kind', 'value', 'account_id')
+      ).map((r: { kind: string; value: string; account_id: string }) => `${r.kind} ${r.value} ${r.account_id}`);
+    const migrated = await rows();
+    expect(migrated).toEqual([
+      'browser dev-1 acct-a',
+      'browser dev-1 acct-b',
+      'browser dev-2 acct-c',
+      'browser dev-3 acct-d',
+      'browser same acct-d',
+      'device fp-1 acct-a',
+      'device fp-1 acct-b',
+      'device fp-1 acct-c',
+      'device same acct-d',
+    ]);
+    // What the writes of this release keep, and what the link search reads.
+    await rebuildIdentifierAccounts(db, 'p');
+    expect(await rows()).toEqual(migrated);
+    const history = makeHistoryRepository(db);
+    expect(await history.accountsSharing('p', 'browser', 'dev-1', 'acct-a', 10)).toEqual(['acct-b']);
+    expect((await history.accountsSharing('p', 'device', 'fp-1', 'acct-a', 10)).sort()).toEqual(['acct-b', 'acct-c']);
+    expect(await history.accountsSharing('p', 'browser', 'fp-1', undefined, 10)).toEqual([]);
   });
 });

@@ -1,13 +1,15 @@
 /// <reference path="./vendor.d.ts" />
 /**
- * A stable browser fingerprint: a MurmurHash3 (x86, 128-bit) over characteristics that do not
- * change between page loads or with the window's size: the canvas and WebGL rendering, the
- * installed fonts, the engine's floating-point results, the screen, languages, time zone and
- * hardware. It identifies a browser installation on a device, not a person, and it is the same
- * in every profile of one browser; the device id tells profiles apart.
+ * The device's fingerprint: a MurmurHash3 (x86, 128-bit) over characteristics of the hardware and
+ * its rendering that do not change between page loads or with the window's size: the canvas and
+ * WebGL rendering, the installed fonts, the engine's floating-point results, the screen and
+ * hardware. It is the same in every profile of one browser and after its storage is cleared, and
+ * alike on same-model machines: the server links it as a `device` (probabilistic); the stored
+ * device id (storage.ts) is the browser instance, a `browser` link. The time zone and languages
+ * are left out: they are sent as facts of their own, and a traveller is still the same device.
  */
 import murmur from 'murmurhash3js-revisited';
-import { gpuRenderer, timeZone } from './device.js';
+import { gpuRenderer } from './device.js';
 import { attempt } from './attempt.js';
 
 function canvasImage(): string {
@@ -105,8 +107,6 @@ export function fingerprintComponents(): Record<string, unknown> {
     fonts: attempt(installedFonts, []),
     math: attempt(mathResults, []),
     screen: [screen.width, screen.height, screen.colorDepth],
-    languages: navigator.languages ?? [navigator.language],
-    timezone: timeZone() ?? '',
     cores: navigator.hardwareConcurrency ?? 0,
     memory: navigator.deviceMemory ?? 0,
     platform: navigator.platform ?? '',

@@ -130,6 +130,16 @@ export function weighsDomainFraud(email: EmailFacts): boolean {
 }
 
 /**
+ * The device a session ran on, as a `device` link reads it: the hardware fingerprint; a session
+ * without one (a native app's, or a browser whose fingerprint failed) counts by its vendor id,
+ * else by its stored id. Two profiles of one browser, or one browser before and after its
+ * storage was cleared, are one device.
+ */
+function deviceOf(s: PastSession): string | undefined {
+  return s.browserFingerprint ?? s.mobileId ?? s.deviceId;
+}
+
+/**
  * The account's details after this evaluation: its aggregates, the distinct devices and
  * networks of its sessions within 1 and 7 days of its last one (among its newest
  * ACCOUNT_SESSIONS_READ), and the time-decayed averages of their signal scores.
@@ -158,10 +168,7 @@ export function accountDetails(
     last_seen: lastSeen.toISOString(),
     last_session: a.lastSessionId ?? '',
     countries: a.countries,
-    unique_devices: {
-      '1_day': distinct(within(1), (s) => s.deviceId),
-      '7_day': distinct(within(7), (s) => s.deviceId),
-    },
+    unique_devices: { '1_day': distinct(within(1), deviceOf), '7_day': distinct(within(7), deviceOf) },
     unique_networks: { '1_day': distinct(within(1), (s) => s.ipBlock), '7_day': distinct(within(7), (s) => s.ipBlock) },
     risk_signal_average: riskSignalAverage(
       sessions

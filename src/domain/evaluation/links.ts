@@ -29,9 +29,15 @@ export interface Link {
 type SessionKey = 'browserFingerprint' | 'deviceId' | 'mobileId' | 'appleDeviceKey';
 type AccountKey = 'emailKey' | 'phoneKey' | 'usernameKey' | 'nameKey';
 
+/**
+ * The session identifiers and the match each makes (docs/scoring.md, "Linked accounts"): the
+ * SDK's stored id (`device_id`, kept in the browser's or app's own storage) is the same browser
+ * instance or app install, a `browser` match; the fingerprint of hardware and rendering is the
+ * same kind of machine, a `device` match; the native ids match as themselves.
+ */
 export const SESSION_IDENTIFIERS: readonly { type: MatchType; key: SessionKey }[] = [
-  { type: 'browser', key: 'browserFingerprint' },
-  { type: 'device', key: 'deviceId' },
+  { type: 'browser', key: 'deviceId' },
+  { type: 'device', key: 'browserFingerprint' },
   { type: 'mobile_id', key: 'mobileId' },
   { type: 'apple_device_check', key: 'appleDeviceKey' },
 ];

@@ -37,7 +37,12 @@ export function usernameKey(username?: string): string | undefined {
 
 // ---------------------------------------------------------------- link confidence
 
-/** Confidence of each kind of match when exactly two accounts share the identifier. */
+/**
+ * Confidence of each kind of match when exactly two accounts share the identifier. A `browser`
+ * is the same browser instance (the id the SDK keeps in the browser's own storage came back):
+ * deterministic. A `device` is the same hardware and rendering fingerprint: same-model machines
+ * with the same software look alike, so it is evidence, weaker the more accounts share it.
+ */
 export const LINK_BASE_WEIGHTS = {
   browser: 1,
   email: 0.9,
@@ -52,7 +57,7 @@ export const LINK_BASE_WEIGHTS = {
 
 /**
  * The weight of a match halves for every this many accounts, beyond the two, that share the
- * identifier. A browser match is deterministic and does not decay.
+ * identifier. A browser match (the stored id) is deterministic and does not decay.
  */
 export const LINK_HALVING_ACCOUNTS = {
   email: 20,

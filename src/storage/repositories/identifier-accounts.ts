@@ -14,10 +14,14 @@ import type { Statement } from '../statements';
 /** Accounts kept per value: the link search reads LINK_CAP + 1 others, and the account itself may be one of them. */
 export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
 
-/** The session column each kind of session identifier is taken from. */
+/**
+ * The session column each kind of session identifier is taken from: a `browser` is the SDK's
+ * stored id, a `device` the hardware and rendering fingerprint (domain/evaluation/links.ts
+ * SESSION_IDENTIFIERS; migration 0018 moved the rows stored the other way round).
+ */
 export const SESSION_IDENTIFIER_COLUMNS = {
-  browser: 'browser_fingerprint',
-  device: 'device_id',
+  browser: 'device_id',
+  device: 'browser_fingerprint',
   mobile_id: 'mobile_id',
   apple_device_check: 'apple_device_key',
 } as const satisfies Partial<Record<MatchType, string>>;

@@ -76,12 +76,14 @@ export function makeResultBuilder(deps: ResultDeps) {
       ))
         add(id, 'ip_address');
     }
+    // The capture browser's stored id is the same browser instance (`browser`); its fingerprint
+    // the same hardware (a repeat device, not a match of its own), as linking reads them.
     const sharingDevice = new Set<string>();
-    if (row?.browserFingerprint) {
+    if (device.device_id) {
       for (const id of await deps.history.accountsSharing(
         record.projectId,
         'browser',
-        row.browserFingerprint,
+        device.device_id,
         record.accountId,
         LINK_CAP,
       )) {
@@ -89,11 +91,11 @@ export function makeResultBuilder(deps: ResultDeps) {
         sharingDevice.add(id);
       }
     }
-    if (device.device_id) {
+    if (row?.browserFingerprint) {
       for (const id of await deps.history.accountsSharing(
         record.projectId,
         'device',
-        device.device_id,
+        row.browserFingerprint,
         record.accountId,
         LINK_CAP,
       ))

@@ -182,9 +182,9 @@ describe('groups', () => {
 
   test('when two accounts in the same group share a device, then they are linked by the device', async () => {
     const p = await freshProject(ctx, { groups: true });
-    const device_id = 'device-within-group';
-    await p.signIn({ id: 'group-a-2', group: 'a' }, { device_id }, GB_IPS.sky);
-    const r = await p.signIn({ id: 'group-a-3', group: 'a' }, { device_id }, GB_IPS.bt, true);
+    const browser_fingerprint = 'device-within-group';
+    await p.signIn({ id: 'group-a-2', group: 'a' }, { browser_fingerprint }, GB_IPS.sky);
+    const r = await p.signIn({ id: 'group-a-3', group: 'a' }, { browser_fingerprint }, GB_IPS.bt, true);
     expect(r.accounts_linked).toBe(1);
     expect(r.linked_accounts).toEqual([expect.objectContaining({ account_id: 'group-a-2', match_type: ['device'] })]);
     expect(r.multiple_accounts).toBeGreaterThan(0);

@@ -135,13 +135,13 @@ describe('input limits', () => {
 });
 
 describe('unauthenticated', () => {
-  test('when the session’s device was used by two other accounts, then accounts_linked counts them and accounts_linked=true lists them with match_type device', async () => {
+  test('when the session’s device (its fingerprint) was used by two other accounts in other browser profiles, then accounts_linked counts them and accounts_linked=true lists them with match_type device', async () => {
     const p = await freshProject(ctx);
-    const device_id = 'family-laptop';
-    await p.signIn({ id: 'sibling-1' }, { device_id }, GB_IPS.sky);
-    await p.signIn({ id: 'sibling-2' }, { device_id }, GB_IPS.bt);
+    const browser_fingerprint = 'family-laptop';
+    await p.signIn({ id: 'sibling-1' }, { browser_fingerprint }, GB_IPS.sky);
+    await p.signIn({ id: 'sibling-2' }, { browser_fingerprint }, GB_IPS.bt);
     ctx.clock.advance(HOUR_MS);
-    const id = await p.ingest(personSession({ device_id }), US_IPS.monterey);
+    const id = await p.ingest(personSession({ browser_fingerprint }), US_IPS.monterey);
     const plain = await p.unauthenticated(id);
     expect(plain.accounts_linked).toBe(2);
     expect(plain.linked_accounts).toBeUndefined();

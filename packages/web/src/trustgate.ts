@@ -15,7 +15,14 @@ import { browserFingerprint } from './fingerprint.js';
 import { uuid } from './ids.js';
 import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage.js';
 import { tampering } from './tampering.js';
-import { beaconSession, postSession, type PostResult } from './transport.js';
+import {
+  beaconSession,
+  bindChallenge,
+  fetchChallenge,
+  postSession,
+  type Challenge,
+  type PostResult,
+} from './transport.js';
 import { webrtcAddresses } from './webrtc.js';
 import { attempt } from './attempt.js';
 
@@ -120,11 +127,23 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
     saveTabSession(tab);
   };
 
+  /** The challenge that binds the current session's full posts (one per session: the server lets a session reuse its own). */
+  let challenge: Promise<Challenge | undefined> | undefined;
+  let bound: Challenge | undefined;
+  const sessionChallenge = () => {
+    challenge ??= fetchChallenge(endpoint, projectId).then((c) => (bound = c));
+    return challenge;
+  };
+  sessionChallenge();
+
   async function establish(): Promise<SessionHandle> {
     await factsReady;
     let renewed = false;
     for (let i = 0; i < FIRST_POST_ATTEMPTS; i++) {
-      const body = { ...facts!, ...update() };
+      const found = await sessionChallenge();
+      // No challenge (Trustgate unreachable): ask again on the next attempt.
+      if (!found) challenge = undefined;
+      const body = await bindChallenge({ ...facts!, ...update() }, found);
       const result: PostResult = await postSession(endpoint, projectId, body);
       if (result.ok) {
         lastSent = changeKey(body);
@@ -134,6 +153,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       if (result.status === 400 && !renewed && restored?.id === tab.id) {
         // The tab's earlier session expired or belongs to another project: start afresh.
         renewed = true;
+        challenge = undefined;
         tab = newTab();
         events.reset();
         saveTabSession(tab);
@@ -176,10 +196,21 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
   const leaving = () => {
     remember();
     if (!facts) return;
-    // Until the first post is stored, the beacon carries everything, so it can create the session.
+    // Until the first post is stored, the beacon carries everything, so it can create the
+    // session, bound to the session's challenge (signing is asynchronous: the page is hidden,
+    // not yet gone, when this runs).
     const body = lastSent ? update() : { ...facts, ...update() };
     const key = changeKey(body);
-    if (key !== lastSent && beaconSession(endpoint, projectId, body)) lastSent = key;
+    if (key === lastSent) return;
+    if (lastSent) {
+      if (beaconSession(endpoint, projectId, body)) lastSent = key;
+      return;
+    }
+    bindChallenge(body, bound)
+      .then((signed) => {
+        if (beaconSession(endpoint, projectId, signed)) lastSent = key;
+      })
+      .catch(() => undefined);
   };
   addEventListener('pagehide', leaving);
   document.addEventListener('visibilitychange', () => {
@@ -193,6 +224,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       return handle;
     },
     reinitialize() {
+      challenge = undefined;
       tab = newTab();
       events.reset();
       lastSent = '';

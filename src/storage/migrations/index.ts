@@ -21,6 +21,7 @@ import * as m0014 from './0014_standard_lists';
 import * as m0015 from './0015_drop_unsearched_session_indexes';
 import * as m0016 from './0016_test_projects';
 import * as m0017 from './0017_list_descriptions_account_scores';
+import * as m0019 from './0019_ingest_challenges';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -40,6 +41,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0015_drop_unsearched_session_indexes': m0015,
   '0016_test_projects': m0016,
   '0017_list_descriptions_account_scores': m0017,
+  '0019_ingest_challenges': m0019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

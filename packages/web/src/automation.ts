@@ -8,6 +8,7 @@
  * `collect` and `detect` directly, so nothing leaves the page but Trustgate's own posts.
  */
 import { collect, detect, detectors, sources } from '@fingerprintjs/botd';
+import { cdpSignals } from './cdp.js';
 import type { IngestSession } from './types.js';
 
 type Automation = NonNullable<IngestSession['automation']>;
@@ -45,6 +46,7 @@ export async function automation(syntheticEvents = 0): Promise<Automation> {
     // botd failing is not a finding.
   }
   for (const signal of driverGlobals()) signals.add(signal);
+  for (const signal of cdpSignals()) signals.add(signal);
   if (syntheticEvents > 0) signals.add('synthetic_events');
   return { webdriver: navigator.webdriver === true, signals: [...signals].slice(0, 32).map((s) => s.slice(0, 64)) };
 }

@@ -23,6 +23,7 @@ import {
   type Challenge,
   type PostResult,
 } from './transport.js';
+import { lies } from './lies.js';
 import { webrtcAddresses } from './webrtc.js';
 import { attempt } from './attempt.js';
 
@@ -57,19 +58,23 @@ const within = <T>(work: Promise<T>, ms: number, fallback: T): Promise<T> =>
   Promise.race([work.catch(() => fallback), sleep(ms).then(() => fallback)]);
 
 async function collectFacts(device_id: string, events: EventCounter): Promise<Facts> {
-  const [device, webrtc_ips, found] = await Promise.all([
+  const [device, webrtc_ips, found, lied] = await Promise.all([
     within(deviceFacts(), COLLECT_TIMEOUT_MS, {}),
     within(webrtcAddresses(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
     within(automation(events.synthetic()), COLLECT_TIMEOUT_MS, {
       webdriver: navigator.webdriver === true,
       signals: [],
     }),
+    within(lies(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
   ]);
   const facts: Facts = { source: 'web', source_version: null, device_id, ...device, automation: found };
   const fingerprint = attempt(() => browserFingerprint(), undefined);
   if (fingerprint) facts.browser_fingerprint = fingerprint;
-  const tampered = attempt(tampering, []);
-  if (tampered.length) facts.tampering = tampered;
+  const tampered: string[] = attempt(tampering, [] as string[]);
+  // A context that disagrees with the page is tampering too (tampering.ts's summary first).
+  if (lied.length && !tampered.length) tampered.push('browser_tampering_detected');
+  tampered.push(...lied);
+  if (tampered.length) facts.tampering = tampered.slice(0, 32);
   if (webrtc_ips.length) facts.webrtc_ips = webrtc_ips;
   return facts;
 }

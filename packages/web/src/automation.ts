@@ -36,7 +36,8 @@ function driverGlobals(): string[] {
 }
 
 export async function automation(syntheticEvents = 0): Promise<Automation> {
-  const signals = new Set<string>();
+  // Before the first await: the DevTools checks read the call stack that started the SDK.
+  const signals = new Set<string>(cdpSignals());
   try {
     const [detections] = detect(await collect(sources), detectors);
     for (const [name, result] of Object.entries(detections)) {
@@ -46,7 +47,6 @@ export async function automation(syntheticEvents = 0): Promise<Automation> {
     // botd failing is not a finding.
   }
   for (const signal of driverGlobals()) signals.add(signal);
-  for (const signal of cdpSignals()) signals.add(signal);
   if (syntheticEvents > 0) signals.add('synthetic_events');
   return { webdriver: navigator.webdriver === true, signals: [...signals].slice(0, 32).map((s) => s.slice(0, 64)) };
 }

@@ -6,7 +6,7 @@
 import { cdpSignals } from '../../packages/web/src/cdp';
 
 describe('cdpSignals', () => {
-  const quiet = jest.spyOn(console, 'debug');
+  const quiet = jest.spyOn(console, 'debug').mockImplementation(() => undefined);
   afterAll(() => quiet.mockRestore());
 
   it('when the SDK is started from a protocol evaluation (a driver frame in its stack), then cdp:evaluation_stack', () => {

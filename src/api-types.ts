@@ -96,6 +96,8 @@ export type WebhookErrorCode = Schemas['WebhookErrorCode'];
 
 export type IngestSession = Schemas['IngestSession'];
 export type IngestSessionResponse = Schemas['IngestSessionResponse'];
+export type IngestChallenge = Schemas['IngestChallenge'];
+export type IngestIntegrity = Schemas['IngestIntegrity'];
 export type IngestEvents = Schemas['IngestEvents'];
 export type ClientHints = Schemas['ClientHints'];
 export type DeviceFields = Schemas['DeviceFields'];

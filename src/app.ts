@@ -73,6 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(makeWebSdkRouter());
   app.use('/ingest', sdkCors);
   app.options('/ingest/session', sdkCors);
+  app.options('/ingest/challenge', sdkCors);
   // Captures are images: read raw (their type is decided by their bytes, not by the header).
   app.use('/liveness/:session_id/capture', express.raw({ type: () => true, limit: MAX_CAPTURE_BYTES }));
   for (const route of jsonBodyParsers(config.bodyLimit)) app[route.method](route.path, ...route.handlers);
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/liveness/enroll', liveness.enrollAccount);
   app.post('/liveness/verify-identity', liveness.verifyIdentity);
   app.get('/public/liveness-redirect', liveness.redirectToVerification);
+  app.post('/ingest/challenge', sdk.createIngestChallenge);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
 

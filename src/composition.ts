@@ -34,6 +34,7 @@ import { makeVerificationRepository } from './storage/repositories/verifications
 import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
+import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
@@ -114,6 +115,7 @@ export function makeServices(edges: EdgeDeps) {
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
     rateLimits: makeRateLimits(deps.db),
+    ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
   };
   const media =
@@ -163,7 +165,12 @@ export function makeServices(edges: EdgeDeps) {
     evaluation,
     accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
     lists: makeListUseCases({ ...deps, ...repos }),
-    ingest: makeIngestUseCases({ ...deps, projects: repos.projects, sessions: repos.sessions }),
+    ingest: makeIngestUseCases({
+      ...deps,
+      projects: repos.projects,
+      sessions: repos.sessions,
+      challenges: repos.ingestChallenges,
+    }),
     verification,
     mediaUrls,
     jobs,

@@ -3,13 +3,24 @@
  * hours of its start. Enrichment happens here, at the time of the session, so that later
  * changes to the IP data do not rewrite history.
  */
-import type { IngestSession, IngestSessionResponse } from '../api-types';
-import type { Clock } from '../clock';
+import type { IngestChallenge, IngestSession, IngestSessionResponse } from '../api-types';
+import type { Clock, Random } from '../clock';
 import { leakedAddresses } from '../domain/enrichment/ip';
 import { enrichSession, mergeSdkFacts, type IpIntelligence } from '../domain/enrichment/session';
+import {
+  CHALLENGE_RETENTION_MS,
+  CHALLENGE_TTL_MS,
+  integrityVerdict,
+  macMatches,
+  worseVerdict,
+  type ChallengeRecord,
+  type IntegrityVerdict,
+  type ReceivedFacts,
+} from '../domain/session/integrity';
 import type { SdkFacts } from '../domain/session/sdk-facts';
 import { DAY_MS } from '../domain/numbers';
 import { BadRequestError } from '../errors';
+import type { IngestChallengeRepository } from '../storage/repositories/ingest-challenges';
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import type { Db } from '../storage/db';
@@ -20,11 +31,19 @@ export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 export interface IngestDeps {
   db: Db;
   clock: Clock;
+  random: Random;
   ipIntelligence: IpIntelligence;
   /** The IP lists (the relay list decides `private_relay`; the others whether the exit hides the person). */
   ipLists: IpListLookup;
   projects: ProjectRepository;
   sessions: SessionRepository;
+  challenges: IngestChallengeRepository;
+}
+
+/** What the edge saw of a post: the connecting address and the headers ingestion cross-checks. */
+export interface IngestRequest {
+  ip: string;
+  headers: Omit<ReceivedFacts, 'integrity'>;
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -32,7 +51,16 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-export function makeIngestUseCases({ db, clock, ipIntelligence, ipLists, projects, sessions }: IngestDeps) {
+export function makeIngestUseCases({
+  db,
+  clock,
+  random,
+  ipIntelligence,
+  ipLists,
+  projects,
+  sessions,
+  challenges,
+}: IngestDeps) {
   /** The session enriched from what the IP data and the IP lists say of its address and of the browser's leaked ones. */
   function enrich(sdk: SdkFacts, ip: string, startTime: Date) {
     const lists = new Set(ipLists.lookup(ip).map((m) => m.list));
@@ -42,13 +70,39 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, ipLists, project
     return enrichSession(sdk, ip, startTime, ipIntelligence.lookup(ip, lists), { lists, leakedCountries });
   }
 
-  async function upsert(projectId: string, body: IngestSession, ip: string): Promise<void> {
-    const { session_id: id, ...posted } = body;
+  /**
+   * The post's challenge as stored, consumed for the post's session when it is fresh and the
+   * MAC matches (one conditional update: single use across processes).
+   */
+  async function boundChallenge(
+    body: IngestSession,
+    projectId: string,
+    now: Date,
+    trx: Db,
+  ): Promise<ChallengeRecord | undefined> {
+    const id = body.integrity?.challenge;
+    if (!id) return undefined;
+    const found = await challenges.find(id, trx);
+    if (!found || found.sessionId !== null || found.projectId !== projectId) return found;
+    if (now.getTime() >= found.expiresAt.getTime() || !macMatches(found.key, body, body.integrity!.mac)) return found;
+    if (await challenges.consume(id, body.session_id, now, trx)) return { ...found, sessionId: body.session_id };
+    // Another post consumed it between the read and the update.
+    return challenges.find(id, trx);
+  }
+
+  async function verdictOf(body: IngestSession, projectId: string, now: Date, trx: Db): Promise<IntegrityVerdict> {
+    return integrityVerdict({ body, projectId, now, challenge: await boundChallenge(body, projectId, now, trx) });
+  }
+
+  async function upsert(projectId: string, body: IngestSession, seen: IngestRequest): Promise<void> {
+    const { session_id: id, integrity: _integrity, ...posted } = body;
+    const { ip } = seen;
     const now = clock.now();
     await db.transaction(async (trx) => {
       const existing = await sessions.findInAnyProject(id, trx);
       if (!existing) {
-        const sdk: SdkFacts = posted;
+        const received: ReceivedFacts = { ...seen.headers, integrity: await verdictOf(body, projectId, now, trx) };
+        const sdk: SdkFacts = { ...posted, received };
         await sessions.insert(
           {
             id,
@@ -67,23 +121,55 @@ export function makeIngestUseCases({ db, clock, ipIntelligence, ipLists, project
       if (now.getTime() - existing.startTime.getTime() > SESSION_UPDATE_WINDOW_MS) {
         throw new BadRequestError('Session expired; sessions accept updates for 24 hours after they start');
       }
-      const sdk = existing.sdk ? mergeSdkFacts(existing.sdk, posted) : posted;
+      const sdk: SdkFacts = existing.sdk ? mergeSdkFacts(existing.sdk, posted) : posted;
+      // The headers stay as first seen; a later post bound to a challenge joins its verdict
+      // (the SDK's periodic updates carry none and change nothing).
+      const received = existing.sdk?.received;
+      if (received) {
+        sdk.received = body.integrity
+          ? { ...received, integrity: worseVerdict(received.integrity, await verdictOf(body, projectId, now, trx)) }
+          : received;
+      }
       // The session keeps the address and start of its first post.
       const facts = enrich(sdk, existing.ipAddress, existing.startTime);
       await sessions.update({ ...existing, updatedAt: now, facts, sdk }, trx);
     });
   }
 
+  async function knownProject(projectId: string | undefined): Promise<string> {
+    if (!projectId) throw new BadRequestError('header x-project-id (or query parameter project_id) is required');
+    if (!(await projects.findById(projectId))) throw new BadRequestError('x-project-id names no project');
+    return projectId;
+  }
+
   return {
-    async ingest(projectId: string | undefined, body: IngestSession, ip: string): Promise<IngestSessionResponse> {
-      if (!projectId) throw new BadRequestError('header x-project-id (or query parameter project_id) is required');
-      if (!(await projects.findById(projectId))) throw new BadRequestError('x-project-id names no project');
+    /** A fresh single-use challenge for the project's next session post; expired ones are dropped on the way. */
+    async challenge(projectIdGiven: string | undefined): Promise<IngestChallenge> {
+      const projectId = await knownProject(projectIdGiven);
+      const now = clock.now();
+      const record = {
+        id: random.bytes(16).toString('hex'),
+        projectId,
+        key: random.bytes(32),
+        expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
+      };
+      await challenges.deleteExpired(new Date(now.getTime() - CHALLENGE_RETENTION_MS));
+      await challenges.insert(record);
+      return { challenge: record.id, key: record.key.toString('hex'), expires_at: record.expiresAt.toISOString() };
+    },
+
+    async ingest(
+      projectIdGiven: string | undefined,
+      body: IngestSession,
+      seen: IngestRequest,
+    ): Promise<IngestSessionResponse> {
+      const projectId = await knownProject(projectIdGiven);
       try {
-        await upsert(projectId, body, ip);
+        await upsert(projectId, body, seen);
       } catch (err) {
         // Two first posts of one session raced: the loser's post is an update.
         if (!isUniqueViolation(err)) throw err;
-        await upsert(projectId, body, ip);
+        await upsert(projectId, body, seen);
       }
       return { session_id: body.session_id };
     },

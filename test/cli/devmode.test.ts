@@ -139,6 +139,7 @@ describe('trustgate project reset', () => {
         'accounts',
         'email_domains',
         'identifier_accounts',
+        'ingest_challenges',
         'list_members',
         'session_accounts',
         'session_facts',

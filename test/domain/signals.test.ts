@@ -106,6 +106,21 @@ describe("docs/scoring.md's risk signal tables", () => {
     emulator: { sdk: { ...ios, mobile: { emulator: true } } },
     rooted_device: { sdk: { ...ios, mobile: { rooted: true } } },
     user_agent_platform_mismatch: { sdk: { ...person, client_hints: { platform: 'Windows' } } },
+    replayed_payload: { sdk: { ...person, received: { user_agent: person.user_agent, integrity: 'replayed' } } },
+    forged_payload: { sdk: { ...person, received: { user_agent: person.user_agent, integrity: 'forged' } } },
+    user_agent_header_mismatch: { sdk: { ...person, received: { user_agent: 'curl/8.5.0', integrity: 'valid' } } },
+    client_hints_header_mismatch: {
+      sdk: {
+        ...person,
+        received: { user_agent: person.user_agent, sec_ch_ua: '"Chromium";v="142"', integrity: 'valid' },
+      },
+    },
+    accept_language_mismatch: {
+      sdk: {
+        ...person,
+        received: { user_agent: person.user_agent, accept_language: 'de-DE,de;q=0.9', integrity: 'valid' },
+      },
+    },
   };
 
   function run(setup: Setup) {

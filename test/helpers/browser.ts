@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import type { Trustgate } from '../../packages/web/src/trustgate';
+import { buildSdk } from '../../scripts/build-sdk';
+import { makeTestContext, type TestContext } from './app';
 
 declare global {
   interface Window {
@@ -26,20 +28,18 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
       `Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get install chromium\` (.ci/run does this when it is absent)`,
     );
   }
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
+
+/** The suite's Chromium flags: no sandbox (containers), no GPU, nothing fetched on its own. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface Listening {
   origin: string;
@@ -79,5 +79,34 @@ export function customerPage(trustgateOrigin: string, projectId: string): http.R
 <p id="own">the page's own script ran</p>
 <script>document.getElementById('go').addEventListener('click', function () { document.getElementById('own').textContent = 'clicked'; });</script>
 </body></html>`);
+  };
+}
+
+export interface SdkStack {
+  ctx: TestContext;
+  trustgate: Listening;
+  customer: Listening;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Trustgate (a test context, the SDK bundle built) on a loopback port, a customer's page with its script tag, and Chromium. */
+export async function sdkStack(): Promise<SdkStack> {
+  await buildSdk();
+  const ctx = await makeTestContext();
+  const trustgate = await listen(ctx.app);
+  const customer = await listen(customerPage(trustgate.origin, ctx.project.project_id));
+  const browser = await launchChromium();
+  return {
+    ctx,
+    trustgate,
+    customer,
+    browser,
+    async close() {
+      await browser.close();
+      await customer.close();
+      await trustgate.close();
+      await ctx.close();
+    },
   };
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { AccountInput, AuthenticateResponse, IngestSession, UnauthenticatedResponse } from '../../src/api-types';
+import { payloadMac } from '../../src/domain/session/integrity';
 import { addToIpList, type IpListName } from '../../src/geo/ip-lists';
 import type { TestContext } from './app';
 
@@ -36,15 +37,46 @@ export function personSession(overrides: Partial<IngestSession> = {}): IngestSes
   };
 }
 
+/** A challenge from POST /ingest/challenge, as the web SDK asks for one. */
+export async function issueChallenge(
+  ctx: TestContext,
+  projectId = ctx.project.project_id,
+): Promise<{ challenge: string; key: string; expires_at: string }> {
+  const res = await request(ctx.app).post('/ingest/challenge').set('x-project-id', projectId);
+  if (res.status !== 200) throw new Error(`challenge ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { challenge: string; key: string; expires_at: string };
+}
+
+/** The body bound to the challenge, as the web SDK binds it (`integrity`: the challenge and the MAC). */
+export function bind(body: IngestSession, challenge: { challenge: string; key: string }): IngestSession {
+  const { integrity: _old, ...content } = body;
+  return {
+    ...content,
+    integrity: { challenge: challenge.challenge, mac: payloadMac(Buffer.from(challenge.key, 'hex'), content) },
+  };
+}
+
+/** The headers a browser sends with the SDK's post: its user agent and languages. */
+export function browserHeaders(body: IngestSession): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (body.user_agent) headers['user-agent'] = body.user_agent;
+  if (body.languages?.length)
+    headers['accept-language'] = body.languages.map((l, i) => (i ? `${l};q=${(1 - i / 10).toFixed(1)}` : l)).join(',');
+  return headers;
+}
+
 export function scenario(ctx: TestContext, apiKey = ctx.project.api_key, projectId = ctx.project.project_id) {
   return {
     /** Posts the session as the SDK does, from `ip` (the test app trusts X-Forwarded-For from loopback). */
     async ingest(body: IngestSession, ip = LONDON_IP): Promise<string> {
+      // A web post is bound to a fresh challenge, with the browser's headers; native apps send neither.
+      const web = body.source === 'web';
       const res = await request(ctx.app)
         .post('/ingest/session')
         .set('x-project-id', projectId)
         .set('x-forwarded-for', ip)
-        .send(body);
+        .set(web ? browserHeaders(body) : {})
+        .send(web && !body.integrity ? bind(body, await issueChallenge(ctx, projectId)) : body);
       if (res.status !== 200) throw new Error(`ingest ${res.status}: ${JSON.stringify(res.body)}`);
       return body.session_id;
     },

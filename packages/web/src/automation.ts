@@ -8,6 +8,7 @@
  * `collect` and `detect` directly, so nothing leaves the page but Trustgate's own posts.
  */
 import { collect, detect, detectors, sources } from '@fingerprintjs/botd';
+import { cdpSignals } from './cdp.js';
 import type { IngestSession } from './types.js';
 
 type Automation = NonNullable<IngestSession['automation']>;
@@ -35,7 +36,8 @@ function driverGlobals(): string[] {
 }
 
 export async function automation(syntheticEvents = 0): Promise<Automation> {
-  const signals = new Set<string>();
+  // Before the first await: the DevTools checks read the call stack that started the SDK.
+  const signals = new Set<string>(cdpSignals());
   try {
     const [detections] = detect(await collect(sources), detectors);
     for (const [name, result] of Object.entries(detections)) {

@@ -21,9 +21,9 @@ type DeviceFacts = Pick<
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** The WebGL renderer string (the unmasked one where the browser gives it). */
-export function gpuRenderer(): string | undefined {
+export function gpuRenderer(doc: Document = document): string | undefined {
   try {
-    const canvas = document.createElement('canvas');
+    const canvas = doc.createElement('canvas');
     const gl = (canvas.getContext('webgl') ?? canvas.getContext('experimental-webgl')) as WebGLRenderingContext | null;
     if (!gl) return undefined;
     const info = gl.getExtension('WEBGL_debug_renderer_info');

@@ -15,7 +15,15 @@ import { browserFingerprint } from './fingerprint.js';
 import { uuid } from './ids.js';
 import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage.js';
 import { tampering } from './tampering.js';
-import { beaconSession, postSession, type PostResult } from './transport.js';
+import {
+  beaconSession,
+  bindChallenge,
+  fetchChallenge,
+  postSession,
+  type Challenge,
+  type PostResult,
+} from './transport.js';
+import { lies } from './lies.js';
 import { webrtcAddresses } from './webrtc.js';
 import { attempt } from './attempt.js';
 
@@ -50,19 +58,23 @@ const within = <T>(work: Promise<T>, ms: number, fallback: T): Promise<T> =>
   Promise.race([work.catch(() => fallback), sleep(ms).then(() => fallback)]);
 
 async function collectFacts(device_id: string, events: EventCounter): Promise<Facts> {
-  const [device, webrtc_ips, found] = await Promise.all([
+  const [device, webrtc_ips, found, lied] = await Promise.all([
     within(deviceFacts(), COLLECT_TIMEOUT_MS, {}),
     within(webrtcAddresses(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
     within(automation(events.synthetic()), COLLECT_TIMEOUT_MS, {
       webdriver: navigator.webdriver === true,
       signals: [],
     }),
+    within(lies(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
   ]);
   const facts: Facts = { source: 'web', source_version: null, device_id, ...device, automation: found };
   const fingerprint = attempt(() => browserFingerprint(), undefined);
   if (fingerprint) facts.browser_fingerprint = fingerprint;
-  const tampered = attempt(tampering, []);
-  if (tampered.length) facts.tampering = tampered;
+  const tampered: string[] = attempt(tampering, [] as string[]);
+  // A context that disagrees with the page is tampering too (tampering.ts's summary first).
+  if (lied.length && !tampered.length) tampered.push('browser_tampering_detected');
+  tampered.push(...lied);
+  if (tampered.length) facts.tampering = tampered.slice(0, 32);
   if (webrtc_ips.length) facts.webrtc_ips = webrtc_ips;
   return facts;
 }
@@ -120,11 +132,23 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
     saveTabSession(tab);
   };
 
+  /** The challenge that binds the current session's full posts (one per session: the server lets a session reuse its own). */
+  let challenge: Promise<Challenge | undefined> | undefined;
+  let bound: Challenge | undefined;
+  const sessionChallenge = () => {
+    challenge ??= fetchChallenge(endpoint, projectId).then((c) => (bound = c));
+    return challenge;
+  };
+  sessionChallenge();
+
   async function establish(): Promise<SessionHandle> {
     await factsReady;
     let renewed = false;
     for (let i = 0; i < FIRST_POST_ATTEMPTS; i++) {
-      const body = { ...facts!, ...update() };
+      const found = await sessionChallenge();
+      // No challenge (Trustgate unreachable): ask again on the next attempt.
+      if (!found) challenge = undefined;
+      const body = await bindChallenge({ ...facts!, ...update() }, found);
       const result: PostResult = await postSession(endpoint, projectId, body);
       if (result.ok) {
         lastSent = changeKey(body);
@@ -134,6 +158,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       if (result.status === 400 && !renewed && restored?.id === tab.id) {
         // The tab's earlier session expired or belongs to another project: start afresh.
         renewed = true;
+        challenge = undefined;
         tab = newTab();
         events.reset();
         saveTabSession(tab);
@@ -176,10 +201,21 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
   const leaving = () => {
     remember();
     if (!facts) return;
-    // Until the first post is stored, the beacon carries everything, so it can create the session.
+    // Until the first post is stored, the beacon carries everything, so it can create the
+    // session, bound to the session's challenge (signing is asynchronous: the page is hidden,
+    // not yet gone, when this runs).
     const body = lastSent ? update() : { ...facts, ...update() };
     const key = changeKey(body);
-    if (key !== lastSent && beaconSession(endpoint, projectId, body)) lastSent = key;
+    if (key === lastSent) return;
+    if (lastSent) {
+      if (beaconSession(endpoint, projectId, body)) lastSent = key;
+      return;
+    }
+    bindChallenge(body, bound)
+      .then((signed) => {
+        if (beaconSession(endpoint, projectId, signed)) lastSent = key;
+      })
+      .catch(() => undefined);
   };
   addEventListener('pagehide', leaving);
   document.addEventListener('visibilitychange', () => {
@@ -193,6 +229,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       return handle;
     },
     reinitialize() {
+      challenge = undefined;
       tab = newTab();
       events.reset();
       lastSent = '';

@@ -3,6 +3,7 @@ import { countries } from 'countries-list';
 import { parseUserAgent } from '../enrichment/user-agent';
 import { findingOf, type Finding, type SignalContext } from './context';
 import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes, zonesOfCountry } from './geo';
+import { RECEIVED_WEIGHTS, receivedConditions, type ReceivedCondition } from './received';
 
 /** Browser and IP zones this far apart (minutes), in a zone not of the IP's country, do not fit. */
 export const MISMATCH_TIMEZONE_GAP_MIN = 60;
@@ -11,7 +12,7 @@ export const GEOLOCATION_SPOOF_KM = 500;
 
 /** Conditions that mean a program, not a person, drives the browser (the bot score reads them too). */
 export const AUTOMATION_CONDITION =
-  /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events)/;
+  /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events|cdp)/;
 
 /** The user agent claims one platform, the client hints or the SDK's own facts another. */
 function userAgentInconsistent(ctx: SignalContext): boolean {
@@ -47,6 +48,7 @@ export function deviceRisk(ctx: SignalContext): Finding {
   const signals = sdk.automation?.signals ?? [];
   const tampering = sdk.tampering ?? [];
   const mobile = sdk.mobile;
+  const received = receivedConditions(sdk);
   return findingOf(
     [
       { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true },
@@ -57,6 +59,11 @@ export function deviceRisk(ctx: SignalContext): Finding {
       { name: 'oem_app_integrity_failed', weight: 0.8, present: mobile?.oem_app_integrity === 'failed' },
       { name: 'oem_device_integrity_failed', weight: 0.8, present: mobile?.oem_device_integrity === 'failed' },
       { name: 'user_agent_platform_mismatch', weight: 0.6, present: userAgentInconsistent(ctx) },
+      ...(Object.keys(RECEIVED_WEIGHTS) as ReceivedCondition[]).map((name) => ({
+        name,
+        weight: RECEIVED_WEIGHTS[name],
+        present: received[name],
+      })),
     ],
     'device',
   );

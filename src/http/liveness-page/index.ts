@@ -86,6 +86,8 @@ const CSP = {
     "connect-src 'self'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob: mediastream:",
+    // The SDK compares the page's browser facts with a Web Worker's, made from a blob: URL.
+    'worker-src blob:',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; '),

@@ -22,6 +22,7 @@ import * as m0015 from './0015_drop_unsearched_session_indexes';
 import * as m0016 from './0016_test_projects';
 import * as m0017 from './0017_list_descriptions_account_scores';
 import * as m0018 from './0018_browser_device_links';
+import * as m0019 from './0019_ingest_challenges';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -42,6 +43,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0016_test_projects': m0016,
   '0017_list_descriptions_account_scores': m0017,
   '0018_browser_device_links': m0018,
+  '0019_ingest_challenges': m0019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

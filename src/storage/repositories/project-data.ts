@@ -21,6 +21,7 @@ export const PROJECT_DATA_TABLES = [
   { table: 'list_members' },
   { table: 'identifier_accounts' },
   { table: 'session_accounts' },
+  { table: 'ingest_challenges' },
   { table: 'session_facts', via: { column: 'session_id', parent: 'sessions', key: 'id' } },
   { table: 'sessions' },
   { table: 'email_domains' },

@@ -477,6 +477,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ingest/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a single-use challenge for the next session post
+         * @description The web SDK asks for a challenge just before it posts a session, and binds it into the
+         *     post (`integrity` in `POST /ingest/session`): an HMAC-SHA256, keyed with the
+         *     challenge's `key`, over the post's own content. The challenge is short-lived (5
+         *     minutes) and single-use: the first session post that carries it consumes it for that
+         *     session; the same challenge on another session is `replayed_payload`, a post with no
+         *     valid challenge or MAC is `forged_payload` (conditions of `device_risk`).
+         *
+         *     What this proves, and what it does not: a valid post was made, within the challenge's
+         *     lifetime, by a client that asked this server for a challenge (a payload cannot be made
+         *     offline, in bulk, or copied and edited, because the key never travels in a post), and
+         *     it has not been changed since it was signed. It does **not** prove that the SDK ran,
+         *     nor in a real browser, nor that its facts are true: the key is handed to whoever asks,
+         *     as a browser cannot keep a secret. Every hand-made session costs a request that is
+         *     rate-limited per address and project, and each challenge makes one session.
+         *
+         *     No body. The project is named as for `POST /ingest/session`.
+         */
+        post: operations["createIngestChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/session": {
         parameters: {
             query?: never;
@@ -497,6 +532,14 @@ export interface paths {
          *     `TRUST_PROXY`, the one in `X-Forwarded-For`). `navigator.sendBeacon` cannot set
          *     headers or a JSON content type, so the project may also be named by the `project_id`
          *     query parameter, and the body may be sent as `text/plain`; it is JSON either way.
+         *
+         *     The web SDK binds the post that makes a session to a single-use challenge
+         *     (`POST /ingest/challenge`, then `integrity`); a web session made without a valid
+         *     binding scores `forged_payload`, one made with a challenge that already made another
+         *     session `replayed_payload`. The request's own `User-Agent`, `Sec-CH-UA*` and
+         *     `Accept-Language` headers are kept and compared with what the SDK claims
+         *     (`user_agent_header_mismatch`, `client_hints_header_mismatch`,
+         *     `accept_language_mismatch`): all conditions of `device_risk` (docs/scoring.md).
          */
         post: operations["ingestSession"];
         delete?: never;
@@ -1077,6 +1120,7 @@ export interface components {
             webrtc_ips?: (string & (unknown | unknown))[];
             events?: components["schemas"]["IngestEvents"];
             mobile?: components["schemas"]["IngestMobile"];
+            integrity?: components["schemas"]["IngestIntegrity"];
             /** @description The device's own location, when the user allowed it. */
             geolocation?: {
                 latitude: number;
@@ -1122,6 +1166,34 @@ export interface components {
             mobile_id?: components["schemas"]["Text"] | null;
             /** @description An Apple DeviceCheck token. */
             apple_device_check?: components["schemas"]["Text"] | null;
+        };
+        /** @description A single-use challenge (`POST /ingest/challenge`) and the key that signs the one post it is for. */
+        IngestChallenge: {
+            /** @description The challenge's id, sent back in `integrity.challenge`. */
+            challenge: string;
+            /** @description The HMAC-SHA256 key (32 bytes, lower-case hex). It is never sent back; the post carries only the MAC it makes. */
+            key: string;
+            /**
+             * Format: date-time
+             * @description The challenge is consumed by a session post before this time, or not at all.
+             */
+            expires_at: string;
+        };
+        /**
+         * @description The post's binding to a challenge from `POST /ingest/challenge`. `mac` is the lower-case
+         *     hex HMAC-SHA256, keyed with the challenge's `key` (its hex decoded to 32 bytes), of the
+         *     post's canonical JSON: the whole body without `integrity`, object members sorted by
+         *     name at every depth (the names are ASCII), members whose value is undefined left out, no white space, strings and numbers as
+         *     JavaScript's `JSON.stringify` writes them, in UTF-8. A post that creates a web session
+         *     without a valid one is `forged_payload`; a challenge that already made another
+         *     session is `replayed_payload`. Native SDKs (`ios`, `android`) may omit it: their posts
+         *     are checked only when they carry it.
+         */
+        IngestIntegrity: {
+            /** @description The `challenge` of `POST /ingest/challenge`. */
+            challenge: string;
+            /** @description The HMAC-SHA256, lower-case hex. */
+            mac: string;
         };
         /** @description The stored session's id. */
         IngestSessionResponse: {
@@ -2933,6 +3005,47 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createIngestChallenge: {
+        parameters: {
+            query?: {
+                /** @description The project's id, as a query parameter. */
+                project_id?: string;
+            };
+            header?: {
+                /** @description The project's id (public, like the SDK's script tag). Required unless `project_id` is given. */
+                "x-project-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A fresh challenge. Not cacheable. */
+            200: {
+                headers: {
+                    /** @description `no-store`: a challenge is for one post. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestChallenge"];
+                };
+            };
+            /** @description The project is missing or unknown. Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

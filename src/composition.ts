@@ -186,6 +186,20 @@ export interface Runtime extends CoreDeps {
   close(): Promise<void>;
 }
 
+/** The configuration's database, not migrated (makeRuntime migrates it; `trustgate migrate` and `backup` use it alone). */
+export function openDatabase(config: Config, logger: Logger): Db {
+  return makeDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: sqliteFile(config),
+    poolSize: config.databasePoolSize,
+    sqliteCacheMb: config.sqliteCacheMb,
+    sqliteMmapMb: config.sqliteMmapMb,
+    sqliteCheckpointMs: config.sqliteCheckpointMs,
+    sqliteThread: config.sqliteThread,
+    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
+  });
+}
+
 /**
  * The real edge dependencies from the configuration (the database, migrated; the secret box;
  * the IP data and lists; the analysis engine), composed: how the server and the CLI start.
@@ -201,16 +215,7 @@ export async function makeRuntime(
     publicBaseUrl?: () => string;
   } = {},
 ): Promise<Runtime> {
-  const db = makeDb({
-    databaseUrl: config.databaseUrl,
-    sqliteFile: sqliteFile(config),
-    poolSize: config.databasePoolSize,
-    sqliteCacheMb: config.sqliteCacheMb,
-    sqliteMmapMb: config.sqliteMmapMb,
-    sqliteCheckpointMs: config.sqliteCheckpointMs,
-    sqliteThread: config.sqliteThread,
-    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
-  });
+  const db = openDatabase(config, logger);
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
   // even when nothing is pending, and N workers would contend for it).
   if (options.migrate ?? true) await migrate(db);

@@ -13,6 +13,7 @@
  *   trustgate webhooks replay <request_id>
  *   trustgate webhooks test [project_id] [--json]
  *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
+ *   trustgate migrate  (applies the pending database migrations, under the migration lock)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
  * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server reloads by itself; they need no database.
@@ -31,8 +32,9 @@ import {
   syncIpLists,
   type IpListName,
 } from '../geo/ip-lists';
-import { makeLogger } from '../logger';
-import { makeRuntime, type Runtime } from '../composition';
+import { makeLogger, type Logger } from '../logger';
+import { makeRuntime, openDatabase, type Runtime } from '../composition';
+import { migrate } from '../storage/db';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -65,6 +67,9 @@ const USAGE = `usage:
       run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
       On PostgreSQL it is woken by NOTIFY as soon as a webhook is queued; it also looks for
       due webhooks every N ms (default 1000), which on SQLite is how it finds new ones
+  trustgate migrate
+      applies the pending database migrations and exits (servers also apply them at start);
+      processes starting at once take turns under a lock, so it is safe beside running servers
 `;
 
 export class UsageError extends Error {}
@@ -360,6 +365,20 @@ function workerPollMs(argv: string[]): number | undefined {
   return ms;
 }
 
+/** `trustgate migrate`: the pending migrations applied (waiting for another process's), and what was applied. */
+async function runMigrate(argv: string[], config: Config, logger: Logger, io: CliIo): Promise<number> {
+  if (argv.length > 1) throw new UsageError('migrate takes no arguments\n' + USAGE);
+  const db = openDatabase(config, logger);
+  try {
+    const applied = await migrate(db);
+    for (const name of applied) io.stdout(`applied ${name}\n`);
+    io.stdout(applied.length ? `${applied.length} migrations applied\n` : 'the database is up to date\n');
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
@@ -399,6 +418,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     // The worker's stderr is its JSON log, so there it is a log line.
     if (argv[0] === 'worker') logger.info({ database: databaseLocation(config) }, 'database');
     else io.stderr(`database: ${databaseLocation(config)}\n`);
+    if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, io);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {

@@ -36,6 +36,7 @@ import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
+import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
@@ -155,9 +156,19 @@ export function makeServices(edges: EdgeDeps) {
     },
     sweep: () => verification.sweep(),
   };
+  const readiness = makeReadiness({
+    db: deps.db,
+    logger: deps.logger,
+    ipDataLoaded: deps.ipIntelligence !== ipDataNotLoaded,
+    models: !deps.analysis ? 'off' : deps.analysis.warmUp ? 'loading' : 'loaded',
+  });
   return {
     /** The edge dependencies the services were built on (defaults filled in). */
     edges: deps,
+    /** GET /readyz's checks; the server tells it when it stops. */
+    readiness,
+    /** Loads the analysis models ahead of the first verification; /readyz is not ready until they are. */
+    warmUp: () => readiness.modelsLoading(deps.analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
     evaluation,
@@ -299,7 +310,7 @@ export async function makeRuntime(
     warmUp: async () => {
       if (!analysis) return;
       const started = Date.now();
-      await analysis.warmUp();
+      await services.warmUp();
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {

@@ -1,14 +1,17 @@
 /**
- * `trustgate backup` and `trustgate restore` as real processes, on SQLite: a backup taken while
- * the server runs and writes, restored into an empty DATA_DIR, gives a server that answers the
- * same API calls the same way; a non-empty DATA_DIR and a foreign archive are refused.
- * (On PostgreSQL the database goes through pg_dump, not the archive: README.)
+ * `trustgate backup` and `trustgate restore` as real processes: a backup taken while the server
+ * runs and writes, restored into an empty DATA_DIR, gives a server that answers the same API
+ * calls the same way; a non-empty DATA_DIR and a foreign archive are refused. On SQLite the
+ * database is in the archive; on PostgreSQL (DATABASE_URL) it goes the README's way, pg_dump
+ * and pg_restore into a new database, beside the archive's key, media and lists.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import * as tar from 'tar-stream';
+import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
 import {
   compileSources,
@@ -22,27 +25,34 @@ import {
 } from '../helpers/processes';
 import type { Health } from '../../src/api-types';
 
-const onSqlite = !process.env.DATABASE_URL;
 let root: string;
+/** PostgreSQL: the original database, and the one pg_restore fills. */
+let originalDb: TestDb | undefined;
+let restoredDb: TestDb | undefined;
 
-beforeAll(() => {
-  if (!onSqlite) return;
+beforeAll(async () => {
   compileSources();
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-backup-'));
+  if (process.env.DATABASE_URL) {
+    originalDb = await makeTestDb({ migrate: false });
+    restoredDb = await makeTestDb({ migrate: false });
+  }
 }, 120_000);
-afterAll(() => {
+afterAll(async () => {
   killAll();
-  if (!onSqlite) return;
   removeCompiled();
   fs.rmSync(root, { recursive: true, force: true });
+  await originalDb?.destroy();
+  await restoredDb?.destroy();
 });
 
-/** A server's or the CLI's environment on `dataDir`, with the key in DATA_DIR/secret.key (none configured). */
-const envOf = (dataDir: string): NodeJS.ProcessEnv => ({
+/** A server's or the CLI's environment on `dataDir` (and `db` on PostgreSQL), with the key in DATA_DIR/secret.key (none configured). */
+const envOf = (dataDir: string, db?: TestDb): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   DATA_DIR: dataDir,
   ANALYSIS_ENGINE: 'off',
   DEMO: 'false',
+  ...(db?.url ? { DATABASE_URL: db.url } : {}),
 });
 
 /** The calls compared before the backup and after the restore (each answer's status and body). */
@@ -74,10 +84,10 @@ async function stop(server: ServerProcess): Promise<void> {
   expect(await server.exited).toBe(0);
 }
 
-(onSqlite ? describe : describe.skip)('trustgate backup and restore', () => {
+describe('trustgate backup and restore', () => {
   test('when a backup is taken while the server writes and restored into an empty DATA_DIR, then the restored server gives the same answers to the same calls', async () => {
     const original = path.join(root, 'original');
-    const server = await startServer(envOf(original));
+    const server = await startServer(envOf(original, originalDb));
     const { api_key: apiKey, project_id: projectId } = JSON.parse(
       fs.readFileSync(path.join(original, 'default-project.json'), 'utf8'),
     ) as { api_key: string; project_id: string };
@@ -120,21 +130,29 @@ async function stop(server: ServerProcess): Promise<void> {
       }
     })();
     const archive = path.join(root, 'trustgate-backup.tgz');
-    const made = await runCli(['backup', archive], envOf(original));
+    const made = await runCli(['backup', archive], envOf(original, originalDb));
     writing = false;
     await writer;
     expect(made.stderr).not.toContain('trustgate:');
     expect(made.code).toBe(0);
     expect(writes).toBeGreaterThan(0);
     expect(made.stdout).toContain(`backup written to ${archive}`);
-    expect(made.stdout).toMatch(/database: a snapshot of the SQLite database \(migrations up to 0\d+_\w+\)/);
+    if (originalDb) {
+      expect(made.stdout).toContain('database: not included (PostgreSQL: back it up with pg_dump');
+      // The README's route: pg_dump while the server runs, pg_restore into a new database.
+      const dump = path.join(root, 'trustgate.dump');
+      execFileSync('pg_dump', ['--format=custom', `--file=${dump}`, '--no-owner', originalDb.url!]);
+      execFileSync('pg_restore', ['--no-owner', `--dbname=${restoredDb!.url!}`, dump]);
+    } else {
+      expect(made.stdout).toMatch(/database: a snapshot of the SQLite database \(migrations up to 0\d+_\w+\)/);
+    }
     expect(made.stdout).toContain('media files: 1');
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
     await stop(server);
 
     const restored = path.join(root, 'restored');
     fs.mkdirSync(restored);
-    const back = await runCli(['restore', archive], envOf(restored));
+    const back = await runCli(['restore', archive], envOf(restored, restoredDb));
     expect(back.stderr).not.toContain('trustgate:');
     expect(back.code).toBe(0);
     expect(back.stdout).toContain(`secret key: ${path.join(restored, 'secret.key')}`);
@@ -144,18 +162,19 @@ async function stop(server: ServerProcess): Promise<void> {
     expect(fs.readFileSync(path.join(restored, 'media', 'capture-1.bin'), 'utf8')).toBe('sealed capture bytes');
     expect(fs.readFileSync(path.join(restored, 'ip-lists', 'fraud.txt'), 'utf8')).toContain('203.0.113.7');
 
-    const again = await startServer(envOf(restored));
+    const again = await startServer(envOf(restored, restoredDb));
     try {
       expect(await answers(again.port, apiKey, sessions)).toEqual(before);
-      // The API key and webhook secret of the original: the same project, its secret readable with the restored key.
-      const listed = await runCli(['project', 'list', '--json'], envOf(restored));
+      // The same projects, as the CLI sees them.
+      const listed = await runCli(['project', 'list', '--json'], envOf(restored, restoredDb));
       expect(listed.code).toBe(0);
+      expect((JSON.parse(listed.stdout) as { project_id: string }[]).map((p) => p.project_id)).toContain(projectId);
     } finally {
       await stop(again);
     }
 
     // Into a folder that is not empty (it now holds the restored installation): refused, nothing touched.
-    const refused = await runCli(['restore', archive], envOf(restored));
+    const refused = await runCli(['restore', archive], envOf(restored, restoredDb));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`DATA_DIR ${restored} is not empty`);
     expect(fs.readFileSync(path.join(restored, 'secret.key'))).toEqual(
@@ -181,7 +200,7 @@ async function stop(server: ServerProcess): Promise<void> {
   test('when the backup file already exists, then backup refuses to overwrite it', async () => {
     const existing = path.join(root, 'existing.tgz');
     fs.writeFileSync(existing, 'keep me');
-    const r = await runCli(['backup', existing], envOf(path.join(root, 'original')));
+    const r = await runCli(['backup', existing], envOf(path.join(root, 'original'), originalDb));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${existing} exists: name a new file`);
     expect(fs.readFileSync(existing, 'utf8')).toBe('keep me');

@@ -10,6 +10,7 @@ type Schemas = components['schemas'];
 
 export type ErrorBody = Schemas['ErrorBody'];
 export type Health = Schemas['Health'];
+export type Readiness = Schemas['Readiness'];
 export type NetworkDataHealth = Schemas['NetworkDataHealth'];
 export type GeoDataHealth = Schemas['GeoDataHealth'];
 export type IpListHealth = Schemas['IpListHealth'];

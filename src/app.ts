@@ -101,7 +101,13 @@ export function createApp(deps: AppDeps): Express {
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
-  const system = makeSystemHandlers({ db, logger, clock, networkData: services.edges.networkData });
+  const system = makeSystemHandlers({
+    db,
+    logger,
+    clock,
+    networkData: services.edges.networkData,
+    readiness: services.readiness,
+  });
   const sdk = makeSdkHandlers(services.ingest);
 
   const admitted = makeAdmission(config.evaluationConcurrency);
@@ -134,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/ingest/challenge', sdk.createIngestChallenge);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
+  app.get('/readyz', system.getReadiness);
 
   app.use(notFound);
   app.use(makeErrorHandler(logger));

@@ -37,6 +37,7 @@ import { makeIngestUseCases } from './usecases/ingest';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
+import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
@@ -157,9 +158,19 @@ export function makeServices(edges: EdgeDeps) {
     },
     sweep: () => verification.sweep(),
   };
+  const readiness = makeReadiness({
+    db: deps.db,
+    logger: deps.logger,
+    ipDataLoaded: deps.ipIntelligence !== ipDataNotLoaded,
+    models: !deps.analysis ? 'off' : deps.analysis.warmUp ? 'loading' : 'loaded',
+  });
   return {
     /** The edge dependencies the services were built on (defaults filled in). */
     edges: deps,
+    /** GET /readyz's checks; the server tells it when it stops. */
+    readiness,
+    /** Loads the analysis models ahead of the first verification; /readyz is not ready until they are. */
+    warmUp: () => readiness.modelsLoading(deps.analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
     evaluation,
@@ -193,6 +204,20 @@ export interface Runtime extends CoreDeps {
   close(): Promise<void>;
 }
 
+/** The configuration's database, not migrated (makeRuntime migrates it; `trustgate migrate` and `backup` use it alone). */
+export function openDatabase(config: Config, logger: Logger): Db {
+  return makeDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: sqliteFile(config),
+    poolSize: config.databasePoolSize,
+    sqliteCacheMb: config.sqliteCacheMb,
+    sqliteMmapMb: config.sqliteMmapMb,
+    sqliteCheckpointMs: config.sqliteCheckpointMs,
+    sqliteThread: config.sqliteThread,
+    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
+  });
+}
+
 /**
  * The real edge dependencies from the configuration (the database, migrated; the secret box;
  * the IP data and lists; the analysis engine), composed: how the server and the CLI start.
@@ -208,16 +233,7 @@ export async function makeRuntime(
     publicBaseUrl?: () => string;
   } = {},
 ): Promise<Runtime> {
-  const db = makeDb({
-    databaseUrl: config.databaseUrl,
-    sqliteFile: sqliteFile(config),
-    poolSize: config.databasePoolSize,
-    sqliteCacheMb: config.sqliteCacheMb,
-    sqliteMmapMb: config.sqliteMmapMb,
-    sqliteCheckpointMs: config.sqliteCheckpointMs,
-    sqliteThread: config.sqliteThread,
-    onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
-  });
+  const db = openDatabase(config, logger);
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
   // even when nothing is pending, and N workers would contend for it).
   if (options.migrate ?? true) await migrate(db);
@@ -301,7 +317,7 @@ export async function makeRuntime(
     warmUp: async () => {
       if (!analysis) return;
       const started = Date.now();
-      await analysis.warmUp();
+      await services.warmUp();
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {

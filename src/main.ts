@@ -162,11 +162,17 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     // A cluster's worker may get the signal twice: from the terminal's process group and from the primary.
     if (stopping) return;
     stopping = true;
+    // GET /readyz answers 503 from now on, to a load balancer still asking on an open connection.
+    runtime.services.readiness.stopping();
     logger.info({ signal }, 'shutting down');
     stopWorker.abort();
+    // Drains: no new connections; the requests under way are answered, and each keep-alive
+    // connection is closed as soon as it has no request in flight.
     server.close(() => {
+      clearInterval(closingIdle);
       worker.then(() => runtime.close()).finally(() => process.exit(0));
     });
+    const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));

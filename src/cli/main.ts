@@ -13,13 +13,16 @@
  *   trustgate webhooks replay <request_id>
  *   trustgate webhooks test [project_id] [--json]
  *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
+ *   trustgate migrate  (applies the pending database migrations, under the migration lock)
+ *   trustgate backup FILE | restore FILE  (the database, secret key, media and IP lists in one archive: cli/backup.ts)
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
  * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server reloads by itself; they need no database.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseLocation, loadConfig, type Config } from '../config';
+import { databaseLocation, loadConfig, sqliteFile, type Config } from '../config';
+import { backup, restore } from './backup';
 import {
   addToIpList,
   IP_LIST_NAMES,
@@ -31,8 +34,9 @@ import {
   syncIpLists,
   type IpListName,
 } from '../geo/ip-lists';
-import { makeLogger } from '../logger';
-import { makeRuntime, type Runtime } from '../composition';
+import { makeLogger, type Logger } from '../logger';
+import { makeRuntime, openDatabase, type Runtime } from '../composition';
+import { migrate } from '../storage/db';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -65,6 +69,15 @@ const USAGE = `usage:
       run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
       On PostgreSQL it is woken by NOTIFY as soon as a webhook is queued; it also looks for
       due webhooks every N ms (default 1000), which on SQLite is how it finds new ones
+  trustgate migrate
+      applies the pending database migrations and exits (servers also apply them at start);
+      processes starting at once take turns under a lock, so it is safe beside running servers
+  trustgate backup FILE
+      writes one archive (gzipped tar, mode 0600): a consistent snapshot of the SQLite database
+      taken while servers run, the secret key, the media and the IP lists. On PostgreSQL the
+      database is not in it: back it up with pg_dump (README)
+  trustgate restore FILE
+      restores an archive into the configured DATA_DIR, which must be empty, and checks it
 `;
 
 export class UsageError extends Error {}
@@ -360,6 +373,55 @@ function workerPollMs(argv: string[]): number | undefined {
   return ms;
 }
 
+/** `trustgate migrate`: the pending migrations applied (waiting for another process's), and what was applied. */
+async function runMigrate(argv: string[], config: Config, logger: Logger, io: CliIo): Promise<number> {
+  if (argv.length > 1) throw new UsageError('migrate takes no arguments\n' + USAGE);
+  const db = openDatabase(config, logger);
+  try {
+    const applied = await migrate(db);
+    for (const name of applied) io.stdout(`applied ${name}\n`);
+    io.stdout(applied.length ? `${applied.length} migrations applied\n` : 'the database is up to date\n');
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `trustgate backup FILE` and `trustgate restore FILE` (cli/backup.ts). */
+async function runBackup(argv: string[], config: Config, io: CliIo): Promise<number> {
+  const [command, file, ...extra] = argv;
+  if (!file || extra.length > 0) throw new UsageError(`${command} needs one FILE\n` + USAGE);
+  const out = (line: string) => io.stdout(line + '\n');
+  if (command === 'backup') {
+    const r = await backup(file, config, new Date());
+    out(`backup written to ${r.file}`);
+    out(
+      r.database === 'sqlite'
+        ? `  database: a snapshot of the SQLite database (migrations up to ${r.migration ?? 'none'})`
+        : '  database: not included (PostgreSQL: back it up with pg_dump, README "Backups and upgrades")',
+    );
+    out('  secret key: included; the archive opens the stored secrets, so keep it as safe as the key');
+    out(`  media files: ${r.mediaFiles}`);
+    out(`  IP list files: ${r.ipListFiles}`);
+    return 0;
+  }
+  const r = await restore(file, config);
+  out(`restored the backup of ${r.createdAt} into ${config.dataDir}`);
+  out(
+    r.database === 'sqlite'
+      ? `  database: ${sqliteFile(config)} (migrations up to ${r.migration ?? 'none'}; newer ones run when the server starts)`
+      : '  database: not in the archive (PostgreSQL: restore your pg_dump with pg_restore)',
+  );
+  out(
+    r.secretKey === 'file'
+      ? `  secret key: ${path.join(config.dataDir, 'secret.key')}`
+      : '  secret key: the same as TRUSTGATE_SECRET_KEY (not written)',
+  );
+  out(`  media files: ${r.mediaFiles}`);
+  out(`  IP list files: ${r.ipListFiles}`);
+  return 0;
+}
+
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
@@ -399,6 +461,8 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     // The worker's stderr is its JSON log, so there it is a log line.
     if (argv[0] === 'worker') logger.info({ database: databaseLocation(config) }, 'database');
     else io.stderr(`database: ${databaseLocation(config)}\n`);
+    if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, io);
+    if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, io);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
     if (argv[0] === 'worker') {

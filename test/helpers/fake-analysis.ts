@@ -139,3 +139,18 @@ export const fakeAnalysisEngine: AnalysisEngine = {
     };
   },
 };
+
+/**
+ * The fake engine with models that take until the test says: `warmUp()` settles when `loaded()`
+ * or `failed()` is called (GET /readyz's tests).
+ */
+export function slowFakeAnalysisEngine() {
+  let settle: { resolve: () => void; reject: (err: Error) => void } | undefined;
+  const warming = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  const engine: AnalysisEngine = { ...fakeAnalysisEngine, warmUp: () => warming };
+  return {
+    engine,
+    loaded: () => settle!.resolve(),
+    failed: (message: string) => settle!.reject(new Error(message)),
+  };
+}

@@ -84,4 +84,6 @@ export type AnalysisOutcome =
 
 export interface AnalysisEngine {
   analyse(input: AnalysisInput): Promise<AnalysisOutcome>;
+  /** Loads the models ahead of the first analysis (GET /readyz waits for it); absent: nothing to load. */
+  warmUp?(): Promise<void>;
 }

@@ -570,6 +570,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness check
+         * @description Reports whether this process should be sent traffic: `200` once the database's migrations
+         *     have all been applied, the IP data is loaded and, when the analysis engine is on
+         *     (`ANALYSIS_ENGINE=local`), its models are loaded; `503` before that, when the models could
+         *     not be loaded, and from the moment the process is asked to stop (it then finishes the
+         *     requests under way). Both answers list each check. `/healthz` says whether the process is
+         *     alive; this says whether it is ready. Needs no API key; meant for load balancers and
+         *     orchestrators.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "verification.face-match.completed": {
@@ -721,6 +747,36 @@ export interface components {
              */
             database: "sqlite" | "postgresql";
             data?: components["schemas"]["NetworkDataHealth"];
+        };
+        /** @description Whether the process is ready to serve, and each check behind that. */
+        Readiness: {
+            /**
+             * @description `ready` (a `200` answer) when every check passes, `not_ready` (a `503`) otherwise.
+             * @enum {string}
+             */
+            status: "ready" | "not_ready";
+            checks: {
+                /**
+                 * @description Whether the database has every migration this version knows (`trustgate migrate`);
+                 *     `unknown` when the database cannot be asked.
+                 * @enum {string}
+                 */
+                migrations: "applied" | "pending" | "unknown";
+                /**
+                 * @description The geolocation and ASN databases.
+                 * @enum {string}
+                 */
+                ip_data: "loaded" | "not_loaded";
+                /**
+                 * @description The analysis engine's face and document models: `off` when the engine is off
+                 *     (`ANALYSIS_ENGINE=off`, not a reason to wait), `failed` when they could not be loaded
+                 *     (the log says why).
+                 * @enum {string}
+                 */
+                models: "loaded" | "loading" | "failed" | "off";
+                /** @description The process was asked to stop (SIGTERM, SIGINT) and is finishing its requests. */
+                stopping: boolean;
+            };
         };
         /**
          * @description How old the data behind the network facts is: the geolocation and ASN databases, and each
@@ -3129,6 +3185,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description Not ready (yet, or any more); `checks` says what it waits for. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

@@ -1,0 +1,341 @@
+/**
+ * `trustgate backup FILE` and `trustgate restore FILE`: an installation in one archive, and back.
+ *
+ * The archive is a gzipped tar (`tar tzf FILE` lists it), written mode 0600:
+ *   manifest.json      what it is: format, version, when, which database, the last migration
+ *   secret.key         the secret key in use (TRUSTGATE_SECRET_KEY's or DATA_DIR/secret.key), base64
+ *   trustgate.sqlite   SQLite: a consistent snapshot (VACUUM INTO: one read transaction, which
+ *                      running servers' writes neither block nor disturb)
+ *   media/…            the captured images (sealed with the secret key) and the URL signing key
+ *   ip-lists/…         the operator's IP lists and the synced ones
+ * The media and lists are copied after the snapshot: a capture erased in between is missing,
+ * one stored in between is there without its row (the worker's sweep treats both as it treats
+ * an erasure). On PostgreSQL the database is not in the archive: `pg_dump` backs it up (README).
+ *
+ * Restore writes into the configured DATA_DIR, which must be empty (or absent), checks the
+ * database (quick_check) and that the archive's key opens its stored secrets; on a failure it
+ * empties DATA_DIR again. The server applies newer migrations when it starts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import * as tar from 'tar-stream';
+import { systemRandom } from '../clock';
+import { sqliteFile, type Config } from '../config';
+import { makeSecretBox } from '../security/secrets';
+
+export const BACKUP_FORMAT = 'trustgate-backup';
+export const BACKUP_VERSION = 1;
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  created_at: string;
+  database: 'sqlite' | 'postgresql';
+  /** The archived database's last migration; null on PostgreSQL (not archived). */
+  migration: string | null;
+}
+
+export interface BackupSummary {
+  file: string;
+  database: BackupManifest['database'];
+  migration: string | null;
+  mediaFiles: number;
+  ipListFiles: number;
+}
+
+export type BackupConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey' | 'ipListsDir'>;
+
+const SECRET_KEY_FILE = 'secret.key';
+const MANIFEST = 'manifest.json';
+const DATABASE_ENTRY = 'trustgate.sqlite';
+
+/** Where the media store keeps its files (composition.ts: `<dataDir>/media`). */
+const mediaDir = (config: BackupConfig) => path.join(config.dataDir, 'media');
+const listsDir = (config: BackupConfig) => config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
+
+function secretKeyInUse(config: BackupConfig): Buffer {
+  if (config.secretKey) return Buffer.from(config.secretKey, 'base64');
+  const file = path.join(config.dataDir, SECRET_KEY_FILE);
+  if (!fs.existsSync(file))
+    throw new Error(
+      `no secret key: TRUSTGATE_SECRET_KEY is unset and ${file} does not exist (is DATA_DIR the installation's?)`,
+    );
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+/** The regular files under `dir`, as paths relative to it with `/` separators (none when it is absent). */
+function filesUnder(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return filesUnder(path.join(dir, entry.name), rel);
+      return entry.isFile() ? [rel] : [];
+    });
+}
+
+/** A file's bytes, or undefined when it was removed since it was listed (a capture erased meanwhile). */
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The database's consistent snapshot into `into`; resolves with its last migration. */
+function snapshotSqlite(file: string, into: string): string | null {
+  if (!fs.existsSync(file)) throw new Error(`no database at ${file} (is DATA_DIR the installation's?)`);
+  const live = new Database(file, { fileMustExist: true });
+  try {
+    live.pragma('busy_timeout = 10000');
+    live.prepare('VACUUM INTO ?').run(into);
+  } finally {
+    live.close();
+  }
+  const snapshot = new Database(into, { readonly: true });
+  try {
+    const row = snapshot.prepare('SELECT name FROM knex_migrations ORDER BY id DESC LIMIT 1').get() as
+      { name: string } | undefined;
+    return row?.name ?? null;
+  } finally {
+    snapshot.close();
+  }
+}
+
+type Source = { name: string; bytes: Buffer } | { name: string; file: string };
+
+function addEntry(pack: tar.Pack, source: Source): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error | null) => (err ? reject(err) : resolve());
+    if ('bytes' in source) {
+      pack.entry({ name: source.name, mode: 0o600 }, source.bytes, done);
+      return;
+    }
+    const entry = pack.entry({ name: source.name, mode: 0o600, size: fs.statSync(source.file).size }, done);
+    fs.createReadStream(source.file).on('error', reject).pipe(entry);
+  });
+}
+
+export async function backup(file: string, config: BackupConfig, now: Date): Promise<BackupSummary> {
+  const target = path.resolve(file);
+  if (fs.existsSync(target)) throw new Error(`${target} exists: name a new file`);
+  const key = secretKeyInUse(config);
+  const partial = `${target}.${process.pid}.tmp`;
+  const snapshot = `${target}.${process.pid}.sqlite.tmp`;
+  try {
+    const database = config.databaseUrl ? 'postgresql' : 'sqlite';
+    const migration = database === 'sqlite' ? snapshotSqlite(sqliteFile(config), snapshot) : null;
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      created_at: now.toISOString(),
+      database,
+      migration,
+    };
+    const media = filesUnder(mediaDir(config)).flatMap((rel) => {
+      const bytes = readIfPresent(path.join(mediaDir(config), rel));
+      return bytes ? [{ name: `media/${rel}`, bytes }] : [];
+    });
+    const lists = filesUnder(listsDir(config)).flatMap((rel) => {
+      const bytes = readIfPresent(path.join(listsDir(config), rel));
+      return bytes ? [{ name: `ip-lists/${rel}`, bytes }] : [];
+    });
+    const sources: Source[] = [
+      { name: MANIFEST, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+      { name: SECRET_KEY_FILE, bytes: Buffer.from(`${key.toString('base64')}\n`) },
+      ...(database === 'sqlite' ? [{ name: DATABASE_ENTRY, file: snapshot }] : []),
+      ...media,
+      ...lists,
+    ];
+    const pack = tar.pack();
+    const written = pipeline(pack, zlib.createGzip(), fs.createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
+    for (const source of sources) await addEntry(pack, source);
+    pack.finalize();
+    await written;
+    fs.renameSync(partial, target);
+    return { file: target, database, migration, mediaFiles: media.length, ipListFiles: lists.length };
+  } finally {
+    fs.rmSync(partial, { force: true });
+    fs.rmSync(snapshot, { force: true });
+  }
+}
+
+export interface RestoreSummary {
+  database: BackupManifest['database'];
+  migration: string | null;
+  createdAt: string;
+  /** Where the key went: DATA_DIR/secret.key, or nowhere (TRUSTGATE_SECRET_KEY holds the same key). */
+  secretKey: 'file' | 'configured';
+  mediaFiles: number;
+  ipListFiles: number;
+}
+
+const isEmptyOrAbsent = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+const isInside = (child: string, parent: string) => !path.relative(parent, child).startsWith('..');
+
+/** An archive's entry name as path segments; refused when it could leave its folder. */
+function segments(name: string): string[] {
+  const parts = name.split('/');
+  if (name.startsWith('/') || name.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..'))
+    throw new Error(`the archive has an entry outside its folders (${JSON.stringify(name)}): not a Trustgate backup`);
+  return parts;
+}
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error('the archive has an entry larger than expected: not a Trustgate backup');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function writeEntry(stream: Readable, file: string): Promise<void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  await pipeline(stream, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+}
+
+function checkManifest(bytes: Buffer, config: BackupConfig): BackupManifest {
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(bytes.toString('utf8')) as BackupManifest;
+  } catch {
+    throw new Error('the archive’s manifest.json is not JSON: not a Trustgate backup');
+  }
+  if (manifest.format !== BACKUP_FORMAT) throw new Error('not a Trustgate backup (manifest.json)');
+  if (manifest.version !== BACKUP_VERSION)
+    throw new Error(`a backup of format version ${manifest.version}; this version reads ${BACKUP_VERSION}`);
+  if (manifest.database === 'sqlite' && config.databaseUrl)
+    throw new Error('the backup holds a SQLite database, and DATABASE_URL names PostgreSQL: unset it to restore');
+  if (manifest.database === 'postgresql' && !config.databaseUrl)
+    throw new Error(
+      'the backup was taken on PostgreSQL (its database is in your pg_dump, not here): set DATABASE_URL to the restored database',
+    );
+  return manifest;
+}
+
+/** The restored database opens, passes quick_check, and the key opens the stored webhook secrets. */
+function checkRestored(file: string, key: Buffer): void {
+  const conn = new Database(file, { fileMustExist: true });
+  try {
+    const check = conn.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`the restored database fails its check: ${String(check)}`);
+    const row = conn.prepare('SELECT webhook_secret_encrypted AS sealed FROM projects LIMIT 1').get() as
+      { sealed: string } | undefined;
+    try {
+      if (row) makeSecretBox(key, systemRandom).decrypt(row.sealed);
+    } catch {
+      throw new Error('the archive’s secret key does not open the stored secrets: the backup is damaged');
+    }
+  } finally {
+    conn.close();
+  }
+}
+
+export async function restore(file: string, config: BackupConfig): Promise<RestoreSummary> {
+  const archive = path.resolve(file);
+  if (!fs.existsSync(archive)) throw new Error(`no file ${archive}`);
+  const lists = listsDir(config);
+  if (!isEmptyOrAbsent(config.dataDir))
+    throw new Error(
+      `DATA_DIR ${config.dataDir} is not empty: restore only into an empty folder (a new one, or this one once you have kept what it holds elsewhere)`,
+    );
+  const listsOutside = !isInside(lists, config.dataDir);
+  if (listsOutside && !isEmptyOrAbsent(lists))
+    throw new Error(`IP_LISTS_DIR ${lists} is not empty: restore only into an empty folder`);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+
+  let manifest: BackupManifest | undefined;
+  let key: Buffer | undefined;
+  let secretKey: RestoreSummary['secretKey'] = 'file';
+  let mediaFiles = 0;
+  let ipListFiles = 0;
+  let database = false;
+  const handle = async (headers: tar.Headers, stream: Readable): Promise<void> => {
+    if (headers.type === 'directory') return void stream.resume();
+    if ((headers.type ?? 'file') !== 'file')
+      throw new Error(`the archive has an entry that is not a file (${headers.name}): not a Trustgate backup`);
+    const [top, ...rest] = segments(headers.name);
+    if (!manifest) {
+      if (headers.name !== MANIFEST)
+        throw new Error('the archive does not start with manifest.json: not a Trustgate backup');
+      manifest = checkManifest(await readAll(stream, 64 * 1024), config);
+      return;
+    }
+    if (headers.name === SECRET_KEY_FILE) {
+      const text = (await readAll(stream, 1024)).toString('utf8').trim();
+      key = Buffer.from(text, 'base64');
+      if (key.length !== 32) throw new Error('the archive’s secret.key is not a 32-byte key: the backup is damaged');
+      if (config.secretKey) {
+        if (!Buffer.from(config.secretKey, 'base64').equals(key))
+          throw new Error(
+            'the archive’s secret key differs from TRUSTGATE_SECRET_KEY: the restored secrets could not be read; set TRUSTGATE_SECRET_KEY to the key of the installation backed up, or unset it to use the restored DATA_DIR/secret.key',
+          );
+        secretKey = 'configured';
+        return;
+      }
+      fs.writeFileSync(path.join(config.dataDir, SECRET_KEY_FILE), `${text}\n`, { mode: 0o600, flag: 'wx' });
+      return;
+    }
+    if (headers.name === DATABASE_ENTRY && manifest.database === 'sqlite') {
+      await writeEntry(stream, sqliteFile(config));
+      database = true;
+      return;
+    }
+    if (top === 'media' && rest.length > 0) {
+      await writeEntry(stream, path.join(mediaDir(config), ...rest));
+      mediaFiles++;
+      return;
+    }
+    if (top === 'ip-lists' && rest.length > 0) {
+      await writeEntry(stream, path.join(lists, ...rest));
+      ipListFiles++;
+      return;
+    }
+    throw new Error(`the archive has an entry Trustgate does not write (${headers.name}): not a Trustgate backup`);
+  };
+
+  try {
+    const extract = tar.extract();
+    extract.on('entry', (headers, stream, next) => {
+      handle(headers, stream).then(
+        () => next(),
+        (err: Error) => {
+          stream.resume();
+          next(err);
+        },
+      );
+    });
+    await pipeline(fs.createReadStream(archive), zlib.createGunzip(), extract);
+    if (!manifest) throw new Error('the archive is empty: not a Trustgate backup');
+    if (!key) throw new Error('the archive has no secret.key: the backup is damaged');
+    if (manifest.database === 'sqlite') {
+      if (!database) throw new Error('the archive has no database: the backup is damaged');
+      checkRestored(sqliteFile(config), key);
+    }
+    return {
+      database: manifest.database,
+      migration: manifest.migration,
+      createdAt: manifest.created_at,
+      secretKey,
+      mediaFiles,
+      ipListFiles,
+    };
+  } catch (err) {
+    // Empty again, as it was: a second attempt is refused otherwise.
+    for (const dir of listsOutside ? [config.dataDir, lists] : [config.dataDir])
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+        fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    throw err;
+  }
+}

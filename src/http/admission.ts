@@ -6,9 +6,9 @@
  * arrival order, and each is let in on a fresh turn of the event loop (setImmediate), so that
  * I/O is served between them.
  *
- * A request whose client goes away while it waits leaves the queue and is never evaluated (its
- * place would otherwise never be given back: its response closed before it entered, so it can
- * neither finish nor close again).
+ * A request whose client goes away while it waits leaves the queue and is never evaluated, and
+ * one whose client went away before it got here does not enter (either would otherwise keep its
+ * place for ever: a response that has closed neither finishes nor closes again).
  */
 import type { RequestHandler } from 'express';
 
@@ -26,7 +26,10 @@ export function makeAdmission(limit: number): RequestHandler {
     if (next) setImmediate(next.enter);
     else running--;
   };
-  return (_req, res, next) => {
+  return (req, res, next) => {
+    // Its client left while an earlier step (the rate limit, the key) was waiting: its response
+    // has closed already and will neither finish nor close again, so it must not take a place.
+    if (res.destroyed || req.socket.destroyed) return;
     let state: 'waiting' | 'running' | 'done' = 'waiting';
     const entry: Waiting = {
       enter: () => {

@@ -13,6 +13,8 @@ type Res = Response & EventEmitter;
 function response(): Res {
   return new EventEmitter() as Res;
 }
+/** A request whose client is still there. */
+const req = () => ({ socket: { destroyed: false } }) as unknown as Request;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('makeAdmission', () => {
@@ -20,7 +22,7 @@ describe('makeAdmission', () => {
     const admit = makeAdmission(2);
     const entered: number[] = [];
     const responses = Array.from({ length: 5 }, response) as [Res, Res, Res, Res, Res];
-    responses.forEach((res, i) => admit({} as Request, res, () => entered.push(i)));
+    responses.forEach((res, i) => admit(req(), res, () => entered.push(i)));
     await tick();
     expect(entered).toEqual([0, 1]);
     responses[1].emit('finish');
@@ -40,8 +42,8 @@ describe('makeAdmission', () => {
     const admit = makeAdmission(1);
     const entered: string[] = [];
     const first = response();
-    admit({} as Request, first, () => entered.push('first'));
-    admit({} as Request, response(), () => entered.push('second'));
+    admit(req(), first, () => entered.push('first'));
+    admit(req(), response(), () => entered.push('second'));
     first.emit('finish');
     expect(entered).toEqual(['first']);
     await tick();
@@ -54,9 +56,9 @@ describe('makeAdmission when clients leave', () => {
     const admit = makeAdmission(1);
     const entered: string[] = [];
     const [a, b, c] = [response(), response(), response()];
-    admit({} as Request, a, () => entered.push('a'));
-    admit({} as Request, b, () => entered.push('b'));
-    admit({} as Request, c, () => entered.push('c'));
+    admit(req(), a, () => entered.push('a'));
+    admit(req(), b, () => entered.push('b'));
+    admit(req(), c, () => entered.push('c'));
     a.emit('finish');
     b.emit('close');
     await tick();
@@ -66,6 +68,45 @@ describe('makeAdmission when clients leave', () => {
 });
 
 describe('admission over HTTP', () => {
+  it('when a client leaves before its request reaches admission, then it takes no place and later requests are answered', async () => {
+    const admit = makeAdmission(1);
+    const gates: (() => void)[] = [];
+    let handled = 0;
+    const app = express();
+    // An earlier step that waits (as the rate limit waits for the database).
+    app.get(
+      '/slow',
+      (_req, _res, next) => gates.push(next),
+      admit,
+      (_req, res) => {
+        handled++;
+        res.json({ ok: true });
+      },
+    );
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const get = (signal?: AbortSignal) => fetch(`http://127.0.0.1:${port}/slow`, { signal });
+    try {
+      const leaving = new AbortController();
+      const abandoned = get(leaving.signal).catch(() => 'aborted');
+      while (gates.length === 0) await tick();
+      leaving.abort();
+      expect(await abandoned).toBe('aborted');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gates.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const later = get();
+      while (gates.length === 0) await tick();
+      gates.shift()!();
+      expect((await later).status).toBe(200);
+      expect(handled).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('when clients leave while their requests wait, then their places are not lost and later requests are answered', async () => {
     const admit = makeAdmission(1);
     const held: (() => void)[] = [];

@@ -80,10 +80,13 @@ describe('a plain page load', () => {
   afterAll(async () => {
     if (chromium && chromium.exitCode === null) {
       const exited = new Promise((resolve) => chromium!.once('exit', resolve));
-      chromium.kill('SIGKILL');
+      // The whole process group: Chromium's own children (renderer, GPU, utility) write into the
+      // profile too, and outlive the browser process when only it is killed.
+      process.kill(-chromium.pid!, 'SIGKILL');
       await exited;
     }
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    // (A child may still be closing its files for a moment after the group is killed.)
+    if (profile) fs.rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   });
 
   test('when Chromium opens the page by itself, with no DevTools client, then none of the new conditions is raised', async () => {
@@ -94,7 +97,8 @@ describe('a plain page load', () => {
     chromium = spawn(
       CHROMIUM_PATH,
       ['--headless=new', ...CHROMIUM_ARGS, `--user-data-dir=${profile}`, customer.origin + '/plain'],
-      { stdio: 'ignore' },
+      // A process group of its own, so that afterAll stops all of it.
+      { stdio: 'ignore', detached: true },
     );
     let sessionId: string | undefined;
     const until = Date.now() + 20_000;

@@ -53,12 +53,7 @@ const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..');
 const dist = path.join(ROOT, 'dist', 'src');
-if (!fs.existsSync(path.join(dist, 'app.js'))) {
-  console.error('bench-detection: run `npm run build` first');
-  process.exit(1);
-}
 const req = (p) => require(path.join(dist, p));
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 
 const CHROMIUM = '/usr/bin/chromium';
 const BASE_ARGS = [
@@ -135,6 +130,23 @@ async function stopChromium(child, profile) {
   await sleep(300);
   fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
+
+/**
+ * One identity case: the link to account `other` among `linked` (linked_accounts of an
+ * authenticate), and whether each match type in `want` is present (true) or absent (false).
+ */
+function linkCase(name, linked, other, want) {
+  const link = linked.find((l) => l.account_id === other);
+  const found = link ? link.match_type : [];
+  const pass = Object.entries(want).every(([type, present]) => found.includes(type) === present);
+  const expected = Object.entries(want)
+    .map(([type, present]) => `${present ? '' : 'no '}${type}`)
+    .join(', ');
+  return { name, expected, found: found.join(' ') || '(no link)', score: link?.score, pass };
+}
+
+/** Flagged: device_risk raised, a bot score of 0.5 or more, or the decision Fake. */
+const flagged = (r) => Boolean(r.device_risk || r.bot >= 0.5 || r.decision === 'Fake');
 
 /** Starts Xvfb on a free display; undefined when it is not installed. */
 async function virtualDisplay() {
@@ -379,16 +391,7 @@ async function main() {
     }
   }
 
-  /** Records whether the link to `other` has (or lacks) each match type expected. */
-  function expectLink(name, linked, other, want) {
-    const link = linked.find((l) => l.account_id === other);
-    const found = link ? link.match_type : [];
-    const pass = Object.entries(want).every(([type, present]) => found.includes(type) === present);
-    const expected = Object.entries(want)
-      .map(([type, present]) => `${present ? '' : 'no '}${type}`)
-      .join(', ');
-    identities.push({ name, expected, found: found.join(' ') || '(no link)', score: link?.score, pass });
-  }
+  const expectLink = (name, linked, other, want) => identities.push(linkCase(name, linked, other, want));
 
   /** The identity configurations of issue 17, each with its own fresh profile folders. */
   async function identity(xvfb) {
@@ -512,9 +515,17 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  if (args.json) return console.log(JSON.stringify({ results, identities, crossProfileBrowserLinks }, null, 2));
+  return { results, identities, crossProfileBrowserLinks };
+}
+
+/**
+ * The printed report: the table (configuration × signal), the detection rate over the automated
+ * configurations that ran, the false positives over the human baseline, the identity cases and
+ * the `browser` links between different profiles.
+ */
+function report({ results, identities, crossProfileBrowserLinks }) {
+  const lines = [];
   const ran = results.filter((r) => !r.skipped);
-  const flagged = (r) => r.device_risk || r.bot >= 0.5 || r.decision === 'Fake';
   const rows = [['configuration', 'device_risk', 'bot', 'decision', 'device conditions']];
   for (const r of results) {
     if (r.skipped) rows.push([r.name, '-', '-', '-', `skipped: ${r.skipped}`]);
@@ -528,26 +539,38 @@ async function main() {
       ]);
   }
   const widths = rows[0].slice(0, 4).map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join(' | '));
+  for (const row of rows) lines.push(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join(' | '));
   const automated = ran.filter((r) => r.kind === 'automated');
   const humans = ran.filter((r) => r.kind === 'human');
-  console.log(
+  lines.push(
     `\ndetection: ${automated.filter(flagged).length}/${automated.length} automated configurations flagged; ` +
       `false positives: ${humans.length ? `${humans.filter(flagged).length}/${humans.length}` : 'n/a (human baseline skipped)'}; ` +
       `${results.length - ran.length} configuration(s) skipped`,
   );
-  console.log('\nidentity | expected | match types found (score) | as expected');
+  lines.push('\nidentity | expected | match types found (score) | as expected');
   for (const i of identities)
-    console.log(
+    lines.push(
       `${i.name} | ${i.expected} | ${i.found}${i.score === undefined ? '' : ` (${i.score.toFixed(2)})`} | ${i.pass ? 'yes' : 'NO'}`,
     );
-  console.log(
+  lines.push(
     `\nidentity: ${identities.filter((i) => i.pass).length}/${identities.length} as expected; ` +
       `browser links between different profiles: ${identities.length ? crossProfileBrowserLinks : 'n/a'} (target 0)`,
   );
+  return lines.join('\n');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { report, linkCase, flagged };
+
+if (require.main === module) {
+  const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+  if (!fs.existsSync(path.join(dist, 'app.js'))) {
+    console.error('bench-detection: run `npm run build` first');
+    process.exit(1);
+  }
+  main()
+    .then((run) => console.log(args.json ? JSON.stringify(run, null, 2) : report(run)))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

@@ -23,15 +23,25 @@
 //   - http replay: the SDK's post copied from the headless run and posted again as a new session;
 //   - http hand-made: a clean-looking payload written by hand, as a script would;
 // - the human baseline: headful Chromium under Xvfb launched without any automation flag or
-//   debugging port, driven by xdotool (OS-level pointer and keys); skipped when Xvfb or xdotool
-//   is missing (apt-get install xvfb xdotool);
+//   debugging port (a plain process, a fresh profile folder, the page's URL on its command
+//   line), driven by xdotool (OS-level pointer and keys); the session id is the one the page
+//   posts to the customer's back end, and the row shows the event counts the SDK sent, proof
+//   that the input reached the page; skipped when Xvfb or xdotool is missing
+//   (apt-get install xvfb xdotool);
 // - a control: headless Chromium started with the page's URL and no debugging client (no
 //   person, so it is automated too, but nothing of the DevTools Protocol).
 //
 // Printed: a table (configuration × signal), the detection rate over the automated
 // configurations that ran (flagged: device_risk raised, bot >= 0.5 or decision Fake) and the
-// false positives over the human baseline. The identity configurations of issue 17 (profiles,
-// cleared storage, changed time zone) are not measured yet.
+// false positives over the human baseline.
+//
+// Identity (persistent playwright profiles, headful under Xvfb when it is there, each visit
+// ending in POST /session/authenticate?accounts_linked=true with its own account; the match
+// types read from linked_accounts[].match_type): two profiles of one browser (a `device` link,
+// never `browser`), the same profile again (the control: `browser`), one profile before and
+// after clearing the site's cookies and storage (`device`, no `browser`), one profile with its
+// time zone and language changed (`device`). Printed: each case as expected or not, and the
+// `browser` links between accounts of different profiles (target 0).
 'use strict';
 const fs = require('node:fs');
 const http = require('node:http');
@@ -43,12 +53,7 @@ const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..');
 const dist = path.join(ROOT, 'dist', 'src');
-if (!fs.existsSync(path.join(dist, 'app.js'))) {
-  console.error('bench-detection: run `npm run build` first');
-  process.exit(1);
-}
 const req = (p) => require(path.join(dist, p));
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 
 const CHROMIUM = '/usr/bin/chromium';
 const BASE_ARGS = [
@@ -74,19 +79,74 @@ function listen(handler) {
   });
 }
 
-function customerPage(trustgate, projectId) {
+/**
+ * The customer's sign-up page. The form's targets are large and placed well below the window's
+ * own toolbars, so that OS-level input (xdotool, screen coordinates, no view of the DOM) lands on
+ * them whatever the toolbar's height. On submit the page shows the session id and posts it to
+ * the customer's back end (POST /signed-up), as a real sign-up form would; `signedUp` records
+ * those ids in order.
+ */
+function customerPage(trustgate, projectId, signedUp) {
   return (request, response) => {
     if (request.url === '/favicon.ico') return response.writeHead(204).end();
+    if (request.url === '/signed-up' && request.method === 'POST') {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => (signedUp.push(body.trim()), response.writeHead(204).end()));
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title>
-<script src="${trustgate}/sdk.js" data-project-id="${projectId}"></script></head>
-<body><form><input id="email" type="email" style="width:300px;height:30px"><button id="go" type="button">Sign up</button></form>
+<script src="${trustgate}/sdk.js" data-project-id="${projectId}"></script>
+<style>body{margin:0} #email{position:absolute;left:40px;top:170px;width:1100px;height:150px;font-size:40px}
+#go{position:absolute;left:40px;top:400px;width:1100px;height:120px;font-size:40px}
+#session{position:absolute;left:40px;top:540px}</style></head>
+<body><form><input id="email" type="email"><button id="go" type="button">Sign up</button></form>
 <p id="session"></p>
 <script>document.getElementById('go').addEventListener('click', function () {
-  Trustgate.session().then(function (s) { document.getElementById('session').textContent = s.session_id; });
+  Trustgate.session().then(function (s) {
+    document.getElementById('session').textContent = s.session_id;
+    fetch('/signed-up', { method: 'POST', body: s.session_id });
+  });
 });</script></body></html>`);
   };
 }
+
+/**
+ * Ends a Chromium started with `detached: true` (its own process group: the browser, its zygote,
+ * renderers and network service), then removes its profile folder. Killing only the browser
+ * process left children writing into the profile while it was being removed (ENOTEMPTY).
+ */
+async function stopChromium(child, profile) {
+  const exited = new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {} // the group is already gone
+  };
+  signal('SIGTERM');
+  await Promise.race([exited, sleep(5000)]);
+  signal('SIGKILL');
+  await sleep(300);
+  fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+}
+
+/**
+ * One identity case: the link to account `other` among `linked` (linked_accounts of an
+ * authenticate), and whether each match type in `want` is present (true) or absent (false).
+ */
+function linkCase(name, linked, other, want) {
+  const link = linked.find((l) => l.account_id === other);
+  const found = link ? link.match_type : [];
+  const pass = Object.entries(want).every(([type, present]) => found.includes(type) === present);
+  const expected = Object.entries(want)
+    .map(([type, present]) => `${present ? '' : 'no '}${type}`)
+    .join(', ');
+  return { name, expected, found: found.join(' ') || '(no link)', score: link?.score, pass };
+}
+
+/** Flagged: device_risk raised, a bot score of 0.5 or more, or the decision Fake. */
+const flagged = (r) => Boolean(r.device_risk || r.bot >= 0.5 || r.decision === 'Fake');
 
 /** Starts Xvfb on a free display; undefined when it is not installed. */
 async function virtualDisplay() {
@@ -117,7 +177,8 @@ async function main() {
   const runtime = await makeRuntime(config, makeLogger('silent'), { analysis: false });
   const project = await runtime.services.projects.create({ name: 'Detection bench' });
   const trustgate = await listen(createApp({ ...runtime, config }));
-  const customer = await listen(customerPage(trustgate.origin, project.project_id));
+  const signedUp = [];
+  const customer = await listen(customerPage(trustgate.origin, project.project_id, signedUp));
   const results = [];
   const cleanups = [];
 
@@ -141,6 +202,19 @@ async function main() {
       conditions: r.session.risk_signal_details.device,
       note,
     });
+  }
+
+  /** Loads the page, moves, clicks and types over the DevTools Protocol; the session id shown. */
+  async function signUpOverCdp(page) {
+    await page.goto(customer.origin + '/');
+    for (let i = 0; i < 15; i++) await page.mouse.move(30 + i * 17, 40 + (i % 5) * 9, { steps: 4 });
+    await page.click('#email');
+    await page.keyboard.type('someone@example.com', { delay: 20 });
+    await page.click('#go');
+    await page.waitForFunction(() => document.getElementById('session').textContent.length > 0, null, {
+      timeout: 15_000,
+    });
+    return page.textContent('#session');
   }
 
   /** A person-like visit driven over the DevTools Protocol: pointer, click, typing, submit. */
@@ -169,19 +243,186 @@ async function main() {
         if (r.url().endsWith('/ingest/session') && r.method() === 'POST' && !posted) posted = r.postData();
       });
       const page = await context.newPage();
-      await page.goto(customer.origin + '/');
-      for (let i = 0; i < 15; i++) await page.mouse.move(30 + i * 17, 40 + (i % 5) * 9, { steps: 4 });
-      await page.click('#email');
-      await page.keyboard.type('someone@example.com', { delay: 20 });
-      await page.click('#go');
-      await page.waitForFunction(() => document.getElementById('session').textContent.length > 0, null, {
-        timeout: 15_000,
-      });
-      const sessionId = await page.textContent('#session');
+      const sessionId = await signUpOverCdp(page);
       await evaluate(name, 'automated', sessionId);
       return posted;
     } finally {
       await browser.close();
+    }
+  }
+
+  /** Runs xdotool on the display, asynchronously (the server answers in this same process). */
+  function xdo(display, ...xargs) {
+    return new Promise((resolve, reject) => {
+      const child = spawn('xdotool', xargs, { env: { ...process.env, DISPLAY: display } });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, out: out.trim() }));
+    });
+  }
+
+  /** Waits for `test()` to give something, polling; undefined after `ms`. */
+  async function until(test, ms, every = 200) {
+    for (const end = Date.now() + ms; Date.now() < end; await sleep(every)) {
+      const found = await test();
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * The human baseline: a plain Chromium process on the virtual display (its own fresh profile,
+   * the page's URL on its command line, no automation flag, no debugging port, no DevTools
+   * client), and only OS-level input from xdotool: the pointer moves along an uneven path with
+   * pauses, clicks the e-mail field, the keys are typed one by one, the pointer goes to the
+   * button and clicks. The session id is what the page posted to the customer's back end.
+   */
+  async function humanVisit(name, display) {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-bench-human-'));
+    const argv = [
+      ...BASE_ARGS,
+      '--no-default-browser-check',
+      '--password-store=basic',
+      `--user-data-dir=${profile}`,
+      '--window-position=0,0',
+      '--window-size=1280,800',
+      customer.origin + '/',
+    ];
+    const child = spawn(CHROMIUM, argv, { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display } });
+    const already = signedUp.length;
+    try {
+      const window = await until(
+        async () => {
+          const r = await xdo(display, 'search', '--onlyvisible', '--class', 'chromium');
+          return r.code === 0 && r.out ? r.out.split('\n').pop() : undefined;
+        },
+        30_000,
+        300,
+      );
+      if (!window) return results.push({ name, kind: 'human', skipped: 'no Chromium window appeared' });
+      await sleep(4000); // the page loads and the SDK posts its first report
+      // An uneven path across the page, then onto the e-mail field (screen y 390: page y 170–320
+      // under any toolbar height from 70 to 220 px), typed key by key, then the button (y 590).
+      const path1 = [
+        [900, 700],
+        [820, 640],
+        [700, 560],
+        [610, 500],
+        [560, 470],
+        [530, 430],
+        [515, 405],
+        [512, 392],
+      ];
+      for (const [x, y] of path1) {
+        await xdo(display, 'mousemove', '--sync', String(x + Math.round(Math.random() * 6)), String(y));
+        await sleep(60 + Math.random() * 90);
+      }
+      await sleep(400);
+      await xdo(display, 'click', '1');
+      await sleep(700);
+      await xdo(display, 'type', '--delay', '140', 'someone@example.com');
+      await sleep(600);
+      for (const [x, y] of [
+        [540, 430],
+        [580, 480],
+        [620, 530],
+        [650, 570],
+        [660, 590],
+      ]) {
+        await xdo(display, 'mousemove', '--sync', String(x + Math.round(Math.random() * 6)), String(y));
+        await sleep(70 + Math.random() * 80);
+      }
+      await sleep(300);
+      await xdo(display, 'click', '1');
+      const sessionId = await until(() => signedUp[already], 20_000);
+      if (!sessionId)
+        return results.push({ name, kind: 'human', skipped: 'the page posted no session id (a click missed?)' });
+      // What reached the page: the SDK's event counts in its post, as the server stored it.
+      const row = await runtime.db('session_facts').where({ session_id: sessionId }).first();
+      const e = JSON.parse(row?.sdk ?? '{}').events ?? {};
+      await evaluate(name, 'human', sessionId, `page saw mouse ${e.mouse} click ${e.click} keyboard ${e.keyboard}`);
+    } finally {
+      await stopChromium(child, profile);
+    }
+  }
+
+  const identities = []; // { name, expected, found, pass }
+  const accountProfile = new Map(); // account id → the profile folder it was used in
+  let crossProfileBrowserLinks = 0;
+
+  /**
+   * One visit in a persistent profile (playwright, so driven over the DevTools Protocol: these
+   * configurations measure the links, not the bot score), then POST /session/authenticate
+   * ?accounts_linked=true with `accountId`. Returns the linked accounts.
+   */
+  async function profileVisit(profile, accountId, { display, locale, timezoneId, clearStorage } = {}) {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: !display,
+      args: BASE_ARGS,
+      env: display ? { ...process.env, DISPLAY: display } : process.env,
+      ...(locale ? { locale } : {}),
+      ...(timezoneId ? { timezoneId } : {}),
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      if (clearStorage) {
+        // What "clear browsing data" does to the site: its cookies and its storage.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Storage.clearDataForOrigin', { origin: customer.origin, storageTypes: 'all' });
+        await context.clearCookies();
+      }
+      const sessionId = await signUpOverCdp(page);
+      const response = await fetch(`${trustgate.origin}/session/authenticate?accounts_linked=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': project.api_key },
+        body: JSON.stringify({ session_id: sessionId, account: { id: accountId } }),
+      });
+      const r = await response.json();
+      if (!response.ok) throw new Error(`authenticate answered ${response.status}: ${r.message}`);
+      accountProfile.set(accountId, profile);
+      for (const l of r.linked_accounts ?? [])
+        if (l.match_type.includes('browser') && accountProfile.get(l.account_id) !== profile)
+          crossProfileBrowserLinks++;
+      return r.linked_accounts ?? [];
+    } finally {
+      await context.close();
+    }
+  }
+
+  const expectLink = (name, linked, other, want) => identities.push(linkCase(name, linked, other, want));
+
+  /** The identity configurations of issue 17, each with its own fresh profile folders. */
+  async function identity(xvfb) {
+    const display = xvfb?.display;
+    const fresh = (label) => fs.mkdtempSync(path.join(os.tmpdir(), `trustgate-bench-${label}-`));
+    const profiles = [];
+    try {
+      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((label) => (profiles.push(fresh(label)), profiles.at(-1)));
+      await profileVisit(a, 'profile-a', { display });
+      const linkedB = await profileVisit(b, 'profile-b', { display });
+      expectLink('two profiles, one browser, one machine', linkedB, 'profile-a', { device: true, browser: false });
+      const again = await profileVisit(a, 'profile-a-again', { display });
+      expectLink('one profile, a second visit (control)', again, 'profile-a', { browser: true, device: true });
+      await profileVisit(c, 'before-clear', { display });
+      const cleared = await profileVisit(c, 'after-clear', { display, clearStorage: true });
+      expectLink('one profile, site cookies and storage cleared', cleared, 'before-clear', {
+        device: true,
+        browser: false,
+      });
+      await profileVisit(d, 'tz-before', { display, locale: 'en-US', timezoneId: 'Europe/London' });
+      const moved = await profileVisit(d, 'tz-after', { display, locale: 'fr-FR', timezoneId: 'Asia/Tokyo' });
+      expectLink('one profile, time zone and language changed', moved, 'tz-before', { device: true });
+    } catch (error) {
+      identities.push({
+        name: 'identity configurations',
+        expected: '-',
+        found: `failed: ${error.message}`,
+        pass: false,
+      });
+    } finally {
+      for (const p of profiles) fs.rmSync(p, { recursive: true, force: true });
     }
   }
 
@@ -243,7 +484,7 @@ async function main() {
       const child = spawn(
         CHROMIUM,
         ['--headless=new', ...BASE_ARGS, `--user-data-dir=${profile}`, customer.origin + '/'],
-        { stdio: 'ignore' },
+        { stdio: 'ignore', detached: true },
       );
       let sessionId;
       for (let i = 0; i < 100 && !sessionId; i++) {
@@ -251,10 +492,7 @@ async function main() {
         sessionId = (await runtime.db('sessions').select('id')).map((r) => r.id).find((id) => !before.has(id));
       }
       await sleep(1000);
-      const exited = new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-      child.kill('SIGKILL');
-      await exited;
-      fs.rmSync(profile, { recursive: true, force: true });
+      await stopChromium(child, profile);
       await evaluate('headless, no CDP client (control)', 'automated', sessionId);
     }
 
@@ -265,14 +503,10 @@ async function main() {
         kind: 'human',
         skipped: `${xvfb ? '' : 'Xvfb '}${has('xdotool') ? '' : 'xdotool '}not installed (apt-get install xvfb xdotool)`,
       });
-    }
-    // (With both installed: launch Chromium headful on the display with the URL only, move and type with xdotool.)
-    else
-      results.push({
-        name: 'human: headful (Xvfb), no automation, xdotool',
-        kind: 'human',
-        skipped: 'not written yet',
-      });
+    } else await humanVisit('human: headful (Xvfb), no automation, xdotool', xvfb.display);
+
+    // ---- identity
+    await identity(xvfb);
   } finally {
     for (const stop of cleanups) stop();
     await customer.close();
@@ -281,9 +515,17 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  if (args.json) return console.log(JSON.stringify(results, null, 2));
+  return { results, identities, crossProfileBrowserLinks };
+}
+
+/**
+ * The printed report: the table (configuration × signal), the detection rate over the automated
+ * configurations that ran, the false positives over the human baseline, the identity cases and
+ * the `browser` links between different profiles.
+ */
+function report({ results, identities, crossProfileBrowserLinks }) {
+  const lines = [];
   const ran = results.filter((r) => !r.skipped);
-  const flagged = (r) => r.device_risk || r.bot >= 0.5 || r.decision === 'Fake';
   const rows = [['configuration', 'device_risk', 'bot', 'decision', 'device conditions']];
   for (const r of results) {
     if (r.skipped) rows.push([r.name, '-', '-', '-', `skipped: ${r.skipped}`]);
@@ -293,21 +535,42 @@ async function main() {
         `${r.device_risk} (${r.device_risk_score})`,
         r.bot.toFixed(2),
         r.decision,
-        r.conditions.join(' '),
+        [...r.conditions, ...(r.note ? [`(${r.note})`] : [])].join(' '),
       ]);
   }
   const widths = rows[0].slice(0, 4).map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join(' | '));
+  for (const row of rows) lines.push(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join(' | '));
   const automated = ran.filter((r) => r.kind === 'automated');
   const humans = ran.filter((r) => r.kind === 'human');
-  console.log(
+  lines.push(
     `\ndetection: ${automated.filter(flagged).length}/${automated.length} automated configurations flagged; ` +
       `false positives: ${humans.length ? `${humans.filter(flagged).length}/${humans.length}` : 'n/a (human baseline skipped)'}; ` +
       `${results.length - ran.length} configuration(s) skipped`,
   );
+  lines.push('\nidentity | expected | match types found (score) | as expected');
+  for (const i of identities)
+    lines.push(
+      `${i.name} | ${i.expected} | ${i.found}${i.score === undefined ? '' : ` (${i.score.toFixed(2)})`} | ${i.pass ? 'yes' : 'NO'}`,
+    );
+  lines.push(
+    `\nidentity: ${identities.filter((i) => i.pass).length}/${identities.length} as expected; ` +
+      `browser links between different profiles: ${identities.length ? crossProfileBrowserLinks : 'n/a'} (target 0)`,
+  );
+  return lines.join('\n');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { report, linkCase, flagged };
+
+if (require.main === module) {
+  const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+  if (!fs.existsSync(path.join(dist, 'app.js'))) {
+    console.error('bench-detection: run `npm run build` first');
+    process.exit(1);
+  }
+  main()
+    .then((run) => console.log(args.json ? JSON.stringify(run, null, 2) : report(run)))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

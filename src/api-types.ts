@@ -102,3 +102,8 @@ export type IngestIntegrity = Schemas['IngestIntegrity'];
 export type IngestEvents = Schemas['IngestEvents'];
 export type ClientHints = Schemas['ClientHints'];
 export type DeviceFields = Schemas['DeviceFields'];
+
+export type ProjectSettings = Schemas['ProjectSettings'];
+export type ProjectUpdate = Schemas['ProjectUpdate'];
+export type AuditEvent = Schemas['AuditEvent'];
+export type AuditEvents = Schemas['AuditEvents'];

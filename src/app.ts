@@ -15,6 +15,7 @@ import { makeErrorHandler, notFound } from './http/errors';
 import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
 import { makeListHandlers } from './http/handlers/list';
+import { makeProjectHandlers } from './http/handlers/project';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -79,8 +80,11 @@ export function createApp(deps: AppDeps): Express {
   for (const route of jsonBodyParsers(config.bodyLimit)) app[route.method](route.path, ...route.handlers);
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use(['/session', '/liveness', '/account', '/list', '/demo'], limits.api(config.rateLimitPerMinute));
-  app.use(['/session', '/liveness', '/account', '/list'], authFailures.guard);
+  app.use(
+    ['/session', '/liveness', '/account', '/list', '/project', '/audit', '/demo'],
+    limits.api(config.rateLimitPerMinute),
+  );
+  app.use(['/session', '/liveness', '/account', '/list', '/project', '/audit'], authFailures.guard);
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
@@ -100,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
   const session = makeSessionHandlers(services.evaluation);
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
+  const project = makeProjectHandlers(services.projects);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers({
     db,
@@ -125,6 +130,9 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/list/:list_name', list.deleteList);
   app.post('/list/:list_name/account/:account_id', list.addAccountToList);
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
+  app.get('/project', project.getProject);
+  app.patch('/project', project.updateProject);
+  app.get('/audit', project.listAuditEvents);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

@@ -27,6 +27,7 @@ import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
+import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -118,6 +119,7 @@ export function makeServices(edges: EdgeDeps) {
     rateLimits: makeRateLimits(deps.db),
     ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
+    auditEvents: makeAuditEventRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -134,6 +136,7 @@ export function makeServices(edges: EdgeDeps) {
     projects: repos.projects,
     lists: repos.lists,
     projectData: repos.projectData,
+    auditEvents: repos.auditEvents,
     media,
   });
   const verification = makeVerificationUseCases({

@@ -5,6 +5,8 @@
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
+ *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook] [--json]
+ *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
@@ -45,6 +47,13 @@ const USAGE = `usage:
   trustgate project list [--json]
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
+  trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
+                        [--webhook-url URL | --clear-webhook] [--json]
+      changes the project's settings (as PATCH /project does) and records the change in its
+      audit as made by \`cli\`: --threshold between 0 and 1 decides the next evaluations;
+      --groups turns groups on (they cannot be turned off)
+  trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
+      the changes to the project's settings, newest first (as GET /audit)
   trustgate project reset PROJECT_ID [--yes-delete-live-data] [--json]
       deletes the project's sessions, accounts, evaluations, links, list memberships,
       verification sessions and webhooks in one transaction (keys, webhook, lists stay);
@@ -102,6 +111,10 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       status: { type: 'string' },
       test: { type: 'boolean', default: false },
       'yes-delete-live-data': { type: 'boolean', default: false },
+      threshold: { type: 'string' },
+      'clear-webhook': { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
@@ -135,7 +148,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       else
         all.forEach((p) =>
           out(
-            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}${p.test ? ' [test]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}`,
+            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}${p.test ? ' [test]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}  threshold: ${p.decision_threshold}`,
           ),
         );
       return;
@@ -156,11 +169,96 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
       return;
     }
+    case 'set':
+      return setProject(rest, values, runtime, out);
+    case 'audit':
+      return projectAudit(rest, values, runtime, out);
     case 'reset':
       return resetProject(rest, values, runtime, out);
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** `trustgate project set`: the settings PATCH /project changes, audited as the CLI's. */
+async function setProject(
+  rest: string[],
+  values: {
+    name?: string;
+    threshold?: string;
+    groups?: boolean;
+    'webhook-url'?: string;
+    'clear-webhook'?: boolean;
+    json?: boolean;
+  },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [projectId, ...extra] = rest;
+  if (!projectId || extra.length > 0) throw new UsageError('project set needs one PROJECT_ID\n' + USAGE);
+  if (values['webhook-url'] !== undefined && values['clear-webhook'])
+    throw new UsageError('project set takes --webhook-url or --clear-webhook, not both\n' + USAGE);
+  let decisionThreshold: number | undefined;
+  if (values.threshold !== undefined) {
+    decisionThreshold = Number(values.threshold);
+    if (
+      values.threshold.trim() === '' ||
+      !Number.isFinite(decisionThreshold) ||
+      decisionThreshold < 0 ||
+      decisionThreshold > 1
+    )
+      throw new UsageError(`--threshold must be a number between 0 and 1, not ${JSON.stringify(values.threshold)}`);
+  }
+  const change = {
+    name: values.name,
+    decisionThreshold,
+    groupsEnabled: values.groups ? true : undefined,
+    webhookUrl: values['clear-webhook'] ? null : values['webhook-url'],
+  };
+  if (Object.values(change).every((v) => v === undefined))
+    throw new UsageError(
+      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook\n' + USAGE,
+    );
+  const p = await runtime.services.projects.update(projectId, change, 'cli');
+  const settings = {
+    project_id: p.id,
+    name: p.name,
+    decision_threshold: p.decisionThreshold,
+    groups_enabled: p.groupsEnabled,
+    webhook_url: p.webhookUrl,
+  };
+  print(out, Boolean(values.json), settings, [
+    `project_id:         ${p.id}`,
+    `name:               ${p.name}`,
+    `decision_threshold: ${p.decisionThreshold}`,
+    `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
+    `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
+  ]);
+}
+
+/** `trustgate project audit`: a page of the project's settings changes, newest first. */
+async function projectAudit(
+  rest: string[],
+  values: { limit?: string; cursor?: string; json?: boolean },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [projectId, ...extra] = rest;
+  if (!projectId || extra.length > 0) throw new UsageError('project audit needs one PROJECT_ID\n' + USAGE);
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new UsageError(`--limit must be an integer from 1 to 200, not ${JSON.stringify(values.limit)}`);
+  if (values.cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(values.cursor))
+    throw new UsageError(`--cursor must be the next_cursor of a previous page, not ${JSON.stringify(values.cursor)}`);
+  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  const page = await runtime.services.projects.auditEvents(projectId, limit, values.cursor);
+  if (values.json) return out(JSON.stringify(page, null, 2));
+  if (page.events.length === 0) out('no changes');
+  for (const e of page.events)
+    out(
+      `${e.created_at}  ${e.actor}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
+    );
+  if (page.next_cursor) out(`more: --cursor ${page.next_cursor}`);
 }
 
 /** `trustgate project reset`: a project's gathered data deleted, in one transaction. */

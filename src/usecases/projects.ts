@@ -1,6 +1,6 @@
-/** Projects: creation with their first key and webhook secret, key rotation, webhook URL. */
+/** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
 import type { Clock, Random } from '../clock';
-import { BadRequestError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
   constantTimeEqual,
   generateApiKey,
@@ -11,9 +11,10 @@ import {
 } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
+import type { AuditChangeRecord, AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
-import type { Project, ProjectRepository } from '../storage/repositories/projects';
+import type { Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
 import { makeApiKeyCache } from './api-key-cache';
 import { createStandardLists } from './lists';
 
@@ -24,6 +25,8 @@ export interface ProjectDeps {
   secretBox: SecretBox;
   projects: ProjectRepository;
   lists: ListRepository;
+  /** The audit of settings changes, written in the change's transaction. */
+  auditEvents: AuditEventRepository;
   /** Everything a project has gathered (`reset` deletes it). */
   projectData: ProjectDataRepository;
   /** Where captured images are kept: `reset` deletes the project's. */
@@ -59,6 +62,77 @@ export interface ProjectSummary {
 }
 
 export const DEFAULT_DECISION_THRESHOLD = 0.8;
+
+/** A change of settings: the members given are changed, the others left as they are. */
+export interface ProjectSettingsChange {
+  name?: string;
+  decisionThreshold?: number;
+  groupsEnabled?: boolean;
+  webhookUrl?: string | null;
+}
+
+/** Who changes settings: an API key (by the first 12 hex digits of its SHA-256, never the key) or the CLI. */
+export type Actor = { apiKey: string } | 'cli';
+
+export function actorName(actor: Actor): string {
+  return actor === 'cli' ? 'cli' : `api_key:${hashApiKey(actor.apiKey).slice(0, 12)}`;
+}
+
+export interface AuditEventView {
+  id: string;
+  actor: string;
+  action: 'project.updated';
+  request_id: string | null;
+  changes: (AuditChangeRecord & { field: 'name' | 'decision_threshold' | 'groups_enabled' | 'webhook_url' })[];
+  created_at: string;
+}
+
+const SETTING_FIELDS = [
+  ['name', 'name'],
+  ['decisionThreshold', 'decision_threshold'],
+  ['groupsEnabled', 'groups_enabled'],
+  ['webhookUrl', 'webhook_url'],
+] as const satisfies readonly (readonly [keyof ProjectSettingsRecord, string])[];
+
+/**
+ * The settings after `change`, checked against the rules the schema cannot state (a name
+ * not blank once trimmed, an http(s) webhook URL, groups never turned off); each message names
+ * the field and the rule.
+ */
+export function nextSettings(current: ProjectSettingsRecord, change: ProjectSettingsChange): ProjectSettingsRecord {
+  const next = { ...current };
+  if (change.name !== undefined) {
+    next.name = change.name.trim();
+    if (!next.name) throw new BadRequestError('name must not be empty once trimmed');
+  }
+  if (change.decisionThreshold !== undefined) {
+    const t = change.decisionThreshold;
+    if (!Number.isFinite(t) || t < 0 || t > 1) throw new BadRequestError('decision_threshold must be between 0 and 1');
+    next.decisionThreshold = t;
+  }
+  if (change.groupsEnabled !== undefined) {
+    if (current.groupsEnabled && !change.groupsEnabled)
+      throw new BadRequestError('groups_enabled cannot be turned off once on');
+    next.groupsEnabled = change.groupsEnabled;
+  }
+  if (change.webhookUrl !== undefined) {
+    try {
+      next.webhookUrl = change.webhookUrl === null ? null : validateWebhookUrl(change.webhookUrl);
+    } catch (e) {
+      throw e instanceof BadRequestError ? new BadRequestError(`webhook_url: ${e.message}`) : e;
+    }
+  }
+  return next;
+}
+
+/** Each setting that differs, before and after, in the contract's names. */
+export function settingsDiff(before: ProjectSettingsRecord, after: ProjectSettingsRecord): AuditEventView['changes'] {
+  return SETTING_FIELDS.filter(([key]) => before[key] !== after[key]).map(([key, field]) => ({
+    field,
+    before: before[key] as AuditValue,
+    after: after[key] as AuditValue,
+  }));
+}
 
 export function validateWebhookUrl(url: string): string {
   let parsed: URL;
@@ -187,10 +261,68 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       return { project_id: projectId, test: project.test, deleted };
     },
 
-    async setWebhook(projectId: string, url: string | null): Promise<void> {
-      const normalised = url ? validateWebhookUrl(url) : null;
-      if (!(await projects.setWebhookUrl(projectId, normalised))) throw new NotFoundError('project', projectId);
+    async setWebhook(projectId: string, url: string | null, actor: Actor = 'cli'): Promise<void> {
+      await this.update(projectId, { webhookUrl: url || null }, actor);
+    },
+
+    /**
+     * Changes the project's settings and records the change (who, when, before → after) in the
+     * audit, in one transaction, over the settings it was decided on (another change that came
+     * first: 409, nothing written). A change that changes nothing writes nothing. The project
+     * is forgotten by this process's key cache: its next evaluation reads the new settings.
+     */
+    async update(
+      projectId: string,
+      change: ProjectSettingsChange,
+      actor: Actor,
+      requestId: string | null = null,
+    ): Promise<Project> {
+      const current = await projects.findSettings(projectId);
+      if (!current) throw new NotFoundError('project', projectId);
+      const next = nextSettings(current, change);
+      const changes = settingsDiff(current, next);
+      if (changes.length === 0) return current;
+      await db.transaction(async (trx) => {
+        if (!(await projects.updateSettings(projectId, current.settingsVersion, next, trx)))
+          throw new ConflictError("The project's settings changed during this request; retry");
+        await deps.auditEvents.insert(
+          {
+            id: random.uuid(),
+            projectId,
+            actor: actorName(actor),
+            action: 'project.updated',
+            requestId,
+            changes,
+            createdAt: clock.now(),
+          },
+          trx,
+        );
+      });
       keyCache.forgetProject(projectId);
+      const updated = await projects.findById(projectId);
+      if (!updated) throw new NotFoundError('project', projectId);
+      return updated;
+    },
+
+    /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
+    async auditEvents(
+      projectId: string,
+      limit: number,
+      cursor?: string,
+    ): Promise<{ events: AuditEventView[]; next_cursor: string | null }> {
+      const rows = await deps.auditEvents.page(projectId, limit + 1, cursor === undefined ? undefined : Number(cursor));
+      const page = rows.slice(0, limit);
+      return {
+        events: page.map((e) => ({
+          id: e.id,
+          actor: e.actor,
+          action: 'project.updated',
+          request_id: e.requestId,
+          changes: e.changes as AuditEventView['changes'],
+          created_at: e.createdAt.toISOString(),
+        })),
+        next_cursor: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
+      };
     },
 
     /**

@@ -79,6 +79,57 @@ describe('trustgate project', () => {
   });
 });
 
+describe('trustgate project set and audit', () => {
+  it('when settings are set, then they are stored and the audit shows `cli` with before → after', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Forum', '--json')).stdout);
+    const set = await trustgate(
+      'project',
+      'set',
+      created.project_id,
+      '--threshold',
+      '0.6',
+      '--groups',
+      '--webhook-url',
+      'https://hooks.forum.test/tg',
+      '--json',
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      decision_threshold: 0.6,
+      groups_enabled: true,
+      webhook_url: 'https://hooks.forum.test/tg',
+    });
+    expect((await trustgate('project', 'set', created.project_id, '--clear-webhook')).code).toBe(0);
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(audit.next_cursor).toBeNull();
+    expect(audit.events).toHaveLength(2);
+    expect(audit.events[0]).toMatchObject({
+      actor: 'cli',
+      changes: [{ field: 'webhook_url', before: 'https://hooks.forum.test/tg', after: null }],
+    });
+    expect(audit.events[1].changes).toContainEqual({ field: 'decision_threshold', before: 0.8, after: 0.6 });
+    const text = await trustgate('project', 'audit', created.project_id);
+    expect(text.stdout).toContain('decision_threshold: 0.8 → 0.6');
+  });
+
+  it('when the arguments are wrong, then exit code 2 and nothing is written; a refused change, exit code 1', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Wiki', '--groups', '--json')).stdout);
+    for (const args of [
+      ['--threshold', '1.5'],
+      ['--threshold', 'x'],
+      [],
+      ['--webhook-url', 'https://a.test', '--clear-webhook'],
+    ]) {
+      const r = await trustgate('project', 'set', created.project_id, ...args);
+      expect(r.code).toBe(2);
+    }
+    const bad = await trustgate('project', 'set', created.project_id, '--webhook-url', 'ftp://a.test');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/webhook_url/);
+    expect(await testDb.db('audit_events').where({ project_id: created.project_id })).toEqual([]);
+  });
+});
+
 describe('trustgate iplist', () => {
   /** The IP list commands need no database: the URL here points nowhere, and is never used. */
   async function iplist(

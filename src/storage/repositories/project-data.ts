@@ -1,7 +1,8 @@
 /**
  * Everything a project has gathered, as one set of tables: what `trustgate project reset`
  * deletes (docs/test-mode.md). The project itself stays: its row, its API keys, its webhook
- * URL and secret, and its lists (the standard three and any custom one), emptied.
+ * URL and secret, the audit of its settings, and its lists (the standard three and any custom
+ * one), emptied.
  */
 import type { Knex } from 'knex';
 

@@ -15,6 +15,9 @@ export interface Project {
   createdAt: Date;
 }
 
+/** The settings of a project that PATCH /project and `trustgate project set` change. */
+export type ProjectSettingsRecord = Pick<Project, 'name' | 'decisionThreshold' | 'groupsEnabled' | 'webhookUrl'>;
+
 interface ProjectRow {
   id: string;
   name: string;
@@ -90,8 +93,27 @@ export function makeProjectRepository(db: Knex) {
       return row && toProject(row);
     },
 
-    async setWebhookUrl(id: string, url: string | null, trx: Knex = db): Promise<boolean> {
-      return (await trx('projects').where({ id }).update({ webhook_url: url })) > 0;
+    /** The project's settings and their version (counted up by each change), read in one row. */
+    async findSettings(id: string, trx: Knex = db): Promise<(Project & { settingsVersion: number }) | undefined> {
+      const row = await trx<ProjectRow & { settings_version: number | string }>('projects').where({ id }).first();
+      return row && { ...toProject(row), settingsVersion: Number(row.settings_version) };
+    },
+
+    /**
+     * Writes the settings if they are still at `version` (the one the change was decided on),
+     * and counts the version up; false when another change came first.
+     */
+    async updateSettings(id: string, version: number, next: ProjectSettingsRecord, trx: Knex = db): Promise<boolean> {
+      const updated = await trx('projects')
+        .where({ id, settings_version: version })
+        .update({
+          name: next.name,
+          decision_threshold: next.decisionThreshold,
+          groups_enabled: next.groupsEnabled,
+          webhook_url: next.webhookUrl,
+          settings_version: version + 1,
+        });
+      return updated > 0;
     },
 
     async insertApiKey(k: ApiKeyRecord, trx: Knex = db): Promise<void> {

@@ -477,6 +477,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the project's settings
+         * @description The settings of the project the `x-api-key` belongs to. The webhook secret is never
+         *     returned.
+         */
+        get: operations["getProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the project's settings
+         * @description Changes the members given and leaves the others as they are. The change and an audit
+         *     event (`GET /audit`: which key, when, each member before and after) are written in
+         *     one transaction; a request that changes nothing writes nothing. A new
+         *     `decision_threshold` decides the next evaluation. Groups cannot be turned off once on
+         *     (`groups_enabled: false` on a project with groups is a `400`); `webhook_url: null`
+         *     removes the webhook URL.
+         */
+        patch: operations["updateProject"];
+        trace?: never;
+    };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's audit events
+         * @description The changes made to the project's settings, newest first, through the API (`actor`
+         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key) or
+         *     the `trustgate` command (`cli`). Pass `next_cursor` as `cursor` for the next page;
+         *     it is null on the last page.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/challenge": {
         parameters: {
             query?: never;
@@ -1466,6 +1519,58 @@ export interface components {
             request_id: string;
             lists: components["schemas"]["ListSummary"][];
         };
+        /** @description A project's settings (the webhook secret is never shown). */
+        ProjectSettings: {
+            request_id: string;
+            project_id: string;
+            name: string;
+            /** @description An evaluation whose `account_score` is at or above it is decided `Fake` (lists aside). */
+            decision_threshold: number;
+            /** @description Whether accounts carry a `group`; once on, never off. */
+            groups_enabled: boolean;
+            /** @description Where the project's webhooks are sent; null when none. */
+            webhook_url: string | null;
+            /** @description A test project (docs/test-mode.md). */
+            test: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The settings to change; members left out stay as they are. */
+        ProjectUpdate: {
+            /** @description The project's name (not empty once trimmed). */
+            name?: components["schemas"]["Text"];
+            decision_threshold?: number;
+            /** @description `true` turns groups on; `false` is accepted only while they are off. */
+            groups_enabled?: boolean;
+            webhook_url?: components["schemas"]["Text"] | null;
+        };
+        /** @description One setting as it was before the change and after it. */
+        AuditChange: {
+            /** @enum {string} */
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url";
+            before: string | number | boolean | null;
+            after: string | number | boolean | null;
+        };
+        /** @description A change to the project's settings. */
+        AuditEvent: {
+            id: string;
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
+            actor: string;
+            /** @enum {string} */
+            action: "project.updated";
+            /** @description The request that made the change; null for the `trustgate` command. */
+            request_id: string | null;
+            changes: components["schemas"]["AuditChange"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A page of audit events, newest first. */
+        AuditEvents: {
+            request_id: string;
+            events: components["schemas"]["AuditEvent"][];
+            /** @description The `cursor` of the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /** @description A list with a page of its account ids. */
         ListPage: components["schemas"]["ListSummary"] & {
             request_id: string;
@@ -2033,6 +2138,18 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The project's settings were changed by another request between this one's read and
+         *     its write; nothing was written, and the request may be sent again.
+         */
+        ProjectChangedConcurrently: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /**
          * @description The account kept changing under the evaluation: authenticates of one account queue one
          *     behind the other in a process, and one that finds the account changed by another
@@ -3060,6 +3177,96 @@ export interface operations {
                 };
             };
             400: components["responses"]["AccountOrListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description The project's settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ProjectChangedConcurrently"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description How many events to return. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvents"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];

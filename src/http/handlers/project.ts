@@ -1,0 +1,50 @@
+/** Handlers of the `Project` tag, named after their operationIds. */
+import type { Request, Response } from 'express';
+import type { AuditEvents, ProjectSettings, ProjectUpdate } from '../../api-types';
+import type { Project } from '../../storage/repositories/projects';
+import type { ProjectUseCases } from '../../usecases/projects';
+import { projectOf } from '../context';
+
+function settingsOf(p: Project, requestId: string): ProjectSettings {
+  return {
+    request_id: requestId,
+    project_id: p.id,
+    name: p.name,
+    decision_threshold: p.decisionThreshold,
+    groups_enabled: p.groupsEnabled,
+    webhook_url: p.webhookUrl,
+    test: p.test,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+export function makeProjectHandlers(projects: ProjectUseCases) {
+  return {
+    async getProject(req: Request, res: Response) {
+      res.json(settingsOf(projectOf(req), req.requestId));
+    },
+    async updateProject(req: Request<Record<string, string>, unknown, ProjectUpdate>, res: Response) {
+      const body = req.body;
+      // The security handler has checked the key: it is there.
+      const apiKey = req.header('x-api-key') ?? '';
+      const updated = await projects.update(
+        projectOf(req).id,
+        {
+          name: body.name,
+          decisionThreshold: body.decision_threshold,
+          groupsEnabled: body.groups_enabled,
+          webhookUrl: body.webhook_url,
+        },
+        { apiKey },
+        req.requestId,
+      );
+      res.json(settingsOf(updated, req.requestId));
+    },
+    async listAuditEvents(req: Request, res: Response) {
+      const q = req.query as { limit?: number; cursor?: string };
+      const page = await projects.auditEvents(projectOf(req).id, q.limit ?? 50, q.cursor);
+      const body: AuditEvents = { request_id: req.requestId, ...page };
+      res.json(body);
+    },
+  };
+}

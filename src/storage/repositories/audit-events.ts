@@ -1,0 +1,72 @@
+/** The audit of changes to projects' settings. Rows are mapped to plain records here and nowhere else. */
+import type { Knex } from 'knex';
+
+export type AuditValue = string | number | boolean | null;
+
+export interface AuditChangeRecord {
+  field: string;
+  before: AuditValue;
+  after: AuditValue;
+}
+
+export interface AuditEventRecord {
+  /** The order of the events, and the cursor of a page. */
+  seq: number;
+  id: string;
+  projectId: string;
+  actor: string;
+  action: string;
+  requestId: string | null;
+  changes: AuditChangeRecord[];
+  createdAt: Date;
+}
+
+interface AuditEventRow {
+  seq: number | string;
+  id: string;
+  project_id: string;
+  actor: string;
+  action: string;
+  request_id: string | null;
+  changes: string;
+  created_at: number | string;
+}
+
+function toRecord(row: AuditEventRow): AuditEventRecord {
+  return {
+    seq: Number(row.seq),
+    id: row.id,
+    projectId: row.project_id,
+    actor: row.actor,
+    action: row.action,
+    requestId: row.request_id,
+    changes: JSON.parse(row.changes) as AuditChangeRecord[],
+    createdAt: new Date(Number(row.created_at)),
+  };
+}
+
+export function makeAuditEventRepository(db: Knex) {
+  return {
+    async insert(e: Omit<AuditEventRecord, 'seq'>, trx: Knex = db): Promise<void> {
+      await trx('audit_events').insert({
+        id: e.id,
+        project_id: e.projectId,
+        actor: e.actor,
+        action: e.action,
+        request_id: e.requestId,
+        changes: JSON.stringify(e.changes),
+        created_at: e.createdAt.getTime(),
+      });
+    },
+
+    /** The project's events newest first, `limit` of them, before the event `beforeSeq` when given. */
+    async page(projectId: string, limit: number, beforeSeq?: number, trx: Knex = db): Promise<AuditEventRecord[]> {
+      const q = trx<AuditEventRow>('audit_events').where({ project_id: projectId });
+      if (beforeSeq !== undefined) q.andWhere('seq', '<', beforeSeq);
+      const rows = await q.orderBy('seq', 'desc').limit(limit);
+      return rows.map(toRecord);
+    },
+  };
+}
+
+export type AuditEventRepository = ReturnType<typeof makeAuditEventRepository>;

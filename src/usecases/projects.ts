@@ -1,4 +1,5 @@
 /** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
+import type { AuditEvent } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
-import type { AuditChangeRecord, AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
+import type { AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
 import type { Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
@@ -78,19 +79,6 @@ export function actorName(actor: Actor): string {
   return actor === 'cli' ? 'cli' : `api_key:${hashApiKey(actor.apiKey).slice(0, 12)}`;
 }
 
-export type AuditAction = 'project.updated' | 'webhook_secret.rotated';
-
-export interface AuditEventView {
-  id: string;
-  actor: string;
-  action: AuditAction;
-  request_id: string | null;
-  changes: (AuditChangeRecord & {
-    field: 'name' | 'decision_threshold' | 'groups_enabled' | 'webhook_url' | 'webhook_secret_grace_until';
-  })[];
-  created_at: string;
-}
-
 /** The longest grace period of a rotated webhook secret: 7 days. */
 export const MAX_WEBHOOK_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
 export const DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600;
@@ -134,7 +122,7 @@ export function nextSettings(current: ProjectSettingsRecord, change: ProjectSett
 }
 
 /** Each setting that differs, before and after, in the contract's names. */
-export function settingsDiff(before: ProjectSettingsRecord, after: ProjectSettingsRecord): AuditEventView['changes'] {
+export function settingsDiff(before: ProjectSettingsRecord, after: ProjectSettingsRecord): AuditEvent['changes'] {
   return SETTING_FIELDS.filter(([key]) => before[key] !== after[key]).map(([key, field]) => ({
     field,
     before: before[key] as AuditValue,
@@ -375,16 +363,16 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       projectId: string,
       limit: number,
       cursor?: string,
-    ): Promise<{ events: AuditEventView[]; next_cursor: string | null }> {
+    ): Promise<{ events: AuditEvent[]; next_cursor: string | null }> {
       const rows = await deps.auditEvents.page(projectId, limit + 1, cursor === undefined ? undefined : Number(cursor));
       const page = rows.slice(0, limit);
       return {
         events: page.map((e) => ({
           id: e.id,
           actor: e.actor,
-          action: e.action as AuditAction,
+          action: e.action as AuditEvent['action'],
           request_id: e.requestId,
-          changes: e.changes as AuditEventView['changes'],
+          changes: e.changes as AuditEvent['changes'],
           created_at: e.createdAt.toISOString(),
         })),
         next_cursor: rows.length > limit ? String(page[page.length - 1]!.seq) : null,

@@ -6,8 +6,7 @@ import type { Knex } from 'knex';
  * epoch, the service's clock), and each changed setting before and after (JSON). Written in the
  * transaction of the change. `seq` orders the events and is the cursor of GET /audit.
  * `projects.settings_version` counts the changes: a change is written only over the version it
- * was decided on (no lost update between two concurrent changes). A rotated webhook secret
- * keeps signing (beside the new one) until `webhook_secret_previous_until`. On PostgreSQL,
+ * was decided on (no lost update between two concurrent changes). On PostgreSQL,
  * `decision_threshold` becomes a double precision as it is on SQLite (REAL): a real (4 bytes)
  * does not keep the threshold that was set (0.7 became 0.699999988) and refuses numbers below
  * 1e-38 that JSON allows.
@@ -17,9 +16,6 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw('ALTER TABLE projects ALTER COLUMN decision_threshold TYPE double precision');
   await knex.schema.alterTable('projects', (t) => {
     t.integer('settings_version').notNullable().defaultTo(0);
-    /** The webhook secret being rotated out (encrypted), and until when deliveries are signed with it too. */
-    t.text('webhook_secret_previous_encrypted').nullable();
-    t.bigInteger('webhook_secret_previous_until').nullable();
   });
   await knex.schema.createTable('audit_events', (t) => {
     t.bigIncrements('seq').primary();
@@ -38,8 +34,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('audit_events');
   await knex.schema.alterTable('projects', (t) => {
     t.dropColumn('settings_version');
-    t.dropColumn('webhook_secret_previous_encrypted');
-    t.dropColumn('webhook_secret_previous_until');
   });
   if (knex.client.config.client === 'pg')
     await knex.raw('ALTER TABLE projects ALTER COLUMN decision_threshold TYPE real');

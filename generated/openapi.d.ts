@@ -507,6 +507,32 @@ export interface paths {
         patch: operations["updateProject"];
         trace?: never;
     };
+    "/project/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the project's webhook secret
+         * @description Makes a new webhook secret and returns it, once: it cannot be read again. For the
+         *     query's `grace_period_seconds` (default 86400, at most 604800; 0: none) the previous secret
+         *     keeps signing every delivery beside the new one: `x-signature` then carries two `v1`,
+         *     the new secret's first (`verifyWebhook` of the client package takes a list of secrets),
+         *     so a receiver can switch secrets without refusing a webhook. A rotation during a
+         *     grace period ends that one: the secret being replaced is the only previous one. The
+         *     rotation is audited (`GET /audit`, `webhook_secret.rotated`; never a secret).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit": {
         parameters: {
             query?: never;
@@ -1544,10 +1570,22 @@ export interface components {
             groups_enabled?: boolean;
             webhook_url?: components["schemas"]["Text"] | null;
         };
+        /** @description The new webhook secret, shown only now. */
+        WebhookSecretRotated: {
+            request_id: string;
+            project_id: string;
+            /** @description The new secret; keep it safe, it is not shown again. */
+            webhook_secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries are signed with the previous secret too; null for no grace period.
+             */
+            previous_secret_valid_until: string | null;
+        };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /** @enum {string} */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url";
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_secret_grace_until";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
@@ -1556,8 +1594,13 @@ export interface components {
             id: string;
             /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
             actor: string;
-            /** @enum {string} */
-            action: "project.updated";
+            /**
+             * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
+             *     webhook secret (its change shows the end of the previous secret's grace period as
+             *     `webhook_secret_grace_until`; never a secret).
+             * @enum {string}
+             */
+            action: "project.updated" | "webhook_secret.rotated";
             /** @description The request that made the change; null for the `trustgate` command. */
             request_id: string | null;
             changes: components["schemas"]["AuditChange"][];
@@ -2371,7 +2414,10 @@ export interface components {
          *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
          *     the signature does not match (compare in constant time) or when `t` is more than
          *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
-         *     of that attempt.
+         *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+         *     header carries a second `v1`, under the previous secret, after the new secret's:
+         *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+         *     client package takes a list of secrets).
          * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
          */
         Signature: string;
@@ -3243,6 +3289,36 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description How long the previous secret keeps signing beside the new one (0 = not at all). */
+                grace_period_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ProjectChangedConcurrently"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -3440,7 +3516,10 @@ export interface operations {
                  *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
                  *     the signature does not match (compare in constant time) or when `t` is more than
                  *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
-                 *     of that attempt.
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
                  * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
                  */
                 "x-signature": components["parameters"]["Signature"];
@@ -3492,7 +3571,10 @@ export interface operations {
                  *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
                  *     the signature does not match (compare in constant time) or when `t` is more than
                  *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
-                 *     of that attempt.
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
                  * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
                  */
                 "x-signature": components["parameters"]["Signature"];
@@ -3544,7 +3626,10 @@ export interface operations {
                  *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
                  *     the signature does not match (compare in constant time) or when `t` is more than
                  *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
-                 *     of that attempt.
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
                  * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
                  */
                 "x-signature": components["parameters"]["Signature"];

@@ -107,3 +107,4 @@ export type ProjectSettings = Schemas['ProjectSettings'];
 export type ProjectUpdate = Schemas['ProjectUpdate'];
 export type AuditEvent = Schemas['AuditEvent'];
 export type AuditEvents = Schemas['AuditEvents'];
+export type WebhookSecretRotated = Schemas['WebhookSecretRotated'];

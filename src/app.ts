@@ -132,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
   app.get('/project', project.getProject);
   app.patch('/project', project.updateProject);
+  app.post('/project/webhook-secret', project.rotateWebhookSecret);
   app.get('/audit', project.listAuditEvents);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);

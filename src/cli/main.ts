@@ -7,6 +7,7 @@
  *   trustgate project set-webhook <project_id> <url|--clear>
  *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook] [--json]
  *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
+ *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
@@ -39,6 +40,7 @@ import {
 import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
+import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -54,6 +56,9 @@ const USAGE = `usage:
       --groups turns groups on (they cannot be turned off)
   trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
       the changes to the project's settings, newest first (as GET /audit)
+  trustgate project rotate-webhook-secret PROJECT_ID [--grace-seconds N] [--json]
+      a new webhook secret, shown once; the previous one keeps signing beside it (a second v1
+      in x-signature) for N seconds (default 86400, at most 604800; 0: stops at once)
   trustgate project reset PROJECT_ID [--yes-delete-live-data] [--json]
       deletes the project's sessions, accounts, evaluations, links, list memberships,
       verification sessions and webhooks in one transaction (keys, webhook, lists stay);
@@ -115,6 +120,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       'clear-webhook': { type: 'boolean', default: false },
       limit: { type: 'string' },
       cursor: { type: 'string' },
+      'grace-seconds': { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
@@ -173,6 +179,24 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       return setProject(rest, values, runtime, out);
     case 'audit':
       return projectAudit(rest, values, runtime, out);
+    case 'rotate-webhook-secret': {
+      const [projectId, ...extra] = rest;
+      if (!projectId || extra.length > 0)
+        throw new UsageError('project rotate-webhook-secret needs one PROJECT_ID\n' + USAGE);
+      const raw = values['grace-seconds'];
+      const grace = raw === undefined ? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS : Number(raw);
+      if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw))
+        throw new UsageError(`--grace-seconds must be a whole number of seconds, not ${JSON.stringify(raw)}`);
+      const r = await projects.rotateWebhookSecret(projectId, grace, 'cli');
+      print(out, values.json, { ...r }, [
+        `webhook_secret: ${r.webhook_secret}`,
+        r.previous_secret_valid_until
+          ? `The previous secret also signs every delivery until ${r.previous_secret_valid_until}.`
+          : 'The previous secret no longer signs deliveries.',
+        'The new secret is shown only now; keep it safe.',
+      ]);
+      return;
+    }
     case 'reset':
       return resetProject(rest, values, runtime, out);
     default:

@@ -79,6 +79,10 @@ export function actorName(actor: Actor): string {
   return actor === 'cli' ? 'cli' : `api_key:${hashApiKey(actor.apiKey).slice(0, 12)}`;
 }
 
+/** The longest grace period of a rotated webhook secret: 7 days. */
+export const MAX_WEBHOOK_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600;
+
 const SETTING_FIELDS = [
   ['name', 'name'],
   ['decisionThreshold', 'decision_threshold'],
@@ -296,6 +300,64 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       return updated;
     },
 
+    /**
+     * A new webhook secret, returned once. The current one keeps signing every delivery beside
+     * it (a second `v1`) for `graceSeconds` (0: no more), so receivers can switch without a
+     * refused webhook. Audited (never the secrets: the end of the grace period) in the same
+     * transaction, over the settings version it was decided on.
+     */
+    async rotateWebhookSecret(
+      projectId: string,
+      graceSeconds: number,
+      actor: Actor,
+      requestId: string | null = null,
+    ): Promise<{ project_id: string; webhook_secret: string; previous_secret_valid_until: string | null }> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_WEBHOOK_SECRET_GRACE_SECONDS)
+        throw new BadRequestError(
+          `grace_period_seconds must be an integer from 0 to ${MAX_WEBHOOK_SECRET_GRACE_SECONDS}`,
+        );
+      const current = await projects.findSettings(projectId);
+      if (!current) throw new NotFoundError('project', projectId);
+      const before = await projects.previousWebhookSecret(projectId);
+      const now = clock.now();
+      const until = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
+      const secret = generateWebhookSecret(random);
+      await db.transaction(async (trx) => {
+        const rotated = await projects.rotateWebhookSecret(
+          projectId,
+          current.settingsVersion,
+          {
+            secretEncrypted: secretBox.encrypt(secret),
+            previousEncrypted: until ? current.webhookSecretEncrypted : null,
+            previousUntil: until,
+          },
+          trx,
+        );
+        if (!rotated) throw new ConflictError("The project's settings changed during this request; retry");
+        const beforeUntil = before && before.until > now ? before.until.toISOString() : null;
+        await deps.auditEvents.insert(
+          {
+            id: random.uuid(),
+            projectId,
+            actor: actorName(actor),
+            action: 'webhook_secret.rotated',
+            requestId,
+            changes: [
+              { field: 'webhook_secret_grace_until', before: beforeUntil, after: until?.toISOString() ?? null },
+            ],
+            createdAt: now,
+          },
+          trx,
+        );
+      });
+      keyCache.forgetProject(projectId);
+      return {
+        project_id: projectId,
+        webhook_secret: secret,
+        previous_secret_valid_until: until?.toISOString() ?? null,
+      };
+    },
+
     /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
     async auditEvents(
       projectId: string,
@@ -308,7 +370,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         events: page.map((e) => ({
           id: e.id,
           actor: e.actor,
-          action: 'project.updated',
+          action: e.action as AuditEvent['action'],
           request_id: e.requestId,
           changes: e.changes as AuditEvent['changes'],
           created_at: e.createdAt.toISOString(),
@@ -346,10 +408,14 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     },
 
     /** Where a project's webhooks go, and the secret that signs them (decrypted only here): the dispatcher's target at each delivery. */
-    async webhookTarget(projectId: string): Promise<{ url: string | null; secret: string }> {
+    async webhookTarget(projectId: string): Promise<{ url: string | null; secret: string; previousSecret?: string }> {
       const project = await projects.findById(projectId);
       if (!project) throw new Error(`project ${projectId} no longer exists`);
-      return { url: project.webhookUrl, secret: secretBox.decrypt(project.webhookSecretEncrypted) };
+      const target = { url: project.webhookUrl, secret: secretBox.decrypt(project.webhookSecretEncrypted) };
+      const previous = await projects.previousWebhookSecret(projectId);
+      // The rotated-out secret signs too while its grace period lasts.
+      if (!previous || previous.until <= clock.now()) return target;
+      return { ...target, previousSecret: secretBox.decrypt(previous.secretEncrypted) };
     },
 
     /** Creates a first project when there is none; returns its credentials, or undefined. */

@@ -22,6 +22,8 @@ import type { EventType } from '../api-types';
 export interface WebhookTarget {
   url: string | null;
   secret: string;
+  /** The secret being rotated out, while its grace period lasts (deliveries are signed with both). */
+  previousSecret?: string;
 }
 
 export interface DispatcherDeps {
@@ -105,6 +107,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
     }
     const headers = webhookHeaders({
       secret: target.secret,
+      previousSecret: target.previousSecret,
       requestId: row.requestId,
       eventType: row.eventType as EventType,
       rawBody: body,

@@ -4,6 +4,9 @@
  *   x-signature: t=<unix seconds>,h=<signed header names, sorted, space-separated>,v1=<hex>
  *   v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{values of the headers in h, joined by '.'}.{raw body}"))
  *
+ * During a webhook secret's grace period (rotateWebhookSecret) the header carries one `v1` per
+ * secret, the current one's first: `t=…,h=…,v1=<current>,v1=<previous>`.
+ *
  * Pure: the time comes in as an argument, nothing is logged. Every delivery attempt calls
  * `webhookHeaders` with its own time, so a retried webhook is signed afresh and never fails the
  * receiver's tolerance. The receiving side is `verifyWebhook` in packages/client/src/webhooks.ts.
@@ -61,6 +64,8 @@ export interface WebhookHeadersInput {
   rawBody: string | Buffer;
   /** The time of this delivery attempt. */
   now: Date;
+  /** The secret being rotated out, while its grace period lasts: signed with as well (a second `v1`). */
+  previousSecret?: string;
 }
 
 /** A type alias (not an interface) so that it is assignable to `Record<string, string>` and fetch's `HeadersInit`. */
@@ -72,7 +77,14 @@ export type WebhookHeaders = {
 };
 
 /** The four headers of one delivery attempt, signed with that attempt's time. */
-export function webhookHeaders({ secret, requestId, eventType, rawBody, now }: WebhookHeadersInput): WebhookHeaders {
+export function webhookHeaders({
+  secret,
+  requestId,
+  eventType,
+  rawBody,
+  now,
+  previousSecret,
+}: WebhookHeadersInput): WebhookHeaders {
   const ms = now instanceof Date ? now.getTime() : Number.NaN;
   if (!Number.isFinite(ms)) throw new TypeError('webhookHeaders: now must be a valid Date');
   const headers = {
@@ -80,5 +92,11 @@ export function webhookHeaders({ secret, requestId, eventType, rawBody, now }: W
     'x-event-id': requestId,
     'x-event-type': eventType,
   } as const;
-  return { ...headers, 'x-signature': signWebhook({ secret, timestamp: Math.floor(ms / 1000), headers, rawBody }) };
+  const timestamp = Math.floor(ms / 1000);
+  let signature = signWebhook({ secret, timestamp, headers, rawBody });
+  if (previousSecret) {
+    const previous = signWebhook({ secret: previousSecret, timestamp, headers, rawBody });
+    signature += `,v1=${previous.slice(previous.lastIndexOf('v1=') + 3)}`;
+  }
+  return { ...headers, 'x-signature': signature };
 }

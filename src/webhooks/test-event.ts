@@ -49,12 +49,19 @@ export function testEvent(projectId: string, requestId: string, sessionId: strin
 
 export function makeTestEventSender(deps: TestEventDeps) {
   return async function sendTestEvent(projectId: string): Promise<TestEventResult> {
-    const { url, secret } = await deps.target(projectId);
+    const { url, secret, previousSecret } = await deps.target(projectId);
     const requestId = deps.random.uuid();
     if (!url) return { url: '', requestId, outcome: 'no_url' };
     const now = deps.clock.now();
     const body = JSON.stringify(testEvent(projectId, requestId, deps.random.uuid(), now));
-    const headers = webhookHeaders({ secret, requestId, eventType: 'webhook.test', rawBody: body, now });
+    const headers = webhookHeaders({
+      secret,
+      previousSecret,
+      requestId,
+      eventType: 'webhook.test',
+      rawBody: body,
+      now,
+    });
     try {
       const answer = await deps.post(url, {
         headers,

@@ -112,6 +112,32 @@ describe('trustgate project set and audit', () => {
     expect(text.stdout).toContain('decision_threshold: 0.8 → 0.6');
   });
 
+  it('when the webhook secret is rotated, then a new one is printed once, the old one signs until the grace ends, and it is audited', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Rota', '--json')).stdout);
+    const r = await trustgate(
+      'project',
+      'rotate-webhook-secret',
+      created.project_id,
+      '--grace-seconds',
+      '60',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.webhook_secret).toMatch(/^whsec_/);
+    expect(out.webhook_secret).not.toBe(created.webhook_secret);
+    expect(out.previous_secret_valid_until).toEqual(expect.any(String));
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(audit.events[0]).toMatchObject({ actor: 'cli', action: 'webhook_secret.rotated' });
+    expect(JSON.stringify(audit)).not.toContain(out.webhook_secret);
+    expect((await trustgate('project', 'rotate-webhook-secret', created.project_id, '--grace-seconds', 'x')).code).toBe(
+      2,
+    );
+    expect(
+      (await trustgate('project', 'rotate-webhook-secret', created.project_id, '--grace-seconds', '999999')).code,
+    ).toBe(1);
+  });
+
   it('when the arguments are wrong, then exit code 2 and nothing is written; a refused change, exit code 1', async () => {
     const created = JSON.parse((await trustgate('project', 'create', '--name', 'Wiki', '--groups', '--json')).stdout);
     for (const args of [

@@ -423,3 +423,49 @@ describe('verifyWebhook behind a real Express receiver', () => {
     expect(seen.has('tampered-1')).toBe(false);
   });
 });
+
+describe('verifyWebhook: a rotated secret (rotateWebhookSecret)', () => {
+  const OLD = SECRET;
+  const NEW = 'whsec_0f1e2d3c4b5a6978';
+  /** A delivery during the grace period: one v1 per secret, the new one's first. */
+  function duringGrace() {
+    return webhookHeaders({
+      secret: NEW,
+      previousSecret: OLD,
+      requestId: envelope.request_id,
+      eventType: envelope.event_type,
+      rawBody: body,
+      now: AT_T,
+    });
+  }
+
+  it('when a delivery carries two v1, then the old secret, the new one or a list of both accepts it', () => {
+    const headers = duringGrace();
+    expect(headers['x-signature'].split('v1=')).toHaveLength(3);
+    for (const secret of [OLD, NEW, [NEW, OLD], [OLD, NEW], ['whsec_wrong', NEW]])
+      expect(verifyWebhook(body, headers, secret, { now: AT_T })).toEqual(envelope);
+  });
+
+  it('when no secret of the list signed it, then bad_signature; after the grace period only the new secret passes', () => {
+    expect(reasonOf(() => verifyWebhook(body, duringGrace(), ['whsec_a', 'whsec_b'], { now: AT_T }))).toBe(
+      'bad_signature',
+    );
+    const after = webhookHeaders({
+      secret: NEW,
+      requestId: envelope.request_id,
+      eventType: envelope.event_type,
+      rawBody: body,
+      now: AT_T,
+    });
+    expect(reasonOf(() => verifyWebhook(body, after, OLD, { now: AT_T }))).toBe('bad_signature');
+    expect(verifyWebhook(body, after, [NEW, OLD], { now: AT_T })).toEqual(envelope);
+  });
+
+  it('when the list is empty or holds an empty secret, then a TypeError; more than four v1, malformed_header', () => {
+    expect(() => verifyWebhook(body, duringGrace(), [], { now: AT_T })).toThrow(TypeError);
+    expect(() => verifyWebhook(body, duringGrace(), [NEW, ''], { now: AT_T })).toThrow(TypeError);
+    const headers = duringGrace();
+    headers['x-signature'] += ',v1=00,v1=00,v1=00';
+    expect(reasonOf(() => verifyWebhook(body, headers, NEW, { now: AT_T }))).toBe('malformed_header');
+  });
+});

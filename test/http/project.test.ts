@@ -6,7 +6,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { verifyWebhook } from '../../packages/client/src';
 import type { AuditEvent } from '../../src/api-types';
+import { webhookHeaders } from '../../src/webhooks/signature';
+import { testEvent } from '../../src/webhooks/test-event';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { makeChangeProbe, type ChangeProbe } from '../helpers/db-changes';
 import { scenario } from '../helpers/evaluation';
@@ -44,6 +47,7 @@ async function newProject(options: { groups?: boolean } = {}) {
         .patch('/project')
         .set('x-api-key', key)
         .send(body as object),
+    rotate: (query = '') => request(ctx.app).post(`/project/webhook-secret${query}`).set('x-api-key', key),
     audit: (query = '') => request(ctx.app).get(`/audit${query}`).set('x-api-key', key),
   };
 }
@@ -217,6 +221,101 @@ describe('GET /audit', () => {
       const res = await p.audit(query);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ statusCode: 400, message: expect.any(String) });
+    },
+  );
+});
+
+describe('POST /project/webhook-secret', () => {
+  /** A delivery as the dispatcher signs it now, with the project's target (its secrets) at this moment. */
+  async function delivery(projectId: string) {
+    const target = await ctx.services.projects.webhookTarget(projectId);
+    const requestId = randomUUID();
+    const rawBody = JSON.stringify(testEvent(projectId, requestId, randomUUID(), ctx.clock.now()));
+    const headers = webhookHeaders({
+      secret: target.secret,
+      previousSecret: target.previousSecret,
+      requestId,
+      eventType: 'webhook.test',
+      rawBody,
+      now: ctx.clock.now(),
+    });
+    return (secret: string | string[]) => {
+      try {
+        verifyWebhook(rawBody, headers, secret, { now: ctx.clock.now() });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+  }
+
+  test('when the secret is rotated with a grace period, then deliveries verify under both secrets until it ends, then under the new one only', async () => {
+    const created = await ctx.services.projects.create({ name: `Rotation ${randomUUID()}` });
+    const key = created.api_key;
+    const old = created.webhook_secret;
+    const res = await request(ctx.app).post('/project/webhook-secret?grace_period_seconds=3600').set('x-api-key', key);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const fresh = res.body.webhook_secret as string;
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(old);
+    expect(res.body.previous_secret_valid_until).toBe(new Date(Date.parse(TEST_NOW) + 3_600_000).toISOString());
+
+    const during = await delivery(created.project_id);
+    expect([during(old), during(fresh), during([fresh, old]), during('whsec_other')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+
+    ctx.clock.advance(3_600_000);
+    const after = await delivery(created.project_id);
+    expect([after(old), after(fresh), after([fresh, old])]).toEqual([false, true, true]);
+
+    // Audited, without a secret.
+    const audit = await request(ctx.app).get('/audit').set('x-api-key', key);
+    expect(audit.body.events).toEqual([
+      expect.objectContaining({
+        action: 'webhook_secret.rotated',
+        changes: [
+          {
+            field: 'webhook_secret_grace_until',
+            before: null,
+            after: new Date(Date.parse(TEST_NOW) + 3_600_000).toISOString(),
+          },
+        ],
+      }),
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(fresh);
+    expect(JSON.stringify(audit.body)).not.toContain(old);
+    expect(JSON.stringify(ctx.logs)).not.toContain(fresh);
+  });
+
+  test('when no grace period is given, then it is a day; with 0, the old secret stops at once', async () => {
+    const p = await newProject();
+    expect((await p.rotate()).body.previous_secret_valid_until).toBe(
+      new Date(Date.parse(TEST_NOW) + 86_400_000).toISOString(),
+    );
+    const second = await p.rotate('?grace_period_seconds=0');
+    expect(second.status).toBe(200);
+    expect(second.body.previous_secret_valid_until).toBeNull();
+    const verify = await delivery(p.projectId);
+    expect(verify(second.body.webhook_secret)).toBe(true);
+    expect((await ctx.services.projects.webhookTarget(p.projectId)).previousSecret).toBeUndefined();
+  });
+
+  test.each(['?grace_period_seconds=-1', '?grace_period_seconds=604801', '?grace_period_seconds=1.5', '?x=1'])(
+    'when the query is %s, then 400 and nothing is written',
+    async (query) => {
+      const p = await newProject();
+      const before = await ctx.services.projects.webhookTarget(p.projectId);
+      const mark = await probe.mark();
+      const res = await p.rotate(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: expect.any(String) });
+      expect(await probe.writesSince(mark)).toEqual([]);
+      expect(await ctx.services.projects.webhookTarget(p.projectId)).toEqual(before);
     },
   );
 });

@@ -8,6 +8,8 @@
  *
  * The `x-signature` scheme (webhooks.yaml): `t=<unix seconds>,h=<signed header
  * names>,v1=<hex>`, `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{header values joined by '.'}.{raw body}"))`.
+ * While a rotated-out secret's grace period lasts, the header carries one `v1` per secret; pass
+ * both secrets (`[newSecret, oldSecret]`) while switching, and a webhook signed with either passes.
  *
  * Self-contained on purpose: it runs in customers' processes, so it imports nothing of the server,
  * only `node:crypto` and (erased at compile time) the generated types.
@@ -64,14 +66,15 @@ const V1_PATTERN = /^[0-9a-fA-F]+$/;
 export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: WebhookRequestHeaders,
-  secret: string,
+  secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): WebhookEnvelope {
   const body = rawBytes(rawBody);
   if (typeof headers !== 'object' || headers === null)
     throw new TypeError('verifyWebhook: headers must be the request headers object');
-  if (typeof secret !== 'string' || secret.length === 0)
-    throw new TypeError('verifyWebhook: secret must be a non-empty string');
+  const secrets: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0))
+    throw new TypeError('verifyWebhook: secret must be a non-empty string, or a non-empty list of them');
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
     throw new TypeError(`verifyWebhook: toleranceSeconds must be a finite number >= 0, got ${String(tolerance)}`);
@@ -85,8 +88,7 @@ export function verifyWebhook(
   if (signature === undefined || signature.trim() === '') {
     throw new WebhookVerificationError('missing_header', 'the x-signature header is missing');
   }
-  const { t, h, v1 } = parseSignature(signature);
-
+  const { t, h, v1s } = parseSignature(signature);
   const names = h.split(' ');
   const values = names.map((name) => {
     const value = byName.get(name);
@@ -98,23 +100,28 @@ export function verifyWebhook(
     }
     return value;
   });
-
-  const expected = Buffer.from(
-    createHmac('sha256', secret)
-      .update(`${t}.${h}.${values.join('.')}.`, 'utf8')
-      .update(body)
-      .digest('hex'),
-    'utf8',
-  );
-  const given = Buffer.from(v1.toLowerCase(), 'utf8');
-  // timingSafeEqual throws a RangeError on unequal lengths; a length is no secret, so check it first.
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const givens = v1s.map((v1) => Buffer.from(v1.toLowerCase(), 'utf8'));
+  let matched = false;
+  // Every secret against every v1, each compared in constant time (no early exit on a match).
+  for (const key of secrets as readonly string[]) {
+    const expected = Buffer.from(
+      createHmac('sha256', key)
+        .update(`${t}.${h}.${values.join('.')}.`, 'utf8')
+        .update(body)
+        .digest('hex'),
+      'utf8',
+    );
+    for (const given of givens) {
+      // timingSafeEqual throws a RangeError on unequal lengths; a length is no secret, so check it first.
+      if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+    }
+  }
+  if (!matched) {
     throw new WebhookVerificationError(
       'bad_signature',
-      'x-signature v1 does not match the body and signed headers (wrong secret, or the body was altered or re-serialised)',
+      'no x-signature v1 matches the body and signed headers (wrong secret, or the body was altered or re-serialised)',
     );
   }
-
   const age = Math.floor(nowMs / 1000) - Number(t);
   if (Math.abs(age) > tolerance) {
     throw new WebhookVerificationError(
@@ -146,13 +153,24 @@ function lowerCaseHeaders(headers: WebhookRequestHeaders): Map<string, string> {
   return byName;
 }
 
-function parseSignature(signature: string): { t: string; h: string; v1: string } {
+/** The most `v1` one header may carry: one per secret of a rotation (two), with room to spare. */
+const MAX_V1 = 4;
+
+function parseSignature(signature: string): { t: string; h: string; v1s: string[] } {
   const fields = new Map<string, string>();
+  const v1s: string[] = [];
   for (const part of signature.split(',')) {
     const eq = part.indexOf('=');
     if (eq <= 0)
       throw new WebhookVerificationError('malformed_header', 'x-signature is not a list of key=value separated by ","');
     const key = part.slice(0, eq).trim();
+    // One v1 per signing secret: two while a rotated-out secret's grace period lasts.
+    if (key === 'v1') {
+      v1s.push(part.slice(eq + 1).trim());
+      if (v1s.length > MAX_V1)
+        throw new WebhookVerificationError('malformed_header', `x-signature has more than ${MAX_V1} v1`);
+      continue;
+    }
     if (fields.has(key))
       throw new WebhookVerificationError('malformed_header', `x-signature has ${key} more than once`);
     fields.set(key, part.slice(eq + 1).trim());
@@ -160,7 +178,7 @@ function parseSignature(signature: string): { t: string; h: string; v1: string }
   // Unknown keys are ignored, so that a later scheme (v2=…) can be sent beside v1.
   const t = fields.get('t');
   const h = fields.get('h');
-  const v1 = fields.get('v1');
+  const v1 = v1s.length > 0 && v1s.every((v) => v !== '') ? v1s[0] : undefined;
   for (const [key, value] of [
     ['t', t],
     ['h', h],
@@ -175,9 +193,9 @@ function parseSignature(signature: string): { t: string; h: string; v1: string }
       'x-signature h is not lower-case header names separated by single spaces',
     );
   }
-  if (!V1_PATTERN.test(v1!))
+  if (!v1s.every((v) => V1_PATTERN.test(v)))
     throw new WebhookVerificationError('malformed_header', 'x-signature v1 is not hexadecimal');
-  return { t: t!, h: h!, v1: v1! };
+  return { t: t!, h: h!, v1s };
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

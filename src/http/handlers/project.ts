@@ -1,8 +1,8 @@
 /** Handlers of the `Project` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AuditEvents, ProjectSettings, ProjectUpdate } from '../../api-types';
+import type { AuditEvents, ProjectSettings, ProjectUpdate, WebhookSecretRotated } from '../../api-types';
 import type { Project } from '../../storage/repositories/projects';
-import type { ProjectUseCases } from '../../usecases/projects';
+import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS, type ProjectUseCases } from '../../usecases/projects';
 import { projectOf } from '../context';
 
 function settingsOf(p: Project, requestId: string): ProjectSettings {
@@ -25,7 +25,7 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
     },
     async updateProject(req: Request<Record<string, string>, unknown, ProjectUpdate>, res: Response) {
       const body = req.body;
-      // The security handler has checked the key: it is there.
+      // The security handler has checked the key: it is there (only its hash is recorded).
       const apiKey = req.header('x-api-key') ?? '';
       const updated = await projects.update(
         projectOf(req).id,
@@ -39,6 +39,15 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
         req.requestId,
       );
       res.json(settingsOf(updated, req.requestId));
+    },
+    async rotateWebhookSecret(req: Request, res: Response) {
+      const q = req.query as { grace_period_seconds?: number };
+      const grace = q.grace_period_seconds ?? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS;
+      const apiKey = req.header('x-api-key') ?? '';
+      const rotated = await projects.rotateWebhookSecret(projectOf(req).id, grace, { apiKey }, req.requestId);
+      const body: WebhookSecretRotated = { request_id: req.requestId, ...rotated };
+      // The new secret is in this answer only: never cached on the way.
+      res.set('cache-control', 'no-store').json(body);
     },
     async listAuditEvents(req: Request, res: Response) {
       const q = req.query as { limit?: number; cursor?: string };

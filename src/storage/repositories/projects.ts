@@ -116,6 +116,42 @@ export function makeProjectRepository(db: Knex) {
       return updated > 0;
     },
 
+    /** The webhook secret being rotated out (encrypted) and the end of its grace period, if any. */
+    async previousWebhookSecret(
+      id: string,
+      trx: Knex = db,
+    ): Promise<{ secretEncrypted: string; until: Date } | undefined> {
+      const row = await trx('projects')
+        .where({ id })
+        .first('webhook_secret_previous_encrypted', 'webhook_secret_previous_until');
+      if (!row?.webhook_secret_previous_encrypted || row.webhook_secret_previous_until == null) return undefined;
+      return {
+        secretEncrypted: row.webhook_secret_previous_encrypted,
+        until: new Date(Number(row.webhook_secret_previous_until)),
+      };
+    },
+
+    /**
+     * A new webhook secret; the current one signs beside it until `previousUntil` (no grace: null).
+     * Only over the settings version it was decided on; false when another change came first.
+     */
+    async rotateWebhookSecret(
+      id: string,
+      version: number,
+      next: { secretEncrypted: string; previousEncrypted: string | null; previousUntil: Date | null },
+      trx: Knex = db,
+    ): Promise<boolean> {
+      const updated = await trx('projects')
+        .where({ id, settings_version: version })
+        .update({
+          webhook_secret_encrypted: next.secretEncrypted,
+          webhook_secret_previous_encrypted: next.previousEncrypted,
+          webhook_secret_previous_until: next.previousUntil?.getTime() ?? null,
+          settings_version: version + 1,
+        });
+      return updated > 0;
+    },
+
     async insertApiKey(k: ApiKeyRecord, trx: Knex = db): Promise<void> {
       await trx('api_keys').insert({
         id: k.id,

@@ -25,6 +25,7 @@ import * as m0018 from './0018_browser_device_links';
 import * as m0019 from './0019_ingest_challenges';
 import * as m0020 from './0020_audit_events';
 import * as m0021 from './0021_webhook_secret_rotation';
+import * as m0022 from './0022_project_rules';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0019_ingest_challenges': m0019,
   '0020_audit_events': m0020,
   '0021_webhook_secret_rotation': m0021,
+  '0022_project_rules': m0022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -135,6 +135,23 @@ describe('validateRules', () => {
     expect(errors[0]).toContain(message);
   });
 
+  it('when text holds NUL or an unpaired surrogate, then refused; an emoji is text like any other', () => {
+    const rule = (description: string, value: string) => ({
+      id: 'r',
+      description,
+      when: { field: 'session.location.city', op: 'eq', value },
+      then: { add_to_lists: [value || 'x'] },
+    });
+    expect(errorsOf({ rules: [rule('caf\u00e9 \u{1F600}', 'K\u00f8benhavn \u{1F600}')] })).toEqual([]);
+    expect(errorsOf({ rules: [rule('a\u0000b', 'ok')] })).toEqual([
+      'rules[0].description (rule "r"): must be text of at most 1024 characters, without U+0000 (NUL) or an unpaired surrogate',
+    ]);
+    expect(errorsOf({ rules: [rule('ok', 'lone \ud800')] })).toEqual([
+      'rules[0].when.value (rule "r"): must be at most 256 characters, without U+0000 (NUL) or an unpaired surrogate',
+      'rules[0].then.add_to_lists[0] (rule "r"): must be a list name: text of 1 to 64 characters, without U+0000 (NUL) or an unpaired surrogate',
+    ]);
+  });
+
   it('when two rules share an id, then the second is refused naming the first', () => {
     const rule = { id: 'same', when: { field: 'bot', op: 'gt', value: 0.5 }, then: {} };
     expect(errorsOf({ rules: [rule, rule] })).toEqual([

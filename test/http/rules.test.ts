@@ -30,8 +30,8 @@ function freshIp(): string {
   return `90.${200 + Math.floor(n / 250)}.${n % 250}.30`;
 }
 
-async function newProject() {
-  const p = await ctx.services.projects.create({ name: `Rules ${randomUUID()}` });
+async function newProject(options: { test?: boolean } = {}) {
+  const p = await ctx.services.projects.create({ name: `Rules ${randomUUID()}`, test: options.test });
   const key = p.api_key;
   return {
     key,
@@ -247,6 +247,19 @@ describe('rules in evaluations', () => {
     expect(ev.rules).toEqual({ version: 1, matched: ['mobile-review'], decided_by: 'mobile-review', tags: ['mobile'] });
     expect(ev.lists).toEqual([]);
     expect((await p.list('review')).status).toBe(400);
+  });
+
+  test("when a test project's documented account id forces the outcome, then it decides after the rules, which still match", async () => {
+    const p = await newProject({ test: true });
+    const rules = [
+      { id: 'all-real', when: { field: 'bot', op: 'gte', value: 0 }, then: { decision: 'Real', tags: ['seen'] } },
+    ];
+    expect((await p.put({ rules })).status).toBe(200);
+    const forced = await p.sc.signIn({ id: 'test_fake_rules' }, {}, freshIp());
+    expect(forced.decision).toBe('Fake');
+    expect(forced.rules).toEqual({ version: 1, matched: ['all-real'], decided_by: null, tags: ['seen'] });
+    const ordinary = await p.sc.signIn({ id: 'ordinary' }, {}, freshIp());
+    expect(ordinary.rules?.decided_by).toBe('all-real');
   });
 
   test('when a rule is disabled, then it is kept but never matches', async () => {

@@ -16,7 +16,9 @@ export const MAX_LIST_VALUES = 500;
 export const MAX_ACTION_ITEMS = 20;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const TAG = /^[a-z0-9][a-z0-9_.:-]{0,63}$/;
-const LIST_NAME = /^[^\x00\uD800-\uDFFF]{1,64}$/;
+const LIST_NAME = /^[^\x00\uD800-\uDFFF]{1,64}$/u;
+/** The contract's `Text`: no NUL (PostgreSQL cannot store it), no unpaired surrogate. */
+const TEXT = /^[^\x00\uD800-\uDFFF]*$/u;
 const DECISIONS = ['Real', 'Fake'];
 export const OPS = [
   'eq',
@@ -93,8 +95,14 @@ export function validateRules(input: unknown): Validated {
       err(`${at}.id`, 'is required: 1 to 64 letters, digits, `_`, `.` or `-`, starting with a letter or digit');
     else if (seen.has(id)) err(`${at}.id`, `must be unique: rules[${seen.get(id)}] has the same id`);
     else seen.set(id, i);
-    if (rule.description !== undefined && (typeof rule.description !== 'string' || rule.description.length > 1024))
-      err(`${at}.description`, 'must be text of at most 1024 characters');
+    if (
+      rule.description !== undefined &&
+      (typeof rule.description !== 'string' || rule.description.length > 1024 || !TEXT.test(rule.description))
+    )
+      err(
+        `${at}.description`,
+        'must be text of at most 1024 characters, without U+0000 (NUL) or an unpaired surrogate',
+      );
     if (rule.enabled !== undefined && typeof rule.enabled !== 'boolean') err(`${at}.enabled`, 'must be true or false');
     if (rule.when === undefined) err(`${at}.when`, 'is required');
     else condition(rule.when, `${at}.when`, 1, err);
@@ -162,7 +170,8 @@ function comparison(c: Record<string, unknown>, at: string, err: Report): void {
 
 function scalar(v: unknown, kind: FieldKind, at: string, err: Report): void {
   if (!isScalar(v)) return err(at, 'must be a number, text or true/false');
-  if (typeof v === 'string' && v.length > 256) return err(at, 'must be at most 256 characters');
+  if (typeof v === 'string' && (v.length > 256 || !TEXT.test(v)))
+    return err(at, 'must be at most 256 characters, without U+0000 (NUL) or an unpaired surrogate');
   if (kind === 'any' || kind === 'strings') return;
   if (typeof v !== kind) err(at, `must be ${kind === 'string' ? 'text' : `a ${kind}`}: the field is one`);
 }
@@ -191,5 +200,5 @@ function actions(t: unknown, at: string, err: Report): void {
 function describePattern(what: string): string {
   return what === 'tags'
     ? 'a tag: 1 to 64 lower-case letters, digits, `_`, `.`, `:` or `-`, starting with a letter or digit'
-    : 'a list name: text of 1 to 64 characters';
+    : 'a list name: text of 1 to 64 characters, without U+0000 (NUL) or an unpaired surrogate';
 }

@@ -294,6 +294,47 @@ describe('applyRules', () => {
   });
 });
 
+describe('the fields', () => {
+  type Schema = {
+    $ref?: string;
+    allOf?: Schema[];
+    properties?: Record<string, Schema>;
+    items?: Schema;
+    type?: string | string[];
+  };
+  const resolve = (s: Schema): Schema => (s.$ref ? resolve(SPEC.components.schemas[s.$ref.split('/').pop()!]) : s);
+  /** The member `name` of an object schema, through $ref and allOf. */
+  function member(schema: Schema, name: string): Schema | undefined {
+    const s = resolve(schema);
+    if (s.properties?.[name]) return resolve(s.properties[name]!);
+    for (const part of s.allOf ?? []) {
+      const found = member(part, name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const kindOf = (s: Schema): string => {
+    const type = [s.type ?? (s.allOf ?? []).map(resolve).find((p) => p.type)?.type].flat()[0];
+    if (type === 'array') return kindOf(resolve(s.items!)) === 'string' ? 'strings' : 'array';
+    return type === 'integer' ? 'number' : String(type);
+  };
+
+  it.each(Object.entries(RULE_FIELDS))(
+    'when a rule names %s, then the contract has it, of that kind',
+    (field, kind) => {
+      let schema: Schema | undefined = SPEC.components.schemas.AuthenticateResponse;
+      for (const key of field.split('.')) {
+        // Through a list of objects (the linked accounts), to each item's member.
+        const s: Schema = resolve(schema!);
+        schema = member(s.type === 'array' ? resolve(s.items!) : s, key);
+        if (key === 'linked_accounts' && schema) schema = resolve(schema.items!);
+        expect({ field, key, found: schema !== undefined }).toEqual({ field, key, found: true });
+      }
+      expect({ field, kind: kindOf(schema!) }).toEqual({ field, kind });
+    },
+  );
+});
+
 describe('docs/rules.md', () => {
   it('when the fields are listed, then every field the code knows is there', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');

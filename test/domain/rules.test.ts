@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import type { RulesDocument } from '../../src/api-types';
 import {
   applyRules,
@@ -336,6 +337,27 @@ describe('the fields', () => {
 });
 
 describe('docs/rules.md', () => {
+  it("when the worked example's and the README's documents are checked, then they pass, and the example's rules match as the page tells", () => {
+    const read = (file: string) => fs.readFileSync(path.join(__dirname, '..', '..', file), 'utf8');
+    const yamlBlocks = (text: string) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!));
+    const [example] = yamlBlocks(read('docs/rules.md').split('## A worked example')[1]!);
+    const [readme] = yamlBlocks(read('README.md').split('### Rules as code')[1]!);
+    expect(errorsOf(readme)).toEqual([]);
+    const rules = compiled(example);
+    // The page's evaluation: a disposable address from a hosting network in Germany, a shared device.
+    const s = subject({ account_score: 0.64, bot: 0.15 });
+    s.session.risk_signals.datacenter = true;
+    s.session.location.country_code = 'DE';
+    s.account!.email = { ...s.account!.email!, disposable: true };
+    expect(applyRules(rules, s)).toMatchObject({
+      matched: ['disposable-email-on-datacenter', 'shared-device-high-risk', 'trusted-region-low-bot'],
+      decision: 'Fake',
+      decidedBy: 'disposable-email-on-datacenter',
+      tags: ['disposable_datacenter', 'shared_device'],
+      listActions: [{ action: 'add', list: 'review' }],
+    });
+  });
+
   it('when the fields are listed, then every field the code knows is there', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
     const section = doc.split('## Fields')[1]!.split('\n## ')[0]!;

@@ -28,6 +28,7 @@ import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
+import { makeRulesRepository } from './storage/repositories/rules';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -38,6 +39,7 @@ import { makeIngestUseCases } from './usecases/ingest';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
+import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { makeOutbox } from './webhooks/outbox';
@@ -120,6 +122,7 @@ export function makeServices(edges: EdgeDeps) {
     ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
+    rules: makeRulesRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -138,6 +141,12 @@ export function makeServices(edges: EdgeDeps) {
     projectData: repos.projectData,
     auditEvents: repos.auditEvents,
     media,
+  });
+  const rules = makeRulesUseCases({
+    ...deps,
+    rules: repos.rules,
+    auditEvents: repos.auditEvents,
+    forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({
     ...deps,
@@ -176,6 +185,7 @@ export function makeServices(edges: EdgeDeps) {
     warmUp: () => readiness.modelsLoading(deps.analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
+    rules,
     evaluation,
     accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
     lists: makeListUseCases({ ...deps, ...repos }),

@@ -1652,7 +1652,7 @@ export interface components {
             any?: components["schemas"]["RuleCondition"][];
             not?: components["schemas"]["RuleCondition"];
             /** @example session.risk_signals.tor */
-            field?: string;
+            field?: components["schemas"]["Text"];
             /**
              * @description `gt` `gte` `lt` `lte` compare numbers; `in` `not_in` take a list of values;
              *     `contains` asks whether a list field (`lists`, `account.countries`…) holds the value;
@@ -1662,9 +1662,16 @@ export interface components {
             op?: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "not_in" | "contains" | "exists" | "not_exists";
             value?: components["schemas"]["RuleValue"];
         };
-        /** @description A number, text, boolean or a list of them (`in`, `not_in`). */
-        RuleValue: components["schemas"]["RuleScalar"] | components["schemas"]["RuleScalar"][];
-        /** @description One value a field is compared with. */
+        /**
+         * @description A number, text, boolean or a list of them (`in`, `not_in`). One schema rather than a
+         *     `oneOf` of a scalar and a list, so that a refusal names the item at fault: the text
+         *     keywords apply to text, `items` to a list.
+         */
+        RuleValue: string | number | boolean | components["schemas"]["RuleScalar"][];
+        /**
+         * @description One value a field is compared with. Text follows `Text`'s rule (no U+0000, no unpaired
+         *     surrogate: the pattern applies to text only).
+         */
         RuleScalar: string | number | boolean;
         /**
          * @description What a matching rule does. `decision` sets the evaluation's decision (the first

@@ -5,10 +5,12 @@
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
- *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook] [--json]
+ *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
+ *                         [--webhook-events E,E] [--json]
  *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
  *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
+ *   trustgate account label <account_id> fraud|legit [--note N] [--project P] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
  *   trustgate iplist sync [<list>...] [--json]
@@ -50,10 +52,11 @@ const USAGE = `usage:
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
   trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
-                        [--webhook-url URL | --clear-webhook] [--json]
+                        [--webhook-url URL | --clear-webhook] [--webhook-events E,E] [--json]
       changes the project's settings (as PATCH /project does) and records the change in its
       audit as made by \`cli\`: --threshold between 0 and 1 decides the next evaluations;
-      --groups turns groups on (they cannot be turned off)
+      --groups turns groups on (they cannot be turned off); --webhook-events, the event types
+      the project is sent, separated by commas (webhooks.yaml; '' sends none)
   trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
       the changes to the project's settings, newest first (as GET /audit)
   trustgate project rotate-webhook-secret PROJECT_ID [--grace-seconds N] [--json]
@@ -63,6 +66,9 @@ const USAGE = `usage:
       deletes the project's sessions, accounts, evaluations, links, list memberships,
       verification sessions and webhooks in one transaction (keys, webhook, lists stay);
       a live project only with --yes-delete-live-data
+  trustgate account label ACCOUNT_ID (fraud | legit) [--note NOTE] [--project PROJECT_ID] [--json]
+      labels the account (as POST /account/{account_id}/label does), audited as made by
+      \`cli\`; the project is the only one when none is named
   trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
@@ -121,11 +127,15 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       limit: { type: 'string' },
       cursor: { type: 'string' },
       'grace-seconds': { type: 'string' },
+      'webhook-events': { type: 'string' },
+      note: { type: 'string' },
+      project: { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
   const projects = runtime.services.projects;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
+  if (area === 'account' && command === 'label') return labelAccount(rest, values, runtime, out);
   if (area !== 'project') throw new UsageError(USAGE);
 
   switch (command) {
@@ -213,6 +223,7 @@ async function setProject(
     groups?: boolean;
     'webhook-url'?: string;
     'clear-webhook'?: boolean;
+    'webhook-events'?: string;
     json?: boolean;
   },
   runtime: Runtime,
@@ -238,10 +249,15 @@ async function setProject(
     decisionThreshold,
     groupsEnabled: values.groups ? true : undefined,
     webhookUrl: values['clear-webhook'] ? null : values['webhook-url'],
+    webhookEvents: values['webhook-events']
+      ?.split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
   };
   if (Object.values(change).every((v) => v === undefined))
     throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook\n' + USAGE,
+      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, --webhook-events\n' +
+        USAGE,
     );
   const p = await runtime.services.projects.update(projectId, change, 'cli');
   const settings = {
@@ -250,6 +266,7 @@ async function setProject(
     decision_threshold: p.decisionThreshold,
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
+    webhook_events: p.webhookEvents,
   };
   print(out, Boolean(values.json), settings, [
     `project_id:         ${p.id}`,
@@ -257,6 +274,26 @@ async function setProject(
     `decision_threshold: ${p.decisionThreshold}`,
     `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
     `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
+    `webhook_events:     ${p.webhookEvents.join(', ') || '(none)'}`,
+  ]);
+}
+
+/** `trustgate account label`: a label set by the CLI (audited as `cli`), as POST /account/{account_id}/label. */
+async function labelAccount(
+  rest: string[],
+  values: { note?: string; project?: string; json?: boolean },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [accountId, label, ...extra] = rest;
+  if (!accountId || extra.length > 0 || (label !== 'fraud' && label !== 'legit'))
+    throw new UsageError('account label needs an ACCOUNT_ID and fraud or legit\n' + USAGE);
+  const projectId = await projectNamed(values.project, runtime, 'account label');
+  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  const input = { label, ...(values.note === undefined ? {} : { note: values.note }) } as const;
+  const { request_id: _none, ...labelled } = await runtime.services.labels.label(projectId, accountId, input, 'cli');
+  print(out, Boolean(values.json), labelled, [
+    `account ${accountId} labelled ${labelled.label} (label ${labelled.id}, ${labelled.created_at}, by cli)`,
   ]);
 }
 

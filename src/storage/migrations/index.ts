@@ -25,6 +25,8 @@ import * as m0018 from './0018_browser_device_links';
 import * as m0019 from './0019_ingest_challenges';
 import * as m0020 from './0020_audit_events';
 import * as m0021 from './0021_webhook_secret_rotation';
+import * as m0023 from './0023_labels';
+import * as m0024 from './0024_webhook_events';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -48,6 +50,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0019_ingest_challenges': m0019,
   '0020_audit_events': m0020,
   '0021_webhook_secret_rotation': m0021,
+  '0023_labels': m0023,
+  '0024_webhook_events': m0024,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

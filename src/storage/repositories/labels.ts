@@ -109,11 +109,16 @@ export function makeLabelRepository(db: Knex) {
       after?: { accountId: string; sessionId: string },
       trx: Knex = db,
     ): Promise<LabelledEvaluationRow[]> {
+      // CROSS JOINs with the join conditions in WHERE: SQLite then keeps this order (labels, their
+      // sessions, each session by id); joined with ON, it walked the project's whole
+      // session_accounts index (without ANALYZE, `project_id = ?` looks selective to it).
+      // PostgreSQL plans both forms alike. test/storage/query-plans.test.ts checks both.
       const q = trx('labels as l')
-        .join('session_accounts as sa', function () {
-          this.on('sa.project_id', '=', 'l.project_id').andOn('sa.account_id', '=', 'l.account_id');
-        })
-        .join('sessions as s', 's.id', 'sa.session_id')
+        .crossJoin(trx.raw('?? as ??', ['session_accounts', 'sa']))
+        .crossJoin(trx.raw('?? as ??', ['sessions', 's']))
+        .where('sa.project_id', trx.ref('l.project_id'))
+        .where('sa.account_id', trx.ref('l.account_id'))
+        .where('s.id', trx.ref('sa.session_id'))
         .where({ 'l.project_id': projectId, 'l.current': true })
         .where('s.evaluated_at', '>=', range.from.getTime())
         .where('s.evaluated_at', '<', range.to.getTime())
@@ -124,8 +129,9 @@ export function makeLabelRepository(db: Knex) {
         ])
         .limit(limit)
         .select('l.account_id', 'sa.session_id', 'l.label', 's.account_score', 's.decision');
+      // The `>=` lets both engines seek the labels index to the page's first account.
       if (after)
-        q.where(function () {
+        q.where('l.account_id', '>=', after.accountId).where(function () {
           this.where('l.account_id', '>', after.accountId).orWhere(function () {
             this.where('l.account_id', '=', after.accountId).andWhere('sa.session_id', '>', after.sessionId);
           });

@@ -58,7 +58,7 @@ const USAGE = `usage:
       --groups turns groups on (they cannot be turned off); --webhook-events, the event types
       the project is sent, separated by commas (webhooks.yaml; '' sends none)
   trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
-      the changes to the project's settings, newest first (as GET /audit)
+      the changes to the project's settings and the labels set on its accounts, newest first (as GET /audit)
   trustgate project rotate-webhook-secret PROJECT_ID [--grace-seconds N] [--json]
       a new webhook secret, shown once; the previous one keeps signing beside it (a second v1
       in x-signature) for N seconds (default 86400, at most 604800; 0: stops at once)
@@ -317,7 +317,7 @@ async function projectAudit(
   if (page.events.length === 0) out('no changes');
   for (const e of page.events)
     out(
-      `${e.created_at}  ${e.actor}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
+      `${e.created_at}  ${e.actor}  ${e.action}${e.account_id === undefined ? '' : ` ${e.account_id}`}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
     );
   if (page.next_cursor) out(`more: --cursor ${page.next_cursor}`);
 }

@@ -251,8 +251,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     /**
      * Deletes everything the project has gathered (sessions, accounts, evaluations, links and
      * their aggregates, list memberships, verification sessions with their captures and enrolled
-     * faces and documents, webhooks), in one transaction, then the captured images. The project,
-     * its keys, webhook and lists stay. A live project only with `allowLive`.
+     * faces and documents, webhooks, labels), in one transaction, then the captured images. The
+     * project, its keys, webhook, lists and audit (naming no account any more) stay. A live project only with `allowLive`.
      */
     async reset(
       projectId: string,
@@ -266,7 +266,12 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         throw new BadRequestError(
           `project ${projectId} is a live project: resetting it deletes its customers' data; to do it anyway, add --yes-delete-live-data`,
         );
-      const { deleted, mediaIds } = await db.transaction((trx) => deps.projectData.deleteAll(projectId, trx));
+      const { deleted, mediaIds } = await db.transaction(async (trx) => {
+        const all = await deps.projectData.deleteAll(projectId, trx);
+        // The audit stays, without the ids of the accounts that are gone (as an erasure leaves it).
+        await deps.auditEvents.forgetAccount(projectId, undefined, trx);
+        return all;
+      });
       // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
       for (const id of mediaIds) await deps.media.delete(id);
       return { project_id: projectId, test: project.test, deleted };

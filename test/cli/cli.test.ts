@@ -172,6 +172,9 @@ describe('trustgate project set and audit', () => {
     const text = await trustgate('account', 'label', 'cli-account', 'legit', '--project', created.project_id);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('account cli-account labelled legit');
+    expect((await trustgate('project', 'audit', created.project_id)).stdout).toContain(
+      'cli  account.labelled cli-account  label: "fraud" → "legit"',
+    );
     const rows = await testDb.db('labels').where({ project_id: created.project_id }).orderBy('seq');
     expect(rows.map((l: { label: string; actor: string }) => `${l.label} ${l.actor}`)).toEqual([
       'fraud cli',

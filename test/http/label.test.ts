@@ -186,6 +186,17 @@ describe('POST /account/{account_id}/label', () => {
     await p.account('erase-labelled');
     expect((await p.get('erase-labelled')).body).not.toHaveProperty('label');
   });
+
+  test('when the project is reset, then its labels are deleted and its audit names no account', async () => {
+    const p = await newProject();
+    await p.account('reset-labelled');
+    await p.label('reset-labelled', { label: 'legit', note: 'kept until the reset' });
+    const reset = await ctx.services.projects.reset(p.projectId, { allowLive: true });
+    expect(reset.deleted.labels).toBe(1);
+    const events = (await p.audit()).body.events;
+    expect(events).toEqual([expect.objectContaining({ action: 'account.labelled' })]);
+    expect(events[0]).not.toHaveProperty('account_id');
+  });
 });
 
 describe('GET /account/{account_id}/labels', () => {

@@ -75,9 +75,15 @@ export function makeAuditEventRepository(db: Knex) {
       return rows.map(toRecord);
     },
 
-    /** Erasure: the project's events no longer name the account (they stay, about an erased account). */
-    async forgetAccount(projectId: string, accountId: string, trx: Knex = db): Promise<number> {
-      return trx('audit_events').where({ project_id: projectId, account_id: accountId }).update({ account_id: null });
+    /**
+     * Erasure: the project's events no longer name the account (they stay, about an erased
+     * account); without an account, no event of the project names one (a reset deleted them all).
+     */
+    async forgetAccount(projectId: string, accountId: string | undefined, trx: Knex = db): Promise<number> {
+      const q = trx('audit_events').where({ project_id: projectId });
+      if (accountId === undefined) q.whereNotNull('account_id');
+      else q.where({ account_id: accountId });
+      return q.update({ account_id: null });
     },
   };
 }

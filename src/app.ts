@@ -82,10 +82,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules', '/demo'],
+    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
-  app.use(['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules'], authFailures.guard);
+  app.use(['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'], authFailures.guard);
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const session = makeSessionHandlers(services.evaluation);
-  const account = makeAccountHandlers(services.accounts);
+  const account = makeAccountHandlers(services.accounts, services.labels);
   const list = makeListHandlers(services.lists);
   const project = makeProjectHandlers(services.projects);
   const rules = makeRulesHandlers(services.rules);
@@ -126,6 +126,9 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/account/:account_id', account.deleteAccount);
   app.get('/account/:account_id/sessions', account.getAccountSessions);
   app.get('/account/:account_id/accounts-linked', account.getAccountLinkedAccounts);
+  app.post('/account/:account_id/label', account.labelAccount);
+  app.get('/account/:account_id/labels', account.listAccountLabels);
+  app.get('/labels/report', account.getLabelReport);
   app.get('/list', list.getLists);
   app.get('/list/:list_name', list.getList);
   app.post('/list/:list_name', list.createList);

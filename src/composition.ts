@@ -29,6 +29,7 @@ import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
+import { makeLabelRepository } from './storage/repositories/labels';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -36,12 +37,14 @@ import { makeVerificationRepository } from './storage/repositories/verifications
 import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
+import { makeLabelUseCases } from './usecases/labels';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
+import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
 import { makeWebhookTransport } from './webhooks/transport';
@@ -123,6 +126,7 @@ export function makeServices(edges: EdgeDeps) {
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
     rules: makeRulesRepository(deps.db),
+    labels: makeLabelRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -165,7 +169,7 @@ export function makeServices(edges: EdgeDeps) {
       outbox: repos.outbox,
       target: projects.webhookTarget,
       /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
-      render: (row) => verification.renderWebhook(row.body),
+      render: (row) => (isRendered(row.eventType) ? verification.renderWebhook(row.body) : Promise.resolve(row.body)),
       wake: webhookWake,
     },
     sweep: () => verification.sweep(),
@@ -187,8 +191,15 @@ export function makeServices(edges: EdgeDeps) {
     projects,
     rules,
     evaluation,
-    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
-    lists: makeListUseCases({ ...deps, ...repos }),
+    accounts: makeAccountUseCases({
+      ...deps,
+      ...repos,
+      evaluation,
+      forgetVerifications: verification.forgetAccount,
+      webhooksQueued: webhookWake.wake,
+    }),
+    labels: makeLabelUseCases({ ...deps, ...repos }),
+    lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,
       projects: repos.projects,

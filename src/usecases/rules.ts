@@ -12,7 +12,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { RulesRepository } from '../storage/repositories/rules';
-import { actorName, type Actor } from './projects';
+import { actorName, type Actor } from './actor';
 
 export interface RulesDeps {
   db: Db;

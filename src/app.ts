@@ -85,7 +85,10 @@ export function createApp(deps: AppDeps): Express {
     ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
-  app.use(['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'], authFailures.guard);
+  app.use(
+    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
+    authFailures.guard,
+  );
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),

@@ -104,7 +104,7 @@ export function makeMetrics(options: { operations?: readonly string[]; defaults?
 
   const requests = new Histogram({
     name: 'trustgate_http_request_duration_seconds',
-    help: 'HTTP requests by operation (operationId; unknown outside the contract) and status, and how long they took.',
+    help: 'HTTP requests by operation (operationId; unknown outside the contract or when refused before routing, as by a rate limit) and status, and how long they took.',
     labelNames: ['operation', 'status'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],

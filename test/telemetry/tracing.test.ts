@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { TracingConfig } from '../../src/config';
+import { dialectOf } from '../../src/storage/db';
 import { makeTracing, type Tracing } from '../../src/telemetry/tracing';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { storeSession } from '../helpers/sessions';
@@ -139,6 +140,10 @@ describe('tracing one authenticate (authenticateSession)', () => {
     for (const s of [...statementsUnder(gather), ...statementsUnder(persist)]) {
       expect(typeof attribute(s, 'db.query.text')).toBe('string');
       expect(['sqlite', 'postgresql']).toContain(attribute(s, 'db.system.name'));
+    }
+    // On SQLite the evaluation's reads run on the SQLite thread (storage/sqlite-thread.ts): their spans come from its timed statements.
+    if (dialectOf(ctx.testDb.db) === 'sqlite') {
+      expect(statementsUnder(gather).some((s) => attribute(s, 'trustgate.db.thread') === 'sqlite')).toBe(true);
     }
     // Never a bound value: not the account id, the email or the session id, in any span.
     const exported = collector.exports.map((e) => e.body).join('\n');

@@ -5,6 +5,7 @@
  * configuration and composes them. The server (main.ts), the CLI, the tests and the benchmarks
  * all build through these two functions; `createApp` and the worker receive what they build.
  */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import { unavailableAnalysisEngine } from './analysis/unavailable';
@@ -321,7 +322,10 @@ export async function makeRuntime(
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
-    metrics: telemetry && config.metrics ? makeMetrics({ operations: operationIds() }) : undefined,
+    metrics:
+      telemetry && config.metrics
+        ? makeMetrics({ operations: operationIds(), clusterWorker: cluster.isWorker })
+        : undefined,
     tracing,
   };
   const services = makeServices(deps);

@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   const logger = makeLogger(config.logLevel);
   if (cluster.isPrimary && config.webConcurrency > 1) {
     await prepare(config, logger);
-    runPrimary({ workers: config.webConcurrency, logger });
+    runPrimary({ workers: config.webConcurrency, logger, metrics: config.metrics });
     return;
   }
   await serve(config, logger);

@@ -9,7 +9,8 @@
  * Families (prefix `trustgate_`), and what each is for, are listed in docs/deploy.md.
  */
 import type { Knex } from 'knex';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import cluster from 'node:cluster';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Decision, RiskSignals } from '../api-types';
 import { SIGNALS } from '../domain/signals';
 import type { NetworkDataStatus } from '../geo/data-age';
@@ -98,8 +99,17 @@ function children<T>(make: (key: string) => T): (key: string) => T {
  * A registry with Trustgate's families and Node's default ones (event-loop delay, heap, GC,
  * CPU). `operations`: the contract's operationIds, whose children are made ahead.
  */
-export function makeMetrics(options: { operations?: readonly string[]; defaults?: boolean } = {}): Metrics {
+export function makeMetrics(
+  options: {
+    operations?: readonly string[];
+    defaults?: boolean;
+    /** A cluster's worker (WEB_CONCURRENCY above 1): a scrape answers every worker's metrics, summed by the primary (servePrimaryMetrics). */
+    clusterWorker?: boolean;
+  } = {},
+): Metrics {
   const registry = new Registry();
+  const scrapeHere = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  const scrape = options.clusterWorker ? scrapeThroughPrimary(registry) : scrapeHere;
   if (options.defaults ?? true) collectDefaultMetrics({ register: registry });
 
   const requests = new Histogram({
@@ -225,9 +235,7 @@ export function makeMetrics(options: { operations?: readonly string[]; defaults?
       if (!sources) watchSources(registry, () => sources!);
       sources = given;
     },
-    async scrape() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
-    },
+    scrape,
   };
 }
 
@@ -238,6 +246,7 @@ function watchSources(registry: Registry, current: () => MetricSources): void {
     name: 'trustgate_webhook_outbox_depth',
     help: 'Webhooks waiting to be delivered (pending, including those waiting for a retry).',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       const depth = current().outboxDepth;
       if (depth) this.set(await depth());
@@ -248,6 +257,7 @@ function watchSources(registry: Registry, current: () => MetricSources): void {
     help: 'How old each IP database (city, ASN) is, from its build date.',
     labelNames: ['database', 'source'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       const { networkData, now } = current();
@@ -265,6 +275,7 @@ function watchSources(registry: Registry, current: () => MetricSources): void {
     help: 'How long ago each IP list was synced (lists never synced have no sample).',
     labelNames: ['list'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       for (const l of listHealth()) if (l.age_days !== null) this.labels(l.list).set(l.age_days * DAY_S);
@@ -275,6 +286,7 @@ function watchSources(registry: Registry, current: () => MetricSources): void {
     help: 'Entries of each IP list (shipped, operator and synced).',
     labelNames: ['list'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       for (const l of listHealth()) this.labels(l.list).set(l.entries);
@@ -304,4 +316,67 @@ export function knexPool(db: Knex): () => { used: number; free: number; pending:
       ? { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() }
       : { used: 0, free: 0, pending: 0 };
   };
+}
+
+/**
+ * A cluster (WEB_CONCURRENCY above 1): a scrape reaches whichever worker the connection lands
+ * on, which asks the primary; the primary asks every worker for its registry (prom-client's
+ * AggregatorRegistry) and answers the sum (counters and histograms summed; the gauges of the
+ * database and the data, the same in every worker, by their maximum).
+ */
+const SCRAPE_REQUEST = 'trustgate:metrics-request';
+const SCRAPE_ANSWER = 'trustgate:metrics-answer';
+/** Longer than AggregatorRegistry's own 5 s wait for the workers. */
+const SCRAPE_TIMEOUT_MS = 10_000;
+
+interface ScrapeAnswer {
+  type: typeof SCRAPE_ANSWER;
+  id: number;
+  contentType?: string;
+  body?: string;
+  error?: string;
+}
+
+/** The primary's side: answers the workers' scrapes with every worker's metrics. Once per primary. */
+export function servePrimaryMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+    if (message?.type !== SCRAPE_REQUEST) return;
+    const answer = (a: Omit<ScrapeAnswer, 'type' | 'id'>) => {
+      if (worker.isConnected()) worker.send({ type: SCRAPE_ANSWER, id: message.id, ...a });
+    };
+    aggregator.clusterMetrics().then(
+      (body) => answer({ contentType: aggregator.contentType, body }),
+      (err: Error) => answer({ error: err.message }),
+    );
+  });
+}
+
+/** The worker's side: its registry answers the primary's requests; its scrapes ask the primary. */
+function scrapeThroughPrimary(registry: Registry): Metrics['scrape'] {
+  // prom-client answers the primary's requests (from its AggregatorRegistry) once one exists here.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([registry]);
+  const waiting = new Map<number, (answer: ScrapeAnswer) => void>();
+  let next = 0;
+  process.on('message', (message: ScrapeAnswer) => {
+    if (message?.type === SCRAPE_ANSWER) waiting.get(message.id)?.(message);
+  });
+  return () =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      const timer = setTimeout(
+        () => settle({ type: SCRAPE_ANSWER, id, error: 'the primary did not answer' }),
+        SCRAPE_TIMEOUT_MS,
+      );
+      function settle(answer: ScrapeAnswer) {
+        clearTimeout(timer);
+        waiting.delete(id);
+        if (answer.body !== undefined && answer.contentType)
+          resolve({ contentType: answer.contentType, body: answer.body });
+        else reject(new Error(`metrics of the cluster: ${answer.error ?? 'no answer'}`));
+      }
+      waiting.set(id, settle);
+      process.send!({ type: SCRAPE_REQUEST, id });
+    });
 }

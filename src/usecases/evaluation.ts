@@ -96,7 +96,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
   const { clock, facts: reads, evaluationWrites: writes, ipLists, metrics } = deps;
   const { span } = deps.tracing ?? NO_TRACING;
   /** The outcome into the metrics, once stored. */
-  const record = (kind: 'authenticate' | 'unauthenticated', outcome: EvaluationOutcome) =>
+  const recordMetrics = (kind: 'authenticate' | 'unauthenticated', outcome: EvaluationOutcome) =>
     metrics?.evaluated(kind, { decision: outcome.decision, scores: outcome.scores, ...outcome.signals });
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
   /** Authenticates of one account, one after the other (see one-at-a-time.ts). */
@@ -390,7 +390,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
       if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? []))))
         continue;
-      record('authenticate', outcome);
+      recordMetrics('authenticate', outcome);
       const response: AuthenticateResponse = {
         ...respond(project, facts, outcome, options),
         account_id: body.account.id,
@@ -432,7 +432,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       );
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
       await span('evaluation.persist', () => persist(project, facts, outcome, []));
-      record('unauthenticated', outcome);
+      recordMetrics('unauthenticated', outcome);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
       if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
       return response;

@@ -79,20 +79,35 @@ const KINDS: readonly EvaluationKind[] = ['authenticate', 'unauthenticated', 'ge
 const DECISIONS: readonly Decision[] = ['Real', 'Fake'];
 /** The signals' names (each one's booleans in risk_signals). */
 const SIGNAL_NAMES = [...SIGNALS.map((s) => s.name), 'spoofed_ip'];
-/** Condition names are codes (`tor_exit_node`); anything else is counted as `other` (bounded labels). */
+/** Condition names are codes (`tor_exit_node`); anything else is counted as `other`. */
 const CONDITION = /^[a-z][a-z0-9_]{0,63}$/;
+/**
+ * Distinct conditions counted per evaluation kind; past it, new ones are counted as `other`.
+ * Device conditions include names the SDK reports (automation signals, tampering), which a
+ * client chooses: without a bound, a client could make the registry grow without end.
+ */
+export const MAX_CONDITIONS = 200;
 
-/** A child per key, made on first use (label values from a bounded set). */
-function children<T>(make: (key: string) => T): (key: string) => T {
+/**
+ * A child per key, made on first use. With `limit`, at most that many: a key past it gets
+ * `overflow(key)`'s child (label values from a set a client could grow stay bounded).
+ */
+function children<T>(
+  make: (key: string) => T,
+  limit = Infinity,
+  overflow?: (key: string) => string,
+): (key: string) => T {
   const made = new Map<string, T>();
-  return (key) => {
-    let child = made.get(key);
-    if (child === undefined) {
-      child = make(key);
-      made.set(key, child);
+  const child = (key: string): T => {
+    let found = made.get(key);
+    if (found === undefined) {
+      if (made.size >= limit && overflow && overflow(key) !== key) return child(overflow(key));
+      found = make(key);
+      made.set(key, found);
     }
-    return child;
+    return found;
   };
+  return child;
 }
 
 /**
@@ -153,10 +168,14 @@ export function makeMetrics(
       {
         decision: children((decision) => evaluations.labels(kind, decision)),
         signal: children((signal) => signals.labels(kind, signal)),
-        condition: children((key) => {
-          const [source, condition] = key.split('\u0000') as [string, string];
-          return conditions.labels(kind, source, condition);
-        }),
+        condition: children(
+          (key) => {
+            const [source, condition] = key.split('\u0000') as [string, string];
+            return conditions.labels(kind, source, condition);
+          },
+          MAX_CONDITIONS,
+          (key) => `${key.slice(0, key.indexOf('\u0000'))}\u0000other`,
+        ),
         scores: SCORES.map((score) => scores.labels(kind, score)),
       },
     ]),

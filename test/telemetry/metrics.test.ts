@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { operationIds } from '../../src/spec';
-import { makeMetrics } from '../../src/telemetry/metrics';
+import { makeMetrics, MAX_CONDITIONS } from '../../src/telemetry/metrics';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { hasSample, parseMetrics, seriesValue, valueOf, type Scrape } from '../helpers/prometheus';
@@ -183,5 +183,35 @@ describe('GET /metrics with METRICS off', () => {
     const res = await request(off.app).get('/metrics');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: 'Route GET /metrics not found' });
+  });
+});
+
+describe('conditions a client names', () => {
+  it('when evaluations report more distinct conditions than MAX_CONDITIONS, then the rest are counted as other (the registry stays bounded)', async () => {
+    const metrics = makeMetrics({ defaults: false });
+    const signals = {
+      device_risk: true,
+      proxy: false,
+      vpn: false,
+      tor: false,
+      spoofed_ip: false,
+      datacenter: false,
+      recent_fraud_ip: false,
+      impossible_travel: false,
+      device_network_mismatch: false,
+      location_spoofing: false,
+    };
+    const names = Array.from({ length: MAX_CONDITIONS + 50 }, (_, i) => `made_up_${i}`);
+    metrics.evaluations.evaluated('get', {
+      risk_signals: signals,
+      risk_signal_details: { network: [], device: [...names, 'Not A Code!'] },
+    });
+    const scraped = parseMetrics((await metrics.scrape()).body);
+    const samples = scraped.series.get('trustgate_conditions_raised_total') ?? [];
+    expect(samples.length).toBeLessThanOrEqual(MAX_CONDITIONS + 1);
+    expect(valueOf(scraped, 'trustgate_conditions_raised_total', { kind: 'get', condition: 'made_up_0' })).toBe(1);
+    expect(
+      valueOf(scraped, 'trustgate_conditions_raised_total', { kind: 'get', source: 'device', condition: 'other' }),
+    ).toBe(51);
   });
 });

@@ -556,6 +556,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the project's rules document
+         * @description The rules document that authenticate and unauthenticated apply, with its version
+         *     (counted up by each `PUT /rules`; `0` and no rules before the first).
+         */
+        get: operations["getRules"];
+        /**
+         * Replace the project's rules document
+         * @description Replaces the rules document, counts its version up and records an audit event
+         *     (`rules.updated`, the version before and after) in one transaction. The next
+         *     evaluation in this process applies the new rules; other processes apply them
+         *     within `API_KEY_CACHE_TTL_MS`, as other project settings. A document that is not
+         *     valid is a `400` naming the path (for example `rules[2].when.all[0].field`) and the
+         *     rule, and nothing is stored. With `expected_version`, the document is stored only
+         *     over that version (else `409`): two editors cannot overwrite each other unseen.
+         *     A `version` in the body (as `GET /rules` and `trustgate rules pull` give it) is ignored.
+         */
+        put: operations["putRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/challenge": {
         parameters: {
             query?: never;
@@ -1390,6 +1422,7 @@ export interface components {
             session: components["schemas"]["EvaluatedSession"];
             /** @description The linked accounts; present only when `accounts_linked=true` is asked for. */
             linked_accounts?: components["schemas"]["LinkedAccount"][];
+            rules?: components["schemas"]["EvaluationRules"];
         };
         /** @description The evaluation of a session authenticated with an account. */
         AuthenticateResponse: components["schemas"]["Evaluation"] & {
@@ -1613,10 +1646,101 @@ export interface components {
              */
             previous_secret_valid_until: string | null;
         };
+        /**
+         * @description A project's rules (docs/rules.md): evaluated in order after scoring; every enabled
+         *     rule whose `when` holds takes its `then` actions.
+         */
+        RulesDocument: {
+            /** @description The version `GET /rules` gave; ignored by `PUT /rules` (the service counts it). */
+            version?: number;
+            /** @description Store only over this version (else `409`). */
+            expected_version?: number;
+            rules: components["schemas"]["RuleDefinition"][];
+        };
+        /** @description One rule; `id` is unique in the document. */
+        RuleDefinition: {
+            id: string;
+            description?: components["schemas"]["Text"];
+            /**
+             * @description A disabled rule is kept but never evaluated.
+             * @default true
+             */
+            enabled: boolean;
+            when: components["schemas"]["RuleCondition"];
+            then: components["schemas"]["RuleActions"];
+        };
+        /**
+         * @description Exactly one of: `all` (every condition holds), `any` (one does), `not`, or a
+         *     comparison `{field, op, value}` of one of the evaluation's fields (a path into the
+         *     authenticate and unauthenticated response; docs/rules.md lists them). A field the
+         *     evaluation does not have (`account.` members in unauthenticated, an unknown country)
+         *     makes every comparison false but `not_exists`. Nested at most 8 deep.
+         */
+        RuleCondition: {
+            /** @description Holds when every condition holds. */
+            all?: components["schemas"]["RuleCondition"][];
+            /** @description Holds when one of the conditions holds. */
+            any?: components["schemas"]["RuleCondition"][];
+            not?: components["schemas"]["RuleCondition"];
+            /** @example session.risk_signals.tor */
+            field?: string;
+            /**
+             * @description `gt` `gte` `lt` `lte` compare numbers; `in` `not_in` take a list of values;
+             *     `contains` asks whether a list field (`lists`, `account.countries`…) holds the value;
+             *     `exists` and `not_exists` take no value.
+             * @enum {string}
+             */
+            op?: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "not_in" | "contains" | "exists" | "not_exists";
+            value?: components["schemas"]["RuleValue"];
+        };
+        /** @description A number, text, boolean or a list of them (`in`, `not_in`). */
+        RuleValue: components["schemas"]["RuleScalar"] | components["schemas"]["RuleScalar"][];
+        /** @description One value a field is compared with. */
+        RuleScalar: string | number | boolean;
+        /**
+         * @description What a matching rule does. `decision` sets the evaluation's decision (the first
+         *     matching rule with one decides). The list actions change the account's lists in the
+         *     evaluation's transaction (authenticate only: an unauthenticated evaluation has no
+         *     account, and they do nothing there). Tags are returned and stored with the evaluation.
+         */
+        RuleActions: {
+            decision?: components["schemas"]["Decision"];
+            add_to_lists?: components["schemas"]["ListName"][];
+            remove_from_lists?: components["schemas"]["ListName"][];
+            tags?: components["schemas"]["RuleTag"][];
+        };
+        /** @description A label a matching rule puts on the evaluation. */
+        RuleTag: string;
+        /** @description The project's rules document and its version. */
+        Rules: {
+            request_id: string;
+            /** @description Counted up by each `PUT /rules`; 0 before the first. */
+            version: number;
+            rules: components["schemas"]["RuleDefinition"][];
+            /**
+             * Format: date-time
+             * @description When this version was stored; null for version 0.
+             */
+            updated_at: string | null;
+        };
+        /**
+         * @description The project's rules as this evaluation applied them (an addition beyond the session
+         *     interface; docs/rules.md).
+         */
+        EvaluationRules: {
+            /** @description The version of the rules document applied; 0 when the project has none. */
+            version: number;
+            /** @description The ids of the rules that matched, in the document's order. */
+            matched: string[];
+            /** @description The id of the rule that set the decision; null when the scores and lists decided. */
+            decided_by: string | null;
+            /** @description The matching rules' tags, each once, in order. */
+            tags: components["schemas"]["RuleTag"][];
+        };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /** @enum {string} */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_secret_grace_until";
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_secret_grace_until" | "rules_version";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
@@ -1628,10 +1752,11 @@ export interface components {
             /**
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
              *     webhook secret (its change shows the end of the previous secret's grace period as
-             *     `webhook_secret_grace_until`; never a secret).
+             *     `webhook_secret_grace_until`; never a secret). `rules.updated`: a new rules document
+             *     (PUT /rules; its change is `rules_version`, before and after).
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated";
             /** @description The request that made the change; null for the `trustgate` command. */
             request_id: string | null;
             changes: components["schemas"]["AuditChange"][];
@@ -3376,6 +3501,65 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current rules document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesDocument"];
+            };
+        };
+        responses: {
+            /** @description The stored rules document, with its new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ProjectChangedConcurrently"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

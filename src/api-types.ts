@@ -108,3 +108,12 @@ export type ProjectUpdate = Schemas['ProjectUpdate'];
 export type AuditEvent = Schemas['AuditEvent'];
 export type AuditEvents = Schemas['AuditEvents'];
 export type WebhookSecretRotated = Schemas['WebhookSecretRotated'];
+
+export type RulesDocument = Schemas['RulesDocument'];
+export type RuleDefinition = Schemas['RuleDefinition'];
+export type RuleCondition = Schemas['RuleCondition'];
+export type RuleScalar = Schemas['RuleScalar'];
+export type RuleValue = Schemas['RuleValue'];
+export type RuleActions = Schemas['RuleActions'];
+export type Rules = Schemas['Rules'];
+export type EvaluationRules = Schemas['EvaluationRules'];

@@ -16,6 +16,7 @@ import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
 import { makeListHandlers } from './http/handlers/list';
 import { makeProjectHandlers } from './http/handlers/project';
+import { makeRulesHandlers } from './http/handlers/rules';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -86,10 +87,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/list', '/project', '/audit', '/demo'],
+    ['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
-  app.use(['/session', '/liveness', '/account', '/list', '/project', '/audit'], authFailures.guard);
+  app.use(['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules'], authFailures.guard);
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
   const account = makeAccountHandlers(services.accounts);
   const list = makeListHandlers(services.lists);
   const project = makeProjectHandlers(services.projects);
+  const rules = makeRulesHandlers(services.rules);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers({
     db,
@@ -145,6 +147,8 @@ export function createApp(deps: AppDeps): Express {
   app.patch('/project', project.updateProject);
   app.post('/project/webhook-secret', project.rotateWebhookSecret);
   app.get('/audit', project.listAuditEvents);
+  app.get('/rules', rules.getRules);
+  app.put('/rules', rules.putRules);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

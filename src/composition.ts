@@ -29,6 +29,7 @@ import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
+import { makeRulesRepository } from './storage/repositories/rules';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -39,6 +40,7 @@ import { makeIngestUseCases } from './usecases/ingest';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
+import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { makeOutbox } from './webhooks/outbox';
@@ -131,6 +133,7 @@ export function makeServices(edges: EdgeDeps) {
     ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
+    rules: makeRulesRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -160,6 +163,12 @@ export function makeServices(edges: EdgeDeps) {
     projectData: repos.projectData,
     auditEvents: repos.auditEvents,
     media,
+  });
+  const rules = makeRulesUseCases({
+    ...deps,
+    rules: repos.rules,
+    auditEvents: repos.auditEvents,
+    forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({
     ...deps,
@@ -199,6 +208,7 @@ export function makeServices(edges: EdgeDeps) {
     warmUp: () => readiness.modelsLoading(analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
+    rules,
     evaluation,
     accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
     lists: makeListUseCases({ ...deps, ...repos }),

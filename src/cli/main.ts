@@ -9,6 +9,7 @@
  *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
  *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
+ *   trustgate rules pull <project_id> [file] | push <project_id> <file> [--expected-version N] | test <file>
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
  *   trustgate iplist sync [<list>...] [--json]
@@ -41,6 +42,7 @@ import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
+import { pullRules, pushRules, testRulesFile } from './rules';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -63,6 +65,15 @@ const USAGE = `usage:
       deletes the project's sessions, accounts, evaluations, links, list memberships,
       verification sessions and webhooks in one transaction (keys, webhook, lists stay);
       a live project only with --yes-delete-live-data
+  trustgate rules pull PROJECT_ID [FILE]
+      the project's rules document with its version (docs/rules.md), to FILE (YAML when it
+      ends in .yaml or .yml, else JSON) or to stdout as JSON
+  trustgate rules push PROJECT_ID FILE [--expected-version N]
+      checks FILE and stores it as the next version (as PUT /rules, audited as \`cli\`); every
+      error is printed with its path and rule and nothing is stored; with --expected-version,
+      only over that version
+  trustgate rules test FILE
+      the server's checks of a rules document, locally (no database); exit 1 on errors
   trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
@@ -121,11 +132,13 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       limit: { type: 'string' },
       cursor: { type: 'string' },
       'grace-seconds': { type: 'string' },
+      'expected-version': { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
   const projects = runtime.services.projects;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
+  if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
   if (area !== 'project') throw new UsageError(USAGE);
 
   switch (command) {
@@ -202,6 +215,33 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** `trustgate rules pull|push` (`test` needs no database: cli() runs it first). */
+async function runRules(
+  command: string | undefined,
+  rest: string[],
+  expected: string | undefined,
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [projectId, file, ...extra] = rest;
+  if (command === 'pull' && projectId && extra.length === 0 && expected === undefined)
+    return pullRules(runtime.services.rules, projectId, file, out);
+  if (command === 'push' && projectId && file && extra.length === 0) {
+    if (expected !== undefined && !/^[0-9]{1,9}$/.test(expected))
+      throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}\n` + USAGE);
+    return pushRules(
+      runtime.services.rules,
+      projectId,
+      file,
+      expected === undefined ? undefined : Number(expected),
+      out,
+    );
+  }
+  throw new UsageError(
+    `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}\n` + USAGE,
+  );
 }
 
 /** `trustgate project set`: the settings PATCH /project changes, audited as the CLI's. */
@@ -563,6 +603,14 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
       io.stdout(USAGE);
       return argv.length === 0 ? 2 : 0;
+    }
+    if (argv[0] === 'rules' && argv[1] === 'test') {
+      if (argv.length !== 3) throw new UsageError('rules test needs one FILE\n' + USAGE);
+      return testRulesFile(
+        argv[2]!,
+        (line) => io.stdout(line + '\n'),
+        (line) => io.stderr(line + '\n'),
+      );
     }
     const config = loadConfig(io.env);
     if (argv[0] === 'iplist' && argv[1] === 'sync') {

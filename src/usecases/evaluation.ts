@@ -12,6 +12,7 @@ import type {
   AuthenticateRequest,
   AuthenticateResponse,
   Evaluation,
+  EvaluationRules,
   LinkedAccount,
   ListName,
   Session,
@@ -47,6 +48,7 @@ import {
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
+import { compileRules, NO_RULES, type CompiledRules, type RulesOutcome } from '../domain/rules';
 import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
@@ -63,6 +65,14 @@ import { NO_TRACING, type Tracing } from '../telemetry/tracing';
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
+
+/** What the rules did, as responses give it and sessions keep it. */
+const rulesView = (r: RulesOutcome): EvaluationRules => ({
+  version: r.version,
+  matched: r.matched,
+  decided_by: r.decidedBy ?? null,
+  tags: r.tags,
+});
 
 /** The scores as responses give them (and the account keeps them). */
 const rounded = (s: Scores): Scores => ({
@@ -101,6 +111,18 @@ export function makeEvaluation(deps: EvaluationDeps) {
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
   /** Authenticates of one account, one after the other (see one-at-a-time.ts). */
   const byAccount = makeOneAtATime();
+  /** Each project's rules compiled once per version (the document comes with the cached project: no read). */
+  const compiled = new Map<string, CompiledRules>();
+
+  function rulesOf(project: Project): CompiledRules {
+    const current = project.rules;
+    if (!current) return NO_RULES;
+    const hit = compiled.get(project.id);
+    if (hit?.version === current.version) return hit;
+    const rules = compileRules(current.document, current.version);
+    compiled.set(project.id, rules);
+    return rules;
+  }
 
   async function load(project: Project, sessionId: string, history?: { accountId: string; limit: number }) {
     const found = await reads.session(project.id, sessionId, history);
@@ -262,6 +284,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       account: { ...account, ...(counts.email ? { email: counts.email } : {}) },
       sessionAccountLists: [],
       ...links,
+      rules: rulesOf(project),
     };
   }
 
@@ -295,6 +318,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       sessionAccountLists: [...new Set(session.accountIds.flatMap((a) => owners.get(a)?.lists ?? []))].sort(),
       linkGroup: owner?.record.group,
       ...links,
+      rules: rulesOf(project),
     };
   }
 
@@ -317,6 +341,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         at: now,
         scores: outcome.signals.risk_signal_scores,
         spoofedIp: outcome.signals.risk_signals.spoofed_ip,
+        rules: rulesView(outcome.rules),
       },
       ...(account
         ? {
@@ -325,6 +350,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
               existing: facts.account?.existing,
               linksSession: account.linksSession,
               lists: listInput,
+              listActions: outcome.rules.listActions,
             },
           }
         : {}),
@@ -346,6 +372,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       accounts_linked: Math.min(outcome.links.length, LINK_CAP),
       lists: outcome.lists,
       session: { ...facts.session.facts, ...outcome.signals },
+      rules: rulesView(outcome.rules),
     };
   }
 

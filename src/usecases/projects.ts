@@ -358,6 +358,11 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       };
     },
 
+    /** Drops the project from this process's key cache: its next request reads it (and its rules) again. */
+    forgetProject(projectId: string): void {
+      keyCache.forgetProject(projectId);
+    },
+
     /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
     async auditEvents(
       projectId: string,
@@ -398,7 +403,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       // The lookup is by hash through a unique index; the comparison of the found hash is
       // constant-time, so nothing about a near-miss key is observable.
       if (!key || !constantTimeEqual(key.keyHash, hash)) return undefined;
-      const project = await projects.findById(key.projectId);
+      // With its rules (one statement): evaluations read them from the cached project.
+      const project = await projects.findWithRules(key.projectId);
       if (project) keyCache.set(hash, project, generation);
       return project;
     },

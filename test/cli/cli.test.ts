@@ -156,6 +156,83 @@ describe('trustgate project set and audit', () => {
   });
 });
 
+describe('trustgate rules', () => {
+  const YAML_RULES = [
+    'rules:',
+    '  - id: tor-fake',
+    '    description: Tor exits are not customers.',
+    '    when:',
+    '      all:',
+    '        - { field: session.risk_signals.tor, op: eq, value: true }',
+    '        - not: { field: lists, op: contains, value: allow }',
+    '    then:',
+    '      decision: Fake',
+    '      add_to_lists: [review]',
+    '      tags: [tor]',
+    '',
+  ].join('\n');
+  const file = (name: string, text: string) => {
+    const at = path.join(dataDir, name);
+    fs.writeFileSync(at, text);
+    return at;
+  };
+
+  it('when a YAML file is tested, pushed and pulled, then it is checked, stored as the next version (audited as cli) and comes back', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Rules', '--json')).stdout);
+    const rulesFile = file('rules.yaml', YAML_RULES);
+    const tested = await trustgate('rules', 'test', rulesFile);
+    expect(tested).toMatchObject({ code: 0, stdout: `${rulesFile}: 1 rule, valid\n` });
+    const pushed = await trustgate('rules', 'push', created.project_id, rulesFile);
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout).toBe('rules stored as version 1 (1 rule)\n');
+    const pulledFile = path.join(dataDir, 'pulled.json');
+    expect((await trustgate('rules', 'pull', created.project_id, pulledFile)).code).toBe(0);
+    const pulled = JSON.parse(fs.readFileSync(pulledFile, 'utf8'));
+    expect(pulled.version).toBe(1);
+    expect(pulled.rules[0]).toMatchObject({ id: 'tor-fake', then: { decision: 'Fake', add_to_lists: ['review'] } });
+    // A pulled file pushes back as it is (its version is ignored), over the version it was pulled at.
+    expect((await trustgate('rules', 'push', created.project_id, pulledFile, '--expected-version', '1')).code).toBe(0);
+    const stale = await trustgate('rules', 'push', created.project_id, pulledFile, '--expected-version', '1');
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('expected_version is 1 but the rules are at version 2');
+    const stdout = JSON.parse((await trustgate('rules', 'pull', created.project_id)).stdout);
+    expect(stdout).toEqual({ ...pulled, version: 2 });
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(audit.events.map((e: { actor: string; action: string }) => [e.actor, e.action])).toEqual([
+      ['cli', 'rules.updated'],
+      ['cli', 'rules.updated'],
+    ]);
+  });
+
+  it('when a file has errors, then test and push print each with its path and rule, exit 1 and store nothing', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Bad rules', '--json')).stdout);
+    const bad = file(
+      'bad.json',
+      JSON.stringify({
+        rules: [
+          { id: 'a', when: { field: 'session.tor', op: 'eq', value: true }, then: {} },
+          { id: 'b', when: { field: 'bot', op: 'gt', value: 'high' }, then: { decision: 'Block' } },
+        ],
+      }),
+    );
+    const tested = await trustgate('rules', 'test', bad);
+    expect(tested.code).toBe(1);
+    expect(tested.stderr).toContain(`${bad}: 3 errors`);
+    expect(tested.stderr).toContain('rules[0].when.field (rule "a"): unknown field "session.tor"');
+    expect(tested.stderr).toContain('rules[1].when.value (rule "b"): must be a number with gt');
+    expect(tested.stderr).toContain('rules[1].then.decision (rule "b"): must be Real or Fake');
+    const pushed = await trustgate('rules', 'push', created.project_id, bad);
+    expect(pushed.code).toBe(1);
+    expect(pushed.stderr).toContain('3 errors, nothing stored');
+    expect(await testDb.db('project_rules').where({ project_id: created.project_id })).toEqual([]);
+    const notYaml = await trustgate('rules', 'test', file('broken.yaml', 'rules: [\n'));
+    expect(notYaml.code).toBe(1);
+    expect(notYaml.stderr).toContain('is not valid YAML');
+    expect((await trustgate('rules', 'push', created.project_id)).code).toBe(2);
+    expect((await trustgate('rules', 'test')).code).toBe(2);
+  });
+});
+
 describe('trustgate iplist', () => {
   /** The IP list commands need no database: the URL here points nowhere, and is never used. */
   async function iplist(

@@ -16,6 +16,7 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
+import { compileRules, validateRules } from '../../src/domain/rules';
 import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -278,6 +279,94 @@ describe('evaluate', () => {
     );
     expect(fraud.account!.email!.email_score).toBeGreaterThan(clean.account!.email!.email_score);
     expect(fraud.scores.account_score).toBeGreaterThan(clean.scores.account_score);
+  });
+});
+
+describe('evaluate with rules', () => {
+  /** A document compiled as the use case compiles the project's (it must pass the checks). */
+  function rules(doc: unknown, version = 4) {
+    const checked = validateRules(doc);
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    return compileRules(checked.document, version);
+  }
+  const fakeOnMobile = rules({
+    rules: [
+      {
+        id: 'mobile-fake',
+        when: { field: 'session.network.connection_type', op: 'eq', value: 'mobile' },
+        then: { decision: 'Fake', add_to_lists: ['review'], remove_from_lists: ['vip'], tags: ['mobile'] },
+      },
+      { id: 'never', when: { field: 'account_score', op: 'gt', value: 0.99 }, then: { tags: ['never'] } },
+    ],
+  });
+
+  it("when no rules, then the outcome is the scores' and the record says version 0 and nothing matched", () => {
+    const out = evaluate(facts());
+    expect(out.decision).toBe('Real');
+    expect(out.rules).toEqual({ version: 0, matched: [], listActions: [], tags: [] });
+  });
+
+  it("when a rule matches, then it sets the decision, the account's record and lists follow, and the list actions are returned in order", () => {
+    const without = evaluate(facts({ account: { record: account(), lists: ['vip'], sessions: [] } }));
+    const out = evaluate(facts({ account: { record: account(), lists: ['vip'], sessions: [] }, rules: fakeOnMobile }));
+    expect(without.decision).toBe('Real');
+    expect(out.decision).toBe('Fake');
+    expect(out.account?.record.decision).toBe('Fake');
+    expect(out.scores).toEqual(without.scores);
+    expect(out.lists).toEqual(['review']);
+    expect(out.rules).toEqual({
+      version: 4,
+      matched: ['mobile-fake'],
+      decision: 'Fake',
+      decidedBy: 'mobile-fake',
+      listActions: [
+        { action: 'add', list: 'review' },
+        { action: 'remove', list: 'vip' },
+      ],
+      tags: ['mobile'],
+    });
+  });
+
+  it('when the account is on allow, then a rule does not decide, but still matches and its lists and tags apply', () => {
+    const out = evaluate(
+      facts({ account: { record: account(), lists: ['allow'], sessions: [] }, rules: fakeOnMobile }),
+    );
+    expect(out.decision).toBe('Real');
+    expect(out.rules.matched).toEqual(['mobile-fake']);
+    expect(out.rules.decidedBy).toBeUndefined();
+    expect(out.lists).toEqual(['allow', 'review']);
+    expect(out.rules.tags).toEqual(['mobile']);
+  });
+
+  it('when unauthenticated, then a rule decides and tags, and its list actions do nothing (no account)', () => {
+    const out = evaluate(facts({ interactive: false, account: undefined, rules: fakeOnMobile }));
+    expect(out.decision).toBe('Fake');
+    expect(out.lists).toEqual([]);
+    expect(out.rules.listActions).toEqual([]);
+    expect(out.rules.matched).toEqual(['mobile-fake']);
+  });
+
+  it('when a rule reads linked accounts and the email, then it sees them as the response gives them', () => {
+    const doc = rules({
+      rules: [
+        {
+          id: 'shared-browser-valid-email',
+          when: {
+            all: [
+              { field: 'linked_accounts.match_type', op: 'contains', value: 'browser' },
+              // example.org is reserved: not a valid address.
+              { field: 'account.email.domain_type', op: 'eq', value: 'invalid' },
+              { field: 'accounts_linked', op: 'eq', value: 1 },
+            ],
+          },
+          then: { tags: ['shared'] },
+        },
+      ],
+    });
+    const f = facts({ rules: doc, identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['other'] }] });
+    f.account!.email = { accountsFromDomain: 0, fraudAccountsWithAddress: 0, fraudAccountsAtDomain: 0 };
+    expect(evaluate(f).rules.tags).toEqual(['shared']);
+    expect(evaluate({ ...f, identifierMatches: [] }).rules.tags).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
 import type { EvaluatedRiskSignalScores, EvaluatedSession, Evaluation, MatchType } from '../../api-types';
+import type { CompiledRules } from '../rules';
 import type { SdkFacts } from '../session/sdk-facts';
 import type { IpListName, SignalHistory } from '../signals';
 
@@ -139,4 +140,6 @@ export interface EvaluationFacts {
   networkMatches: NetworkMatch[];
   /** The found accounts' records and lists (read when links are described or filtered by group). */
   linked: Map<string, LinkedRecord>;
+  /** The project's rules, compiled once per version (absent: none). */
+  rules?: CompiledRules;
 }

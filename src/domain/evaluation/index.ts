@@ -26,6 +26,8 @@ import type {
   Scores,
 } from './facts';
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
+import type { RulesOutcome } from '../rules';
+import { withRules } from './rules';
 
 export * from './facts';
 export * from './links';
@@ -46,6 +48,8 @@ export interface EvaluationOutcome {
   links: Link[];
   /** authenticate: the account's details, and the record to write (decision and aggregates). */
   account?: { details: AccountDetails; record: AccountRecord; email?: EmailIntelligence; linksSession: boolean };
+  /** What the project's rules did (rules.ts): applied last, they may have set `decision` and changed `lists`. */
+  rules: RulesOutcome;
 }
 
 /** The account's sessions once this one is linked to it, newest first. */
@@ -225,7 +229,13 @@ export function signalsOf(
   });
 }
 
+/** The evaluation: scored, decided, then the project's rules applied (rules.ts). */
 export function evaluate(facts: EvaluationFacts): EvaluationOutcome {
+  return withRules(facts, scored(facts));
+}
+
+/** The evaluation by the scores and lists alone. */
+function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   const signals = signalsOf(facts);
   const search = linkSearchOf(facts);
   const evidence = linkEvidence(search, facts.identifierMatches, facts.networkMatches);

@@ -159,7 +159,8 @@ export interface ScoredSession {
   spoofedIp: boolean;
 }
 
-const AVERAGED_SIGNALS = [
+/** The signals an account's `risk_signal_average` keeps (every one but `ip_reputation`). */
+export const AVERAGED_SIGNALS = [
   'device_risk',
   'proxy',
   'vpn',

@@ -122,7 +122,15 @@ export function forcedOutcome(
     email_score: outcome.account?.email?.email_score,
   });
   const decision = decide(account_score, facts.project.decisionThreshold, outcome.lists);
-  const forced = { ...outcome, signals, scores: { bot, risk_signals, multiple_accounts, account_score }, decision };
+  // The forced outcome decides, not a rule (the rules' matches, lists and tags stay).
+  const { decision: _ruled, decidedBy: _by, ...rules } = outcome.rules;
+  const forced = {
+    ...outcome,
+    signals,
+    scores: { bot, risk_signals, multiple_accounts, account_score },
+    decision,
+    rules,
+  };
   if (!outcome.account || !facts.account) return forced;
   // The account's decision and its details (this session's signal scores in its averages) follow.
   const record = { ...outcome.account.record, decision };

@@ -25,6 +25,8 @@ import * as m0018 from './0018_browser_device_links';
 import * as m0019 from './0019_ingest_challenges';
 import * as m0020 from './0020_audit_events';
 import * as m0021 from './0021_webhook_secret_rotation';
+import * as m0022 from './0022_project_rules';
+import * as m0026 from './0026_pg_guard_function';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -48,6 +50,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0019_ingest_challenges': m0019,
   '0020_audit_events': m0020,
   '0021_webhook_secret_rotation': m0021,
+  '0022_project_rules': m0022,
+  '0026_pg_guard_function': m0026,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -24,7 +24,7 @@ import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
 import { identifierSearch } from './identifier-accounts';
 import { limit } from '../sql';
 import { onSqliteThread } from '../db';
-import { knexRows, type RunRows } from '../statements';
+import { hotRows, type RunRows } from '../statements';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -450,7 +450,7 @@ export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRep
 
 /** The evaluation's reads as the services use them: on the SQLite thread when the database has one (db.ts onSqliteThread). */
 export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
-  return onSqliteThread(db, 'facts', makeEvaluationFactsRepository(knexRows(db)), [
+  return onSqliteThread(db, 'facts', makeEvaluationFactsRepository(hotRows(db)), [
     'session',
     'previousOfAccount',
     'accounts',

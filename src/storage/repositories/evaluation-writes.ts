@@ -1,6 +1,7 @@
 /**
  * An evaluation's writes, in one transaction: the account (only if it has not changed since it
- * was read: its version), the session's link to it, its lists, and the session's evaluation.
+ * was read: its version), the session's link to it, its lists (the request's, then the rules'),
+ * and the session's evaluation (with what the rules did).
  * They are built here as statements (storage/statements.ts) and run by the connection that
  * serves them: on SQLite the SQLite thread's, on the connection the evaluation's reads use
  * (sqlite-thread.ts), so that its page cache survives them; on PostgreSQL a knex transaction.
@@ -8,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
+import type { ListAction } from '../../domain/rules';
 import { statementsOn, type Statement, type StatementRunner } from '../statements';
 import { evaluatedAccountStatements } from './accounts';
 import { makeListRepository } from './lists';
@@ -24,6 +26,8 @@ export interface EvaluationWrite {
     existing?: AccountRecord;
     linksSession: boolean;
     lists: readonly ListName[];
+    /** The rules' list actions, applied in order after the request's lists (docs/rules.md). */
+    listActions?: readonly ListAction[];
   };
 }
 
@@ -43,6 +47,11 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
         ...evaluatedAccountStatements(account.record, account.existing),
         ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
         ...lists.applyStatements(w.projectId, id, account.lists, w.at),
+        ...(account.listActions ?? []).flatMap((a) =>
+          a.action === 'add'
+            ? lists.applyStatements(w.projectId, id, [a.list], w.at)
+            : lists.removeStatements(w.projectId, id, [a.list]),
+        ),
         evaluation,
       ];
       return run.transaction(statements);

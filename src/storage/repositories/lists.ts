@@ -150,6 +150,11 @@ export function makeListRepository(db: Knex) {
       for (const s of repo.applyStatements(projectId, accountId, names, at)) await runStatement(trx, s);
     },
 
+    /** The statement that takes the account off these lists, to run in the caller's transaction (none for no list). */
+    removeStatements(projectId: string, accountId: string, names: readonly string[]): Statement[] {
+      return names.length === 0 ? [] : [statementOf(removeQuery(db, projectId, names, accountId))];
+    },
+
     /** apply's statements, to run in the caller's transaction. */
     applyStatements(projectId: string, accountId: string, names: readonly ListName[], at: Date): Statement[] {
       if (names.length === 0) return [];

@@ -1,5 +1,7 @@
 /** Projects and their API keys. Rows are mapped to plain records here and nowhere else. */
 import type { Knex } from 'knex';
+import type { RulesDocument } from '../../api-types';
+import { withCurrentRules } from './rules';
 
 export interface Project {
   id: string;
@@ -13,6 +15,8 @@ export interface Project {
   /** A test project (docs/test-mode.md): `tg_test_` keys, forced outcomes for documented account ids. */
   test: boolean;
   createdAt: Date;
+  /** The current rules document and its version (docs/rules.md), when the project has one and it was read (findWithRules). */
+  rules?: { version: number; document: RulesDocument };
 }
 
 /** The settings of a project that PATCH /project and `trustgate project set` change. */
@@ -71,6 +75,19 @@ export function makeProjectRepository(db: Knex) {
     async findById(id: string, trx: Knex = db): Promise<Project | undefined> {
       const row = await trx<ProjectRow>('projects').where({ id }).first();
       return row && toProject(row);
+    },
+
+    /** The project with its current rules document, in one statement (the API key's project, kept by the key cache). */
+    async findWithRules(id: string, trx: Knex = db): Promise<Project | undefined> {
+      const row = await withCurrentRules(trx).where('p.id', id).first('p.*', 'r.document as rules_document');
+      if (!row) return undefined;
+      const project = toProject(row);
+      if (row.rules_document != null)
+        project.rules = {
+          version: Number(row.rules_version),
+          document: JSON.parse(row.rules_document) as RulesDocument,
+        };
+      return project;
     },
 
     async list(trx: Knex = db): Promise<Project[]> {

@@ -1,7 +1,7 @@
 /** SDK sessions: the enriched facts as stored at ingestion, and the accounts they were used with. */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession } from '../../api-types';
+import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession, EvaluationRules } from '../../api-types';
 import { ipBlock } from '../../domain/enrichment/ip';
 import { ipLocationAccuracyKm, isAnonymised } from '../../domain/signals';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
@@ -48,6 +48,8 @@ export interface SessionEvaluation {
   at: Date;
   scores: EvaluatedRiskSignalScores;
   spoofedIp: boolean;
+  /** What the project's rules did (absent or version 0: the project had none; stored as NULL). */
+  rules?: EvaluationRules;
 }
 
 /** The Apple DeviceCheck token is kept only as its SHA-256, which linking compares. */
@@ -180,12 +182,13 @@ export type SessionRepository = ReturnType<typeof makeSessionRepository>;
 /** The statement that records an evaluation on the session. */
 export function evaluationStatement(projectId: string, id: string, e: SessionEvaluation): Statement {
   return {
-    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ? WHERE id = ? AND project_id = ?`,
+    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ? WHERE id = ? AND project_id = ?`,
     bindings: [
       e.decision,
       e.accountScore,
       e.at.getTime(),
       JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
+      e.rules && e.rules.version > 0 ? JSON.stringify(e.rules) : null,
       id,
       projectId,
     ],

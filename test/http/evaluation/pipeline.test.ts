@@ -25,6 +25,14 @@ async function statementsOf(db: Knex, run: () => Promise<unknown>): Promise<stri
   return (await statementsDuring(db, run)).map((q) => q.sql);
 }
 
+/** How many statements one authenticate?accounts_linked=true of the account with the session sends. */
+async function authenticateStatements(sessionId: string, accountId: string): Promise<number> {
+  const statements = await statementsOf(ctx.testDb.db, async () =>
+    expect((await scenario(ctx).authenticate(sessionId, { id: accountId }, true)).status).toBe(200),
+  );
+  return statements.length;
+}
+
 /** A history for the account: sessions on other devices and addresses, other accounts sharing them. */
 async function withHistory(): Promise<{ accountId: string; sessionId: string }> {
   const s = scenario(ctx);
@@ -65,15 +73,45 @@ describe('POST /session/authenticate', () => {
       throw new Error(`${statements.length} statements:\n${statements.join('\n')}`);
   });
 
+  it('when the project has a document of 50 rules, then authenticate sends exactly the statements it sends without one', async () => {
+    const { accountId, sessionId } = await withHistory();
+    const s = scenario(ctx);
+    const count = (session: string) => authenticateStatements(session, accountId);
+    // Warm: the key's project is cached after a first request.
+    await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key).expect(200);
+    const without = await count(sessionId);
+    const rules = Array.from({ length: 50 }, (_, i) => ({
+      id: `rule-${i}`,
+      when: {
+        all: [
+          { field: 'account_score', op: 'lt', value: 1 - i / 100 },
+          {
+            any: [
+              { field: 'linked_accounts.match_type', op: 'contains', value: 'browser' },
+              { field: 'linked_accounts.match_type', op: 'contains', value: 'device' },
+            ],
+          },
+        ],
+      },
+      then: { tags: [`tag-${i}`] },
+    }));
+    const put = await request(ctx.app).put('/rules').set('x-api-key', ctx.project.api_key).send({ rules });
+    expect(put.status).toBe(200);
+    // The first request after the PUT reads the project (and its rules) again; the second is counted.
+    const warm = await s.ingest(personSession({ device_id: 'shared-device-0' }), US_IP);
+    const first = await s.authenticated(warm, { id: accountId }, true);
+    expect(first.rules?.version).toBe(1);
+    expect(first.rules?.matched.length).toBeGreaterThan(0);
+    const next = await s.ingest(personSession({ device_id: 'shared-device-0' }), US_IP);
+    const withRules = await count(next);
+    expect(withRules).toBe(without);
+    expect(withRules).toBeLessThanOrEqual(STATEMENT_BUDGET);
+  });
+
   it('when the history grows, then the number of statements does not', async () => {
     const { accountId, sessionId } = await withHistory();
     const s = scenario(ctx);
-    const count = async (session: string) =>
-      (
-        await statementsOf(ctx.testDb.db, async () =>
-          expect((await s.authenticate(session, { id: accountId }, true)).status).toBe(200),
-        )
-      ).length;
+    const count = (session: string) => authenticateStatements(session, accountId);
     const before = await count(sessionId);
     for (let i = 0; i < 15; i++) await s.signIn({ id: accountId }, { device_id: `more-${i}` }, US_IP);
     for (let i = 0; i < 15; i++) await s.signIn({ id: `other-${i}` }, { device_id: 'shared-device-0' }, US_IP);
@@ -114,7 +152,7 @@ async function written(db: Knex, projectId: string, sessionId: string) {
     domains: await db('email_domains').where({ project_id: projectId }).orderBy('domain'),
     session: await db('sessions')
       .where({ id: sessionId })
-      .first('decision', 'account_score', 'evaluated_at', 'risk_scores'),
+      .first('decision', 'account_score', 'evaluated_at', 'risk_scores', 'rules_outcome'),
   };
 }
 
@@ -151,6 +189,30 @@ describe('the evaluation write', () => {
     expect(after.identifiers.length).toBeGreaterThan(before.identifiers.length);
     expect(after.members.map((m: { list_name: string }) => m.list_name)).toEqual(['block', 'vip']);
     expect(after.session?.decision).toBe('Fake');
+  });
+
+  it("when a rule's list write fails, then nothing of the evaluation is written", async () => {
+    const s = scenario(ctx);
+    await s.signIn({ id: 'ruled' });
+    const rules = [
+      { id: 'review-all', when: { field: 'bot', op: 'gte', value: 0 }, then: { add_to_lists: ['review'] } },
+    ];
+    expect((await request(ctx.app).put('/rules').set('x-api-key', ctx.project.api_key).send({ rules })).status).toBe(
+      200,
+    );
+    const sessionId = await s.ingest(personSession());
+    const before = await written(ctx.testDb.db, ctx.project.project_id, sessionId);
+    const restore = await failOn(ctx.testDb.db, 'list_members', 'INSERT');
+    try {
+      expect((await s.authenticate(sessionId, { id: 'ruled' })).status).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(await written(ctx.testDb.db, ctx.project.project_id, sessionId)).toEqual(before);
+    const ok = await s.authenticated(sessionId, { id: 'ruled' });
+    expect(ok.lists).toEqual(['review']);
+    const after = await written(ctx.testDb.db, ctx.project.project_id, sessionId);
+    expect(after.members.map((m: { list_name: string }) => m.list_name)).toEqual(['review']);
   });
 
   it.each([6, 24])(

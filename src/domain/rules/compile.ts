@@ -1,0 +1,153 @@
+/**
+ * A valid rules document compiled once per version into plain functions (no eval, no
+ * expression language: a closed set of ops over a closed set of fields), and applied to one
+ * evaluation. Applying reads nothing but the subject: no clock, no I/O.
+ *
+ * Order: rules are applied in the document's order; every enabled rule whose `when` holds
+ * matches. The first matching rule with a `decision` decides; the list actions of every
+ * matching rule apply in order (a later rule's removal undoes an earlier one's addition);
+ * tags are gathered, each once.
+ */
+import type { Decision, RuleActions, RuleCondition, RulesDocument } from '../../api-types';
+import { listsAfter } from '../lists';
+import { fieldKind, fieldReader, type RuleSubject } from './fields';
+
+type Test = (subject: RuleSubject) => boolean;
+
+export interface CompiledRule {
+  id: string;
+  test: Test;
+  then: RuleActions;
+}
+
+export interface CompiledRules {
+  version: number;
+  rules: CompiledRule[];
+}
+
+/** A project without rules. */
+export const NO_RULES: CompiledRules = { version: 0, rules: [] };
+
+/** One change to the account's lists a matching rule makes. */
+export interface ListAction {
+  action: 'add' | 'remove';
+  list: string;
+}
+
+export interface RulesOutcome {
+  version: number;
+  /** The matching rules' ids, in the document's order. */
+  matched: string[];
+  /** The rule that set the decision, and the decision. */
+  decidedBy?: string;
+  decision?: Decision;
+  listActions: ListAction[];
+  tags: string[];
+}
+
+/** Compiles a document that validateRules passed (a document that did not is a programming error: it throws). */
+export function compileRules(document: RulesDocument, version: number): CompiledRules {
+  return {
+    version,
+    rules: document.rules
+      .filter((r) => r.enabled !== false)
+      .map((r) => ({ id: r.id, test: compileCondition(r.when), then: r.then })),
+  };
+}
+
+/** A condition that validateRules passed: exactly one of all, any, not, or a comparison. */
+function compileCondition(c: RuleCondition): Test {
+  if (c.all) {
+    const tests = c.all.map(compileCondition);
+    return (s) => tests.every((t) => t(s));
+  }
+  if (c.any) {
+    const tests = c.any.map(compileCondition);
+    return (s) => tests.some((t) => t(s));
+  }
+  if (c.not) {
+    const test = compileCondition(c.not);
+    return (s) => !test(s);
+  }
+  return compileComparison(c);
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+
+function compileComparison(c: RuleCondition): Test {
+  if (c.field === undefined || !fieldKind(c.field) || c.op === undefined)
+    throw new Error(`rules: not a comparison: ${JSON.stringify(c)} (validate before compiling)`);
+  const read = fieldReader(c.field);
+  const value = c.value;
+  const has = (s: RuleSubject) => read(s) !== undefined;
+  // Every comparison but not_exists is false on a field the evaluation does not have.
+  const on =
+    (f: (v: unknown) => boolean): Test =>
+    (s) => {
+      const v = read(s);
+      return v !== undefined && f(v);
+    };
+  const number =
+    (f: (a: number, b: number) => boolean): Test =>
+    (s) => {
+      const v = read(s);
+      return isNumber(v) && isNumber(value) && f(v, value);
+    };
+  switch (c.op) {
+    case 'exists':
+      return has;
+    case 'not_exists':
+      return (s) => !has(s);
+    case 'eq':
+      return on((v) => v === value);
+    case 'neq':
+      return on((v) => v !== value);
+    case 'gt':
+      return number((a, b) => a > b);
+    case 'gte':
+      return number((a, b) => a >= b);
+    case 'lt':
+      return number((a, b) => a < b);
+    case 'lte':
+      return number((a, b) => a <= b);
+    case 'in': {
+      const set = new Set(Array.isArray(value) ? value : [value]);
+      return on((v) => set.has(v as never));
+    }
+    case 'not_in': {
+      const set = new Set(Array.isArray(value) ? value : [value]);
+      return on((v) => !set.has(v as never));
+    }
+    case 'contains':
+      return on((v) =>
+        Array.isArray(v) ? v.includes(value) : typeof v === 'string' && typeof value === 'string' && v.includes(value),
+      );
+  }
+}
+
+/** The rules applied to one evaluation. */
+export function applyRules(rules: CompiledRules, subject: RuleSubject): RulesOutcome {
+  const outcome: RulesOutcome = { version: rules.version, matched: [], listActions: [], tags: [] };
+  const tags = new Set<string>();
+  for (const rule of rules.rules) {
+    if (!rule.test(subject)) continue;
+    outcome.matched.push(rule.id);
+    const t = rule.then;
+    if (t.decision && outcome.decision === undefined) {
+      outcome.decision = t.decision;
+      outcome.decidedBy = rule.id;
+    }
+    for (const list of t.add_to_lists ?? []) outcome.listActions.push({ action: 'add', list });
+    for (const list of t.remove_from_lists ?? []) outcome.listActions.push({ action: 'remove', list });
+    for (const tag of t.tags ?? []) tags.add(tag);
+  }
+  outcome.tags = [...tags];
+  return outcome;
+}
+
+/** The account's lists after the rules' list actions, in order (an added standard list replaces the other two, as a request's does). */
+export function listsAfterActions(lists: readonly string[], actions: readonly ListAction[]): string[] {
+  let out = [...lists];
+  for (const a of actions) out = a.action === 'add' ? listsAfter(out, [a.list]) : out.filter((l) => l !== a.list);
+  return out.sort();
+}

@@ -1,0 +1,21 @@
+/** Handlers of the `Rules` tag, named after their operationIds. */
+import type { Request, Response } from 'express';
+import type { Rules, RulesDocument } from '../../api-types';
+import type { RulesUseCases } from '../../usecases/rules';
+import { projectOf } from '../context';
+
+export function makeRulesHandlers(rules: RulesUseCases) {
+  return {
+    async getRules(req: Request, res: Response) {
+      const body: Rules = { request_id: req.requestId, ...(await rules.current(projectOf(req).id)) };
+      res.json(body);
+    },
+    async putRules(req: Request<Record<string, string>, unknown, RulesDocument>, res: Response) {
+      // The security handler has checked the key: it is there (only its hash is recorded).
+      const apiKey = req.header('x-api-key') ?? '';
+      const stored = await rules.replace(projectOf(req).id, req.body, { apiKey }, req.requestId);
+      const body: Rules = { request_id: req.requestId, ...stored };
+      res.json(body);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The hot path's statement runner: values written in as literals for PostgreSQL's one-round-trip
+ * transactions (`inlineValues`), and the transaction itself on the real database of the run
+ * (all or nothing, a guard that returns no row abandoning it, each statement announced).
+ */
+import { inlineValues, positional, statementsOn, type Statement } from '../../src/storage/statements';
+import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
+
+describe('inlineValues', () => {
+  it('when values are text, numbers, booleans, null and dates, then each is written as a quoted literal or NULL', () => {
+    expect(
+      inlineValues('INSERT INTO t (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)', [
+        "O'Brien",
+        42.5,
+        true,
+        null,
+        new Date(Date.UTC(2026, 10, 24, 12, 0, 0)),
+      ]),
+    ).toBe(`INSERT INTO t (a, b, c, d, e) VALUES ('O''Brien', '42.5', 'true', NULL, '2026-11-24T12:00:00.000Z')`);
+  });
+
+  it('when text holds backslashes, then it is written as an escape string with them doubled', () => {
+    // (escapeLiteral puts a space before the E.)
+    expect(inlineValues('SELECT ?', ['a\\b'])).toBe("SELECT  E'a\\\\b'");
+  });
+
+  it('when a question mark stands inside a quoted literal or identifier, then it is not a placeholder', () => {
+    expect(inlineValues(`SELECT '?', "we?ird", 'it''s ?' WHERE x = ?`, ['v'])).toBe(
+      `SELECT '?', "we?ird", 'it''s ?' WHERE x = 'v'`,
+    );
+  });
+
+  it('when placeholders and values do not pair up, then the statement is refused', () => {
+    expect(() => inlineValues('SELECT ?, ?', ['one'])).toThrow(/placeholder 2 has no value/);
+    expect(() => inlineValues('SELECT ?', ['one', 'two'])).toThrow(/2 values for 1 placeholders/);
+    expect(() => inlineValues('SELECT a ?? b', [])).toThrow(/not a placeholder/);
+  });
+
+  it('when a value is an object, a buffer or not a finite number, then it is refused', () => {
+    expect(() => inlineValues('SELECT ?', [{ a: 1 }])).toThrow(TypeError);
+    expect(() => inlineValues('SELECT ?', [Buffer.from('x')])).toThrow(TypeError);
+    expect(() => inlineValues('SELECT ?', [Number.NaN])).toThrow(TypeError);
+    expect(() => inlineValues('SELECT ?', [new Date(Number.NaN)])).toThrow(TypeError);
+  });
+});
+
+describe('positional', () => {
+  it('when a statement is announced, then its placeholders are numbered as knex numbers them for PostgreSQL', () => {
+    expect(positional(`SELECT ?, '?' FROM t WHERE a = ? AND "b?" = ?`, 3)).toBe(
+      `SELECT $1, '?' FROM t WHERE a = $2 AND "b?" = $3`,
+    );
+  });
+});
+
+describe('the hot path transaction on the real database', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb();
+    await testDb.db.schema.createTable('statement_probe', (t) => {
+      t.text('id').primary();
+      t.text('body');
+      t.bigInteger('n');
+      t.integer('version');
+    });
+  });
+  afterAll(() => testDb.destroy());
+
+  const insert = (id: string, body: string, n: number): Statement => ({
+    sql: 'INSERT INTO statement_probe (id, body, n, version) VALUES (?, ?, ?, 0)',
+    bindings: [id, body, n],
+  });
+
+  it('when text meant to break out of its literal is written, then it is stored exactly as given', async () => {
+    const nasty = [
+      "'); DROP TABLE statement_probe; --",
+      "\\'; SELECT 1; --",
+      'back\\slash and \\x00 and $$dollar$$ and "double"',
+      'ünïcödé ✓ 𝄞',
+    ];
+    const run = statementsOn(testDb.db);
+    expect(await run.transaction(nasty.map((body, i) => insert(`nasty-${i}`, body, i)))).toBe(true);
+    const rows = await testDb.db('statement_probe').whereLike('id', 'nasty-%').orderBy('n');
+    expect(rows.map((r) => r.body)).toEqual(nasty);
+    expect(rows.map((r) => Number(r.n))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('when a statement fails, then none of the transaction is written', async () => {
+    const run = statementsOn(testDb.db);
+    await expect(run.transaction([insert('fails-1', 'a', 1), insert('fails-1', 'duplicate key', 2)])).rejects.toThrow();
+    expect(await testDb.db('statement_probe').where({ id: 'fails-1' })).toEqual([]);
+  });
+
+  it('when a guarded statement returns no row, then the transaction is abandoned and nothing is written', async () => {
+    const run = statementsOn(testDb.db);
+    await run.transaction([insert('guarded', 'v0', 1)]);
+    const guardedUpdate = (version: number): Statement => ({
+      sql: 'UPDATE statement_probe SET version = version + 1 WHERE id = ? AND version = ? RETURNING id',
+      bindings: ['guarded', version],
+      guard: true,
+    });
+    expect(await run.transaction([guardedUpdate(7), insert('after-guard', 'no', 2)])).toBe(false);
+    expect(await testDb.db('statement_probe').where({ id: 'after-guard' })).toEqual([]);
+    expect((await testDb.db('statement_probe').where({ id: 'guarded' }).first()).version).toBe(0);
+
+    expect(await run.transaction([guardedUpdate(0), insert('after-guard', 'yes', 3)])).toBe(true);
+    expect((await testDb.db('statement_probe').where({ id: 'guarded' }).first()).version).toBe(1);
+    expect(await testDb.db('statement_probe').where({ id: 'after-guard' })).toHaveLength(1);
+  });
+
+  it('when a transaction runs, then the database announces each of its statements', async () => {
+    const run = statementsOn(testDb.db);
+    const seen = await statementsDuring(testDb.db, () =>
+      run.transaction([insert('announced-1', 'a', 1), insert('announced-2', 'b', 2)]),
+    );
+    const inserts = seen.filter((q) => /^INSERT INTO statement_probe/.test(q.sql));
+    expect(inserts).toHaveLength(2);
+  });
+});

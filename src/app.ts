@@ -29,6 +29,8 @@ import type { Services } from './composition';
 import { OPENAPI_PATH } from './spec';
 import { makeLivenessPage } from './http/liveness-page';
 import { MAX_CAPTURE_BYTES } from './storage/media';
+import { makeHttpTelemetry, makeMetricsHandler } from './telemetry/http';
+import { NO_TRACING } from './telemetry/tracing';
 
 export type AppConfig = Pick<
   Config,
@@ -44,6 +46,7 @@ export type AppConfig = Pick<
   | 'bodyLimit'
   | 'demo'
   | 'evaluationConcurrency'
+  | 'metricsToken'
 >;
 
 export interface AppDeps {
@@ -62,7 +65,7 @@ const OUTSIDE_SPEC =
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
-  const { logger, random, db, clock } = services.edges;
+  const { logger, random, db, clock, metrics } = services.edges;
   const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
   const authFailures = limits.authFailures(config.authFailureLimitPerIp, services.projects.knownKey);
   const app = express();
@@ -70,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
 
   app.use(makeRequestContext(random, logger));
+  const telemetry = makeHttpTelemetry(metrics, services.edges.tracing ?? NO_TRACING);
+  if (telemetry) app.use(telemetry);
   app.use(makeHomeRouter({ demo: config.demo }));
   app.use(makeDocsRouter());
   app.use(makeWebSdkRouter());
@@ -99,7 +104,13 @@ export function createApp(deps: AppDeps): Express {
       apiSpec: OPENAPI_PATH,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: { handlers: { ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed) } },
+      validateSecurity: {
+        handlers: {
+          ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+          // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
+          MetricsToken: () => true,
+        },
+      },
       validateFormats: true,
       ignorePaths: OUTSIDE_SPEC,
     }),
@@ -160,6 +171,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
   app.get('/readyz', system.getReadiness);
+  if (metrics) app.get('/metrics', makeMetricsHandler(metrics, config.metricsToken));
 
   app.use(notFound);
   app.use(makeErrorHandler(logger));

@@ -5,6 +5,7 @@
  * configuration and composes them. The server (main.ts), the CLI, the tests and the benchmarks
  * all build through these two functions; `createApp` and the worker receive what they build.
  */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import { unavailableAnalysisEngine } from './analysis/unavailable';
@@ -50,6 +51,10 @@ import { makeTestEventSender, type TestEventResult } from './webhooks/test-event
 import { makeWebhookTransport } from './webhooks/transport';
 import { makeWake } from './webhooks/wake';
 import { makeWebhookWorker, workerSettings, type WorkerDeps, type WorkerJobs } from './webhooks/worker';
+import { timedAnalysis } from './telemetry/analysis';
+import { knexPool, makeMetrics, type Metrics } from './telemetry/metrics';
+import { makeTracing, NO_TRACING, type Tracing } from './telemetry/tracing';
+import { operationIds } from './spec';
 
 /** The edge dependencies: everything the use cases reach outside pure code. */
 export interface CoreDeps {
@@ -77,6 +82,10 @@ export interface CoreDeps {
    * listening). Absent: making such a URL fails (a process that makes none, like the CLI).
    */
   publicBaseUrl?: () => string;
+  /** Prometheus metrics (GET /metrics); absent: none recorded, no /metrics. */
+  metrics?: Metrics;
+  /** OpenTelemetry tracing; absent: off (telemetry/tracing.ts NO_TRACING). */
+  tracing?: Tracing;
 }
 
 /**
@@ -108,8 +117,10 @@ export function makeServices(edges: EdgeDeps) {
     logger: makeLogger('silent'),
     ipIntelligence: NO_IP_DATA,
     ipLists: NO_IP_LISTS,
+    tracing: NO_TRACING,
     ...edges,
   };
+  const tracing = deps.tracing!;
   const repos = {
     projects: makeProjectRepository(deps.db),
     sessions: makeSessionRepository(deps.db),
@@ -137,7 +148,18 @@ export function makeServices(edges: EdgeDeps) {
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
-  const evaluation = makeEvaluation({ ...deps, ...repos });
+  const evaluation = makeEvaluation({ ...deps, ...repos, metrics: deps.metrics?.evaluations, tracing });
+  tracing.watchDb(deps.db);
+  deps.metrics?.watch({
+    outboxDepth: repos.outbox.depth,
+    networkData: deps.networkData,
+    now: () => deps.clock.now(),
+    pool: knexPool(deps.db),
+  });
+  const analysis =
+    deps.analysis && (deps.metrics || tracing.enabled)
+      ? timedAnalysis(deps.analysis, deps.metrics?.analysis, tracing)
+      : deps.analysis;
   const projects = makeProjectUseCases({
     ...deps,
     projects: repos.projects,
@@ -158,7 +180,7 @@ export function makeServices(edges: EdgeDeps) {
     index: repos.verificationIndex,
     media,
     mediaUrls,
-    analysis: deps.analysis ?? unavailableAnalysisEngine,
+    analysis: analysis ?? unavailableAnalysisEngine,
     evaluation,
     webhooksQueued: webhookWake.wake,
     publicBaseUrl,
@@ -171,6 +193,7 @@ export function makeServices(edges: EdgeDeps) {
       /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
       render: (row) => (isRendered(row.eventType) ? verification.renderWebhook(row.body) : Promise.resolve(row.body)),
       wake: webhookWake,
+      metrics: deps.metrics?.webhooks,
     },
     sweep: () => verification.sweep(),
   };
@@ -186,7 +209,7 @@ export function makeServices(edges: EdgeDeps) {
     /** GET /readyz's checks; the server tells it when it stops. */
     readiness,
     /** Loads the analysis models ahead of the first verification; /readyz is not ready until they are. */
-    warmUp: () => readiness.modelsLoading(deps.analysis?.warmUp?.() ?? Promise.resolve()),
+    warmUp: () => readiness.modelsLoading(analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
     rules,
@@ -255,6 +278,8 @@ export async function makeRuntime(
     migrate?: boolean;
     /** The public base URL when the configuration's is not final (PORT=0: the server's once it listens). */
     publicBaseUrl?: () => string;
+    /** Metrics and tracing as configured (METRICS, OTEL_*); false for a process that serves nothing (the CLI). */
+    telemetry?: boolean;
   } = {},
 ): Promise<Runtime> {
   const db = openDatabase(config, logger);
@@ -303,6 +328,8 @@ export async function makeRuntime(
     config.analysisEngine === 'local' && (options.analysis ?? true)
       ? (await import('./analysis/engine')).makeLocalAnalysisEngine()
       : undefined;
+  const telemetry = options.telemetry ?? true;
+  const tracing = telemetry && config.tracing ? makeTracing(config.tracing) : NO_TRACING;
   const deps: CoreDeps = {
     db,
     clock: systemClock,
@@ -316,6 +343,11 @@ export async function makeRuntime(
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
+    metrics:
+      telemetry && config.metrics
+        ? makeMetrics({ operations: operationIds(), clusterWorker: cluster.isWorker })
+        : undefined,
+    tracing,
   };
   const services = makeServices(deps);
   return {
@@ -345,6 +377,7 @@ export async function makeRuntime(
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {
+      await tracing.shutdown();
       await analysis?.close();
       closeIpData();
       ipLists.close();

@@ -671,7 +671,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, io);
     if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, io);
     // The CLI never analyses images: the engine's modules are not even loaded.
-    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
+    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());

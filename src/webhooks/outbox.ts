@@ -203,6 +203,12 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return row ? new Date(Number(row.run_at)) : undefined;
     },
 
+    /** How many webhooks wait to be delivered (pending, held or not): GET /metrics, at each scrape. */
+    async depth(): Promise<number> {
+      const row = await db('webhooks').where({ status: 'pending' }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
     async find(requestId: string): Promise<WebhookRecord | undefined> {
       const row = await db('webhooks').where({ request_id: requestId }).first();
       return row && toRecord(row, box);

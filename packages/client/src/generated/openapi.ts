@@ -792,6 +792,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description This process's metrics in the Prometheus text exposition format (version 0.0.4): HTTP
+         *     requests by operation and status with their durations, evaluations by kind and
+         *     decision, each risk signal's and condition's raises, score distributions, the webhook
+         *     outbox's depth and deliveries (outcome, attempts, latency), analysis durations, the IP
+         *     data's and lists' ages, the database pool and Node's own (event-loop delay, memory, GC).
+         *     docs/deploy.md lists the families and what to alert on.
+         *
+         *     Outside the Session API and meant for a Prometheus scraper, not for clients: on unless
+         *     `METRICS=off` (then `404`). With `METRICS_TOKEN` set, only a request with
+         *     `Authorization: Bearer <METRICS_TOKEN>` is answered (otherwise `401`); without it,
+         *     anyone who reaches the port can read the metrics, so keep the path off the public
+         *     proxy (deploy/nginx.conf refuses it) and scrape the service directly.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "verification.face-match.completed": {
@@ -4068,6 +4099,49 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `METRICS_TOKEN` is set and the request has no `Authorization: Bearer` header with it. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="metrics"`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Metrics are off (`METRICS=off`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     faceMatchCompleted: {

@@ -146,15 +146,11 @@ describe('PATCH /project', () => {
     [{ webhook_secret: 'x' }, /must NOT have additional properties/],
     [
       { webhook_events: ['list.account_moved'] },
-      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
-    ],
-    [
-      { webhook_events: ['evaluation.rule_matched'] },
-      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
+      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed, evaluation.rule_matched/,
     ],
     [
       { webhook_events: ['webhook.test'] },
-      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
+      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed, evaluation.rule_matched/,
     ],
     [{ webhook_events: 'list.account_added' }, /webhook_events must be array/],
     [{ webhook_events: ['list.account_added', 'list.account_added'] }, /webhook_events must NOT have duplicate items/],

@@ -117,3 +117,7 @@ export type RuleValue = Schemas['RuleValue'];
 export type RuleActions = Schemas['RuleActions'];
 export type Rules = Schemas['Rules'];
 export type EvaluationRules = Schemas['EvaluationRules'];
+export type EvaluationReceipt = Schemas['EvaluationReceipt'];
+export type ReceiptInputs = Schemas['ReceiptInputs'];
+export type ScoreTerm = Schemas['ScoreTerm'];
+export type ScoreBreakdown = Schemas['ScoreBreakdown'];

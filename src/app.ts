@@ -82,10 +82,13 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules', '/demo'],
+    ['/session', '/evaluation', '/liveness', '/account', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
-  app.use(['/session', '/liveness', '/account', '/list', '/project', '/audit', '/rules'], authFailures.guard);
+  app.use(
+    ['/session', '/evaluation', '/liveness', '/account', '/list', '/project', '/audit', '/rules'],
+    authFailures.guard,
+  );
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
@@ -121,6 +124,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/session/:session_id', admitted, session.getSession);
   app.post('/session/authenticate', admitted, session.authenticateSession);
   app.post('/session/unauthenticated', admitted, session.evaluateUnauthenticatedSession);
+  app.get('/evaluation/:request_id', session.getEvaluation);
   app.get('/account/:account_id', account.getAccount);
   app.put('/account/:account_id', account.putAccount);
   app.delete('/account/:account_id', account.deleteAccount);

@@ -6,6 +6,7 @@ import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { ListRepository } from '../storage/repositories/lists';
+import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationUseCases } from './evaluation';
 
@@ -14,6 +15,7 @@ export interface AccountDeps {
   clock: Clock;
   accounts: AccountRepository;
   lists: ListRepository;
+  receipts: ReceiptRepository;
   facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
@@ -21,7 +23,7 @@ export interface AccountDeps {
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
-  const { db, clock, accounts, lists, evaluation } = deps;
+  const { db, clock, accounts, lists, receipts, evaluation } = deps;
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
@@ -82,7 +84,11 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
     async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
-      const deleted = await db.transaction((trx) => accounts.delete(project.id, id, trx));
+      // The account's receipts go with it (they name it, and hold its evaluations' inputs).
+      const deleted = await db.transaction(async (trx) => {
+        await receipts.deleteForAccount(project.id, id, trx);
+        return accounts.delete(project.id, id, trx);
+      });
       if (!deleted && !verified) throw new AccountNotFoundError();
       return { request_id: requestId, account_id: id, success: true };
     },

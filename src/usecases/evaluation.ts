@@ -12,7 +12,7 @@ import type {
   AuthenticateRequest,
   AuthenticateResponse,
   Evaluation,
-  EvaluationRules,
+  EvaluationReceipt,
   LinkedAccount,
   ListName,
   Session,
@@ -48,29 +48,24 @@ import {
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
-import { compileRules, NO_RULES, type CompiledRules, type RulesOutcome } from '../domain/rules';
+import { receiptOf } from '../domain/evaluation/receipt';
+import { rulesView } from '../domain/evaluation/rules';
+import { compileRules, NO_RULES, type CompiledRules } from '../domain/rules';
 import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
-import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } from '../errors';
 import { makeOneAtATime } from './one-at-a-time';
 import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
+import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
-
-/** What the rules did, as responses give it and sessions keep it. */
-const rulesView = (r: RulesOutcome): EvaluationRules => ({
-  version: r.version,
-  matched: r.matched,
-  decided_by: r.decidedBy ?? null,
-  tags: r.tags,
-});
 
 /** The scores as responses give them (and the account keeps them). */
 const rounded = (s: Scores): Scores => ({
@@ -88,6 +83,7 @@ export interface EvaluationDeps {
   clock: Clock;
   facts: EvaluationFactsRepository;
   evaluationWrites: EvaluationWritesRepository;
+  receipts: ReceiptRepository;
   ipLists: IpListLookup;
 }
 
@@ -97,7 +93,7 @@ export interface EvaluationOptions {
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { clock, facts: reads, evaluationWrites: writes, ipLists } = deps;
+  const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists } = deps;
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
   /** Authenticates of one account, one after the other (see one-at-a-time.ts). */
   const byAccount = makeOneAtATime();
@@ -318,6 +314,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     facts: EvaluationFacts,
     outcome: EvaluationOutcome,
     listInput: readonly ListName[],
+    requestId: string,
   ): Promise<boolean> {
     const now = clock.now();
     const account = outcome.account;
@@ -325,6 +322,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       projectId: project.id,
       sessionId: facts.session.id,
       at: now,
+      receipt: receiptOf(facts, outcome, { requestId, projectId: project.id, at: now }),
       evaluation: {
         decision: outcome.decision,
         accountScore: outcome.scores.account_score,
@@ -405,7 +403,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const facts = await gatherAuthenticate(project, body, options.accountsLinked);
       const outcome = withTestOutcome(project, facts, evaluate(facts));
-      if (!(await persist(project, facts, outcome, body.account.lists ?? []))) continue;
+      if (!(await persist(project, facts, outcome, body.account.lists ?? [], options.requestId))) continue;
       const response: AuthenticateResponse = {
         ...respond(project, facts, outcome, options),
         account_id: body.account.id,
@@ -422,6 +420,13 @@ export function makeEvaluation(deps: EvaluationDeps) {
     async get(project: Project, sessionId: string, requestId: string): Promise<Session> {
       const found = await find(project, sessionId, requestId);
       if (!found) throw new SessionNotFoundError();
+      return found;
+    },
+
+    /** GET /evaluation/{request_id}: the receipt of one of the project's evaluations. */
+    async receipt(project: Project, requestId: string): Promise<EvaluationReceipt> {
+      const found = await receipts.find(project.id, requestId);
+      if (!found) throw new NotFoundError('Evaluation', requestId);
       return found;
     },
 
@@ -443,7 +448,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     ): Promise<UnauthenticatedResponse> {
       const facts = await gatherUnauthenticated(project, body.session_id, options.accountsLinked);
       const outcome = withTestOutcome(project, facts, evaluate(facts));
-      await persist(project, facts, outcome, []);
+      await persist(project, facts, outcome, [], options.requestId);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
       if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
       return response;

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EvaluatedSession } from '../../src/api-types';
+import type { EvaluatedSession, ScoreBreakdown } from '../../src/api-types';
 import {
   evaluate,
   linkSearchOf,
@@ -16,7 +16,9 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
+import { receiptOf } from '../../src/domain/evaluation/receipt';
 import { compileRules, validateRules } from '../../src/domain/rules';
+import { SCORING_VERSION } from '../../src/domain/scoring';
 import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -402,5 +404,86 @@ describe('the pieces', () => {
       lastCountry: 'FR',
       countries: ['FR', 'GB', 'US'],
     });
+  });
+});
+
+describe('receiptOf', () => {
+  const at = { requestId: '2e8a4c6f-0b1d-4e3f-a5c7-9d1e3f5a7b9c', projectId: 'p', at: NOW };
+  /** value = (1 − Π (1 − p)^count) · (1 − discount.p), computed here. */
+  const recompute = (b: ScoreBreakdown) => {
+    let none = 1;
+    for (const t of b.terms) for (let i = 0; i < t.count; i++) none *= 1 - t.p;
+    const risk = Math.min(1, Math.max(0, 1 - none));
+    return b.discount ? risk * (1 - b.discount.p) : risk;
+  };
+
+  it('when an account with links, a listed address and email history is evaluated, then the receipt holds its terms and inputs', () => {
+    const f = facts({
+      ipLists: new Set(['tor']),
+      network: { fraudOnIp: 2, fraudOnBlock: 1, ipFakeSessions: 3, ipBlockedAccounts: 0, ipDistinctAccounts: 4 },
+      identifierMatches: [
+        { type: 'browser', value: 'device-1', accountIds: ['b', 'c'] },
+        { type: 'email', value: 'ada@example.org', accountIds: ['d'] },
+      ],
+      account: {
+        record: account(),
+        lists: [],
+        sessions: [],
+        email: { accountsFromDomain: 5, fraudAccountsWithAddress: 1, fraudAccountsAtDomain: 0 },
+      },
+    });
+    const out = evaluate(f);
+    const r = receiptOf(f, out, at);
+    for (const score of ['account_score', 'bot', 'multiple_accounts', 'risk_signals'] as const) {
+      expect(r.breakdown[score].value).toBe(out.scores[score]);
+      expect(recompute(r.breakdown[score])).toBe(out.scores[score]);
+    }
+    expect(r.breakdown.multiple_accounts.terms.reduce((n, t) => n + t.count, 0)).toBe(out.links.length);
+    expect(out.links.length).toBe(3);
+    expect(r.breakdown.risk_signals.terms.find((t) => t.name === 'tor')).toMatchObject({ weight: 0.8, raised: true });
+    expect(r.inputs).toMatchObject({
+      interactive: true,
+      ip_lists: ['tor'],
+      network: {
+        fraud_on_ip: 2,
+        fraud_on_block: 1,
+        ip_fake_sessions: 3,
+        ip_blocked_accounts: 0,
+        ip_distinct_accounts: 4,
+      },
+      email: { accounts_from_domain: 5, fraud_accounts_with_address: 1, fraud_accounts_at_domain: 0 },
+      accounts_linked: 3,
+    });
+    expect(r.inputs.email?.email_score).toBe(out.account?.email?.email_score);
+    expect(r).toMatchObject({
+      account_id: 'acct',
+      operation: 'authenticateSession',
+      threshold: 0.8,
+      scoring_version: SCORING_VERSION,
+    });
+    expect(r.decided_by).toEqual({ source: 'threshold', list: null, rule: null });
+    expect(r.decision).toBe(out.scores.account_score >= 0.8 ? 'Fake' : 'Real');
+    expect(JSON.stringify(r).length).toBeLessThan(4096);
+  });
+
+  it('when a list or a rule decides, then the receipt names it', () => {
+    const blocked = facts({ account: { record: account(), lists: ['block'], sessions: [] } });
+    expect(receiptOf(blocked, evaluate(blocked), at).decided_by).toEqual({ source: 'list', list: 'block', rule: null });
+    const checked = validateRules({
+      rules: [{ id: 'all-fake', when: { field: 'bot', op: 'gte', value: 0 }, then: { decision: 'Fake' } }],
+    });
+    if (!checked.ok) throw new Error('invalid document');
+    const ruled = facts({ rules: compileRules(checked.document, 4) });
+    const r = receiptOf(ruled, evaluate(ruled), at);
+    expect(r.decided_by).toEqual({ source: 'rule', list: null, rule: 'all-fake' });
+    expect(r).toMatchObject({ decision: 'Fake', rules: { version: 4, matched: ['all-fake'], decided_by: 'all-fake' } });
+  });
+
+  it('when a session is evaluated unauthenticated, then the receipt has no account and no email', () => {
+    const f = facts({ interactive: false, account: undefined, sessionAccountLists: ['allow'] });
+    const r = receiptOf(f, evaluate(f), at);
+    expect(r).toMatchObject({ account_id: null, operation: 'evaluateUnauthenticatedSession', decision: 'Real' });
+    expect(r.inputs).toMatchObject({ interactive: false, email: null, lists: ['allow'] });
+    expect(r.decided_by).toEqual({ source: 'list', list: 'allow', rule: null });
   });
 });

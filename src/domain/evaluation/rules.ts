@@ -7,11 +7,20 @@
  * taken (the rule still matches, its other actions apply). Unauthenticated has no account:
  * the list actions do nothing there.
  */
+import type { EvaluationRules } from '../../api-types';
 import { round3 } from '../numbers';
 import { applyRules, listsAfterActions, NO_RULES, type RuleSubject, type RulesOutcome } from '../rules';
 import type { EvaluationFacts } from './facts';
 import { LINK_CAP } from './links';
 import type { EvaluationOutcome } from './index';
+
+/** What the rules did, as responses give it, sessions and receipts keep it. */
+export const rulesView = (r: RulesOutcome): EvaluationRules => ({
+  version: r.version,
+  matched: r.matched,
+  decided_by: r.decidedBy ?? null,
+  tags: r.tags,
+});
 
 /** The lists whose decision no rule overrides. */
 const DECIDING_LISTS = ['allow', 'block'];

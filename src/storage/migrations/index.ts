@@ -27,6 +27,7 @@ import * as m0020 from './0020_audit_events';
 import * as m0021 from './0021_webhook_secret_rotation';
 import * as m0022 from './0022_project_rules';
 import * as m0026 from './0026_pg_guard_function';
+import * as m0027 from './0027_evaluation_receipts';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -52,6 +53,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0021_webhook_secret_rotation': m0021,
   '0022_project_rules': m0022,
   '0026_pg_guard_function': m0026,
+  '0027_evaluation_receipts': m0027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,46 @@
+/**
+ * Evaluations' receipts (migration 0027), one row per authenticate and unauthenticated answer.
+ * Written by the evaluation's own write (`receiptStatement`, in evaluation-writes.ts): the
+ * receipt's INSERT also records the evaluation on the session (the table's trigger), so the
+ * receipt costs the write no statement. Read by request id within the project; deleted with
+ * the account they were made for (erasure).
+ */
+import type { Knex } from 'knex';
+import type { EvaluationReceipt } from '../../api-types';
+import type { Statement } from '../statements';
+import { evaluationValues, type SessionEvaluation } from './sessions';
+
+/** The statement that keeps the receipt and (its trigger) records the evaluation on its session. */
+export function receiptStatement(receipt: EvaluationReceipt, evaluation: SessionEvaluation): Statement {
+  return {
+    sql: `INSERT INTO evaluation_receipts (decision, account_score, created_at, risk_scores, rules_outcome, project_id, request_id, session_id, account_id, receipt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    bindings: [
+      ...evaluationValues(evaluation),
+      receipt.project_id,
+      receipt.request_id,
+      receipt.session_id,
+      receipt.account_id,
+      JSON.stringify(receipt),
+    ],
+  };
+}
+
+export function makeReceiptRepository(db: Knex) {
+  return {
+    /** The project's receipt of this request; another project's is not found. */
+    async find(projectId: string, requestId: string, trx: Knex = db): Promise<EvaluationReceipt | undefined> {
+      const row: { receipt: string } | undefined = await trx('evaluation_receipts')
+        .select('receipt')
+        .where({ project_id: projectId, request_id: requestId })
+        .first();
+      return row && (JSON.parse(row.receipt) as EvaluationReceipt);
+    },
+
+    /** Deletes the receipts of the account's authenticates (erasure); how many. */
+    async deleteForAccount(projectId: string, accountId: string, trx: Knex = db): Promise<number> {
+      return trx('evaluation_receipts').where({ project_id: projectId, account_id: accountId }).delete();
+    },
+  };
+}
+
+export type ReceiptRepository = ReturnType<typeof makeReceiptRepository>;

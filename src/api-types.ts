@@ -121,3 +121,7 @@ export type EvaluationReceipt = Schemas['EvaluationReceipt'];
 export type ReceiptInputs = Schemas['ReceiptInputs'];
 export type ScoreTerm = Schemas['ScoreTerm'];
 export type ScoreBreakdown = Schemas['ScoreBreakdown'];
+export type RulesTestRequest = Schemas['RulesTestRequest'];
+export type RulesTestResult = Schemas['RulesTestResult'];
+export type PrecisionRecall = Schemas['PrecisionRecall'];
+export type DecisionSource = Schemas['DecisionSource'];

@@ -142,6 +142,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/audit', project.listAuditEvents);
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
+  app.post('/rules/test', rules.testRules);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

@@ -148,6 +148,7 @@ export function makeServices(edges: EdgeDeps) {
     ...deps,
     rules: repos.rules,
     auditEvents: repos.auditEvents,
+    receipts: repos.receipts,
     forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({

@@ -48,7 +48,7 @@ import {
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
-import { receiptOf } from '../domain/evaluation/receipt';
+import { receiptOf, replayableOf } from '../domain/evaluation/receipt';
 import { rulesView } from '../domain/evaluation/rules';
 import { compileRules, NO_RULES, type CompiledRules } from '../domain/rules';
 import { DAY_MS, round3 } from '../domain/numbers';
@@ -323,6 +323,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       sessionId: facts.session.id,
       at: now,
       receipt: receiptOf(facts, outcome, { requestId, projectId: project.id, at: now }),
+      subject: replayableOf(facts, outcome),
       evaluation: {
         decision: outcome.decision,
         accountScore: outcome.scores.account_score,

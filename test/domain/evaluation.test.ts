@@ -16,8 +16,10 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
-import { receiptOf } from '../../src/domain/evaluation/receipt';
-import { compileRules, validateRules } from '../../src/domain/rules';
+import { backtest, type ReplayableEvaluation } from '../../src/domain/evaluation/backtest';
+import { receiptOf, replayableOf } from '../../src/domain/evaluation/receipt';
+import { replayedSubject, ruleSubject } from '../../src/domain/evaluation/rules';
+import { compileRules, fieldReader, METADATA_PREFIX, RULE_FIELDS, validateRules } from '../../src/domain/rules';
 import { SCORING_VERSION } from '../../src/domain/scoring';
 import { defined } from '../helpers/defined';
 
@@ -485,5 +487,81 @@ describe('receiptOf', () => {
     expect(r).toMatchObject({ account_id: null, operation: 'evaluateUnauthenticatedSession', decision: 'Real' });
     expect(r.inputs).toMatchObject({ interactive: false, email: null, lists: ['allow'] });
     expect(r.decided_by).toEqual({ source: 'list', list: 'allow', rule: null });
+  });
+});
+
+describe('backtest', () => {
+  const at = (requestId: string) => ({ requestId, projectId: 'p', at: NOW });
+  const draft = (doc: unknown) => {
+    const checked = validateRules(doc);
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    return compileRules(checked.document, 0);
+  };
+  /** An authenticate of account `id` with these metadata and links, as a receipt and a stored subject. */
+  function stored(id: string, metadata: Record<string, unknown>, linked: string[] = []): ReplayableEvaluation {
+    const f = facts({
+      account: { record: account({ id, metadata }), lists: [], sessions: [] },
+      identifierMatches: linked.length ? [{ type: 'browser', value: 'device-1', accountIds: linked }] : [],
+    });
+    const out = evaluate(f);
+    return { receipt: receiptOf(f, out, at(`req-${id}`)), subject: replayableOf(f, out) };
+  }
+
+  it('when a subject is kept for replay, then every field rules can name reads from it as from the evaluation', () => {
+    const f = facts({
+      account: { record: account({ metadata: { tier: 'gold', 'a.b': 1 } }), lists: ['review'], sessions: [] },
+      identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['b', 'c'] }],
+    });
+    const out = evaluate(f);
+    const subject = ruleSubject(f, out);
+    const kept = replayedSubject(JSON.parse(JSON.stringify(replayableOf(f, out))), subject.decision);
+    const fields = [...Object.keys(RULE_FIELDS), `${METADATA_PREFIX}tier`, `${METADATA_PREFIX}a.b`];
+    for (const field of fields) expect([field, fieldReader(field)(kept)]).toEqual([field, fieldReader(field)(subject)]);
+    expect(JSON.stringify(replayableOf(f, out)).length).toBeLessThan(JSON.stringify(subject).length);
+  });
+
+  it('when labels are given, then precision and recall of the current decisions, the draft and each rule come out', () => {
+    const evaluations = [
+      stored('a', { tier: 'gold' }),
+      stored('b', {}, ['x', 'y']),
+      stored('c', {}),
+      stored('d', { tier: 'gold' }),
+    ];
+    const rules = draft({
+      rules: [
+        {
+          id: 'gold-is-fake',
+          when: { field: `${METADATA_PREFIX}tier`, op: 'eq', value: 'gold' },
+          then: { decision: 'Fake' },
+        },
+        { id: 'linked', when: { field: 'accounts_linked', op: 'gte', value: 1 }, then: { tags: ['linked'] } },
+      ],
+    });
+    const labels = new Map([
+      ['a', 'fraud'],
+      ['b', 'fraud'],
+      ['c', 'legit'],
+    ] as const);
+    const result = backtest(evaluations, rules, 0.99, labels);
+    // At 0.99 nothing is Fake by its scores; the gold accounts are by the rule.
+    expect(evaluations.every((e) => e.receipt.breakdown.account_score.value < 0.99)).toBe(true);
+    const before = evaluations.filter((e) => e.receipt.decision === 'Fake').map((e) => e.receipt.account_id);
+    expect(result.to_fake).toBe(['a', 'd'].filter((id) => !before.includes(id)).length);
+    expect(result.to_real).toBe(before.filter((id) => id !== 'a' && id !== 'd').length);
+    expect(result.rules).toEqual([
+      { id: 'gold-is-fake', matched: 2, decided: 2 },
+      { id: 'linked', matched: 1, decided: 0 },
+    ]);
+    expect(result.labels).toMatchObject({
+      labelled: 3,
+      draft: { precision: 1, recall: 0.5 },
+      rules: [
+        { id: 'gold-is-fake', precision: 1, recall: 0.5 },
+        { id: 'linked', precision: 1, recall: 0.5 },
+      ],
+    });
+    expect(backtest(evaluations, rules, 0.99).labels).toBeNull();
+    // The document and threshold they had (none, 0.8): nothing changes.
+    expect(backtest(evaluations, draft({ rules: [] }), undefined).changed).toBe(0);
   });
 });

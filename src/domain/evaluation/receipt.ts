@@ -5,12 +5,12 @@
  * the rules, the constants' version, and the inputs read beyond the stored session. Small: no
  * linked account's id, no personal data beyond the authenticated account's id.
  */
-import type { EvaluationReceipt, ReceiptInputs } from '../../api-types';
+import type { DecisionSource, EvaluationReceipt, ReceiptInputs } from '../../api-types';
 import { round3 } from '../numbers';
 import { interactionDoubt, SCORING_VERSION } from '../scoring';
 import type { EvaluationFacts } from './facts';
 import { botEvidence, previousOf, type EvaluationOutcome } from './index';
-import { rulesView } from './rules';
+import { replayableSubject, ruleSubject, rulesView, type ReplayableSubject } from './rules';
 
 /** Where the receipt was made: the request, its project, its time. */
 export interface ReceiptContext {
@@ -20,23 +20,29 @@ export interface ReceiptContext {
 }
 
 /** The lists whose word decides (docs/scoring.md): block forces Fake, allow Real. */
-function decidingList(lists: readonly string[]): string | undefined {
+export function decidingList(lists: readonly string[]): string | undefined {
   return lists.includes('block') ? 'block' : lists.includes('allow') ? 'allow' : undefined;
 }
 
-/** What set the decision: a rule, a deciding list, a test project's forced scores, or the threshold. */
-export function decidedBy(facts: EvaluationFacts, outcome: EvaluationOutcome): EvaluationReceipt['decided_by'] {
+/** What set the decision: a test project's forced scores (with the list that decided them, if one did), a rule, a deciding list, or the threshold. */
+export function decidedBy(facts: EvaluationFacts, outcome: EvaluationOutcome): DecisionSource {
+  // A forced outcome is decided by its scores and the lists after the rules' actions (domain/test-mode).
+  if (outcome.forced) return { source: 'test_mode', list: decidingList(outcome.lists) ?? null, rule: null };
   const rule = outcome.rules.decidedBy;
   if (rule) return { source: 'rule', list: null, rule };
-  // A forced outcome is decided on the lists after the rules' actions (domain/test-mode).
-  const list = decidingList(outcome.forced ? outcome.lists : listsWeighed(facts));
+  const list = decidingList(listsWeighed(facts));
   if (list) return { source: 'list', list, rule: null };
-  return { source: outcome.forced ? 'test_mode' : 'threshold', list: null, rule: null };
+  return { source: 'threshold', list: null, rule: null };
 }
 
 /** The lists the scores and the decision read (before the rules' list actions). */
 function listsWeighed(facts: EvaluationFacts): string[] {
   return facts.account ? facts.account.lists : facts.sessionAccountLists;
+}
+
+/** What the rules read of the evaluation (but its decision), kept beside the receipt for a backtest (backtest.ts). */
+export function replayableOf(facts: EvaluationFacts, outcome: EvaluationOutcome): ReplayableSubject {
+  return replayableSubject(ruleSubject(facts, { ...outcome, lists: listsWeighed(facts) }));
 }
 
 /** What the evaluation read beyond the stored session. */

@@ -2,9 +2,12 @@ import type { Knex } from 'knex';
 
 /**
  * Receipts (`GET /evaluation/{request_id}`, docs/rules.md): one row per authenticate and
- * unauthenticated answer, keyed (project_id, request_id), with `created_at` indexed so that a
- * retention job can delete old ones in batches, and `account_id` indexed so that erasing an
- * account deletes its receipts.
+ * unauthenticated answer, keyed (project_id, request_id), with (project_id, created_at) indexed
+ * so that a backtest reads a project's time range and a retention job deletes old ones in
+ * batches, and (project_id, account_id) so that erasing an account deletes its receipts. Beside
+ * the receipt, `rule_subject`: the fields rules can name, as the evaluation's rules read them
+ * (domain/evaluation/rules.ts `replayableSubject`), so that `POST /rules/test` replays a draft
+ * document exactly, without gathering facts again.
  *
  * The evaluation's write stays within its statement budget (docs/pipeline.md): the statement
  * that recorded the evaluation on the session (`UPDATE sessions …`) is now the receipt's
@@ -29,8 +32,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('risk_scores').notNullable();
     t.text('rules_outcome').nullable();
     t.text('receipt').notNullable();
+    t.text('rule_subject').notNullable();
     t.primary(['project_id', 'request_id']);
-    t.index(['created_at']);
+    t.index(['project_id', 'created_at']);
     t.index(['project_id', 'account_id']);
   });
   if (knex.client.config.client === 'pg') {

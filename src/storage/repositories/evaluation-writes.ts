@@ -10,6 +10,7 @@
 import type { Knex } from 'knex';
 import type { EvaluationReceipt, ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
+import type { ReplayableSubject } from '../../domain/evaluation/rules';
 import type { ListAction } from '../../domain/rules';
 import { statementsOn, type Statement, type StatementRunner } from '../statements';
 import { evaluatedAccountStatements } from './accounts';
@@ -22,8 +23,9 @@ export interface EvaluationWrite {
   sessionId: string;
   at: Date;
   evaluation: SessionEvaluation;
-  /** The evaluation's receipt (domain/evaluation/receipt.ts). */
+  /** The evaluation's receipt, and what its rules read (domain/evaluation/receipt.ts). */
   receipt: EvaluationReceipt;
+  subject: ReplayableSubject;
   /** authenticate: the account as evaluated, as it was read, whether this session links to it, the lists asked for. */
   account?: {
     record: AccountRecord;
@@ -41,7 +43,7 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
     /** Writes it all or nothing; false (nothing written) when the account changed since it was read. */
     async write(w: EvaluationWrite): Promise<boolean> {
       const { account } = w;
-      const evaluation = receiptStatement(w.receipt, w.evaluation);
+      const evaluation = receiptStatement(w.receipt, w.subject, w.evaluation);
       if (!account) {
         await run.rows(evaluation.sql, evaluation.bindings);
         return true;

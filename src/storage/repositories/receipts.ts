@@ -7,13 +7,18 @@
  */
 import type { Knex } from 'knex';
 import type { EvaluationReceipt } from '../../api-types';
+import type { ReplayableSubject } from '../../domain/evaluation/rules';
 import type { Statement } from '../statements';
 import { evaluationValues, type SessionEvaluation } from './sessions';
 
 /** The statement that keeps the receipt and (its trigger) records the evaluation on its session. */
-export function receiptStatement(receipt: EvaluationReceipt, evaluation: SessionEvaluation): Statement {
+export function receiptStatement(
+  receipt: EvaluationReceipt,
+  subject: ReplayableSubject,
+  evaluation: SessionEvaluation,
+): Statement {
   return {
-    sql: `INSERT INTO evaluation_receipts (decision, account_score, created_at, risk_scores, rules_outcome, project_id, request_id, session_id, account_id, receipt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    sql: `INSERT INTO evaluation_receipts (decision, account_score, created_at, risk_scores, rules_outcome, project_id, request_id, session_id, account_id, receipt, rule_subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     bindings: [
       ...evaluationValues(evaluation),
       receipt.project_id,
@@ -21,8 +26,15 @@ export function receiptStatement(receipt: EvaluationReceipt, evaluation: Session
       receipt.session_id,
       receipt.account_id,
       JSON.stringify(receipt),
+      JSON.stringify(subject),
     ],
   };
+}
+
+/** A receipt with what the rules read: what a backtest replays. */
+export interface StoredReceipt {
+  receipt: EvaluationReceipt;
+  subject: ReplayableSubject;
 }
 
 export function makeReceiptRepository(db: Knex) {
@@ -34,6 +46,21 @@ export function makeReceiptRepository(db: Knex) {
         .where({ project_id: projectId, request_id: requestId })
         .first();
       return row && (JSON.parse(row.receipt) as EvaluationReceipt);
+    },
+
+    /** The project's receipts made in [from, to), newest first, at most `limit`. */
+    async inRange(projectId: string, from: Date, to: Date, limit: number, trx: Knex = db): Promise<StoredReceipt[]> {
+      const rows: { receipt: string; rule_subject: string }[] = await trx('evaluation_receipts')
+        .select('receipt', 'rule_subject')
+        .where('project_id', projectId)
+        .where('created_at', '>=', from.getTime())
+        .where('created_at', '<', to.getTime())
+        .orderBy('created_at', 'desc')
+        .limit(limit);
+      return rows.map((r) => ({
+        receipt: JSON.parse(r.receipt) as EvaluationReceipt,
+        subject: JSON.parse(r.rule_subject) as ReplayableSubject,
+      }));
     },
 
     /** Deletes the receipts of the account's authenticates (erasure); how many. */

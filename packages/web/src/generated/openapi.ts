@@ -615,6 +615,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest a draft rules document
+         * @description Replays a draft rules document (and optionally a draft decision threshold) over the
+         *     project's stored evaluations made in `[from, to)`, newest first, at most 10,000
+         *     (`truncated` says when there were more), and answers how many decisions would change,
+         *     in which direction, with examples, and how often each rule would match and decide.
+         *     The replay is exact: each evaluation's receipt keeps what its rules read (the fields a
+         *     rule can name) and its unrounded account score, so the draft is applied to the very
+         *     values the evaluation had; applying the current document at the current threshold
+         *     changes nothing. The `allow` and `block` lists keep their word, and a test project's
+         *     forced outcomes are not the rules' to change, as at evaluation. A document that is not
+         *     valid is a `400` naming the path and the rule. Nothing is stored. docs/rules.md, "Backtest".
+         */
+        post: operations["testRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/challenge": {
         parameters: {
             query?: never;
@@ -1734,6 +1763,17 @@ export interface components {
             tags: components["schemas"]["RuleTag"][];
         };
         /**
+         * @description What set a decision: `threshold` (account_score ≥ threshold is Fake), `list` (`block`
+         *     Fake, `allow` Real), `rule` (its id), or `test_mode` (a test project's account id forced
+         *     the scores; then the list in `list` decided, or else the threshold).
+         */
+        DecisionSource: {
+            /** @enum {string} */
+            source: "threshold" | "list" | "rule" | "test_mode";
+            list: string | null;
+            rule: string | null;
+        };
+        /**
          * Format: uuid
          * @description The id the service gave a request (a lowercase UUID), as its answer's `request_id`.
          * @example 2e8a4c6f-0b1d-4e3f-a5c7-9d1e3f5a7b9c
@@ -1840,17 +1880,7 @@ export interface components {
              */
             scoring_version: string;
             decision: components["schemas"]["Decision"];
-            /**
-             * @description What set the decision: `threshold` (account_score ≥ threshold is Fake), `list`
-             *     (`block` Fake, `allow` Real), `rule` (its id), or `test_mode` (a test project's
-             *     account id forced the scores; the threshold then decided).
-             */
-            decided_by: {
-                /** @enum {string} */
-                source: "threshold" | "list" | "rule" | "test_mode";
-                list: string | null;
-                rule: string | null;
-            };
+            decided_by: components["schemas"]["DecisionSource"];
             /** @description The project's decision threshold at the evaluation. */
             threshold: number;
             /** @description The four scores as the answer gave them (rounded to 3 decimals). */
@@ -1869,6 +1899,77 @@ export interface components {
             };
             rules: components["schemas"]["EvaluationRules"];
             inputs: components["schemas"]["ReceiptInputs"];
+        };
+        /** @description A draft rules document and threshold, and the time range of the evaluations to replay them over. */
+        RulesTestRequest: {
+            rules: components["schemas"]["RuleDefinition"][];
+            /** @description A draft threshold; absent, each evaluation's own threshold. */
+            decision_threshold?: number;
+            /**
+             * Format: date-time
+             * @description The evaluations made at or after this time.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The evaluations made before this time.
+             */
+            to: string;
+            /**
+             * @description How many changed decisions to give as examples (the newest).
+             * @default 10
+             */
+            max_examples: number;
+        };
+        /** @description What a draft would have changed over the stored evaluations of a time range. */
+        RulesTestResult: {
+            request_id: string;
+            /** @description How many evaluations were replayed. */
+            evaluations: number;
+            /** @description The range held more than the 10,000 newest replayed. */
+            truncated: boolean;
+            /** @description How many decisions the draft changes (to_fake + to_real). */
+            changed: number;
+            /** @description Real before, Fake with the draft. */
+            to_fake: number;
+            /** @description Fake before, Real with the draft. */
+            to_real: number;
+            /** @description The newest changed decisions. */
+            examples: {
+                request_id: string;
+                session_id: string;
+                account_id: string | null;
+                /** Format: date-time */
+                created_at: string;
+                before: components["schemas"]["Decision"];
+                after: components["schemas"]["Decision"];
+                decided_by: components["schemas"]["DecisionSource"];
+            }[];
+            /** @description Each rule of the draft, in order, with how many evaluations it matched and decided. */
+            rules: {
+                id: string;
+                matched: number;
+                decided: number;
+            }[];
+            /**
+             * @description Precision and recall against the accounts' labels (`fraud` counts as positive, a
+             *     `Fake` decision or a rule's match as predicted positive); null until labels are
+             *     available to the service.
+             */
+            labels: null | {
+                /** @description How many replayed evaluations are of a labelled account. */
+                labelled: number;
+                current: components["schemas"]["PrecisionRecall"];
+                draft: components["schemas"]["PrecisionRecall"];
+                rules: (components["schemas"]["PrecisionRecall"] & {
+                    id: string;
+                })[];
+            };
+        };
+        /** @description Precision (of the predicted positives, the share labelled fraud) and recall (of the labelled fraud, the share predicted); null when undefined (no predicted positive, no fraud label). */
+        PrecisionRecall: {
+            precision: number | null;
+            recall: number | null;
         };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
@@ -3732,6 +3833,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["EvaluationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesTestRequest"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

@@ -5,11 +5,16 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
+    // The OTLP exporter loads node:http with a dynamic import(), which Jest's module registry
+    // cannot run without --experimental-vm-modules: that one package is compiled like the sources
+    // (SWC turns the import() into a require()).
+    '/@opentelemetry/otlp-exporter-base/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
     '^.+\\.ts$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'], // (see transform)
   // The packages' sources import each other as Node's ES modules must, './webhooks.js' for
   // webhooks.ts; Jest resolves './webhooks' (a .js file first where one exists).
   moduleNameMapper: { '^(\\./.*)\\.js$': '$1' },

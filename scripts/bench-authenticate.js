@@ -5,7 +5,7 @@
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
-//       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K]
+//       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K] [--rules N]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -57,6 +57,11 @@
 // and authenticates them again, while a 1,000,000-session one authenticates each for the first
 // time, on pages no request has read before.
 //
+// --rules N puts a rules document of N rules (docs/rules.md; up to 200) on the project before
+// measuring, to show what the rules cost an evaluation (each request evaluates all of them).
+// METRICS=off (passed to the server like EVALUATION_CONCURRENCY and the SQLite settings) measures
+// without the Prometheus metrics.
+//
 // --spread-domains puts the addresses at N/100 business domains (about 100 accounts each)
 // instead of six. (Before num_account_from_domain became a kept count, the domain counts read
 // every account at the domain and grew with N at six domains; the option isolates such effects.)
@@ -94,6 +99,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
     live: { type: 'string' },
+    rules: { type: 'string' },
     // Internal: run as the server process.
     serve: { type: 'boolean', default: false },
   },
@@ -175,6 +181,7 @@ async function serve() {
     ...Object.fromEntries(
       [
         'EVALUATION_CONCURRENCY',
+        'METRICS',
         'SQLITE_CACHE_MB',
         'SQLITE_MMAP_MB',
         'SQLITE_CHECKPOINT_MS',
@@ -702,6 +709,40 @@ async function discard(bench) {
 }
 
 /** The live sessions the requests authenticate, in turn: with --live K only the first K (the same users again and again). */
+/**
+ * A rules document of `n` rules (--rules N) as a team might write them: each reads three of the
+ * evaluation's fields (a score against a threshold, a risk signal, the email or the network) and
+ * tags; one in ten sets a decision, one in ten adds to a list. Most match rarely, as real rules
+ * do, so that every rule's conditions are evaluated on every request.
+ */
+function benchRules(n) {
+  if (!Number.isInteger(n) || n < 0 || n > 200) throw new Error('--rules must be an integer from 0 to 200');
+  const signals = ['tor', 'datacenter', 'vpn', 'proxy', 'impossible_travel', 'device_risk'];
+  const scores = ['account_score', 'bot', 'multiple_accounts', 'risk_signals'];
+  return {
+    rules: Array.from({ length: n }, (_, i) => ({
+      id: `bench-${i}`,
+      when: {
+        all: [
+          { field: scores[i % scores.length], op: 'gte', value: 0.5 + (i % 50) / 100 },
+          {
+            any: [
+              { field: `session.risk_signals.${signals[i % signals.length]}`, op: 'eq', value: true },
+              { field: 'account.email.disposable', op: 'eq', value: true },
+            ],
+          },
+          { not: { field: 'session.location.country_code', op: 'in', value: ['AQ', 'BV'] } },
+        ],
+      },
+      then: {
+        tags: [`bench_${i}`],
+        ...(i % 10 === 0 ? { decision: 'Fake' } : {}),
+        ...(i % 10 === 5 ? { add_to_lists: ['bench_review'] } : {}),
+      },
+    })),
+  };
+}
+
 function liveOf(bench) {
   if (args.live === undefined) return bench.live;
   const k = Number(args.live);
@@ -811,6 +852,16 @@ async function measure(bench, processes) {
     return { ...r, loadCpu: (user + system) / 1e6 / seconds, cpuMs: perRequest('all'), mainCpuMs: perRequest('main') };
   };
 
+  // --rules N: the project's rules document (docs/rules.md), put before anything is measured.
+  if (args.rules !== undefined) {
+    const res = await fetch(`${base}/rules`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify(benchRules(Number(args.rules))),
+    });
+    if (res.status !== 200) throw new Error(`PUT /rules answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  }
+
   // One request of each first: the load is measured only if they answer as they should.
   for (const [request, expected] of [
     [bare, 400],
@@ -824,6 +875,13 @@ async function measure(bench, processes) {
     const text = await res.text();
     if (res.status !== expected)
       throw new Error(`${request.path} answered ${res.status}, not ${expected}: ${text.slice(0, 500)}`);
+    if (
+      expected === 200 &&
+      args.rules !== undefined &&
+      Number(args.rules) > 0 &&
+      !(JSON.parse(text).rules?.version > 0)
+    )
+      throw new Error(`authenticate answered without the rules document: ${text.slice(0, 500)}`);
   }
 
   // SQL statements per request of each session endpoint, from 20 requests one at a time.

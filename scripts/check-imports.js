@@ -21,7 +21,7 @@ const SRC = path.join(ROOT, 'src');
 const LAYERS = [
   ['foundation', ['api-types', 'clock', 'errors', 'logger', 'loops', 'spec', 'config']],
   ['domain', ['domain/']],
-  ['edges', ['storage/', 'analysis/', 'geo/', 'security/']],
+  ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'telemetry/']],
   ['use cases', ['usecases/', 'webhooks/']],
   ['delivery', ['http/', 'demo/']],
   ['composition', ['app', 'composition', 'main', 'cli/', 'cluster']],

@@ -79,9 +79,14 @@ export type IdCheckResult = Schemas['IdCheckResult'];
 export type FaceMatchCompleted = Schemas['FaceMatchCompleted'];
 export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 export type WebhookTest = Schemas['WebhookTest'];
-/** Any webhook body: the union of the events' bodies (the two verification events and `trustgate webhooks test`'s). */
-export type WebhookEnvelope = FaceMatchCompleted | IdCheckCompleted | WebhookTest;
+export type ListAccountAdded = Schemas['ListAccountAdded'];
+export type ListAccountRemoved = Schemas['ListAccountRemoved'];
+/** Any webhook body: the union of the events' bodies (the verification events, the list events and `trustgate webhooks test`'s). */
+export type WebhookEnvelope =
+  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | WebhookTest;
 export type EventType = Schemas['EventType'];
+/** The events a project can subscribe to (`webhook_events`). */
+export type SubscribableEventType = Schemas['SubscribableEventType'];
 export type RiskFlag = Schemas['RiskFlag'];
 export type Rule = Schemas['Rule'];
 export type VerificationMatchType = Schemas['VerificationMatchType'];
@@ -125,3 +130,10 @@ export type RulesTestRequest = Schemas['RulesTestRequest'];
 export type RulesTestResult = Schemas['RulesTestResult'];
 export type PrecisionRecall = Schemas['PrecisionRecall'];
 export type DecisionSource = Schemas['DecisionSource'];
+export type LabelValue = Schemas['LabelValue'];
+export type AccountLabelInput = Schemas['AccountLabelInput'];
+export type AccountLabel = Schemas['AccountLabel'];
+export type AccountLabelled = Schemas['AccountLabelled'];
+export type AccountLabels = Schemas['AccountLabels'];
+export type LabelReport = Schemas['LabelReport'];
+export type ConfusionCounts = Schemas['ConfusionCounts'];

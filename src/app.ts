@@ -29,6 +29,8 @@ import type { Services } from './composition';
 import { OPENAPI_PATH } from './spec';
 import { makeLivenessPage } from './http/liveness-page';
 import { MAX_CAPTURE_BYTES } from './storage/media';
+import { makeHttpTelemetry, makeMetricsHandler } from './telemetry/http';
+import { NO_TRACING } from './telemetry/tracing';
 
 export type AppConfig = Pick<
   Config,
@@ -44,6 +46,7 @@ export type AppConfig = Pick<
   | 'bodyLimit'
   | 'demo'
   | 'evaluationConcurrency'
+  | 'metricsToken'
 >;
 
 export interface AppDeps {
@@ -62,7 +65,7 @@ const OUTSIDE_SPEC =
 
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
-  const { logger, random, db, clock } = services.edges;
+  const { logger, random, db, clock, metrics } = services.edges;
   const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
   const authFailures = limits.authFailures(config.authFailureLimitPerIp, services.projects.knownKey);
   const app = express();
@@ -70,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
 
   app.use(makeRequestContext(random, logger));
+  const telemetry = makeHttpTelemetry(metrics, services.edges.tracing ?? NO_TRACING);
+  if (telemetry) app.use(telemetry);
   app.use(makeHomeRouter({ demo: config.demo }));
   app.use(makeDocsRouter());
   app.use(makeWebSdkRouter());
@@ -82,11 +87,11 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/evaluation', '/liveness', '/account', '/list', '/project', '/audit', '/rules', '/demo'],
+    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
   app.use(
-    ['/session', '/evaluation', '/liveness', '/account', '/list', '/project', '/audit', '/rules'],
+    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
     authFailures.guard,
   );
   app.use(
@@ -99,14 +104,20 @@ export function createApp(deps: AppDeps): Express {
       apiSpec: OPENAPI_PATH,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: { handlers: { ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed) } },
+      validateSecurity: {
+        handlers: {
+          ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+          // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
+          MetricsToken: () => true,
+        },
+      },
       validateFormats: true,
       ignorePaths: OUTSIDE_SPEC,
     }),
   );
 
   const session = makeSessionHandlers(services.evaluation);
-  const account = makeAccountHandlers(services.accounts);
+  const account = makeAccountHandlers(services.accounts, services.labels);
   const list = makeListHandlers(services.lists);
   const project = makeProjectHandlers(services.projects);
   const rules = makeRulesHandlers(services.rules);
@@ -130,6 +141,9 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/account/:account_id', account.deleteAccount);
   app.get('/account/:account_id/sessions', account.getAccountSessions);
   app.get('/account/:account_id/accounts-linked', account.getAccountLinkedAccounts);
+  app.post('/account/:account_id/label', account.labelAccount);
+  app.get('/account/:account_id/labels', account.listAccountLabels);
+  app.get('/labels/report', account.getLabelReport);
   app.get('/list', list.getLists);
   app.get('/list/:list_name', list.getList);
   app.post('/list/:list_name', list.createList);
@@ -159,6 +173,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
   app.get('/readyz', system.getReadiness);
+  if (metrics) app.get('/metrics', makeMetricsHandler(metrics, config.metricsToken));
 
   app.use(notFound);
   app.use(makeErrorHandler(logger));

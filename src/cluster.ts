@@ -9,6 +9,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from './logger';
+import { servePrimaryMetrics } from './telemetry/metrics';
 
 export interface PrimaryOptions {
   workers: number;
@@ -16,6 +17,8 @@ export interface PrimaryOptions {
   /** Longer than a worker's own shutdown timeout (10 s, main.ts). */
   shutdownTimeoutMs?: number;
   restartDelayMs?: number;
+  /** METRICS: a worker's GET /metrics answers every worker's metrics, summed here. */
+  metrics?: boolean;
 }
 
 export function runPrimary({
@@ -23,7 +26,9 @@ export function runPrimary({
   logger,
   shutdownTimeoutMs = 15_000,
   restartDelayMs = 1_000,
+  metrics = false,
 }: PrimaryOptions): void {
+  if (metrics) servePrimaryMetrics();
   const live = new Set<Worker>();
   const listened = new Set<Worker>();
   let stopping = false;

@@ -5,6 +5,7 @@
  * configuration and composes them. The server (main.ts), the CLI, the tests and the benchmarks
  * all build through these two functions; `createApp` and the worker receive what they build.
  */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import { unavailableAnalysisEngine } from './analysis/unavailable';
@@ -30,6 +31,7 @@ import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
+import { makeLabelRepository } from './storage/repositories/labels';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -37,17 +39,23 @@ import { makeVerificationRepository } from './storage/repositories/verifications
 import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
+import { makeLabelUseCases } from './usecases/labels';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
+import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
 import { makeWebhookTransport } from './webhooks/transport';
 import { makeWake } from './webhooks/wake';
 import { makeWebhookWorker, workerSettings, type WorkerDeps, type WorkerJobs } from './webhooks/worker';
+import { timedAnalysis } from './telemetry/analysis';
+import { knexPool, makeMetrics, type Metrics } from './telemetry/metrics';
+import { makeTracing, NO_TRACING, type Tracing } from './telemetry/tracing';
+import { operationIds } from './spec';
 
 /** The edge dependencies: everything the use cases reach outside pure code. */
 export interface CoreDeps {
@@ -75,6 +83,10 @@ export interface CoreDeps {
    * listening). Absent: making such a URL fails (a process that makes none, like the CLI).
    */
   publicBaseUrl?: () => string;
+  /** Prometheus metrics (GET /metrics); absent: none recorded, no /metrics. */
+  metrics?: Metrics;
+  /** OpenTelemetry tracing; absent: off (telemetry/tracing.ts NO_TRACING). */
+  tracing?: Tracing;
 }
 
 /**
@@ -106,8 +118,10 @@ export function makeServices(edges: EdgeDeps) {
     logger: makeLogger('silent'),
     ipIntelligence: NO_IP_DATA,
     ipLists: NO_IP_LISTS,
+    tracing: NO_TRACING,
     ...edges,
   };
+  const tracing = deps.tracing!;
   const repos = {
     projects: makeProjectRepository(deps.db),
     sessions: makeSessionRepository(deps.db),
@@ -125,6 +139,7 @@ export function makeServices(edges: EdgeDeps) {
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
     rules: makeRulesRepository(deps.db),
+    labels: makeLabelRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -135,7 +150,18 @@ export function makeServices(edges: EdgeDeps) {
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
-  const evaluation = makeEvaluation({ ...deps, ...repos });
+  const evaluation = makeEvaluation({ ...deps, ...repos, metrics: deps.metrics?.evaluations, tracing });
+  tracing.watchDb(deps.db);
+  deps.metrics?.watch({
+    outboxDepth: repos.outbox.depth,
+    networkData: deps.networkData,
+    now: () => deps.clock.now(),
+    pool: knexPool(deps.db),
+  });
+  const analysis =
+    deps.analysis && (deps.metrics || tracing.enabled)
+      ? timedAnalysis(deps.analysis, deps.metrics?.analysis, tracing)
+      : deps.analysis;
   const projects = makeProjectUseCases({
     ...deps,
     projects: repos.projects,
@@ -157,7 +183,7 @@ export function makeServices(edges: EdgeDeps) {
     index: repos.verificationIndex,
     media,
     mediaUrls,
-    analysis: deps.analysis ?? unavailableAnalysisEngine,
+    analysis: analysis ?? unavailableAnalysisEngine,
     evaluation,
     webhooksQueued: webhookWake.wake,
     publicBaseUrl,
@@ -168,8 +194,9 @@ export function makeServices(edges: EdgeDeps) {
       outbox: repos.outbox,
       target: projects.webhookTarget,
       /** A queued webhook's body as it is sent now (media URLs signed from this moment). */
-      render: (row) => verification.renderWebhook(row.body),
+      render: (row) => (isRendered(row.eventType) ? verification.renderWebhook(row.body) : Promise.resolve(row.body)),
       wake: webhookWake,
+      metrics: deps.metrics?.webhooks,
     },
     sweep: () => verification.sweep(),
   };
@@ -185,13 +212,20 @@ export function makeServices(edges: EdgeDeps) {
     /** GET /readyz's checks; the server tells it when it stops. */
     readiness,
     /** Loads the analysis models ahead of the first verification; /readyz is not ready until they are. */
-    warmUp: () => readiness.modelsLoading(deps.analysis?.warmUp?.() ?? Promise.resolve()),
+    warmUp: () => readiness.modelsLoading(analysis?.warmUp?.() ?? Promise.resolve()),
     repos,
     projects,
     rules,
     evaluation,
-    accounts: makeAccountUseCases({ ...deps, ...repos, evaluation, forgetVerifications: verification.forgetAccount }),
-    lists: makeListUseCases({ ...deps, ...repos }),
+    accounts: makeAccountUseCases({
+      ...deps,
+      ...repos,
+      evaluation,
+      forgetVerifications: verification.forgetAccount,
+      webhooksQueued: webhookWake.wake,
+    }),
+    labels: makeLabelUseCases({ ...deps, ...repos }),
+    lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,
       projects: repos.projects,
@@ -247,6 +281,8 @@ export async function makeRuntime(
     migrate?: boolean;
     /** The public base URL when the configuration's is not final (PORT=0: the server's once it listens). */
     publicBaseUrl?: () => string;
+    /** Metrics and tracing as configured (METRICS, OTEL_*); false for a process that serves nothing (the CLI). */
+    telemetry?: boolean;
   } = {},
 ): Promise<Runtime> {
   const db = openDatabase(config, logger);
@@ -295,6 +331,8 @@ export async function makeRuntime(
     config.analysisEngine === 'local' && (options.analysis ?? true)
       ? (await import('./analysis/engine')).makeLocalAnalysisEngine()
       : undefined;
+  const telemetry = options.telemetry ?? true;
+  const tracing = telemetry && config.tracing ? makeTracing(config.tracing) : NO_TRACING;
   const deps: CoreDeps = {
     db,
     clock: systemClock,
@@ -308,6 +346,11 @@ export async function makeRuntime(
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
+    metrics:
+      telemetry && config.metrics
+        ? makeMetrics({ operations: operationIds(), clusterWorker: cluster.isWorker })
+        : undefined,
+    tracing,
   };
   const services = makeServices(deps);
   return {
@@ -337,6 +380,7 @@ export async function makeRuntime(
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {
+      await tracing.shutdown();
       await analysis?.close();
       closeIpData();
       ipLists.close();

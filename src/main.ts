@@ -62,7 +62,7 @@ async function ensureDefaultProject(services: Services, config: Config, logger: 
 
 /** The cluster primary's one-time work before the workers start; it keeps nothing open. */
 async function prepare(config: Config, logger: Logger): Promise<void> {
-  const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
+  const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
   try {
     await ensureDefaultProject(runtime.services, config, logger);
     // Created on first use otherwise: by two workers at once, it could be created twice.
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   const logger = makeLogger(config.logLevel);
   if (cluster.isPrimary && config.webConcurrency > 1) {
     await prepare(config, logger);
-    runPrimary({ workers: config.webConcurrency, logger });
+    runPrimary({ workers: config.webConcurrency, logger, metrics: config.metrics });
     return;
   }
   await serve(config, logger);

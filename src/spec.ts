@@ -31,3 +31,15 @@ export function bundledSpec(): BundledSpec {
   bundled ??= JSON.parse(fs.readFileSync(BUNDLED_SPEC_PATH, 'utf8')) as BundledSpec;
   return bundled;
 }
+
+/** Every operationId of the contract (GET /metrics makes their children ahead). */
+export function operationIds(): string[] {
+  const ids: string[] = [];
+  for (const item of Object.values(bundledSpec().paths)) {
+    for (const operation of Object.values(item)) {
+      const id = (operation as { operationId?: unknown } | null)?.operationId;
+      if (typeof id === 'string') ids.push(id);
+    }
+  }
+  return ids;
+}

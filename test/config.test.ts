@@ -119,3 +119,65 @@ describe('the IP lists `trustgate iplist sync` fetches', () => {
     expect(() => loadConfig({ IPLIST_STALE_DAYS: '0' })).toThrow(ConfigError);
   });
 });
+
+describe('METRICS, METRICS_TOKEN and the OpenTelemetry variables', () => {
+  test('when nothing is set, then metrics on without a token, tracing off', () => {
+    expect(loadConfig({})).toMatchObject({ metrics: true, metricsToken: undefined, tracing: undefined });
+    expect(loadConfig({ METRICS: 'off', METRICS_TOKEN: 'scrape-token' })).toMatchObject({
+      metrics: false,
+      metricsToken: 'scrape-token',
+    });
+    expect(() => loadConfig({ METRICS: 'sometimes' })).toThrow(ConfigError);
+  });
+
+  test('when an OTLP endpoint is set, then tracing is on with the SDK defaults; the traces endpoint is used as is', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      exporter: 'otlp',
+      endpoint: 'http://collector:4318/v1/traces',
+      headers: {},
+      serviceName: 'trustgate',
+      resourceAttributes: {},
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example.com/custom/traces',
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc,x-tenant=t1',
+        OTEL_SERVICE_NAME: 'trustgate-eu',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.05',
+      }).tracing,
+    ).toEqual({
+      exporter: 'otlp',
+      endpoint: 'https://otlp.example.com/custom/traces',
+      headers: { authorization: 'Bearer abc', 'x-tenant': 't1' },
+      serviceName: 'trustgate-eu',
+      resourceAttributes: { 'deployment.environment': 'prod' },
+      sampler: 'parentbased_traceidratio',
+      samplerRatio: 0.05,
+    });
+    // OTEL_TRACES_EXPORTER=otlp alone: the SDK's default endpoint.
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.endpoint).toBe('http://localhost:4318/v1/traces');
+  });
+
+  test('when tracing is disabled or its settings are malformed, then it is off or start-up refuses them', () => {
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing,
+    ).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing,
+    ).toBeUndefined();
+    for (const env of [
+      { OTEL_TRACES_EXPORTER: 'zipkin' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER_ARG: '2' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER: 'sometimes' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+    }
+  });
+});

@@ -5,11 +5,13 @@
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
- *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook] [--json]
+ *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
+ *                         [--webhook-events E,E] [--json]
  *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
  *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
  *   trustgate rules pull <project_id> [file] | push <project_id> <file> [--expected-version N] | test <file>
+ *   trustgate account label <account_id> fraud|legit [--note N] [--project P] [--json]
  *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
  *   trustgate iplist show <list> [--json]
  *   trustgate iplist sync [<list>...] [--json]
@@ -52,12 +54,13 @@ const USAGE = `usage:
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
   trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
-                        [--webhook-url URL | --clear-webhook] [--json]
+                        [--webhook-url URL | --clear-webhook] [--webhook-events E,E] [--json]
       changes the project's settings (as PATCH /project does) and records the change in its
       audit as made by \`cli\`: --threshold between 0 and 1 decides the next evaluations;
-      --groups turns groups on (they cannot be turned off)
+      --groups turns groups on (they cannot be turned off); --webhook-events, the event types
+      the project is sent, separated by commas (webhooks.yaml; '' sends none)
   trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
-      the changes to the project's settings, newest first (as GET /audit)
+      the changes to the project's settings and the labels set on its accounts, newest first (as GET /audit)
   trustgate project rotate-webhook-secret PROJECT_ID [--grace-seconds N] [--json]
       a new webhook secret, shown once; the previous one keeps signing beside it (a second v1
       in x-signature) for N seconds (default 86400, at most 604800; 0: stops at once)
@@ -74,6 +77,9 @@ const USAGE = `usage:
       only over that version
   trustgate rules test FILE
       the server's checks of a rules document, locally (no database); exit 1 on errors
+  trustgate account label ACCOUNT_ID (fraud | legit) [--note NOTE] [--project PROJECT_ID] [--json]
+      labels the account (as POST /account/{account_id}/label does), audited as made by
+      \`cli\`; the project is the only one when none is named
   trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
@@ -133,12 +139,16 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       cursor: { type: 'string' },
       'grace-seconds': { type: 'string' },
       'expected-version': { type: 'string' },
+      'webhook-events': { type: 'string' },
+      note: { type: 'string' },
+      project: { type: 'string' },
     },
   });
   const [area, command, ...rest] = positionals;
   const projects = runtime.services.projects;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
   if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
+  if (area === 'account' && command === 'label') return labelAccount(rest, values, runtime, out);
   if (area !== 'project') throw new UsageError(USAGE);
 
   switch (command) {
@@ -253,6 +263,7 @@ async function setProject(
     groups?: boolean;
     'webhook-url'?: string;
     'clear-webhook'?: boolean;
+    'webhook-events'?: string;
     json?: boolean;
   },
   runtime: Runtime,
@@ -278,10 +289,15 @@ async function setProject(
     decisionThreshold,
     groupsEnabled: values.groups ? true : undefined,
     webhookUrl: values['clear-webhook'] ? null : values['webhook-url'],
+    webhookEvents: values['webhook-events']
+      ?.split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
   };
   if (Object.values(change).every((v) => v === undefined))
     throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook\n' + USAGE,
+      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, --webhook-events\n' +
+        USAGE,
     );
   const p = await runtime.services.projects.update(projectId, change, 'cli');
   const settings = {
@@ -290,6 +306,7 @@ async function setProject(
     decision_threshold: p.decisionThreshold,
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
+    webhook_events: p.webhookEvents,
   };
   print(out, Boolean(values.json), settings, [
     `project_id:         ${p.id}`,
@@ -297,6 +314,26 @@ async function setProject(
     `decision_threshold: ${p.decisionThreshold}`,
     `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
     `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
+    `webhook_events:     ${p.webhookEvents.join(', ') || '(none)'}`,
+  ]);
+}
+
+/** `trustgate account label`: a label set by the CLI (audited as `cli`), as POST /account/{account_id}/label. */
+async function labelAccount(
+  rest: string[],
+  values: { note?: string; project?: string; json?: boolean },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [accountId, label, ...extra] = rest;
+  if (!accountId || extra.length > 0 || (label !== 'fraud' && label !== 'legit'))
+    throw new UsageError('account label needs an ACCOUNT_ID and fraud or legit\n' + USAGE);
+  const projectId = await projectNamed(values.project, runtime, 'account label');
+  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  const input = { label, ...(values.note === undefined ? {} : { note: values.note }) } as const;
+  const { request_id: _none, ...labelled } = await runtime.services.labels.label(projectId, accountId, input, 'cli');
+  print(out, Boolean(values.json), labelled, [
+    `account ${accountId} labelled ${labelled.label} (label ${labelled.id}, ${labelled.created_at}, by cli)`,
   ]);
 }
 
@@ -320,7 +357,7 @@ async function projectAudit(
   if (page.events.length === 0) out('no changes');
   for (const e of page.events)
     out(
-      `${e.created_at}  ${e.actor}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
+      `${e.created_at}  ${e.actor}  ${e.action}${e.account_id === undefined ? '' : ` ${e.account_id}`}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
     );
   if (page.next_cursor) out(`more: --cursor ${page.next_cursor}`);
 }
@@ -634,7 +671,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, io);
     if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, io);
     // The CLI never analyses images: the engine's modules are not even loaded.
-    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false });
+    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
     if (argv[0] === 'worker') {
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());

@@ -2,6 +2,7 @@
 import type { Request } from 'express';
 import { AppError } from '../errors';
 import type { Project } from '../storage/repositories/projects';
+import type { Actor } from '../usecases/actor';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -15,4 +16,9 @@ declare module 'express-serve-static-core' {
 export function projectOf(req: Request): Project {
   if (!req.project) throw new AppError(500, 'no project on an authenticated route');
   return req.project;
+}
+
+/** Who makes the change: the request's API key (the security handler has checked it; only its hash is ever recorded). */
+export function actorOf(req: Request): Actor {
+  return { apiKey: req.header('x-api-key') ?? '' };
 }

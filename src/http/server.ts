@@ -4,6 +4,7 @@
  * does not arrive in time (408). Its own answers have no body; these have the service's error
  * body like every other answer, as openapi.yaml declares for every operation.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestListener } from 'node:http';
@@ -47,6 +48,8 @@ export function createHttpServer(
       socket.end(
         `HTTP/1.1 ${body.statusCode} ${REASONS[body.statusCode]}\r\n` +
           'Content-Type: application/json; charset=utf-8\r\n' +
+          // Every answer has a request id; the request's own cannot be trusted here (its head is what failed).
+          `X-Request-Id: ${randomUUID()}\r\n` +
           `Content-Length: ${Buffer.byteLength(json)}\r\n` +
           'Connection: close\r\n\r\n' +
           json,

@@ -13,3 +13,9 @@ export function limit(count: number): string {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`LIMIT takes a non-negative integer, got ${count}`);
   return `LIMIT ${count}`;
 }
+
+/** Whether a write failed on a unique key (PostgreSQL's 23505, SQLite's constraint error). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}

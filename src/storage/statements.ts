@@ -80,16 +80,30 @@ export function pgRows(db: Knex): RunRows {
   return async (sql, bindings) => {
     const text = pgText(sql, bindings.length);
     const name = preparedName(sql);
-    db.emit('query', { sql: text, bindings, direct: 'pg' });
+    const announced = { sql: text, bindings, direct: 'pg', __knexQueryUid: directQueryUid() };
+    db.emit('query', announced);
     const connection = (await db.client.acquireConnection()) as PgConnection;
     try {
       const values = bindings as unknown[];
-      return (await connection.query(name ? { name, text, values } : { text, values })).rows;
+      const { rows } = await connection.query(name ? { name, text, values } : { text, values });
+      db.emit('query-response', rows, announced);
+      return rows;
+    } catch (err) {
+      db.emit('query-error', err, announced);
+      throw err;
     } finally {
       await db.client.releaseConnection(connection);
     }
   };
 }
+
+/**
+ * The id of a statement sent straight on the driver, in its `query`, `query-response` and
+ * `query-error` announcements (knex's `__knexQueryUid`), so that what times statements (the
+ * traces' spans, src/telemetry/tracing.ts) times these too.
+ */
+let directQueries = 0;
+const directQueryUid = () => `pg-direct-${++directQueries}`;
 
 /** One statement of the hot path: on PostgreSQL straight on the driver (`pgRows`), through knex otherwise. */
 export function hotRows(db: Knex): RunRows {
@@ -198,13 +212,20 @@ export function pgTransaction(db: Knex): RunTransaction {
         return s.guard ? `WITH guarded AS (${sql}) SELECT trustgate_guard(count(*)) FROM guarded` : sql;
       })
       .join(';\n');
-    for (const s of statements)
-      db.emit('query', { sql: pgText(s.sql, s.bindings.length), bindings: s.bindings, batch: 'pg' });
+    const announced = statements.map((s) => ({
+      sql: pgText(s.sql, s.bindings.length),
+      bindings: s.bindings,
+      batch: 'pg',
+      __knexQueryUid: directQueryUid(),
+    }));
+    for (const a of announced) db.emit('query', a);
     const connection = (await db.client.acquireConnection()) as PgConnection;
     try {
       await connection.query(text);
+      for (const a of announced) db.emit('query-response', [], a);
       return true;
     } catch (err) {
+      for (const a of announced) db.emit('query-error', err, a);
       if ((err as { code?: string }).code === GUARD_FAILED) return false;
       throw err;
     } finally {

@@ -1,14 +1,20 @@
 /** The Account endpoints: read, update, erase, sessions, linked accounts. */
 import type { AccountDeleted, AccountLinks, AccountResponse, AccountSessions, AccountInput } from '../api-types';
-import type { Clock } from '../clock';
+import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
+import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
+import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
+import type { Outbox } from '../webhooks/outbox';
 import type { EvaluationUseCases } from './evaluation';
+import { labelOf } from './labels';
+import type { Actor } from './actor';
+import { changeMemberships } from './list-events';
 
 export interface AccountDeps {
   db: Db;
@@ -18,6 +24,15 @@ export interface AccountDeps {
   receipts: ReceiptRepository;
   facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
+  random: Random;
+  /** The account's current label is shown with it; erasure deletes its labels. */
+  labels: LabelRepository;
+  /** Erasure removes the account from the audit of its labels. */
+  auditEvents: AuditEventRepository;
+  /** A PUT's list changes queue their list events here (list-events.ts). */
+  outbox: Outbox;
+  /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
+  webhooksQueued(): void;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
   forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
 }
@@ -33,9 +48,10 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
   /** The account as the Account API reports it: its row, its lists, its details and links as of now. */
   async function view(project: Project, r: AccountRecord, requestId: string): Promise<AccountResponse> {
-    const [memberships, { details, linked }] = await Promise.all([
+    const [memberships, { details, linked }, label] = await Promise.all([
       lists.ofAccounts(project.id, [r.id]),
       evaluation.accountDetails(project, r),
+      deps.labels.current(project.id, r.id),
     ]);
     // An account without sessions (an earlier release's PUT made it) has no last session.
     const { account: _brief, last_session, ...history } = details;
@@ -59,6 +75,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
       ...r.scores,
       accounts_linked: linked,
       lists: memberships.get(r.id) ?? [],
+      ...(label ? { label: labelOf(label) } : {}),
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     };
@@ -69,24 +86,34 @@ export function makeAccountUseCases(deps: AccountDeps) {
       return view(project, await found(project, id), requestId);
     },
 
-    /** Updates an existing account; the body's id must be the path's. */
-    async put(project: Project, id: string, body: AccountInput, requestId: string): Promise<AccountResponse> {
+    /** Updates an existing account; the body's id must be the path's. Its list changes queue their list events. */
+    async put(
+      project: Project,
+      id: string,
+      body: AccountInput,
+      actor: Actor,
+      requestId: string,
+    ): Promise<AccountResponse> {
       const { id: bodyId, ...input } = body;
       if (bodyId !== id)
         throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);
       const record = evaluation.applyInput(project, await found(project, id), input, id, '');
-      await db.transaction(async (trx) => {
+      const now = clock.now();
+      await changeMemberships(deps, project, id, actor, now, async (trx) => {
         await accounts.upsert(record, trx);
-        await lists.apply(project.id, id, input.lists ?? [], clock.now(), trx);
+        return lists.apply(project.id, id, input.lists ?? [], now, trx);
       });
       return view(project, await found(project, id), requestId);
     },
 
+    /** Erases the account: its personal data, links, memberships and labels (whose notes are personal data). */
     async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
       // The account's receipts go with it (they name it, and hold its evaluations' inputs).
       const deleted = await db.transaction(async (trx) => {
         await receipts.deleteForAccount(project.id, id, trx);
+        await deps.labels.forgetAccount(project.id, id, trx);
+        await deps.auditEvents.forgetAccount(project.id, id, trx);
         return accounts.delete(project.id, id, trx);
       });
       if (!deleted && !verified) throw new AccountNotFoundError();

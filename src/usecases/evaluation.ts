@@ -61,6 +61,8 @@ import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositor
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
+import type { EvaluationMetrics } from '../telemetry/metrics';
+import { NO_TRACING, type Tracing } from '../telemetry/tracing';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
@@ -85,6 +87,10 @@ export interface EvaluationDeps {
   evaluationWrites: EvaluationWritesRepository;
   receipts: ReceiptRepository;
   ipLists: IpListLookup;
+  /** Each evaluation's decision, signals and scores, recorded after it is stored (GET /metrics). */
+  metrics?: EvaluationMetrics;
+  /** Spans for the stages: gather, evaluate, persist. */
+  tracing?: Pick<Tracing, 'span'>;
 }
 
 export interface EvaluationOptions {
@@ -93,7 +99,11 @@ export interface EvaluationOptions {
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists } = deps;
+  const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists, metrics } = deps;
+  const { span } = deps.tracing ?? NO_TRACING;
+  /** The outcome into the metrics, once stored. */
+  const recordMetrics = (kind: 'authenticate' | 'unauthenticated', outcome: EvaluationOutcome) =>
+    metrics?.evaluated(kind, { decision: outcome.decision, scores: outcome.scores, ...outcome.signals });
   const listsOf = (ip: string) => new Set(ipLists.lookup(ip).map((m) => m.list));
   /** Authenticates of one account, one after the other (see one-at-a-time.ts). */
   const byAccount = makeOneAtATime();
@@ -402,9 +412,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
     options: EvaluationOptions,
   ): Promise<AuthenticateResponse> {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const facts = await gatherAuthenticate(project, body, options.accountsLinked);
-      const outcome = withTestOutcome(project, facts, evaluate(facts));
-      if (!(await persist(project, facts, outcome, body.account.lists ?? [], options.requestId))) continue;
+      const facts = await span('evaluation.gather', () => gatherAuthenticate(project, body, options.accountsLinked));
+      const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
+      if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? [], options.requestId))))
+        continue;
+      recordMetrics('authenticate', outcome);
       const response: AuthenticateResponse = {
         ...respond(project, facts, outcome, options),
         account_id: body.account.id,
@@ -421,6 +433,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     async get(project: Project, sessionId: string, requestId: string): Promise<Session> {
       const found = await find(project, sessionId, requestId);
       if (!found) throw new SessionNotFoundError();
+      metrics?.evaluated('get', found);
       return found;
     },
 
@@ -447,9 +460,12 @@ export function makeEvaluation(deps: EvaluationDeps) {
       body: UnauthenticatedRequest,
       options: EvaluationOptions,
     ): Promise<UnauthenticatedResponse> {
-      const facts = await gatherUnauthenticated(project, body.session_id, options.accountsLinked);
-      const outcome = withTestOutcome(project, facts, evaluate(facts));
-      await persist(project, facts, outcome, [], options.requestId);
+      const facts = await span('evaluation.gather', () =>
+        gatherUnauthenticated(project, body.session_id, options.accountsLinked),
+      );
+      const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
+      await span('evaluation.persist', () => persist(project, facts, outcome, [], options.requestId));
+      recordMetrics('unauthenticated', outcome);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
       if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);
       return response;

@@ -24,6 +24,7 @@ import type { IngestChallengeRepository } from '../storage/repositories/ingest-c
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { SessionRepository } from '../storage/repositories/sessions';
 import type { Db } from '../storage/db';
+import { isUniqueViolation } from '../storage/sql';
 import type { IpListLookup } from './evaluation';
 
 export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
@@ -44,11 +45,6 @@ export interface IngestDeps {
 export interface IngestRequest {
   ip: string;
   headers: Omit<ReceivedFacts, 'integrity'>;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
 export function makeIngestUseCases({

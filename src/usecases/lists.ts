@@ -5,11 +5,15 @@
  */
 import type { ListChange, ListPage, Lists, ListSummary } from '../api-types';
 import { STANDARD_LIST_DESCRIPTIONS, STANDARD_LISTS } from '../domain/lists';
-import type { Clock } from '../clock';
+import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError, ListNotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { ListRecord, ListRepository } from '../storage/repositories/lists';
+import type { Project } from '../storage/repositories/projects';
+import type { Outbox } from '../webhooks/outbox';
+import type { Actor } from './actor';
+import { changeMemberships } from './list-events';
 
 export { STANDARD_LISTS };
 
@@ -31,7 +35,19 @@ export async function createStandardLists(lists: ListRepository, projectId: stri
   );
 }
 
-export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListRepository; accounts: AccountRepository }) {
+export interface ListDeps {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  lists: ListRepository;
+  accounts: AccountRepository;
+  /** Where the list events are queued, in the change's transaction (list-events.ts). */
+  outbox: Outbox;
+  /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
+  webhooksQueued(): void;
+}
+
+export function makeListUseCases(deps: ListDeps) {
   const { db, clock, lists, accounts } = deps;
   const done = (requestId: string, message: string): ListChange => ({ request_id: requestId, success: true, message });
 
@@ -70,17 +86,36 @@ export function makeListUseCases(deps: { db: Db; clock: Clock; lists: ListReposi
       return done(requestId, `List ${name} deleted`);
     },
 
-    async addAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
-      if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
-      await db.transaction((trx) => lists.apply(projectId, accountId, [name], clock.now(), trx));
+    /** Adds the account to the list; its list events (an add, and removals from the other standard lists) are queued with it. */
+    async addAccount(
+      project: Project,
+      name: string,
+      accountId: string,
+      actor: Actor,
+      requestId: string,
+    ): Promise<ListChange> {
+      if (!(await accounts.find(project.id, accountId))) throw new AccountNotFoundError();
+      const now = clock.now();
+      await changeMemberships(deps, project, accountId, actor, now, (trx) =>
+        lists.apply(project.id, accountId, [name], now, trx),
+      );
       return done(requestId, `Account added to ${name}`);
     },
 
-    async removeAccount(projectId: string, name: string, accountId: string, requestId: string): Promise<ListChange> {
-      if (!(await lists.find(projectId, name))) throw new ListNotFoundError();
-      if (!(await accounts.find(projectId, accountId))) throw new AccountNotFoundError();
-      if ((await lists.remove(projectId, [name], accountId)) === 0)
-        throw new BadRequestError(`Account is not on list ${name}`);
+    async removeAccount(
+      project: Project,
+      name: string,
+      accountId: string,
+      actor: Actor,
+      requestId: string,
+    ): Promise<ListChange> {
+      if (!(await lists.find(project.id, name))) throw new ListNotFoundError();
+      if (!(await accounts.find(project.id, accountId))) throw new AccountNotFoundError();
+      await changeMemberships(deps, project, accountId, actor, clock.now(), async (trx) => {
+        if ((await lists.remove(project.id, [name], accountId, trx)) === 0)
+          throw new BadRequestError(`Account is not on list ${name}`);
+        return [{ change: 'removed', listName: name }];
+      });
       return done(requestId, `Account removed from ${name}`);
     },
   };

@@ -1,5 +1,5 @@
 /** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
-import type { AuditEvent } from '../api-types';
+import type { AuditEvent, SubscribableEventType } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
@@ -16,6 +16,8 @@ import type { AuditEventRepository, AuditValue } from '../storage/repositories/a
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
 import type { Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
+import { DEFAULT_WEBHOOK_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../domain/webhook-events';
+import { actorName, type Actor } from './actor';
 import { makeApiKeyCache } from './api-key-cache';
 import { createStandardLists } from './lists';
 
@@ -70,13 +72,8 @@ export interface ProjectSettingsChange {
   decisionThreshold?: number;
   groupsEnabled?: boolean;
   webhookUrl?: string | null;
-}
-
-/** Who changes settings: an API key (by the first 12 hex digits of its SHA-256, never the key) or the CLI. */
-export type Actor = { apiKey: string } | 'cli';
-
-export function actorName(actor: Actor): string {
-  return actor === 'cli' ? 'cli' : `api_key:${hashApiKey(actor.apiKey).slice(0, 12)}`;
+  /** The webhook events the project is sent (replaces the list). */
+  webhookEvents?: readonly string[];
 }
 
 /** The longest grace period of a rotated webhook secret: 7 days. */
@@ -88,6 +85,7 @@ const SETTING_FIELDS = [
   ['decisionThreshold', 'decision_threshold'],
   ['groupsEnabled', 'groups_enabled'],
   ['webhookUrl', 'webhook_url'],
+  ['webhookEvents', 'webhook_events'],
 ] as const satisfies readonly (readonly [keyof ProjectSettingsRecord, string])[];
 
 /**
@@ -118,16 +116,32 @@ export function nextSettings(current: ProjectSettingsRecord, change: ProjectSett
       throw e instanceof BadRequestError ? new BadRequestError(`webhook_url: ${e.message}`) : e;
     }
   }
+  if (change.webhookEvents !== undefined) next.webhookEvents = webhookEvents(change.webhookEvents);
   return next;
 }
 
+/** The event types given, each known and given once (in the registry's order). */
+function webhookEvents(given: readonly string[]): SubscribableEventType[] {
+  for (const t of given)
+    if (!isWebhookEventType(t))
+      throw new BadRequestError(
+        `webhook_events: ${JSON.stringify(t)} is not an event type (one of ${WEBHOOK_EVENT_TYPES.join(', ')})`,
+      );
+  if (new Set(given).size !== given.length) throw new BadRequestError('webhook_events must not repeat an event type');
+  return WEBHOOK_EVENT_TYPES.filter((t) => given.includes(t));
+}
+
+/** A setting as the audit records it (a list of event types: joined by spaces). */
+const auditValue = (v: ProjectSettingsRecord[keyof ProjectSettingsRecord]): AuditValue =>
+  Array.isArray(v) ? v.join(' ') : (v as AuditValue);
+
 /** Each setting that differs, before and after, in the contract's names. */
 export function settingsDiff(before: ProjectSettingsRecord, after: ProjectSettingsRecord): AuditEvent['changes'] {
-  return SETTING_FIELDS.filter(([key]) => before[key] !== after[key]).map(([key, field]) => ({
+  return SETTING_FIELDS.map(([key, field]) => ({
     field,
-    before: before[key] as AuditValue,
-    after: after[key] as AuditValue,
-  }));
+    before: auditValue(before[key]),
+    after: auditValue(after[key]),
+  })).filter((c) => c.before !== c.after);
 }
 
 export function validateWebhookUrl(url: string): string {
@@ -183,6 +197,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         groupsEnabled: Boolean(input.groups),
         webhookUrl,
         webhookSecretEncrypted: secretBox.encrypt(webhookSecret),
+        webhookEvents: [...DEFAULT_WEBHOOK_EVENTS],
         demo: Boolean(input.demo),
         test: Boolean(input.test),
         createdAt: clock.now(),
@@ -236,8 +251,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     /**
      * Deletes everything the project has gathered (sessions, accounts, evaluations, links and
      * their aggregates, list memberships, verification sessions with their captures and enrolled
-     * faces and documents, webhooks), in one transaction, then the captured images. The project,
-     * its keys, webhook and lists stay. A live project only with `allowLive`.
+     * faces and documents, webhooks, labels), in one transaction, then the captured images. The
+     * project, its keys, webhook, lists and audit (naming no account any more) stay. A live project only with `allowLive`.
      */
     async reset(
       projectId: string,
@@ -251,7 +266,12 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         throw new BadRequestError(
           `project ${projectId} is a live project: resetting it deletes its customers' data; to do it anyway, add --yes-delete-live-data`,
         );
-      const { deleted, mediaIds } = await db.transaction((trx) => deps.projectData.deleteAll(projectId, trx));
+      const { deleted, mediaIds } = await db.transaction(async (trx) => {
+        const all = await deps.projectData.deleteAll(projectId, trx);
+        // The audit stays, without the ids of the accounts that are gone (as an erasure leaves it).
+        await deps.auditEvents.forgetAccount(projectId, undefined, trx);
+        return all;
+      });
       // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
       for (const id of mediaIds) await deps.media.delete(id);
       return { project_id: projectId, test: project.test, deleted };
@@ -279,7 +299,9 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       const changes = settingsDiff(current, next);
       if (changes.length === 0) return current;
       await db.transaction(async (trx) => {
-        if (!(await projects.updateSettings(projectId, current.settingsVersion, next, trx)))
+        const { webhookEvents: _unchanged, ...rest } = next;
+        const eventsChanged = changes.some((c) => c.field === 'webhook_events');
+        if (!(await projects.updateSettings(projectId, current.settingsVersion, eventsChanged ? next : rest, trx)))
           throw new ConflictError("The project's settings changed during this request; retry");
         await deps.auditEvents.insert(
           {
@@ -376,6 +398,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
           id: e.id,
           actor: e.actor,
           action: e.action as AuditEvent['action'],
+          ...(e.accountId === null ? {} : { account_id: e.accountId }),
           request_id: e.requestId,
           changes: e.changes as AuditEvent['changes'],
           created_at: e.createdAt.toISOString(),

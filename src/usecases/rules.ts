@@ -14,7 +14,7 @@ import type { Db } from '../storage/db';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { RulesRepository } from '../storage/repositories/rules';
-import { actorName, type Actor } from './projects';
+import { actorName, type Actor } from './actor';
 
 export interface RulesDeps {
   db: Db;

@@ -18,6 +18,7 @@ import { webhookHeaders } from './signature';
 import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
 import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
+import type { WebhookMetrics } from '../telemetry/metrics';
 
 export interface WebhookTarget {
   url: string | null;
@@ -47,6 +48,8 @@ export interface DispatcherDeps {
   batch?: number;
   /** What ends `start()`'s sleep early (the process's queueing use cases and the PostgreSQL listener call it). */
   wake?: Wake;
+  /** Each attempt's outcome, number and time (GET /metrics). */
+  metrics?: WebhookMetrics;
 }
 
 export function makeDispatcher(deps: DispatcherDeps) {
@@ -141,7 +144,10 @@ export function makeDispatcher(deps: DispatcherDeps) {
       const settlements = await Promise.all(rows.map((row) => deliver(row, targetOf)));
       const settled = await outbox.settle(worker, clock.now(), settlements);
       rows.forEach((row, i) => {
-        const { status, error } = settlements[i]!.outcome; // settlements is rows.map(…): one per row
+        const { outcome, attempt } = settlements[i]!; // settlements is rows.map(…): one per row
+        const { status, error } = outcome;
+        if (attempt)
+          deps.metrics?.attempted(status === 'pending' ? 'retry' : status, row.attempts, attempt.latencyMs / 1000);
         logger.info(
           {
             requestId: row.requestId,

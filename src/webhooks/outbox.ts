@@ -18,6 +18,7 @@ export type WebhookStatus = 'pending' | 'delivered' | 'failed';
 export interface WebhookRecord {
   requestId: string;
   projectId: string;
+  /** The webhook's unique key: the verification session's id (one webhook each); other events: their request_id. */
   sessionId: string;
   eventType: string;
   body: string;
@@ -92,7 +93,8 @@ export function makeOutbox(db: Knex, box: SecretBox) {
 
   return {
     /**
-     * Queues the session's webhook; false when the session already has one (the unique key holds).
+     * Queues the session's webhook (a list event: its own, keyed by its request_id); false when
+     * the session already has one (the unique key holds).
      * On PostgreSQL the listening workers are notified when `trx` commits; the caller wakes its
      * own process's dispatcher after the commit.
      */
@@ -199,6 +201,12 @@ export function makeOutbox(db: Knex, box: SecretBox) {
         .orderBy('run_at')
         .first('run_at');
       return row ? new Date(Number(row.run_at)) : undefined;
+    },
+
+    /** How many webhooks wait to be delivered (pending, held or not): GET /metrics, at each scrape. */
+    async depth(): Promise<number> {
+      const row = await db('webhooks').where({ status: 'pending' }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
     },
 
     async find(requestId: string): Promise<WebhookRecord | undefined> {

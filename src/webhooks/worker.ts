@@ -23,7 +23,7 @@ import type { Wake } from './wake';
 /** What the worker runs. */
 export interface WorkerJobs {
   /** Delivering webhooks: the outbox, each project's target, a body as sent now, and this process's wake. */
-  dispatch: Pick<DispatcherDeps, 'outbox' | 'target' | 'render'> & { wake: Wake };
+  dispatch: Pick<DispatcherDeps, 'outbox' | 'target' | 'render' | 'metrics'> & { wake: Wake };
   /** Ends the verification sessions past their 30 days; resolves to how many it ended. */
   sweep(): Promise<number>;
 }

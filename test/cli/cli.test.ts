@@ -112,6 +112,90 @@ describe('trustgate project set and audit', () => {
     expect(text.stdout).toContain('decision_threshold: 0.8 → 0.6');
   });
 
+  it('when webhook events are set, then they are kept and audited as the CLI’s; an unknown one exits 1', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Hooks', '--json')).stdout);
+    const set = await trustgate(
+      'project',
+      'set',
+      created.project_id,
+      '--webhook-events',
+      'list.account_added, verification.id-check.completed',
+      '--json',
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout).webhook_events).toEqual(['verification.id-check.completed', 'list.account_added']);
+    const bad = await trustgate('project', 'set', created.project_id, '--webhook-events', 'list.account_moved');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('webhook_events: "list.account_moved" is not an event type');
+    const none = await trustgate('project', 'set', created.project_id, '--webhook-events', '', '--json');
+    expect(JSON.parse(none.stdout).webhook_events).toEqual([]);
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(
+      audit.events.map((e: { actor: string; changes: { field: string }[] }) => [e.actor, e.changes[0]!.field]),
+    ).toEqual([
+      ['cli', 'webhook_events'],
+      ['cli', 'webhook_events'],
+    ]);
+  });
+
+  it('when an account is labelled, then the label is printed, kept and audited as the CLI’s; a wrong label exits 2, an unknown account 1', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Labels', '--json')).stdout);
+    const now = Date.now();
+    await testDb.db('accounts').insert({
+      project_id: created.project_id,
+      id: 'cli-account',
+      expected_countries: '[]',
+      metadata: '{}',
+      created_at: now,
+      updated_at: now,
+    });
+    const r = await trustgate(
+      'account',
+      'label',
+      'cli-account',
+      'fraud',
+      '--note',
+      'Chargeback',
+      '--project',
+      created.project_id,
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      account_id: 'cli-account',
+      id: expect.any(String),
+      label: 'fraud',
+      note: 'Chargeback',
+      actor: 'cli',
+      created_at: expect.any(String),
+    });
+    const text = await trustgate('account', 'label', 'cli-account', 'legit', '--project', created.project_id);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('account cli-account labelled legit');
+    expect((await trustgate('project', 'audit', created.project_id)).stdout).toContain(
+      'cli  account.labelled cli-account  label: "fraud" → "legit"',
+    );
+    const rows = await testDb.db('labels').where({ project_id: created.project_id }).orderBy('seq');
+    expect(rows.map((l: { label: string; actor: string }) => `${l.label} ${l.actor}`)).toEqual([
+      'fraud cli',
+      'legit cli',
+    ]);
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(audit.events[0]).toMatchObject({
+      actor: 'cli',
+      action: 'account.labelled',
+      account_id: 'cli-account',
+      changes: [{ field: 'label', before: 'fraud', after: 'legit' }],
+    });
+    expect((await trustgate('account', 'label', 'cli-account', 'maybe', '--project', created.project_id)).code).toBe(2);
+    const unknown = await trustgate('account', 'label', 'nobody', 'fraud', '--project', created.project_id);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('account nobody not found');
+    expect(Number((await testDb.db('labels').where({ project_id: created.project_id }).count({ n: '*' }))[0]!.n)).toBe(
+      2,
+    );
+  });
+
   it('when the webhook secret is rotated, then a new one is printed once, the old one signs until the grace ends, and it is audited', async () => {
     const created = JSON.parse((await trustgate('project', 'create', '--name', 'Rota', '--json')).stdout);
     const r = await trustgate(

@@ -10,6 +10,8 @@ import {
   type ErrorBody,
   type FaceMatchCompleted,
   type IdCheckCompleted,
+  type ListAccountAdded,
+  type ListAccountRemoved,
   type WebhookTest,
   type WebhookEnvelope,
 } from '../../packages/client/src';
@@ -50,7 +52,10 @@ export async function wellAndBadlyTyped(): Promise<void> {
 
 /** WebhookEnvelope, derived from the spec's webhooks, is the union of the events' bodies. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const envelopeIsTheUnion: Same<WebhookEnvelope, FaceMatchCompleted | IdCheckCompleted | WebhookTest> = true;
+export const envelopeIsTheUnion: Same<
+  WebhookEnvelope,
+  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | WebhookTest
+> = true;
 // @ts-expect-error one event's body alone is not the envelope
 export const envelopeIsNotOneEvent: Same<WebhookEnvelope, FaceMatchCompleted> = true;
 

@@ -105,6 +105,8 @@ describe('verifyWebhook: acceptance', () => {
       'FaceMatchCompletedError',
       'IdCheckCompletedSuccess',
       'IdCheckCompletedError',
+      'ListAccountAdded',
+      'ListAccountRemoved',
     ]) {
       const event = await example<WebhookEnvelope>(name);
       const raw = JSON.stringify(event);
@@ -337,6 +339,15 @@ describe('verifyWebhook: refusals', () => {
     expect(error.message.startsWith(message)).toBe(true);
   });
 
+  it('when a correctly signed event has no status because its type has none (a list event, an event type added later), then it is returned', () => {
+    for (const raw of [
+      '{"request_id":"r","event_type":"list.account_added","project_id":"p","occurred_at":"2026-11-20T14:30:00.000Z","data":{}}',
+      '{"request_id":"r","event_type":"evaluation.rule_matched"}',
+    ]) {
+      expect(verifyWebhook(raw, signed(raw), SECRET, { now: AT_T })).toEqual(JSON.parse(raw));
+    }
+  });
+
   it('when the body was already parsed by express.json(), or the secret is empty, then a TypeError that says what to do', () => {
     expect(() => verifyWebhook(envelope as unknown as string, signed(body), SECRET, { now: AT_T })).toThrow(
       /express\.raw/,
@@ -395,6 +406,8 @@ describe('verifyWebhook behind a real Express receiver', () => {
       'FaceMatchCompletedError',
       'IdCheckCompletedSuccess',
       'IdCheckCompletedError',
+      'ListAccountAdded',
+      'ListAccountRemoved',
     ]) {
       const event = await example<WebhookEnvelope>(name);
       expect(await validateWebhookBody(event)).toEqual([]);
@@ -403,11 +416,13 @@ describe('verifyWebhook behind a real Express receiver', () => {
       // A retry: signed afresh with its own time, the same x-event-id.
       expect(await deliver(event, new Date(Date.now() + 2000))).toEqual({ status: 200, body: { duplicate: true } });
     }
-    expect(received.map((e) => `${e.event_type} ${e.status}`)).toEqual([
+    expect(received.map((e) => `${e.event_type} ${'status' in e ? e.status : e.data.list_name}`)).toEqual([
       'verification.face-match.completed success',
       'verification.face-match.completed error',
       'verification.id-check.completed success',
       'verification.id-check.completed error',
+      'list.account_added block',
+      'list.account_removed allow',
     ]);
   });
 

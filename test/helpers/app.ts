@@ -20,6 +20,8 @@ import { hostingAsns } from '../../src/geo/hosting-asns';
 import { makeNetworkDataStatus } from '../../src/geo/data-age';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
 import { openIpLists, type IpLists } from '../../src/geo/ip-lists';
+import type { Metrics } from '../../src/telemetry/metrics';
+import type { Tracing } from '../../src/telemetry/tracing';
 import { makeTestDb, type TestDb } from './db';
 
 let ipData: Promise<IpData> | undefined;
@@ -57,6 +59,10 @@ export interface TestDeps {
   media?: boolean;
   /** The public base URL (PUBLIC_BASE_URL); TEST_BASE_URL unless given (a test serving real browsers gives its listening origin). */
   publicBaseUrl?: () => string;
+  /** Prometheus metrics (src/telemetry/metrics.ts makeMetrics): GET /metrics answers only with them. */
+  metrics?: Metrics;
+  /** Tracing (src/telemetry/tracing.ts makeTracing); off unless given. */
+  tracing?: Tracing;
 }
 
 /** The public base URL of test contexts: every absolute URL the service makes starts with it. */
@@ -90,6 +96,8 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     // As in production: a key's project is kept in memory (by the fixed clock's time).
     apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,
     publicBaseUrl: extra.publicBaseUrl ?? (() => TEST_BASE_URL),
+    ...(extra.metrics ? { metrics: extra.metrics } : {}),
+    ...(extra.tracing ? { tracing: extra.tracing } : {}),
   };
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {

@@ -48,6 +48,8 @@ export async function validateWebhookBody(body: unknown): Promise<string[]> {
     {
       'verification.face-match.completed': 'FaceMatchCompleted',
       'verification.id-check.completed': 'IdCheckCompleted',
+      'list.account_added': 'ListAccountAdded',
+      'list.account_removed': 'ListAccountRemoved',
       'webhook.test': 'WebhookTest',
     } as Record<string, string>
   )[eventType ?? ''];

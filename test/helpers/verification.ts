@@ -28,6 +28,7 @@ export function deliverDue(ctx: TestContext): Promise<number> {
     post: loopbackTransport.post,
     target: ctx.services.jobs.dispatch.target,
     render: ctx.services.jobs.dispatch.render,
+    metrics: ctx.services.jobs.dispatch.metrics,
   }).runOnce();
 }
 

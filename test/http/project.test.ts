@@ -65,6 +65,7 @@ describe('GET /project', () => {
       groups_enabled: false,
       webhook_url: null,
       test: false,
+      webhook_events: ['verification.face-match.completed', 'verification.id-check.completed'],
       created_at: TEST_NOW,
     });
     expect(JSON.stringify(res.body)).not.toMatch(/secret|whsec/i);
@@ -143,6 +144,20 @@ describe('PATCH /project', () => {
     [{ name: '   ' }, /name must not be empty once trimmed/],
     [{ api_key: 'x' }, /must NOT have additional properties/],
     [{ webhook_secret: 'x' }, /must NOT have additional properties/],
+    [
+      { webhook_events: ['list.account_moved'] },
+      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
+    ],
+    [
+      { webhook_events: ['evaluation.rule_matched'] },
+      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
+    ],
+    [
+      { webhook_events: ['webhook.test'] },
+      /webhook_events.0 must be equal to one of the allowed values: verification.face-match.completed, verification.id-check.completed, list.account_added, list.account_removed/,
+    ],
+    [{ webhook_events: 'list.account_added' }, /webhook_events must be array/],
+    [{ webhook_events: ['list.account_added', 'list.account_added'] }, /webhook_events must NOT have duplicate items/],
   ])('when the body is %j, then 400 naming the field and rule, and nothing is written', async (body, message) => {
     const p = await newProject();
     const mark = await probe.mark();
@@ -151,6 +166,43 @@ describe('PATCH /project', () => {
     expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(message) });
     expect(await probe.writesSince(mark)).toEqual([]);
     expect((await p.get()).body.decision_threshold).toBe(0.8);
+  });
+
+  test('when the webhook events are changed, then they are kept, returned in the registry order and audited; [] sends none', async () => {
+    const p = await newProject();
+    const res = await p.patch({ webhook_events: ['list.account_removed', 'list.account_added'] });
+    expect(res.status).toBe(200);
+    expect(res.body.webhook_events).toEqual(['list.account_added', 'list.account_removed']);
+    expect((await p.get()).body.webhook_events).toEqual(['list.account_added', 'list.account_removed']);
+    const audit = await p.audit();
+    expect(audit.body.events).toEqual([
+      expect.objectContaining({
+        action: 'project.updated',
+        actor: p.actor,
+        changes: [
+          {
+            field: 'webhook_events',
+            before: 'verification.face-match.completed verification.id-check.completed',
+            after: 'list.account_added list.account_removed',
+          },
+        ],
+      }),
+    ]);
+    expect((await p.patch({ webhook_events: [] })).body.webhook_events).toEqual([]);
+    // The same list again changes nothing.
+    expect((await p.patch({ webhook_events: [] })).status).toBe(200);
+    expect((await p.audit()).body.events).toHaveLength(2);
+  });
+
+  test('when another setting changes, then a project that never chose its webhook events keeps the default ones', async () => {
+    const p = await newProject();
+    expect((await p.patch({ name: 'Renamed' })).status).toBe(200);
+    const row = await ctx.testDb.db('projects').where({ id: p.projectId }).first('webhook_events');
+    expect(row.webhook_events).toBeNull();
+    expect((await p.get()).body.webhook_events).toEqual([
+      'verification.face-match.completed',
+      'verification.id-check.completed',
+    ]);
   });
 
   test('when groups are on, then they cannot be turned off (400, nothing written), and turning them on again changes nothing', async () => {

@@ -91,6 +91,7 @@ describe('answers of the HTTP server itself', () => {
         const res = await raw(server.port, head);
         expect(res.status).toBe(400);
         expect(res.headers).toMatch(/content-type: application\/json/i);
+        expect(res.headers).toMatch(/^x-request-id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/im);
         expect(JSON.parse(res.body)).toEqual({ statusCode: 400, message: 'The request is not well-formed HTTP' });
       }
     } finally {

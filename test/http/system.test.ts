@@ -100,6 +100,8 @@ describe('the API reference', () => {
     expect(Object.keys(res.body.webhooks)).toEqual([
       'verification.face-match.completed',
       'verification.id-check.completed',
+      'list.account_added',
+      'list.account_removed',
       'webhook.test',
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"\.\/webhooks\.yaml/);

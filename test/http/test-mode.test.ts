@@ -158,6 +158,7 @@ describe('verification sessions in a test project', () => {
     const event = verifyWebhook(hooks[0]!.body, hooks[0]!.headers, testProject.webhook_secret, {
       now: ctx.clock.now(),
     });
+    if (!('status' in event)) throw new Error(`not a verification event: ${event.event_type}`);
     return event;
   }
 

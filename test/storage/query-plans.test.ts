@@ -518,7 +518,26 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.receipts.inRange(p, new Date(NOW.getTime() - 7 * DAY), NOW, 10_001);
   await evaluation.get(project, at(live, 3).id, 'req');
 
-  expect(ENGINE_METHODS.filter((m) => !exercised.has(m))).toEqual([]);
+  // The label report's reads (GET /labels/report, GET /account/{id}'s label): from the labels, never
+  // from the project's sessions in the range.
+  for (const [i, id] of seeded.accounts.filter((_, i) => i % 7 === 0).entries())
+    await repos.labels.insert({
+      id: `label-${i}`,
+      projectId: p,
+      accountId: id,
+      label: i % 3 === 0 ? 'fraud' : 'legit',
+      note: null,
+      actor: 'cli',
+      requestId: null,
+      createdAt: NOW,
+    });
+  const range = { from: new Date(NOW.getTime() - 30 * DAY), to: NOW };
+  const page = await repos.labels.evaluations(p, range, 50);
+  await repos.labels.evaluations(p, range, 50, at(page, page.length - 1));
+  await repos.labels.current(p, s.accountId!);
+  await repos.labels.page(p, s.accountId!, 50, 10);
+
+  expect([...ENGINE_METHODS, 'labels.evaluations'].filter((m) => !exercised.has(m))).toEqual([]);
 
   const report: string[] = [];
   const broad: string[] = [];

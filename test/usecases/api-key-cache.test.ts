@@ -10,6 +10,7 @@ const project = (id: string): Project => ({
   groupsEnabled: false,
   webhookUrl: null,
   webhookSecretEncrypted: 'v1.x.y.z',
+  webhookEvents: [],
   demo: false,
   test: false,
   createdAt: new Date('2026-11-01T00:00:00Z'),

@@ -28,6 +28,8 @@ export type {
   FaceMatchCompleted,
   FaceMatchResult,
   IdCheckCompleted,
+  ListAccountAdded,
+  ListAccountRemoved,
   WebhookTest,
   IdCheckResult,
   operations,

@@ -22,6 +22,8 @@ export type IdCheckResult = Schemas['IdCheckResult'];
 export type FaceMatchCompleted = Schemas['FaceMatchCompleted'];
 export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 export type WebhookTest = Schemas['WebhookTest'];
+export type ListAccountAdded = Schemas['ListAccountAdded'];
+export type ListAccountRemoved = Schemas['ListAccountRemoved'];
 /** Any webhook body: the union of the bodies of every webhook the spec declares. */
 export type WebhookEnvelope = {
   [Event in keyof webhooks]: webhooks[Event]['post']['requestBody']['content']['application/json'];

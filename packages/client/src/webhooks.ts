@@ -199,6 +199,14 @@ function parseSignature(signature: string): { t: string; h: string; v1s: string[
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The members every event has; the verification events and the test event also carry a `status`. */
+const EVENT_MEMBERS = ['request_id', 'event_type'] as const;
+const ENVELOPE_MEMBERS = [...EVENT_MEMBERS, 'status'] as const;
+const STATUS_EVENTS: ReadonlySet<unknown> = new Set([
+  'verification.face-match.completed',
+  'verification.id-check.completed',
+  'webhook.test',
+]);
 
 function parseEnvelope(body: Uint8Array): WebhookEnvelope {
   let parsed: unknown;
@@ -211,8 +219,10 @@ function parseEnvelope(body: Uint8Array): WebhookEnvelope {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
   }
-  for (const member of ['request_id', 'event_type', 'status'] as const) {
-    const value = (parsed as Record<string, unknown>)[member];
+  const envelope = parsed as Record<string, unknown>;
+  const members = STATUS_EVENTS.has(envelope.event_type) ? ENVELOPE_MEMBERS : EVENT_MEMBERS;
+  for (const member of members) {
+    const value = envelope[member];
     if (typeof value !== 'string' || value === '') {
       throw new WebhookVerificationError('malformed_body', `the body has no ${member} string`);
     }

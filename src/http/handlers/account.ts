@@ -1,14 +1,15 @@
 /** Handlers of the `Account` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AccountUpdate } from '../../api-types';
+import type { AccountLabelInput, AccountUpdate } from '../../api-types';
 import type { AccountUseCases } from '../../usecases/accounts';
-import { projectOf } from '../context';
+import type { LabelUseCases } from '../../usecases/labels';
+import { actorOf, projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
 import { accountOfUpdate } from '../loose-account';
 
 type ById = Request<{ account_id: string }>;
 
-export function makeAccountHandlers(accounts: AccountUseCases) {
+export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseCases) {
   return {
     async getAccount(req: ById, res: Response) {
       res.json(await accounts.get(projectOf(req), req.params.account_id, req.requestId));
@@ -16,7 +17,7 @@ export function makeAccountHandlers(accounts: AccountUseCases) {
     async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
       const account = accountOfUpdate(req.body);
       checkMetadataSize(account.metadata, 'metadata');
-      res.json(await accounts.put(projectOf(req), req.params.account_id, account, req.requestId));
+      res.json(await accounts.put(projectOf(req), req.params.account_id, account, actorOf(req), req.requestId));
     },
     async deleteAccount(req: ById, res: Response) {
       res.json(await accounts.delete(projectOf(req), req.params.account_id, req.requestId));
@@ -27,6 +28,20 @@ export function makeAccountHandlers(accounts: AccountUseCases) {
     },
     async getAccountLinkedAccounts(req: ById, res: Response) {
       res.json(await accounts.linked(projectOf(req), req.params.account_id, req.requestId));
+    },
+    async labelAccount(req: Request<{ account_id: string }, unknown, AccountLabelInput>, res: Response) {
+      const { label, note } = req.body;
+      const input = { label, ...(note === undefined ? {} : { note }) };
+      const labelled = await labels.label(projectOf(req).id, req.params.account_id, input, actorOf(req), req.requestId);
+      res.status(201).json(labelled);
+    },
+    async listAccountLabels(req: ById, res: Response) {
+      const q = req.query as { limit?: number; cursor?: string };
+      res.json(await labels.list(projectOf(req).id, req.params.account_id, q.limit ?? 50, q.cursor, req.requestId));
+    },
+    async getLabelReport(req: Request, res: Response) {
+      const q = req.query as { from?: string; to?: string };
+      res.json(await labels.report(projectOf(req).id, q, req.requestId));
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import type { CreateListRequest } from '../../api-types';
 import type { ListUseCases } from '../../usecases/lists';
-import { projectOf } from '../context';
+import { actorOf, projectOf } from '../context';
 
 type ByName = Request<{ list_name: string }>;
 type ByNameAndAccount = Request<{ list_name: string; account_id: string }>;
@@ -25,11 +25,11 @@ export function makeListHandlers(lists: ListUseCases) {
     },
     async addAccountToList(req: ByNameAndAccount, res: Response) {
       const { list_name, account_id } = req.params;
-      res.json(await lists.addAccount(projectOf(req).id, list_name, account_id, req.requestId));
+      res.json(await lists.addAccount(projectOf(req), list_name, account_id, actorOf(req), req.requestId));
     },
     async removeAccountFromList(req: ByNameAndAccount, res: Response) {
       const { list_name, account_id } = req.params;
-      res.json(await lists.removeAccount(projectOf(req).id, list_name, account_id, req.requestId));
+      res.json(await lists.removeAccount(projectOf(req), list_name, account_id, actorOf(req), req.requestId));
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AuditEvents, ProjectSettings, ProjectUpdate, WebhookSecretRotated } from '../../api-types';
 import type { Project } from '../../storage/repositories/projects';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS, type ProjectUseCases } from '../../usecases/projects';
-import { projectOf } from '../context';
+import { actorOf, projectOf } from '../context';
 
 function settingsOf(p: Project, requestId: string): ProjectSettings {
   return {
@@ -14,6 +14,7 @@ function settingsOf(p: Project, requestId: string): ProjectSettings {
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
     test: p.test,
+    webhook_events: p.webhookEvents,
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -25,8 +26,6 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
     },
     async updateProject(req: Request<Record<string, string>, unknown, ProjectUpdate>, res: Response) {
       const body = req.body;
-      // The security handler has checked the key: it is there (only its hash is recorded).
-      const apiKey = req.header('x-api-key') ?? '';
       const updated = await projects.update(
         projectOf(req).id,
         {
@@ -34,8 +33,9 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
           decisionThreshold: body.decision_threshold,
           groupsEnabled: body.groups_enabled,
           webhookUrl: body.webhook_url,
+          webhookEvents: body.webhook_events,
         },
-        { apiKey },
+        actorOf(req),
         req.requestId,
       );
       res.json(settingsOf(updated, req.requestId));
@@ -43,8 +43,7 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
     async rotateWebhookSecret(req: Request, res: Response) {
       const q = req.query as { grace_period_seconds?: number };
       const grace = q.grace_period_seconds ?? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS;
-      const apiKey = req.header('x-api-key') ?? '';
-      const rotated = await projects.rotateWebhookSecret(projectOf(req).id, grace, { apiKey }, req.requestId);
+      const rotated = await projects.rotateWebhookSecret(projectOf(req).id, grace, actorOf(req), req.requestId);
       const body: WebhookSecretRotated = { request_id: req.requestId, ...rotated };
       // The new secret is in this answer only: never cached on the way.
       res.set('cache-control', 'no-store').json(body);

@@ -26,6 +26,8 @@ import * as m0019 from './0019_ingest_challenges';
 import * as m0020 from './0020_audit_events';
 import * as m0021 from './0021_webhook_secret_rotation';
 import * as m0022 from './0022_project_rules';
+import * as m0023 from './0023_labels';
+import * as m0024 from './0024_webhook_events';
 import * as m0026 from './0026_pg_guard_function';
 import * as m0027 from './0027_evaluation_receipts';
 
@@ -52,6 +54,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0020_audit_events': m0020,
   '0021_webhook_secret_rotation': m0021,
   '0022_project_rules': m0022,
+  '0023_labels': m0023,
+  '0024_webhook_events': m0024,
   '0026_pg_guard_function': m0026,
   '0027_evaluation_receipts': m0027,
 };

@@ -1,4 +1,4 @@
-/** The audit of changes to projects' settings. Rows are mapped to plain records here and nowhere else. */
+/** The audit of changes to projects' settings and of labels set on accounts. Rows are mapped to plain records here and nowhere else. */
 import type { Knex } from 'knex';
 
 export type AuditValue = string | number | boolean | null;
@@ -17,6 +17,8 @@ export interface AuditEventRecord {
   actor: string;
   action: string;
   requestId: string | null;
+  /** The account the event concerns (a label); null for a project's settings, and once the account is erased. */
+  accountId: string | null;
   changes: AuditChangeRecord[];
   createdAt: Date;
 }
@@ -28,6 +30,7 @@ interface AuditEventRow {
   actor: string;
   action: string;
   request_id: string | null;
+  account_id: string | null;
   changes: string;
   created_at: number | string;
 }
@@ -40,6 +43,7 @@ function toRecord(row: AuditEventRow): AuditEventRecord {
     actor: row.actor,
     action: row.action,
     requestId: row.request_id,
+    accountId: row.account_id,
     changes: JSON.parse(row.changes) as AuditChangeRecord[],
     createdAt: new Date(Number(row.created_at)),
   };
@@ -47,13 +51,17 @@ function toRecord(row: AuditEventRow): AuditEventRecord {
 
 export function makeAuditEventRepository(db: Knex) {
   return {
-    async insert(e: Omit<AuditEventRecord, 'seq'>, trx: Knex = db): Promise<void> {
+    async insert(
+      e: Omit<AuditEventRecord, 'seq' | 'accountId'> & { accountId?: string },
+      trx: Knex = db,
+    ): Promise<void> {
       await trx('audit_events').insert({
         id: e.id,
         project_id: e.projectId,
         actor: e.actor,
         action: e.action,
         request_id: e.requestId,
+        account_id: e.accountId ?? null,
         changes: JSON.stringify(e.changes),
         created_at: e.createdAt.getTime(),
       });
@@ -65,6 +73,17 @@ export function makeAuditEventRepository(db: Knex) {
       if (beforeSeq !== undefined) q.andWhere('seq', '<', beforeSeq);
       const rows = await q.orderBy('seq', 'desc').limit(limit);
       return rows.map(toRecord);
+    },
+
+    /**
+     * Erasure: the project's events no longer name the account (they stay, about an erased
+     * account); without an account, no event of the project names one (a reset deleted them all).
+     */
+    async forgetAccount(projectId: string, accountId: string | undefined, trx: Knex = db): Promise<number> {
+      const q = trx('audit_events').where({ project_id: projectId });
+      if (accountId === undefined) q.whereNotNull('account_id');
+      else q.where({ account_id: accountId });
+      return q.update({ account_id: null });
     },
   };
 }

@@ -29,7 +29,49 @@ const addQuery = (q: Knex, projectId: string, name: string, accountId: string, a
 const removeQuery = (q: Knex, projectId: string, names: readonly string[], accountId: string) =>
   q('list_members').where({ project_id: projectId, account_id: accountId }).whereIn('list_name', names).delete();
 
+/** One membership an apply added or removed (what the list events report). */
+export interface MembershipChange {
+  change: 'added' | 'removed';
+  listName: string;
+}
+
+/** A statement of apply, and which change each row it returns is (with `returning`). */
+interface ApplyStep {
+  statement: Statement;
+  reports?: MembershipChange['change'];
+}
+
 export function makeListRepository(db: Knex) {
+  /**
+   * apply's statements in order. With `returning`, the removes and adds return the
+   * list_name of each membership they changed (an add of a membership that was there: none).
+   */
+  function applySteps(
+    projectId: string,
+    accountId: string,
+    names: readonly ListName[],
+    at: Date,
+    returning: boolean,
+  ): ApplyStep[] {
+    if (names.length === 0) return [];
+    const reported = (q: Knex.QueryBuilder): Statement => {
+      const s = statementOf(q);
+      // knex writes no RETURNING into SQLite's DELETE (SQLite has it since 3.35): added here, for both.
+      return returning ? { ...s, sql: `${s.sql} returning list_name` } : s;
+    };
+    const custom = names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false }));
+    const out: ApplyStep[] =
+      custom.length > 0 ? [{ statement: statementOf(ensureQuery(db, projectId, custom, at)) }] : [];
+    for (const name of names) {
+      if (STANDARD_LISTS.includes(name)) {
+        const others = STANDARD_LISTS.filter((s) => s !== name);
+        out.push({ statement: reported(removeQuery(db, projectId, others, accountId)), reports: 'removed' });
+      }
+      out.push({ statement: reported(addQuery(db, projectId, name, accountId, at)), reports: 'added' });
+    }
+    return out;
+  }
+
   const repo = {
     /** Creates the lists that do not exist yet (standard ones marked so); existing ones are left alone. */
     async ensure(
@@ -138,7 +180,7 @@ export function makeListRepository(db: Knex) {
 
     /**
      * Adds an account to lists (creating custom ones on first use). Adding it to a standard list
-     * removes it from the other two.
+     * removes it from the other two. Answers the memberships it added and removed, in order.
      */
     async apply(
       projectId: string,
@@ -146,8 +188,13 @@ export function makeListRepository(db: Knex) {
       names: readonly ListName[],
       at: Date,
       trx: Knex = db,
-    ): Promise<void> {
-      for (const s of repo.applyStatements(projectId, accountId, names, at)) await runStatement(trx, s);
+    ): Promise<MembershipChange[]> {
+      const changes: MembershipChange[] = [];
+      for (const { statement, reports } of applySteps(projectId, accountId, names, at, true)) {
+        const rows = await runStatement(trx, statement);
+        if (reports) for (const r of rows) changes.push({ change: reports, listName: String(r.list_name) });
+      }
+      return changes;
     },
 
     /** The statement that takes the account off these lists, to run in the caller's transaction (none for no list). */
@@ -155,26 +202,9 @@ export function makeListRepository(db: Knex) {
       return names.length === 0 ? [] : [statementOf(removeQuery(db, projectId, names, accountId))];
     },
 
-    /** apply's statements, to run in the caller's transaction. */
+    /** apply's statements (without the changes they make), to run in the caller's transaction. */
     applyStatements(projectId: string, accountId: string, names: readonly ListName[], at: Date): Statement[] {
-      if (names.length === 0) return [];
-      const custom = names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false }));
-      const out: Statement[] = custom.length > 0 ? [statementOf(ensureQuery(db, projectId, custom, at))] : [];
-      for (const name of names) {
-        if (STANDARD_LISTS.includes(name))
-          out.push(
-            statementOf(
-              removeQuery(
-                db,
-                projectId,
-                STANDARD_LISTS.filter((s) => s !== name),
-                accountId,
-              ),
-            ),
-          );
-        out.push(statementOf(addQuery(db, projectId, name, accountId, at)));
-      }
-      return out;
+      return applySteps(projectId, accountId, names, at, false).map((s) => s.statement);
     },
   };
   return repo;

@@ -1,7 +1,7 @@
 /**
  * Everything a project has gathered, as one set of tables: what `trustgate project reset`
  * deletes (docs/test-mode.md). The project itself stays: its row, its API keys, its webhook
- * URL and secret, the audit of its settings, and its lists (the standard three and any custom
+ * URL and secret, the audit of its settings (and of the labels it set), and its lists (the standard three and any custom
  * one), emptied.
  */
 import type { Knex } from 'knex';
@@ -20,6 +20,7 @@ export const PROJECT_DATA_TABLES = [
   { table: 'verification_captures', via: { column: 'session_id', parent: 'verification_sessions', key: 'id' } },
   { table: 'verification_sessions' },
   { table: 'list_members' },
+  { table: 'labels' },
   { table: 'identifier_accounts' },
   { table: 'session_accounts' },
   { table: 'ingest_challenges' },

@@ -1,6 +1,7 @@
 /** Projects and their API keys. Rows are mapped to plain records here and nowhere else. */
 import type { Knex } from 'knex';
-import type { RulesDocument } from '../../api-types';
+import type { RulesDocument, SubscribableEventType } from '../../api-types';
+import { DEFAULT_WEBHOOK_EVENTS, isWebhookEventType } from '../../domain/webhook-events';
 import { withCurrentRules } from './rules';
 
 export interface Project {
@@ -10,6 +11,8 @@ export interface Project {
   groupsEnabled: boolean;
   webhookUrl: string | null;
   webhookSecretEncrypted: string;
+  /** The webhook events the project is sent (webhooks/events.ts; the default ones until it chooses). */
+  webhookEvents: SubscribableEventType[];
   /** The project of the /demo page. */
   demo: boolean;
   /** A test project (docs/test-mode.md): `tg_test_` keys, forced outcomes for documented account ids. */
@@ -20,7 +23,10 @@ export interface Project {
 }
 
 /** The settings of a project that PATCH /project and `trustgate project set` change. */
-export type ProjectSettingsRecord = Pick<Project, 'name' | 'decisionThreshold' | 'groupsEnabled' | 'webhookUrl'>;
+export type ProjectSettingsRecord = Pick<
+  Project,
+  'name' | 'decisionThreshold' | 'groupsEnabled' | 'webhookUrl' | 'webhookEvents'
+>;
 
 interface ProjectRow {
   id: string;
@@ -29,6 +35,8 @@ interface ProjectRow {
   groups_enabled: boolean | number;
   webhook_url: string | null;
   webhook_secret_encrypted: string;
+  /** A JSON array of event types; null: the default ones. */
+  webhook_events: string | null;
   demo: boolean | number;
   test: boolean | number;
   created_at: number;
@@ -42,10 +50,17 @@ function toProject(row: ProjectRow): Project {
     groupsEnabled: Boolean(row.groups_enabled),
     webhookUrl: row.webhook_url,
     webhookSecretEncrypted: row.webhook_secret_encrypted,
+    webhookEvents: webhookEventsOf(row.webhook_events),
     demo: Boolean(row.demo),
     test: Boolean(row.test),
     createdAt: new Date(Number(row.created_at)),
   };
+}
+
+/** The stored list of event types (one no longer known is left out); null: the default ones. */
+function webhookEventsOf(stored: string | null): SubscribableEventType[] {
+  if (stored === null) return [...DEFAULT_WEBHOOK_EVENTS];
+  return (JSON.parse(stored) as string[]).filter(isWebhookEventType);
 }
 
 export interface ApiKeyRecord {
@@ -58,7 +73,8 @@ export interface ApiKeyRecord {
 
 export function makeProjectRepository(db: Knex) {
   return {
-    async insert(p: Project, trx: Knex = db): Promise<void> {
+    /** A new project follows the default webhook events until it chooses (webhook_events is left null). */
+    async insert(p: Omit<Project, 'webhookEvents'>, trx: Knex = db): Promise<void> {
       await trx<ProjectRow>('projects').insert({
         id: p.id,
         name: p.name,
@@ -118,9 +134,15 @@ export function makeProjectRepository(db: Knex) {
 
     /**
      * Writes the settings if they are still at `version` (the one the change was decided on),
-     * and counts the version up; false when another change came first.
+     * and counts the version up; false when another change came first. The webhook events are
+     * written only when given (a project that never chose keeps following the default ones).
      */
-    async updateSettings(id: string, version: number, next: ProjectSettingsRecord, trx: Knex = db): Promise<boolean> {
+    async updateSettings(
+      id: string,
+      version: number,
+      next: Omit<ProjectSettingsRecord, 'webhookEvents'> & { webhookEvents?: readonly SubscribableEventType[] },
+      trx: Knex = db,
+    ): Promise<boolean> {
       const updated = await trx('projects')
         .where({ id, settings_version: version })
         .update({
@@ -128,6 +150,7 @@ export function makeProjectRepository(db: Knex) {
           decision_threshold: next.decisionThreshold,
           groups_enabled: next.groupsEnabled,
           webhook_url: next.webhookUrl,
+          ...(next.webhookEvents ? { webhook_events: JSON.stringify(next.webhookEvents) } : {}),
           settings_version: version + 1,
         });
       return updated > 0;

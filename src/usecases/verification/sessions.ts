@@ -120,6 +120,9 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       data: success ? ending.result : null,
       error: success ? null : { code: ending.code, message: ending.message },
     } as FaceMatchCompleted | IdCheckCompleted;
+    // A project that unsubscribed from the event (`webhook_events`) ends the session without it.
+    const project = await deps.projects.findById(record.projectId);
+    const wanted = project?.webhookEvents.includes(envelope.event_type) ?? true;
     const ended = await db.transaction(async (trx) => {
       const outcome = success ? 'success' : ending.code;
       if (
@@ -150,21 +153,22 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
             trx,
           );
       }
-      await outbox.enqueue(
-        {
-          requestId,
-          projectId: record.projectId,
-          sessionId: record.id,
-          eventType: envelope.event_type,
-          body: JSON.stringify(envelope),
-          now,
-        },
-        trx,
-      );
+      if (wanted)
+        await outbox.enqueue(
+          {
+            requestId,
+            projectId: record.projectId,
+            sessionId: record.id,
+            eventType: envelope.event_type,
+            body: JSON.stringify(envelope),
+            now,
+          },
+          trx,
+        );
       return true;
     });
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
-    if (ended) deps.webhooksQueued();
+    if (ended && wanted) deps.webhooksQueued();
     return ended;
   }
 

@@ -120,24 +120,54 @@ function merge(a: Schema, b: Schema): Schema {
   return out;
 }
 
-/** The schema with `$ref`s resolved and `allOf`s merged, all the way down. */
-export function flatten(spec: Spec, node: Json, depth = 0): Schema {
+/** Where a schema that contains itself is cut (see flatten). */
+const CUT: Schema = { 'x-cut': true } as Schema;
+const isCut = (schema: unknown) => schema === CUT;
+
+/**
+ * The schema with `$ref`s resolved and `allOf`s merged, all the way down. A schema that contains
+ * itself (the rules' conditions: `all` holds conditions) is followed twice, so that the samples
+ * nest it once; inside the second, the members that would hold it again are left out.
+ */
+export function flatten(spec: Spec, node: Json, depth = 0, within: readonly string[] = []): Schema {
   if (depth > 40) throw new Error('schema nests deeper than 40 levels');
+  const ref =
+    node && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, Json>).$ref : undefined;
+  if (typeof ref === 'string') {
+    if (within.filter((r) => r === ref).length >= 2) return CUT;
+    within = [...within, ref];
+  }
   const raw = followRefs(spec, node) as Schema;
   let schema: Schema = { ...raw };
   delete schema.allOf;
-  for (const part of raw.allOf ?? []) schema = merge(schema, flatten(spec, part as Json, depth + 1));
-  if (schema.properties) {
-    schema.properties = Object.fromEntries(
-      Object.entries(schema.properties).map(([k, v]) => [k, flatten(spec, v as Json, depth + 1)]),
-    );
+  for (const part of raw.allOf ?? []) {
+    const flat = flatten(spec, part as Json, depth + 1, within);
+    if (isCut(flat)) return CUT;
+    schema = merge(schema, flat);
   }
-  if (schema.items) schema.items = flatten(spec, schema.items as Json, depth + 1);
+  if (schema.properties) {
+    const kept = Object.entries(schema.properties)
+      .map(([k, v]) => [k, flatten(spec, v as Json, depth + 1, within)] as const)
+      .filter(([, v]) => !isCut(v));
+    const names = new Set(kept.map(([k]) => k));
+    if (schema.required?.some((k) => !names.has(k))) return CUT;
+    schema.properties = Object.fromEntries(kept);
+  }
+  if (schema.items) {
+    schema.items = flatten(spec, schema.items as Json, depth + 1, within);
+    if (isCut(schema.items)) return CUT;
+  }
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-    schema.additionalProperties = flatten(spec, schema.additionalProperties as Json, depth + 1);
+    schema.additionalProperties = flatten(spec, schema.additionalProperties as Json, depth + 1, within);
+    if (isCut(schema.additionalProperties)) return CUT;
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
-    if (schema[key]) schema[key] = (schema[key] as Schema[]).map((branch) => flatten(spec, branch as Json, depth + 1));
+    if (!schema[key]) continue;
+    const branches = (schema[key] as Schema[])
+      .map((b) => flatten(spec, b as Json, depth + 1, within))
+      .filter((b) => !isCut(b));
+    if (!branches.length) return CUT;
+    schema[key] = branches;
   }
   return schema;
 }

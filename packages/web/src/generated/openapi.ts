@@ -391,6 +391,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{account_id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Label an account fraud or legit
+         * @description Records that a person judged the account `fraud` or `legit`, with an optional note (at
+         *     most 1000 characters). Labels are history: labelling an account again adds a label,
+         *     and the newest is the account's current one (`label` of `GET /account/{account_id}`).
+         *     Who (`api_key:` and the first 12 hex digits of the SHA-256 of the key, or `cli`) and
+         *     when are recorded, and an audit event (`account.labelled`, `GET /audit`) is written in
+         *     the same transaction. Labels feed the label report (`GET /labels/report`). Erasing the
+         *     account (`DELETE /account/{account_id}`) deletes its labels. An account this project
+         *     does not have is a `404`.
+         */
+        post: operations["labelAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's labels
+         * @description The account's labels, newest first (the first is its current one). Pass `next_cursor`
+         *     as `cursor` for the next page; it is null on the last page. An account this project
+         *     does not have is a `404`.
+         */
+        get: operations["listAccountLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/labels/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Precision and recall of the scores against the labels
+         * @description How the project's scores and decisions would have caught the accounts people labelled
+         *     (`POST /account/{account_id}/label`), over the evaluations made from `from` (included)
+         *     to `to` (excluded). Each session authenticated with a labelled account counts once per
+         *     such account, by its latest evaluation, under the account's current label; sessions
+         *     of unlabelled accounts are left out. Fraud is the positive class: at threshold `t` an
+         *     evaluation is flagged when its `account_score` is at or above `t` (as
+         *     `decision_threshold` decides `Fake`), and the decisions' row flags `Fake`. Then
+         *     `precision = true_positives / (true_positives + false_positives)` (null when nothing
+         *     is flagged) and `recall = true_positives / (true_positives + false_negatives)` (null
+         *     when nothing is labelled fraud). The range is at most 92 days (default: the 30 days
+         *     before now), and at most 100,000 evaluations are counted: past that, `truncated` is
+         *     true and the counts cover the first 100,000 in (account, session) order.
+         */
+        get: operations["getLabelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/list": {
         parameters: {
             query?: never;
@@ -502,7 +585,8 @@ export interface paths {
          *     one transaction; a request that changes nothing writes nothing. A new
          *     `decision_threshold` decides the next evaluation. Groups cannot be turned off once on
          *     (`groups_enabled: false` on a project with groups is a `400`); `webhook_url: null`
-         *     removes the webhook URL.
+         *     removes the webhook URL. `webhook_events` replaces the list of webhook events the
+         *     project is sent (webhooks.yaml; an unknown event type is a `400` naming the field).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -542,7 +626,8 @@ export interface paths {
         };
         /**
          * List the project's audit events
-         * @description The changes made to the project's settings, newest first, through the API (`actor`
+         * @description The changes made to the project's settings and the labels set on its accounts
+         *     (`account.labelled`), newest first, through the API (`actor`
          *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key) or
          *     the `trustgate` command (`cli`). Pass `next_cursor` as `cursor` for the next page;
          *     it is null on the last page.
@@ -763,6 +848,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description This process's metrics in the Prometheus text exposition format (version 0.0.4): HTTP
+         *     requests by operation and status with their durations, evaluations by kind and
+         *     decision, each risk signal's and condition's raises, score distributions, the webhook
+         *     outbox's depth and deliveries (outcome, attempts, latency), analysis durations, the IP
+         *     data's and lists' ages, the database pool and Node's own (event-loop delay, memory, GC).
+         *     docs/deploy.md lists the families and what to alert on.
+         *
+         *     Outside the Session API and meant for a Prometheus scraper, not for clients: on unless
+         *     `METRICS=off` (then `404`). With `METRICS_TOKEN` set, only a request with
+         *     `Authorization: Bearer <METRICS_TOKEN>` is answered (otherwise `401`); without it,
+         *     anyone who reaches the port can read the metrics, so keep the path off the public
+         *     proxy (deploy/nginx.conf refuses it) and scrape the service directly.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "verification.face-match.completed": {
@@ -801,6 +917,49 @@ export interface webhooks {
          *     result in `data`, or with `status: error` and the reason in `error`.
          */
         post: operations["idCheckCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.account_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was added to a list
+         * @description Sent to projects subscribed to it when an account is added to a list through the List
+         *     or Account API (not when it already was on it).
+         */
+        post: operations["listAccountAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.account_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was removed from a list
+         * @description Sent to projects subscribed to it when an account is removed from a list through the
+         *     List API, or from a standard list by adding it to another standard list (List or
+         *     Account API). Deleting a whole list or erasing an account sends none.
+         */
+        post: operations["listAccountRemoved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1594,6 +1753,11 @@ export interface components {
             /** @description Number of accounts linked to the account, capped at 1,500. */
             accounts_linked: number;
             lists: components["schemas"]["ListName"][];
+            /**
+             * @description The account's current label (POST /account/{account_id}/label); absent when it has
+             *     none. An addition to the published account shape.
+             */
+            label?: components["schemas"]["AccountLabel"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1647,6 +1811,7 @@ export interface components {
             webhook_url: string | null;
             /** @description A test project (docs/test-mode.md). */
             test: boolean;
+            webhook_events: components["schemas"]["WebhookEvents"];
             /** Format: date-time */
             created_at: string;
         };
@@ -1658,6 +1823,7 @@ export interface components {
             /** @description `true` turns groups on; `false` is accepted only while they are off. */
             groups_enabled?: boolean;
             webhook_url?: components["schemas"]["Text"] | null;
+            webhook_events?: components["schemas"]["WebhookEvents"];
         };
         /** @description The new webhook secret, shown only now. */
         WebhookSecretRotated: {
@@ -1708,7 +1874,7 @@ export interface components {
             any?: components["schemas"]["RuleCondition"][];
             not?: components["schemas"]["RuleCondition"];
             /** @example session.risk_signals.tor */
-            field?: string;
+            field?: components["schemas"]["Text"];
             /**
              * @description `gt` `gte` `lt` `lte` compare numbers; `in` `not_in` take a list of values;
              *     `contains` asks whether a list field (`lists`, `account.countries`…) holds the value;
@@ -1718,9 +1884,16 @@ export interface components {
             op?: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "not_in" | "contains" | "exists" | "not_exists";
             value?: components["schemas"]["RuleValue"];
         };
-        /** @description A number, text, boolean or a list of them (`in`, `not_in`). */
-        RuleValue: components["schemas"]["RuleScalar"] | components["schemas"]["RuleScalar"][];
-        /** @description One value a field is compared with. */
+        /**
+         * @description A number, text, boolean or a list of them (`in`, `not_in`). One schema rather than a
+         *     `oneOf` of a scalar and a list, so that a refusal names the item at fault: the text
+         *     keywords apply to text, `items` to a list.
+         */
+        RuleValue: string | number | boolean | components["schemas"]["RuleScalar"][];
+        /**
+         * @description One value a field is compared with. Text follows `Text`'s rule (no U+0000, no unpaired
+         *     surrogate: the pattern applies to text only).
+         */
         RuleScalar: string | number | boolean;
         /**
          * @description What a matching rule does. `decision` sets the evaluation's decision (the first
@@ -1973,12 +2146,15 @@ export interface components {
         };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
-            /** @enum {string} */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_secret_grace_until" | "rules_version";
+            /**
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first).
+             * @enum {string}
+             */
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "webhook_secret_grace_until" | "rules_version" | "label";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
-        /** @description A change to the project's settings. */
+        /** @description A change to the project's settings, or a label set on one of its accounts. */
         AuditEvent: {
             id: string;
             /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
@@ -1987,10 +2163,14 @@ export interface components {
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
              *     webhook secret (its change shows the end of the previous secret's grace period as
              *     `webhook_secret_grace_until`; never a secret). `rules.updated`: a new rules document
-             *     (PUT /rules; its change is `rules_version`, before and after).
+             *     (PUT /rules; its change is `rules_version`, before and after). `account.labelled`: a
+             *     label set on the account `account_id` (POST /account/{account_id}/label; its change is
+             *     `label`, never the note).
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled";
+            /** @description The account an `account.labelled` event concerns; absent once the account is erased. */
+            account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
             request_id: string | null;
             changes: components["schemas"]["AuditChange"][];
@@ -2004,6 +2184,83 @@ export interface components {
             /** @description The `cursor` of the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @description A person's judgement of an account; `fraud` is the positive class of the label report.
+         * @enum {string}
+         */
+        LabelValue: "fraud" | "legit";
+        /** @description The label to record. */
+        AccountLabelInput: {
+            label: components["schemas"]["LabelValue"];
+            /** @description Why (at most 1000 characters); personal data, deleted with the account. */
+            note?: components["schemas"]["Text"];
+        };
+        /** @description One label of an account, as stored. */
+        AccountLabel: {
+            id: string;
+            label: components["schemas"]["LabelValue"];
+            note: string | null;
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that set it, or `cli`. */
+            actor: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The label just recorded. */
+        AccountLabelled: components["schemas"]["AccountLabel"] & {
+            request_id: string;
+            account_id: string;
+        };
+        /** @description A page of an account's labels, newest first. */
+        AccountLabels: {
+            request_id: string;
+            account_id: string;
+            labels: components["schemas"]["AccountLabel"][];
+            /** @description The `cursor` of the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description Labelled evaluations by whether they were flagged and how they were labelled, with precision and recall. */
+        ConfusionCounts: {
+            /** @description Flagged and labelled fraud. */
+            true_positives: number;
+            /** @description Flagged and labelled legit. */
+            false_positives: number;
+            /** @description Not flagged and labelled legit. */
+            true_negatives: number;
+            /** @description Not flagged and labelled fraud. */
+            false_negatives: number;
+            /** @description true_positives / (true_positives + false_positives); null when nothing is flagged. */
+            precision: number | null;
+            /** @description true_positives / (true_positives + false_negatives); null when nothing is labelled fraud. */
+            recall: number | null;
+        };
+        /** @description The counts when evaluations with an `account_score` at or above `threshold` are flagged. */
+        ThresholdCounts: components["schemas"]["ConfusionCounts"] & {
+            threshold: number;
+        };
+        /** @description Precision and recall of the scores and decisions against the labels, per threshold from 0.05 to 0.95. */
+        LabelReport: {
+            request_id: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description The labelled evaluations counted. */
+            evaluations: number;
+            /** @description Of them, those of accounts labelled fraud. */
+            fraud: number;
+            /** @description Of them, those of accounts labelled legit. */
+            legit: number;
+            /** @description True when the range held more than 100,000 labelled evaluations; the counts cover the first 100,000. */
+            truncated: boolean;
+            thresholds: components["schemas"]["ThresholdCounts"][];
+            /** @description The counts when evaluations decided `Fake` are flagged. */
+            decision: components["schemas"]["ConfusionCounts"];
+        };
+        /**
+         * @description The webhook events the project is sent (webhooks.yaml); by default the two verification
+         *     events. An empty list sends none.
+         */
+        WebhookEvents: components["schemas"]["SubscribableEventType"][];
         /** @description A list with a page of its account ids. */
         ListPage: components["schemas"]["ListSummary"] & {
             request_id: string;
@@ -2452,10 +2709,12 @@ export interface components {
             document_data: components["schemas"]["DocumentData"];
         };
         /**
-         * @description The kind of event.
+         * @description An event a project can subscribe to (`webhook_events`).
          * @enum {string}
          */
-        EventType: "verification.face-match.completed" | "verification.id-check.completed" | "webhook.test";
+        SubscribableEventType: "verification.face-match.completed" | "verification.id-check.completed" | "list.account_added" | "list.account_removed";
+        /** @description The kind of event. */
+        EventType: components["schemas"]["SubscribableEventType"] | "webhook.test";
         /** @description The members of every webhook envelope. */
         EnvelopeBase: {
             /** @description Unique id of this webhook, stable across delivery attempts. On success it equals `data.metadata.request_id`. */
@@ -2550,6 +2809,36 @@ export interface components {
         };
         /** @description The body of a `verification.id-check.completed` webhook. */
         IdCheckCompleted: components["schemas"]["IdCheckCompletedSuccess"] | components["schemas"]["IdCheckCompletedError"];
+        /** @description Which account, which list, and who changed it. */
+        ListAccountChange: {
+            list_name: string;
+            account_id: string;
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change. */
+            actor: string;
+        };
+        /** @description The members of a list event. */
+        ListAccountEvent: {
+            /** @description Unique id of this event, stable across delivery attempts (`x-event-id`). */
+            request_id: string;
+            project_id: string;
+            event_type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the list changed.
+             */
+            occurred_at: string;
+            data: components["schemas"]["ListAccountChange"];
+        };
+        /** @description The body of a `list.account_added` webhook. */
+        ListAccountAdded: components["schemas"]["ListAccountEvent"] & {
+            /** @constant */
+            event_type: "list.account_added";
+        };
+        /** @description The body of a `list.account_removed` webhook. */
+        ListAccountRemoved: components["schemas"]["ListAccountEvent"] & {
+            /** @constant */
+            event_type: "list.account_removed";
+        };
         /** @description What a test event says. */
         WebhookTestData: {
             /**
@@ -2571,6 +2860,27 @@ export interface components {
         };
     };
     responses: {
+        /** @description The project has no account with this id. */
+        AccountNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The account was labelled by another request at the same time; nothing was written, and
+         *     the request may be sent again.
+         */
+        LabelledConcurrently: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /**
          * @description The project's settings were changed by another request between this one's read and
          *     its write; nothing was written, and the request may be sent again.
@@ -3443,6 +3753,109 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    labelAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountLabelInput"];
+            };
+        };
+        responses: {
+            /** @description The label, as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLabelled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LabelledConcurrently"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccountLabels: {
+        parameters: {
+            query?: {
+                /** @description How many labels to return. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's labels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLabels"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLabelReport: {
+        parameters: {
+            query?: {
+                /** @description The start of the range (included); default 30 days before `to`. */
+                from?: string;
+                /** @description The end of the range (excluded); default now. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getLists: {
         parameters: {
             query?: never;
@@ -4024,6 +4437,49 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `METRICS_TOKEN` is set and the request has no `Authorization: Bearer` header with it. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="metrics"`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Metrics are off (`METRICS=off`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+        };
+    };
     faceMatchCompleted: {
         parameters: {
             query?: never;
@@ -4115,6 +4571,116 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IdCheckCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the webhook; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listAccountAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListAccountAdded"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the webhook; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listAccountRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListAccountRemoved"];
             };
         };
         responses: {

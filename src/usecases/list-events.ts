@@ -1,0 +1,77 @@
+/**
+ * The list events (`list.account_added`, `list.account_removed`, webhooks.yaml): one webhook per
+ * membership a List or Account API call changed, queued in the change's own transaction for
+ * the projects subscribed to it (with a webhook URL), and sent by the outbox like every webhook.
+ */
+import type { ListAccountAdded, ListAccountRemoved } from '../api-types';
+import type { Random } from '../clock';
+import type { Db } from '../storage/db';
+import type { MembershipChange } from '../storage/repositories/lists';
+import type { Project } from '../storage/repositories/projects';
+import { subscribes } from '../domain/webhook-events';
+import type { Outbox } from '../webhooks/outbox';
+import { actorName, type Actor } from './actor';
+
+export interface ListEventDeps {
+  db: Db;
+  random: Random;
+  outbox: Outbox;
+  /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
+  webhooksQueued(): void;
+}
+
+const EVENT_TYPE = {
+  added: 'list.account_added',
+  removed: 'list.account_removed',
+} as const satisfies Record<MembershipChange['change'], (ListAccountAdded | ListAccountRemoved)['event_type']>;
+
+/**
+ * Runs `change` (which answers the memberships it changed) in a transaction that also queues
+ * their list events, and wakes this process's dispatcher once it has committed, if it queued any.
+ */
+export async function changeMemberships(
+  deps: ListEventDeps,
+  project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
+  accountId: string,
+  actor: Actor,
+  now: Date,
+  change: (trx: Db) => Promise<readonly MembershipChange[]>,
+): Promise<void> {
+  const queued = await deps.db.transaction(async (trx) =>
+    queueListEvents(deps, project, accountId, await change(trx), actorName(actor), now, trx),
+  );
+  // After the commit, never inside the transaction: a dispatcher woken earlier would not see the rows yet.
+  if (queued > 0) deps.webhooksQueued();
+}
+
+/** Queues the events of `changes` the project is subscribed to, in `trx`; answers how many it queued. */
+async function queueListEvents(
+  deps: ListEventDeps,
+  project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
+  accountId: string,
+  changes: readonly MembershipChange[],
+  actor: string,
+  now: Date,
+  trx: Db,
+): Promise<number> {
+  let queued = 0;
+  for (const { change, listName } of changes) {
+    const eventType = EVENT_TYPE[change];
+    if (!subscribes(project, eventType)) continue;
+    const requestId = deps.random.uuid();
+    const body: ListAccountAdded | ListAccountRemoved = {
+      request_id: requestId,
+      project_id: project.id,
+      event_type: eventType,
+      occurred_at: now.toISOString(),
+      data: { list_name: listName, account_id: accountId, actor },
+    };
+    // No session: the event's own id is its unique key in the outbox.
+    await deps.outbox.enqueue(
+      { requestId, projectId: project.id, sessionId: requestId, eventType, body: JSON.stringify(body), now },
+      trx,
+    );
+    queued++;
+  }
+  return queued;
+}

@@ -719,8 +719,10 @@ export interface paths {
          *     rule can name) and its unrounded account score, so the draft is applied to the very
          *     values the evaluation had; applying the current document at the current threshold
          *     changes nothing. The `allow` and `block` lists keep their word, and a test project's
-         *     forced outcomes are not the rules' to change, as at evaluation. A document that is not
-         *     valid is a `400` naming the path and the rule. Nothing is stored. docs/rules.md, "Backtest".
+         *     forced outcomes are not the rules' to change, as at evaluation. With labelled accounts
+         *     among them, the current decisions, the draft's and each rule's precision and recall
+         *     against the labels. A document that is not valid is a `400` naming the path and the
+         *     rule. Nothing is stored. docs/rules.md, "Backtest".
          */
         post: operations["testRules"];
         delete?: never;
@@ -2125,24 +2127,23 @@ export interface components {
                 decided: number;
             }[];
             /**
-             * @description Precision and recall against the accounts' labels (`fraud` counts as positive, a
-             *     `Fake` decision or a rule's match as predicted positive); null until labels are
-             *     available to the service.
+             * @description The draft against the accounts' current labels (`POST /account/{account_id}/label`):
+             *     over the replayed evaluations of labelled accounts, the current decisions, the
+             *     draft's and each draft rule's matches as predictions of `fraud` (the positive
+             *     class: a `Fake` decision, a rule's match), with precision and recall
+             *     (src/domain/labels/report.ts). Null when no replayed evaluation is of a labelled
+             *     account.
              */
             labels: null | {
                 /** @description How many replayed evaluations are of a labelled account. */
                 labelled: number;
-                current: components["schemas"]["PrecisionRecall"];
-                draft: components["schemas"]["PrecisionRecall"];
-                rules: (components["schemas"]["PrecisionRecall"] & {
+                current: components["schemas"]["ConfusionCounts"];
+                draft: components["schemas"]["ConfusionCounts"];
+                /** @description Each rule of the draft, in order. */
+                rules: (components["schemas"]["ConfusionCounts"] & {
                     id: string;
                 })[];
             };
-        };
-        /** @description Precision (of the predicted positives, the share labelled fraud) and recall (of the labelled fraud, the share predicted); null when undefined (no predicted positive, no fraud label). */
-        PrecisionRecall: {
-            precision: number | null;
-            recall: number | null;
         };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {

@@ -128,7 +128,6 @@ export type ScoreTerm = Schemas['ScoreTerm'];
 export type ScoreBreakdown = Schemas['ScoreBreakdown'];
 export type RulesTestRequest = Schemas['RulesTestRequest'];
 export type RulesTestResult = Schemas['RulesTestResult'];
-export type PrecisionRecall = Schemas['PrecisionRecall'];
 export type DecisionSource = Schemas['DecisionSource'];
 export type LabelValue = Schemas['LabelValue'];
 export type AccountLabelInput = Schemas['AccountLabelInput'];

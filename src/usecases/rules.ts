@@ -61,7 +61,7 @@ export function makeRulesUseCases(deps: RulesDeps) {
 
     /**
      * POST /rules/test: the draft replayed over the range's stored evaluations (the newest
-     * BACKTEST_LIMIT). Labels are not kept yet: `labels` is null until they are passed in.
+     * BACKTEST_LIMIT), against their accounts' current labels.
      */
     async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
       const draft = compileRules(checkedRules({ rules: body.rules }), 0);
@@ -70,7 +70,10 @@ export function makeRulesUseCases(deps: RulesDeps) {
       if (from.getTime() >= to.getTime()) throw new BadRequestError('request/body/from must be before request/body/to');
       const stored = await deps.receipts.inRange(projectId, from, to, BACKTEST_LIMIT + 1);
       const replayed = stored.slice(0, BACKTEST_LIMIT);
-      const result = backtest(replayed, draft, body.decision_threshold, undefined, body.max_examples ?? 10);
+      const labels = new Map(
+        replayed.flatMap((e) => (e.label && e.receipt.account_id ? [[e.receipt.account_id, e.label]] : [])),
+      );
+      const result = backtest(replayed, draft, body.decision_threshold, labels, body.max_examples ?? 10);
       return { request_id: requestId, truncated: stored.length > BACKTEST_LIMIT, ...result };
     },
 

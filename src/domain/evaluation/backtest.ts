@@ -6,14 +6,12 @@
  * every field a rule can name). Replaying the document and threshold an evaluation had gives
  * its decision back. Pure: the labels come in as an argument (absent until they are kept).
  */
-import type { Decision, DecisionSource, EvaluationReceipt, PrecisionRecall, RulesTestResult } from '../../api-types';
+import type { Decision, DecisionSource, EvaluationReceipt, LabelValue, RulesTestResult } from '../../api-types';
+import { addToReport, confusionRow, emptyReport, type LabelledEvaluation } from '../labels/report';
 import type { CompiledRules } from '../rules';
 import { decide } from '../scoring';
 import { decidingList } from './receipt';
 import { decidedWithRules, replayedSubject, type ReplayableSubject } from './rules';
-
-/** An account's latest label. */
-export type Label = 'fraud' | 'legit';
 
 /** One stored evaluation: its receipt and what its rules read. */
 export interface ReplayableEvaluation {
@@ -45,12 +43,10 @@ export function replay(
   return { decision, decidedBy, matched: ruled.matched };
 }
 
-/** Precision and recall of predictions against labels (fraud = positive); null where undefined. */
-function precisionRecall(pairs: readonly { predicted: boolean; label: Label }[]): PrecisionRecall {
-  const tp = pairs.filter((p) => p.predicted && p.label === 'fraud').length;
-  const predicted = pairs.filter((p) => p.predicted).length;
-  const fraud = pairs.filter((p) => p.label === 'fraud').length;
-  return { precision: predicted ? tp / predicted : null, recall: fraud ? tp / fraud : null };
+/** The labelled evaluations' confusion counts (domain/labels/report.ts): the decisions' row and each rule's, by name. */
+function confusion(evaluations: readonly LabelledEvaluation[]) {
+  const acc = addToReport(emptyReport([]), evaluations, []);
+  return { decision: confusionRow(acc.decision), rules: acc.rules, fraud: acc.fraud, legit: acc.legit };
 }
 
 /**
@@ -62,12 +58,12 @@ export function backtest(
   evaluations: readonly ReplayableEvaluation[],
   draft: CompiledRules,
   draftThreshold: number | undefined,
-  labelsByAccount?: ReadonlyMap<string, Label>,
+  labelsByAccount?: ReadonlyMap<string, LabelValue>,
   maxExamples = 10,
 ): Omit<RulesTestResult, 'request_id' | 'truncated'> {
   const perRule = new Map(draft.rules.map((r) => [r.id, { id: r.id, matched: 0, decided: 0 }]));
   const examples: RulesTestResult['examples'] = [];
-  const labelled: { before: Decision; after: Decision; matched: string[]; label: Label }[] = [];
+  const labelled: { before: Decision; after: Decision; matched: string[]; label: LabelValue; score: number }[] = [];
   let toFake = 0;
   let toReal = 0;
   for (const e of evaluations) {
@@ -90,7 +86,14 @@ export function backtest(
         });
     }
     const label = r.account_id !== null ? labelsByAccount?.get(r.account_id) : undefined;
-    if (label) labelled.push({ before: r.decision, after: after.decision, matched: after.matched, label });
+    if (label)
+      labelled.push({
+        before: r.decision,
+        after: after.decision,
+        matched: after.matched,
+        label,
+        score: r.breakdown.account_score.value,
+      });
   }
   return {
     evaluations: evaluations.length,
@@ -99,16 +102,34 @@ export function backtest(
     to_real: toReal,
     examples,
     rules: [...perRule.values()],
-    labels: labelsByAccount
-      ? {
-          labelled: labelled.length,
-          current: precisionRecall(labelled.map((l) => ({ predicted: l.before === 'Fake', label: l.label }))),
-          draft: precisionRecall(labelled.map((l) => ({ predicted: l.after === 'Fake', label: l.label }))),
-          rules: draft.rules.map((rule) => ({
-            id: rule.id,
-            ...precisionRecall(labelled.map((l) => ({ predicted: l.matched.includes(rule.id), label: l.label }))),
-          })),
-        }
-      : null,
+    labels: labelled.length > 0 ? labelsOf(labelled, draft) : null,
+  };
+}
+
+/** The current decisions', the draft's and each draft rule's counts against the labels. */
+function labelsOf(
+  labelled: readonly { before: Decision; after: Decision; matched: string[]; label: LabelValue; score: number }[],
+  draft: CompiledRules,
+): NonNullable<RulesTestResult['labels']> {
+  const current = confusion(labelled.map((l) => ({ label: l.label, accountScore: l.score, decision: l.before })));
+  const drafted = confusion(
+    labelled.map((l) => ({ label: l.label, accountScore: l.score, decision: l.after, rules: l.matched })),
+  );
+  return {
+    labelled: labelled.length,
+    current: current.decision,
+    draft: drafted.decision,
+    rules: draft.rules.map((rule) => {
+      const fired = drafted.rules.get(rule.id) ?? { fraud: 0, legit: 0 };
+      return {
+        id: rule.id,
+        ...confusionRow({
+          true_positives: fired.fraud,
+          false_positives: fired.legit,
+          false_negatives: drafted.fraud - fired.fraud,
+          true_negatives: drafted.legit - fired.legit,
+        }),
+      };
+    }),
   };
 }

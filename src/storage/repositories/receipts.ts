@@ -6,7 +6,7 @@
  * the account they were made for (erasure).
  */
 import type { Knex } from 'knex';
-import type { EvaluationReceipt } from '../../api-types';
+import type { EvaluationReceipt, LabelValue } from '../../api-types';
 import type { ReplayableSubject } from '../../domain/evaluation/rules';
 import type { Statement } from '../statements';
 import { evaluationValues, type SessionEvaluation } from './sessions';
@@ -31,10 +31,11 @@ export function receiptStatement(
   };
 }
 
-/** A receipt with what the rules read: what a backtest replays. */
+/** A receipt with what the rules read: what a backtest replays; and its account's current label, if any. */
 export interface StoredReceipt {
   receipt: EvaluationReceipt;
   subject: ReplayableSubject;
+  label?: LabelValue;
 }
 
 export function makeReceiptRepository(db: Knex) {
@@ -48,18 +49,27 @@ export function makeReceiptRepository(db: Knex) {
       return row && (JSON.parse(row.receipt) as EvaluationReceipt);
     },
 
-    /** The project's receipts made in [from, to), newest first, at most `limit`. */
+    /** The project's receipts made in [from, to), newest first, at most `limit`, each with its account's current label. */
     async inRange(projectId: string, from: Date, to: Date, limit: number, trx: Knex = db): Promise<StoredReceipt[]> {
-      const rows: { receipt: string; rule_subject: string }[] = await trx('evaluation_receipts')
-        .select('receipt', 'rule_subject')
-        .where('project_id', projectId)
-        .where('created_at', '>=', from.getTime())
-        .where('created_at', '<', to.getTime())
-        .orderBy('created_at', 'desc')
+      const rows: { receipt: string; rule_subject: string; label: string | null }[] = await trx(
+        'evaluation_receipts as r',
+      )
+        // The account's one current label (labels_one_current), by primary key of the index.
+        .leftJoin('labels as l', function () {
+          this.on('l.project_id', '=', 'r.project_id')
+            .andOn('l.account_id', '=', 'r.account_id')
+            .andOnVal('l.current', '=', true);
+        })
+        .select('r.receipt', 'r.rule_subject', 'l.label')
+        .where('r.project_id', projectId)
+        .where('r.created_at', '>=', from.getTime())
+        .where('r.created_at', '<', to.getTime())
+        .orderBy('r.created_at', 'desc')
         .limit(limit);
       return rows.map((r) => ({
         receipt: JSON.parse(r.receipt) as EvaluationReceipt,
         subject: JSON.parse(r.rule_subject) as ReplayableSubject,
+        ...(r.label ? { label: r.label as LabelValue } : {}),
       }));
     },
 

@@ -332,6 +332,47 @@ describe('POST /rules/test', () => {
     expect(raised.body.to_real).toBeGreaterThan(0);
   });
 
+  it("when accounts are labelled, then the current decisions', the draft's and each rule's counts against the labels come out", async () => {
+    const receipts = await underRules();
+    const label = (id: string, value: string) =>
+      request(ctx.app)
+        .post(`/account/${id}/label`)
+        .set('x-api-key', ctx.project.api_key)
+        .send({ label: value })
+        .expect(201);
+    await label('user-0', 'fraud');
+    await label('user-1', 'legit');
+    await label('blocked', 'fraud');
+    const res = await post({ rules, ...range, decision_threshold: 0.5 });
+    expect(res.status).toBe(200);
+    const labels: Record<string, string> = { 'user-0': 'fraud', 'user-1': 'legit', blocked: 'fraud' };
+    const mine = receipts.filter((r) => r.account_id !== null && labels[r.account_id]);
+    const counts = (flagged: (r: EvaluationReceipt) => boolean) => {
+      const fraud = (r: EvaluationReceipt) => labels[r.account_id!] === 'fraud';
+      const tp = mine.filter((r) => flagged(r) && fraud(r)).length;
+      const fp = mine.filter((r) => flagged(r) && !fraud(r)).length;
+      const fn = mine.filter((r) => !flagged(r) && fraud(r)).length;
+      return {
+        true_positives: tp,
+        false_positives: fp,
+        false_negatives: fn,
+        true_negatives: mine.length - tp - fp - fn,
+        precision: tp + fp ? tp / (tp + fp) : null,
+        recall: tp + fn ? tp / (tp + fn) : null,
+      };
+    };
+    expect(res.body.labels.labelled).toBe(mine.length);
+    expect(res.body.labels.current).toEqual(counts((r) => r.decision === 'Fake'));
+    // The document the evaluations had: each rule's matches are the receipts' (the threshold moves the decisions only).
+    expect(res.body.labels.rules).toEqual(
+      rules.map((rule) => ({ id: rule.id, ...counts((r) => r.rules.matched.includes(rule.id)) })),
+    );
+    expect(mine.length).toBeGreaterThan(2);
+    expect(res.body.labels.draft.true_positives + res.body.labels.draft.false_negatives).toBe(
+      mine.filter((r) => labels[r.account_id!] === 'fraud').length,
+    );
+  });
+
   it('when the draft is invalid or the range empty or reversed, then 400 naming it, or nothing to replay; another project replays its own only', async () => {
     await underRules();
     const bad = await post({

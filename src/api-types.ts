@@ -81,9 +81,10 @@ export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 export type WebhookTest = Schemas['WebhookTest'];
 export type ListAccountAdded = Schemas['ListAccountAdded'];
 export type ListAccountRemoved = Schemas['ListAccountRemoved'];
-/** Any webhook body: the union of the events' bodies (the verification events, the list events and `trustgate webhooks test`'s). */
+export type EvaluationRuleMatched = Schemas['EvaluationRuleMatched'];
+/** Any webhook body: the union of the events' bodies (the verification events, the list events, the rules' and `trustgate webhooks test`'s). */
 export type WebhookEnvelope =
-  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | WebhookTest;
+  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | EvaluationRuleMatched | WebhookTest;
 export type EventType = Schemas['EventType'];
 /** The events a project can subscribe to (`webhook_events`). */
 export type SubscribableEventType = Schemas['SubscribableEventType'];

@@ -150,7 +150,13 @@ export function makeServices(edges: EdgeDeps) {
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
-  const evaluation = makeEvaluation({ ...deps, ...repos, metrics: deps.metrics?.evaluations, tracing });
+  const evaluation = makeEvaluation({
+    ...deps,
+    ...repos,
+    metrics: deps.metrics?.evaluations,
+    tracing,
+    webhooksQueued: webhookWake.wake,
+  });
   tracing.watchDb(deps.db);
   deps.metrics?.watch({
     outboxDepth: repos.outbox.depth,

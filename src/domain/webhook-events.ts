@@ -2,8 +2,8 @@
  * The webhook events a project can subscribe to (`webhook_events`, webhooks.yaml), one entry
  * each: whether a project that never chose is sent it, and how its queued body is turned into
  * the body sent at each attempt (the verification events sign their media URLs then). A new
- * event (the rules engine's `evaluation.rule_matched`) is one entry here and one in
- * webhooks.yaml's SubscribableEventType; `satisfies` fails the build when they differ.
+ * event is one entry here and one in webhooks.yaml's SubscribableEventType; `satisfies` fails
+ * the build when they differ.
  */
 import type { SubscribableEventType } from '../api-types';
 
@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = {
   'verification.id-check.completed': { byDefault: true, rendered: true },
   'list.account_added': { byDefault: false, rendered: false },
   'list.account_removed': { byDefault: false, rendered: false },
+  'evaluation.rule_matched': { byDefault: false, rendered: false },
 } as const satisfies Record<SubscribableEventType, WebhookEventSpec>;
 
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as SubscribableEventType[];

@@ -13,13 +13,14 @@ import type {
   AuthenticateResponse,
   Evaluation,
   EvaluationReceipt,
+  EvaluationRuleMatched,
   LinkedAccount,
   ListName,
   Session,
   UnauthenticatedRequest,
   UnauthenticatedResponse,
 } from '../api-types';
-import type { Clock } from '../clock';
+import type { Clock, Random } from '../clock';
 import { emailFacts } from '../domain/email';
 import {
   ACCOUNT_SESSIONS_READ,
@@ -63,6 +64,8 @@ import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationMetrics } from '../telemetry/metrics';
 import { NO_TRACING, type Tracing } from '../telemetry/tracing';
+import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
+import { subscribes } from '../domain/webhook-events';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
@@ -91,6 +94,18 @@ export interface EvaluationDeps {
   metrics?: EvaluationMetrics;
   /** Spans for the stages: gather, evaluate, persist. */
   tracing?: Pick<Tracing, 'span'>;
+  /** `evaluation.rule_matched` webhooks, queued in the evaluation's transaction (webhooks/outbox.ts). */
+  outbox?: Pick<Outbox, 'enqueueStatements'>;
+  random?: Random;
+  /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
+  webhooksQueued?(): void;
+}
+
+/** Which request made an evaluation (for the events it sends). */
+interface Made {
+  kind: 'authenticate' | 'unauthenticated';
+  requestId: string;
+  accountId?: string;
 }
 
 export interface EvaluationOptions {
@@ -319,20 +334,56 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   /** The evaluation's writes, in one transaction; false when the account changed since it was read. */
-  function persist(
+  /** The `evaluation.rule_matched` webhook of an evaluation in which rules matched, when the project subscribes to it. */
+  function ruleMatched(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, made: Made, now: Date) {
+    const { rules } = outcome;
+    if (!deps.outbox || !deps.random || rules.matched.length === 0) return undefined;
+    if (!subscribes(project, 'evaluation.rule_matched')) return undefined;
+    const requestId = deps.random.uuid();
+    const body: EvaluationRuleMatched = {
+      request_id: requestId,
+      project_id: project.id,
+      event_type: 'evaluation.rule_matched',
+      occurred_at: now.toISOString(),
+      data: {
+        evaluation_request_id: made.requestId,
+        kind: made.kind,
+        session_id: facts.session.id,
+        account_id: made.accountId ?? null,
+        decision: outcome.decision,
+        decided_by: rules.decidedBy ?? null,
+        rules_version: rules.version,
+        matched: rules.matched,
+        tags: rules.tags,
+      },
+    };
+    // No session key: an evaluation's event has its own id as its unique key in the outbox.
+    const webhook: QueuedWebhook = {
+      requestId,
+      projectId: project.id,
+      sessionId: requestId,
+      eventType: body.event_type,
+      body: JSON.stringify(body),
+      now,
+    };
+    return deps.outbox.enqueueStatements(webhook);
+  }
+
+  async function persist(
     project: Project,
     facts: EvaluationFacts,
     outcome: EvaluationOutcome,
     listInput: readonly ListName[],
-    requestId: string,
+    made: Made,
   ): Promise<boolean> {
     const now = clock.now();
     const account = outcome.account;
-    return writes.write({
+    const queued = ruleMatched(project, facts, outcome, made, now);
+    const written = await writes.write({
       projectId: project.id,
       sessionId: facts.session.id,
       at: now,
-      receipt: receiptOf(facts, outcome, { requestId, projectId: project.id, at: now }),
+      receipt: receiptOf(facts, outcome, { requestId: made.requestId, projectId: project.id, at: now }),
       subject: replayableOf(facts, outcome),
       evaluation: {
         decision: outcome.decision,
@@ -353,7 +404,11 @@ export function makeEvaluation(deps: EvaluationDeps) {
             },
           }
         : {}),
+      ...(queued ? { queued } : {}),
     });
+    // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
+    if (written && queued) deps.webhooksQueued?.();
+    return written;
   }
 
   function respond(
@@ -414,7 +469,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const facts = await span('evaluation.gather', () => gatherAuthenticate(project, body, options.accountsLinked));
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
-      if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? [], options.requestId))))
+      const made: Made = { kind: 'authenticate', requestId: options.requestId, accountId: body.account.id };
+      if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? [], made))))
         continue;
       recordMetrics('authenticate', outcome);
       const response: AuthenticateResponse = {
@@ -464,7 +520,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
         gatherUnauthenticated(project, body.session_id, options.accountsLinked),
       );
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
-      await span('evaluation.persist', () => persist(project, facts, outcome, [], options.requestId));
+      const made: Made = { kind: 'unauthenticated', requestId: options.requestId };
+      await span('evaluation.persist', () => persist(project, facts, outcome, [], made));
       recordMetrics('unauthenticated', outcome);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);
       if (options.accountsLinked) response.linked_accounts = describeLinks(outcome.links, facts.linked);

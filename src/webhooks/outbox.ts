@@ -12,6 +12,7 @@
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
+import { statementOf, type Statement } from '../storage/statements';
 
 export type WebhookStatus = 'pending' | 'delivered' | 'failed';
 
@@ -86,10 +87,36 @@ function toRecord(r: Record<string, unknown>, box: SecretBox): WebhookRecord {
   return { ...toSummary(r), body: box.decrypt(String(r.body)) };
 }
 
+/** A webhook to queue: its event's id, project, unique key (the session's id, or the event's own), type and body. */
+export interface QueuedWebhook {
+  requestId: string;
+  projectId: string;
+  sessionId: string;
+  eventType: string;
+  body: string;
+  now: Date;
+}
+
 export function makeOutbox(db: Knex, box: SecretBox) {
   const postgres = db.client.config.client === 'pg';
   /** Announces due webhooks to the listening workers, at the commit of `trx` (PostgreSQL only). */
   const notify = (trx: Knex) => trx.raw('SELECT pg_notify(?, ?)', [WEBHOOK_CHANNEL, '']);
+  /** A webhook's row, pending (nothing when the session already has one: `session_id` is unique). */
+  const insert = (trx: Knex, w: QueuedWebhook) =>
+    trx('webhooks')
+      .insert({
+        request_id: w.requestId,
+        project_id: w.projectId,
+        session_id: w.sessionId,
+        event_type: w.eventType,
+        body: box.encrypt(w.body),
+        status: 'pending',
+        attempts: 0,
+        run_at: w.now.getTime(),
+        created_at: w.now.getTime(),
+      })
+      .onConflict('session_id')
+      .ignore();
 
   return {
     /**
@@ -98,28 +125,19 @@ export function makeOutbox(db: Knex, box: SecretBox) {
      * On PostgreSQL the listening workers are notified when `trx` commits; the caller wakes its
      * own process's dispatcher after the commit.
      */
-    async enqueue(
-      w: { requestId: string; projectId: string; sessionId: string; eventType: string; body: string; now: Date },
-      trx: Knex = db,
-    ): Promise<boolean> {
-      const inserted = await trx('webhooks')
-        .insert({
-          request_id: w.requestId,
-          project_id: w.projectId,
-          session_id: w.sessionId,
-          event_type: w.eventType,
-          body: box.encrypt(w.body),
-          status: 'pending',
-          attempts: 0,
-          run_at: w.now.getTime(),
-          created_at: w.now.getTime(),
-        })
-        .onConflict('session_id')
-        .ignore()
-        .returning('request_id');
+    async enqueue(w: QueuedWebhook, trx: Knex = db): Promise<boolean> {
+      const inserted = await insert(trx, w).returning('request_id');
       if (inserted.length === 0) return false;
       if (postgres) await notify(trx);
       return true;
+    },
+
+    /**
+     * `enqueue` as statements, for a transaction built as statements (an evaluation's:
+     * storage/statements.ts): the row, and on PostgreSQL the notification.
+     */
+    enqueueStatements(w: QueuedWebhook): Statement[] {
+      return [statementOf(insert(db, w)), ...(postgres ? [statementOf(notify(db))] : [])];
     },
 
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */

@@ -12,6 +12,7 @@ import {
   type IdCheckCompleted,
   type ListAccountAdded,
   type ListAccountRemoved,
+  type EvaluationRuleMatched,
   type WebhookTest,
   type WebhookEnvelope,
 } from '../../packages/client/src';
@@ -54,7 +55,7 @@ export async function wellAndBadlyTyped(): Promise<void> {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const envelopeIsTheUnion: Same<
   WebhookEnvelope,
-  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | WebhookTest
+  FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | EvaluationRuleMatched | WebhookTest
 > = true;
 // @ts-expect-error one event's body alone is not the envelope
 export const envelopeIsNotOneEvent: Same<WebhookEnvelope, FaceMatchCompleted> = true;

@@ -107,6 +107,7 @@ describe('verifyWebhook: acceptance', () => {
       'IdCheckCompletedError',
       'ListAccountAdded',
       'ListAccountRemoved',
+      'EvaluationRuleMatched',
     ]) {
       const event = await example<WebhookEnvelope>(name);
       const raw = JSON.stringify(event);
@@ -408,6 +409,7 @@ describe('verifyWebhook behind a real Express receiver', () => {
       'IdCheckCompletedError',
       'ListAccountAdded',
       'ListAccountRemoved',
+      'EvaluationRuleMatched',
     ]) {
       const event = await example<WebhookEnvelope>(name);
       expect(await validateWebhookBody(event)).toEqual([]);
@@ -416,13 +418,16 @@ describe('verifyWebhook behind a real Express receiver', () => {
       // A retry: signed afresh with its own time, the same x-event-id.
       expect(await deliver(event, new Date(Date.now() + 2000))).toEqual({ status: 200, body: { duplicate: true } });
     }
-    expect(received.map((e) => `${e.event_type} ${'status' in e ? e.status : e.data.list_name}`)).toEqual([
+    const detail = (e: WebhookEnvelope) =>
+      'status' in e ? e.status : 'list_name' in e.data ? e.data.list_name : e.data.matched.join(' ');
+    expect(received.map((e) => `${e.event_type} ${detail(e)}`)).toEqual([
       'verification.face-match.completed success',
       'verification.face-match.completed error',
       'verification.id-check.completed success',
       'verification.id-check.completed error',
       'list.account_added block',
       'list.account_removed allow',
+      'evaluation.rule_matched disposable-email-on-datacenter',
     ]);
   });
 

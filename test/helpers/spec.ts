@@ -50,6 +50,7 @@ export async function validateWebhookBody(body: unknown): Promise<string[]> {
       'verification.id-check.completed': 'IdCheckCompleted',
       'list.account_added': 'ListAccountAdded',
       'list.account_removed': 'ListAccountRemoved',
+      'evaluation.rule_matched': 'EvaluationRuleMatched',
       'webhook.test': 'WebhookTest',
     } as Record<string, string>
   )[eventType ?? ''];

@@ -102,6 +102,7 @@ describe('the API reference', () => {
       'verification.id-check.completed',
       'list.account_added',
       'list.account_removed',
+      'evaluation.rule_matched',
       'webhook.test',
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"\.\/webhooks\.yaml/);

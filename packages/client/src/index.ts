@@ -24,6 +24,7 @@ export type {
   CreateVerificationSession,
   Decision,
   ErrorBody,
+  EvaluationRuleMatched,
   EventType,
   FaceMatchCompleted,
   FaceMatchResult,

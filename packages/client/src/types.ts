@@ -24,6 +24,7 @@ export type IdCheckCompleted = Schemas['IdCheckCompleted'];
 export type WebhookTest = Schemas['WebhookTest'];
 export type ListAccountAdded = Schemas['ListAccountAdded'];
 export type ListAccountRemoved = Schemas['ListAccountRemoved'];
+export type EvaluationRuleMatched = Schemas['EvaluationRuleMatched'];
 /** Any webhook body: the union of the bodies of every webhook the spec declares. */
 export type WebhookEnvelope = {
   [Event in keyof webhooks]: webhooks[Event]['post']['requestBody']['content']['application/json'];

@@ -35,6 +35,8 @@ export interface EvaluationWrite {
     /** The rules' list actions, applied in order after the request's lists (docs/rules.md). */
     listActions?: readonly ListAction[];
   };
+  /** Statements the use case adds to the same transaction: the webhooks the evaluation queues (webhooks/outbox.ts). */
+  queued?: readonly Statement[];
 }
 
 export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
@@ -44,7 +46,9 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
     async write(w: EvaluationWrite): Promise<boolean> {
       const { account } = w;
       const evaluation = receiptStatement(w.receipt, w.subject, w.evaluation);
+      const queued = w.queued ?? [];
       if (!account) {
+        if (queued.length) return run.transaction([evaluation, ...queued]);
         await run.rows(evaluation.sql, evaluation.bindings);
         return true;
       }
@@ -59,6 +63,7 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
             : lists.removeStatements(w.projectId, id, [a.list]),
         ),
         evaluation,
+        ...queued,
       ];
       return run.transaction(statements);
     },

@@ -37,6 +37,7 @@ export function receive(rawBody: Uint8Array, headers: Record<string, string | st
   try {
     const event: WebhookEnvelope = verifyWebhook(rawBody, headers, 'whsec_secret', { toleranceSeconds: 300 });
     if (event.event_type === 'webhook.test') return event.data.message;
+    if (event.event_type === 'evaluation.rule_matched') return `${event.event_type} ${event.data.matched.join(' ')}`;
     if (!('status' in event)) return `${event.event_type} ${event.data.list_name}`;
     return event.status === 'success' ? `${event.event_type} ${event.data.decision}` : event.error.code;
   } catch (err) {

@@ -968,6 +968,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "evaluation.rule_matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rules matched in an evaluation
+         * @description Sent to projects subscribed to it when one or more of the project's rules matched in an
+         *     authenticate or unauthenticated evaluation (docs/rules.md): which rules, the decision
+         *     and whether a rule set it, and the tags. One per evaluation, queued in its transaction.
+         */
+        post: operations["evaluationRuleMatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2713,7 +2735,7 @@ export interface components {
          * @description An event a project can subscribe to (`webhook_events`).
          * @enum {string}
          */
-        SubscribableEventType: "verification.face-match.completed" | "verification.id-check.completed" | "list.account_added" | "list.account_removed";
+        SubscribableEventType: "verification.face-match.completed" | "verification.id-check.completed" | "list.account_added" | "list.account_removed" | "evaluation.rule_matched";
         /** @description The kind of event. */
         EventType: components["schemas"]["SubscribableEventType"] | "webhook.test";
         /** @description The members of every webhook envelope. */
@@ -2839,6 +2861,41 @@ export interface components {
         ListAccountRemoved: components["schemas"]["ListAccountEvent"] & {
             /** @constant */
             event_type: "list.account_removed";
+        };
+        /** @description The evaluation the rules matched in, and what they did. */
+        RuleMatchedData: {
+            /** @description The `request_id` of the evaluation's answer. */
+            evaluation_request_id: string;
+            /** @enum {string} */
+            kind: "authenticate" | "unauthenticated";
+            session_id: string;
+            /** @description The account authenticated; null for an unauthenticated evaluation. */
+            account_id: string | null;
+            /**
+             * @description The evaluation's decision, after the rules.
+             * @enum {string}
+             */
+            decision: "Real" | "Fake";
+            /** @description The id of the rule that set the decision; null when the scores and lists decided. */
+            decided_by: string | null;
+            rules_version: number;
+            /** @description The ids of the rules that matched, in the document's order. */
+            matched: string[];
+            tags: string[];
+        };
+        /** @description The body of an `evaluation.rule_matched` webhook. */
+        EvaluationRuleMatched: {
+            /** @description Unique id of this event, stable across delivery attempts (`x-event-id`). */
+            request_id: string;
+            project_id: string;
+            /** @constant */
+            event_type: "evaluation.rule_matched";
+            /**
+             * Format: date-time
+             * @description When the evaluation was made.
+             */
+            occurred_at: string;
+            data: components["schemas"]["RuleMatchedData"];
         };
         /** @description What a test event says. */
         WebhookTestData: {
@@ -4682,6 +4739,61 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ListAccountRemoved"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` status acknowledges the webhook; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error makes Trustgate retry. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evaluationRuleMatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
+                 *     header names in lower case, sorted and separated by spaces
+                 *     (`content-type x-event-id x-event-type`), and
+                 *     `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{the values of the headers in h, joined by '.'}.{raw body}"))`
+                 *     keyed with the project's webhook secret as a UTF-8 string. Reject the webhook when
+                 *     the signature does not match (compare in constant time) or when `t` is more than
+                 *     300 seconds from the receiver's clock. Each delivery attempt is signed with the time
+                 *     of that attempt. For the grace period of a rotated secret (`rotateWebhookSecret`) the
+                 *     header carries a second `v1`, under the previous secret, after the new secret's:
+                 *     accept the webhook when any `v1` matches any secret you hold (`verifyWebhook` of the
+                 *     client package takes a list of secrets).
+                 * @example t=1773933769,h=content-type x-event-id x-event-type,v1=388bce05b5ef3e4c9a2a3b0fb6b7a0f8b86e1d0d3c8d1a2c7c9e2f0a4b6d8e1f
+                 */
+                "x-signature": components["parameters"]["Signature"];
+                /**
+                 * @description The webhook's `request_id`; the same on every delivery attempt of the webhook.
+                 * @example 5ded1748-8c2f-4ef4-8276-32af793f62b0
+                 */
+                "x-event-id": components["parameters"]["EventId"];
+                /**
+                 * @description The webhook's `event_type`.
+                 * @example verification.face-match.completed
+                 */
+                "x-event-type": components["parameters"]["EventType"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRuleMatched"];
             };
         };
         responses: {

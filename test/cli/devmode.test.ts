@@ -139,6 +139,7 @@ describe('trustgate project reset', () => {
       [
         'accounts',
         'email_domains',
+        'evaluation_receipts',
         'identifier_accounts',
         'ingest_challenges',
         'list_members',

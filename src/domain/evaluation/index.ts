@@ -8,19 +8,20 @@ import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '..
 import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
 import { DAY_MS } from '../numbers';
 import {
-  accountScore,
-  botScore,
+  accountScoreBreakdown,
+  botBreakdown,
   decide,
   isCrawlerUserAgent,
-  multipleAccountsScore,
+  multipleAccountsBreakdown,
   riskSignalAverage,
-  riskSignalsScore,
+  riskSignalsBreakdown,
 } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type {
   AccountAggregates,
   AccountRecord,
   EmailHistoryFacts,
+  Breakdowns,
   EvaluationFacts,
   PastSession,
   Scores,
@@ -41,7 +42,12 @@ const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'educatio
 
 export interface EvaluationOutcome {
   signals: SignalResult;
+  /** The four scores: each its breakdown's value. */
   scores: Scores;
+  /** Each score's terms (domain/scoring/breakdown.ts): what the receipt gives. */
+  breakdown: Breakdowns;
+  /** A test project's account id forced the scores (domain/test-mode). */
+  forced?: boolean;
   decision: Decision;
   /** The lists that weighed in the decision (the account's, or the session's accounts'). */
   lists: string[];
@@ -74,7 +80,7 @@ export function previousIn(sessions: readonly PastSession[], current: PastSessio
 }
 
 /** The previous session as the travel rule takes it; anonymised when stored so or its address is on an anonymising list now. */
-function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>): PreviousSession | undefined {
+export function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>): PreviousSession | undefined {
   const p = facts.previous;
   if (!p?.location) return undefined;
   const listed = [...facts.previousIpLists].some((l) => ANONYMISING_LISTS.has(l));
@@ -186,33 +192,62 @@ export function accountDetails(
   return details;
 }
 
-/** The scores from the signals, the links' confidences and (authenticate) the email's score. */
-function scoresOf(
+/** The bot evidence of the session: what the bot score reads beyond the interaction counts. */
+export function botEvidence(facts: Pick<EvaluationFacts, 'session'>, signals: SignalResult) {
+  return {
+    automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
+    crawler: isCrawlerUserAgent(facts.session.facts.browser.user_agent),
+  };
+}
+
+/** The four scores of their breakdowns. */
+export function scoresOfBreakdowns(b: Breakdowns): Scores {
+  return {
+    account_score: b.account_score.value,
+    bot: b.bot.value,
+    multiple_accounts: b.multiple_accounts.value,
+    risk_signals: b.risk_signals.value,
+  };
+}
+
+/** account_score's breakdown from the other three and (authenticate) the email's score. */
+export function withAccountScore(b: Omit<Breakdowns, 'account_score'>, emailScore?: number): Breakdowns {
+  return {
+    ...b,
+    account_score: accountScoreBreakdown({
+      bot: b.bot.value,
+      risk_signals: b.risk_signals.value,
+      multiple_accounts: b.multiple_accounts.value,
+      email_score: emailScore,
+    }),
+  };
+}
+
+/** The scores' breakdowns from the signals, the links' confidences and (authenticate) the email's score. */
+function breakdownsOf(
   facts: EvaluationFacts,
   signals: SignalResult,
   links: readonly Link[],
   lists: readonly string[],
   emailScore?: number,
-): Scores {
+): Breakdowns {
   const s = facts.session.facts;
-  const bot = botScore({
-    bot: s.bot,
-    source: s.source ?? undefined,
-    automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
-    crawler: isCrawlerUserAgent(s.browser.user_agent),
-    interactive: facts.interactive,
-  });
-  const risk = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
-  const multiple = multipleAccountsScore(
-    links.map((l) => l.score),
-    lists.includes('main_account'),
+  return withAccountScore(
+    {
+      bot: botBreakdown({
+        bot: s.bot,
+        source: s.source ?? undefined,
+        ...botEvidence(facts, signals),
+        interactive: facts.interactive,
+      }),
+      risk_signals: riskSignalsBreakdown(signals.risk_signal_scores, signals.risk_signals.spoofed_ip),
+      multiple_accounts: multipleAccountsBreakdown(
+        links.map((l) => l.score),
+        lists.includes('main_account'),
+      ),
+    },
+    emailScore,
   );
-  return {
-    bot,
-    risk_signals: risk,
-    multiple_accounts: multiple,
-    account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }),
-  };
 }
 
 /** The session's risk signals, with the IP lists and the service's history. */
@@ -249,10 +284,12 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   if (!account) {
     // Unauthenticated: the session's own accounts are not linked to it.
     const links = found.filter((l) => !facts.session.accountIds.includes(l.accountId));
-    const scores = scoresOf(facts, signals, links, facts.sessionAccountLists);
+    const breakdown = breakdownsOf(facts, signals, links, facts.sessionAccountLists);
+    const scores = scoresOfBreakdowns(breakdown);
     return {
       signals,
       scores,
+      breakdown,
       decision: decide(scores.account_score, facts.project.decisionThreshold, facts.sessionAccountLists),
       lists: facts.sessionAccountLists,
       links,
@@ -260,7 +297,8 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   }
 
   const email = accountEmail(account.record, account.email, facts.now);
-  const scores = scoresOf(facts, signals, found, account.lists, email?.email_score);
+  const breakdown = breakdownsOf(facts, signals, found, account.lists, email?.email_score);
+  const scores = scoresOfBreakdowns(breakdown);
   const decision = decide(scores.account_score, facts.project.decisionThreshold, account.lists);
   const linksSession = !facts.session.accountIds.includes(account.record.id);
   const current: PastSession = {
@@ -276,6 +314,7 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   return {
     signals,
     scores,
+    breakdown,
     decision,
     lists: account.lists,
     links: found,

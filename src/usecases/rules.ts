@@ -5,14 +5,12 @@
  * process's key cache, so that the next evaluation here applies it (other processes: within
  * the cache's TTL, as other settings).
  */
-import type { Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../api-types';
+import type { Rules, RulesDocument } from '../api-types';
 import type { Clock, Random } from '../clock';
-import { backtest } from '../domain/evaluation/backtest';
 import { compileRules, describeError, validateRules } from '../domain/rules';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
-import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { RulesRepository } from '../storage/repositories/rules';
 import { actorName, type Actor } from './actor';
 
@@ -22,13 +20,9 @@ export interface RulesDeps {
   random: Random;
   rules: RulesRepository;
   auditEvents: AuditEventRepository;
-  receipts: ReceiptRepository;
   /** Drops the project from this process's key cache (its cached project carries the rules). */
   forgetProject(projectId: string): void;
 }
-
-/** A backtest replays at most this many evaluations (the newest of the range). */
-export const BACKTEST_LIMIT = 10_000;
 
 /** The document as GET /rules gives it (without the request id). */
 export type RulesView = Omit<Rules, 'request_id'>;
@@ -58,24 +52,6 @@ export function makeRulesUseCases(deps: RulesDeps) {
 
   return {
     current,
-
-    /**
-     * POST /rules/test: the draft replayed over the range's stored evaluations (the newest
-     * BACKTEST_LIMIT), against their accounts' current labels.
-     */
-    async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
-      const draft = compileRules(checkedRules({ rules: body.rules }), 0);
-      const from = new Date(body.from);
-      const to = new Date(body.to);
-      if (from.getTime() >= to.getTime()) throw new BadRequestError('request/body/from must be before request/body/to');
-      const stored = await deps.receipts.inRange(projectId, from, to, BACKTEST_LIMIT + 1);
-      const replayed = stored.slice(0, BACKTEST_LIMIT);
-      const labels = new Map(
-        replayed.flatMap((e) => (e.label && e.receipt.account_id ? [[e.receipt.account_id, e.label]] : [])),
-      );
-      const result = backtest(replayed, draft, body.decision_threshold, labels, body.max_examples ?? 10);
-      return { request_id: requestId, truncated: stored.length > BACKTEST_LIMIT, ...result };
-    },
 
     /**
      * Replaces the document: checked, then stored as the next version over the version read

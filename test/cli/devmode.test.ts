@@ -139,7 +139,6 @@ describe('trustgate project reset', () => {
       [
         'accounts',
         'email_domains',
-        'evaluation_receipts',
         'identifier_accounts',
         'ingest_challenges',
         'list_members',

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EvaluatedSession, ScoreBreakdown } from '../../src/api-types';
+import type { EvaluatedSession } from '../../src/api-types';
 import {
   evaluate,
   linkSearchOf,
@@ -16,11 +16,7 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
-import { backtest, type ReplayableEvaluation } from '../../src/domain/evaluation/backtest';
-import { receiptOf, replayableOf } from '../../src/domain/evaluation/receipt';
-import { replayedSubject, ruleSubject } from '../../src/domain/evaluation/rules';
-import { compileRules, fieldReader, METADATA_PREFIX, RULE_FIELDS, validateRules } from '../../src/domain/rules';
-import { SCORING_VERSION } from '../../src/domain/scoring';
+import { compileRules, validateRules } from '../../src/domain/rules';
 import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -406,162 +402,5 @@ describe('the pieces', () => {
       lastCountry: 'FR',
       countries: ['FR', 'GB', 'US'],
     });
-  });
-});
-
-describe('receiptOf', () => {
-  const at = { requestId: '2e8a4c6f-0b1d-4e3f-a5c7-9d1e3f5a7b9c', projectId: 'p', at: NOW };
-  /** value = (1 − Π (1 − p)^count) · (1 − discount.p), computed here. */
-  const recompute = (b: ScoreBreakdown) => {
-    let none = 1;
-    for (const t of b.terms) for (let i = 0; i < t.count; i++) none *= 1 - t.p;
-    const risk = Math.min(1, Math.max(0, 1 - none));
-    return b.discount ? risk * (1 - b.discount.p) : risk;
-  };
-
-  it('when an account with links, a listed address and email history is evaluated, then the receipt holds its terms and inputs', () => {
-    const f = facts({
-      ipLists: new Set(['tor']),
-      network: { fraudOnIp: 2, fraudOnBlock: 1, ipFakeSessions: 3, ipBlockedAccounts: 0, ipDistinctAccounts: 4 },
-      identifierMatches: [
-        { type: 'browser', value: 'device-1', accountIds: ['b', 'c'] },
-        { type: 'email', value: 'ada@example.org', accountIds: ['d'] },
-      ],
-      account: {
-        record: account(),
-        lists: [],
-        sessions: [],
-        email: { accountsFromDomain: 5, fraudAccountsWithAddress: 1, fraudAccountsAtDomain: 0 },
-      },
-    });
-    const out = evaluate(f);
-    const r = receiptOf(f, out, at);
-    for (const score of ['account_score', 'bot', 'multiple_accounts', 'risk_signals'] as const) {
-      expect(r.breakdown[score].value).toBe(out.scores[score]);
-      expect(recompute(r.breakdown[score])).toBe(out.scores[score]);
-    }
-    expect(r.breakdown.multiple_accounts.terms.reduce((n, t) => n + t.count, 0)).toBe(out.links.length);
-    expect(out.links.length).toBe(3);
-    expect(r.breakdown.risk_signals.terms.find((t) => t.name === 'tor')).toMatchObject({ weight: 0.8, raised: true });
-    expect(r.inputs).toMatchObject({
-      interactive: true,
-      ip_lists: ['tor'],
-      network: {
-        fraud_on_ip: 2,
-        fraud_on_block: 1,
-        ip_fake_sessions: 3,
-        ip_blocked_accounts: 0,
-        ip_distinct_accounts: 4,
-      },
-      email: { accounts_from_domain: 5, fraud_accounts_with_address: 1, fraud_accounts_at_domain: 0 },
-      accounts_linked: 3,
-    });
-    expect(r.inputs.email?.email_score).toBe(out.account?.email?.email_score);
-    expect(r).toMatchObject({
-      account_id: 'acct',
-      operation: 'authenticateSession',
-      threshold: 0.8,
-      scoring_version: SCORING_VERSION,
-    });
-    expect(r.decided_by).toEqual({ source: 'threshold', list: null, rule: null });
-    expect(r.decision).toBe(out.scores.account_score >= 0.8 ? 'Fake' : 'Real');
-    expect(JSON.stringify(r).length).toBeLessThan(4096);
-  });
-
-  it('when a list or a rule decides, then the receipt names it', () => {
-    const blocked = facts({ account: { record: account(), lists: ['block'], sessions: [] } });
-    expect(receiptOf(blocked, evaluate(blocked), at).decided_by).toEqual({ source: 'list', list: 'block', rule: null });
-    const checked = validateRules({
-      rules: [{ id: 'all-fake', when: { field: 'bot', op: 'gte', value: 0 }, then: { decision: 'Fake' } }],
-    });
-    if (!checked.ok) throw new Error('invalid document');
-    const ruled = facts({ rules: compileRules(checked.document, 4) });
-    const r = receiptOf(ruled, evaluate(ruled), at);
-    expect(r.decided_by).toEqual({ source: 'rule', list: null, rule: 'all-fake' });
-    expect(r).toMatchObject({ decision: 'Fake', rules: { version: 4, matched: ['all-fake'], decided_by: 'all-fake' } });
-  });
-
-  it('when a session is evaluated unauthenticated, then the receipt has no account and no email', () => {
-    const f = facts({ interactive: false, account: undefined, sessionAccountLists: ['allow'] });
-    const r = receiptOf(f, evaluate(f), at);
-    expect(r).toMatchObject({ account_id: null, operation: 'evaluateUnauthenticatedSession', decision: 'Real' });
-    expect(r.inputs).toMatchObject({ interactive: false, email: null, lists: ['allow'] });
-    expect(r.decided_by).toEqual({ source: 'list', list: 'allow', rule: null });
-  });
-});
-
-describe('backtest', () => {
-  const at = (requestId: string) => ({ requestId, projectId: 'p', at: NOW });
-  const draft = (doc: unknown) => {
-    const checked = validateRules(doc);
-    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-    return compileRules(checked.document, 0);
-  };
-  /** An authenticate of account `id` with these metadata and links, as a receipt and a stored subject. */
-  function stored(id: string, metadata: Record<string, unknown>, linked: string[] = []): ReplayableEvaluation {
-    const f = facts({
-      account: { record: account({ id, metadata }), lists: [], sessions: [] },
-      identifierMatches: linked.length ? [{ type: 'browser', value: 'device-1', accountIds: linked }] : [],
-    });
-    const out = evaluate(f);
-    return { receipt: receiptOf(f, out, at(`req-${id}`)), subject: replayableOf(f, out) };
-  }
-
-  it('when a subject is kept for replay, then every field rules can name reads from it as from the evaluation', () => {
-    const f = facts({
-      account: { record: account({ metadata: { tier: 'gold', 'a.b': 1 } }), lists: ['review'], sessions: [] },
-      identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['b', 'c'] }],
-    });
-    const out = evaluate(f);
-    const subject = ruleSubject(f, out);
-    const kept = replayedSubject(JSON.parse(JSON.stringify(replayableOf(f, out))), subject.decision);
-    const fields = [...Object.keys(RULE_FIELDS), `${METADATA_PREFIX}tier`, `${METADATA_PREFIX}a.b`];
-    for (const field of fields) expect([field, fieldReader(field)(kept)]).toEqual([field, fieldReader(field)(subject)]);
-    expect(JSON.stringify(replayableOf(f, out)).length).toBeLessThan(JSON.stringify(subject).length);
-  });
-
-  it('when labels are given, then precision and recall of the current decisions, the draft and each rule come out', () => {
-    const evaluations = [
-      stored('a', { tier: 'gold' }),
-      stored('b', {}, ['x', 'y']),
-      stored('c', {}),
-      stored('d', { tier: 'gold' }),
-    ];
-    const rules = draft({
-      rules: [
-        {
-          id: 'gold-is-fake',
-          when: { field: `${METADATA_PREFIX}tier`, op: 'eq', value: 'gold' },
-          then: { decision: 'Fake' },
-        },
-        { id: 'linked', when: { field: 'accounts_linked', op: 'gte', value: 1 }, then: { tags: ['linked'] } },
-      ],
-    });
-    const labels = new Map([
-      ['a', 'fraud'],
-      ['b', 'fraud'],
-      ['c', 'legit'],
-    ] as const);
-    const result = backtest(evaluations, rules, 0.99, labels);
-    // At 0.99 nothing is Fake by its scores; the gold accounts are by the rule.
-    expect(evaluations.every((e) => e.receipt.breakdown.account_score.value < 0.99)).toBe(true);
-    const before = evaluations.filter((e) => e.receipt.decision === 'Fake').map((e) => e.receipt.account_id);
-    expect(result.to_fake).toBe(['a', 'd'].filter((id) => !before.includes(id)).length);
-    expect(result.to_real).toBe(before.filter((id) => id !== 'a' && id !== 'd').length);
-    expect(result.rules).toEqual([
-      { id: 'gold-is-fake', matched: 2, decided: 2 },
-      { id: 'linked', matched: 1, decided: 0 },
-    ]);
-    expect(result.labels).toMatchObject({
-      labelled: 3,
-      draft: { precision: 1, recall: 0.5 },
-      rules: [
-        { id: 'gold-is-fake', precision: 1, recall: 0.5 },
-        { id: 'linked', precision: 1, recall: 0.5 },
-      ],
-    });
-    expect(backtest(evaluations, rules, 0.99).labels).toBeNull();
-    // The document and threshold they had (none, 0.8): nothing changes.
-    expect(backtest(evaluations, draft({ rules: [] }), undefined).changed).toBe(0);
   });
 });

@@ -8,20 +8,19 @@ import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '..
 import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
 import { DAY_MS } from '../numbers';
 import {
-  accountScoreBreakdown,
-  botBreakdown,
+  accountScore,
+  botScore,
   decide,
   isCrawlerUserAgent,
-  multipleAccountsBreakdown,
+  multipleAccountsScore,
   riskSignalAverage,
-  riskSignalsBreakdown,
+  riskSignalsScore,
 } from '../scoring';
 import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type {
   AccountAggregates,
   AccountRecord,
   EmailHistoryFacts,
-  Breakdowns,
   EvaluationFacts,
   PastSession,
   Scores,
@@ -42,12 +41,7 @@ const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'educatio
 
 export interface EvaluationOutcome {
   signals: SignalResult;
-  /** The four scores: each its breakdown's value. */
   scores: Scores;
-  /** Each score's terms (domain/scoring/breakdown.ts): what the receipt gives. */
-  breakdown: Breakdowns;
-  /** A test project's account id forced the scores (domain/test-mode). */
-  forced?: boolean;
   decision: Decision;
   /** The lists that weighed in the decision (the account's, or the session's accounts'). */
   lists: string[];
@@ -80,7 +74,7 @@ export function previousIn(sessions: readonly PastSession[], current: PastSessio
 }
 
 /** The previous session as the travel rule takes it; anonymised when stored so or its address is on an anonymising list now. */
-export function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>): PreviousSession | undefined {
+function previousOf(facts: Pick<EvaluationFacts, 'previous' | 'previousIpLists'>): PreviousSession | undefined {
   const p = facts.previous;
   if (!p?.location) return undefined;
   const listed = [...facts.previousIpLists].some((l) => ANONYMISING_LISTS.has(l));
@@ -192,62 +186,33 @@ export function accountDetails(
   return details;
 }
 
-/** The bot evidence of the session: what the bot score reads beyond the interaction counts. */
-export function botEvidence(facts: Pick<EvaluationFacts, 'session'>, signals: SignalResult) {
-  return {
-    automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
-    crawler: isCrawlerUserAgent(facts.session.facts.browser.user_agent),
-  };
-}
-
-/** The four scores of their breakdowns. */
-export function scoresOfBreakdowns(b: Breakdowns): Scores {
-  return {
-    account_score: b.account_score.value,
-    bot: b.bot.value,
-    multiple_accounts: b.multiple_accounts.value,
-    risk_signals: b.risk_signals.value,
-  };
-}
-
-/** account_score's breakdown from the other three and (authenticate) the email's score. */
-export function withAccountScore(b: Omit<Breakdowns, 'account_score'>, emailScore?: number): Breakdowns {
-  return {
-    ...b,
-    account_score: accountScoreBreakdown({
-      bot: b.bot.value,
-      risk_signals: b.risk_signals.value,
-      multiple_accounts: b.multiple_accounts.value,
-      email_score: emailScore,
-    }),
-  };
-}
-
-/** The scores' breakdowns from the signals, the links' confidences and (authenticate) the email's score. */
-function breakdownsOf(
+/** The scores from the signals, the links' confidences and (authenticate) the email's score. */
+function scoresOf(
   facts: EvaluationFacts,
   signals: SignalResult,
   links: readonly Link[],
   lists: readonly string[],
   emailScore?: number,
-): Breakdowns {
+): Scores {
   const s = facts.session.facts;
-  return withAccountScore(
-    {
-      bot: botBreakdown({
-        bot: s.bot,
-        source: s.source ?? undefined,
-        ...botEvidence(facts, signals),
-        interactive: facts.interactive,
-      }),
-      risk_signals: riskSignalsBreakdown(signals.risk_signal_scores, signals.risk_signals.spoofed_ip),
-      multiple_accounts: multipleAccountsBreakdown(
-        links.map((l) => l.score),
-        lists.includes('main_account'),
-      ),
-    },
-    emailScore,
+  const bot = botScore({
+    bot: s.bot,
+    source: s.source ?? undefined,
+    automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
+    crawler: isCrawlerUserAgent(s.browser.user_agent),
+    interactive: facts.interactive,
+  });
+  const risk = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
+  const multiple = multipleAccountsScore(
+    links.map((l) => l.score),
+    lists.includes('main_account'),
   );
+  return {
+    bot,
+    risk_signals: risk,
+    multiple_accounts: multiple,
+    account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }),
+  };
 }
 
 /** The session's risk signals, with the IP lists and the service's history. */
@@ -284,12 +249,10 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   if (!account) {
     // Unauthenticated: the session's own accounts are not linked to it.
     const links = found.filter((l) => !facts.session.accountIds.includes(l.accountId));
-    const breakdown = breakdownsOf(facts, signals, links, facts.sessionAccountLists);
-    const scores = scoresOfBreakdowns(breakdown);
+    const scores = scoresOf(facts, signals, links, facts.sessionAccountLists);
     return {
       signals,
       scores,
-      breakdown,
       decision: decide(scores.account_score, facts.project.decisionThreshold, facts.sessionAccountLists),
       lists: facts.sessionAccountLists,
       links,
@@ -297,8 +260,7 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   }
 
   const email = accountEmail(account.record, account.email, facts.now);
-  const breakdown = breakdownsOf(facts, signals, found, account.lists, email?.email_score);
-  const scores = scoresOfBreakdowns(breakdown);
+  const scores = scoresOf(facts, signals, found, account.lists, email?.email_score);
   const decision = decide(scores.account_score, facts.project.decisionThreshold, account.lists);
   const linksSession = !facts.session.accountIds.includes(account.record.id);
   const current: PastSession = {
@@ -314,7 +276,6 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   return {
     signals,
     scores,
-    breakdown,
     decision,
     lists: account.lists,
     links: found,

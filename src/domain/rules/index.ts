@@ -1,5 +1,5 @@
 /** Rules as code (docs/rules.md): the fields, the checks of a document, its compilation and its application. Pure. */
-export { METADATA_PREFIX, RULE_FIELDS, fieldKind, fieldReader, type FieldKind, type RuleSubject } from './fields';
+export { METADATA_PREFIX, RULE_FIELDS, fieldKind, type FieldKind, type RuleSubject } from './fields';
 export {
   MAX_DEPTH,
   MAX_RULES,

@@ -17,11 +17,9 @@ import {
   RISK_SIGNAL_WEIGHTS,
   SIGNAL_AVERAGE_HALF_LIFE_DAYS,
 } from './constants';
-import { clamp01, DAY_MS } from '../numbers';
-import { breakdown, term, type ScoreBreakdown } from './breakdown';
+import { clamp01, DAY_MS, noisyOr } from '../numbers';
 
 export * from './constants';
-export * from './breakdown';
 
 /** An event count; anything that is not a positive number counts as 0. */
 function count(n: number): number {
@@ -76,18 +74,14 @@ export function interactionDoubt(bot: Bot, source: SessionSource | undefined): n
  * bot = 1 - (1 - base)(1 - automation·A)(1 - crawler·C)(1 - doubt·N), with N the weight for an
  * interactive session (a form was submitted) or a passive one.
  */
-export function botBreakdown(i: BotInputs): ScoreBreakdown {
-  const noInteraction = i.interactive ? BOT_WEIGHTS.no_interaction_interactive : BOT_WEIGHTS.no_interaction_passive;
-  return breakdown([
-    term('base', BOT_WEIGHTS.base, 1),
-    term('automation', BOT_WEIGHTS.automation, i.automation ? 1 : 0),
-    term('crawler', BOT_WEIGHTS.crawler, i.crawler ? 1 : 0),
-    term('no_interaction', noInteraction, interactionDoubt(i.bot, i.source)),
-  ]);
-}
-
 export function botScore(i: BotInputs): number {
-  return botBreakdown(i).value;
+  const noInteraction = i.interactive ? BOT_WEIGHTS.no_interaction_interactive : BOT_WEIGHTS.no_interaction_passive;
+  return noisyOr([
+    BOT_WEIGHTS.base,
+    i.automation ? BOT_WEIGHTS.automation : 0,
+    i.crawler ? BOT_WEIGHTS.crawler : 0,
+    noInteraction * interactionDoubt(i.bot, i.source),
+  ]);
 }
 
 // ---------------------------------------------------------------- risk signals
@@ -101,38 +95,21 @@ export const SCORED_SIGNALS = Object.keys(RISK_SIGNAL_WEIGHTS).filter((k) => k !
  * The session's signal scores taken together (weighted noisy-OR; spoofed_ip has no score,
  * its boolean counts as 1 or 0): 1 - Π (1 - w_s · score_s).
  */
-export function riskSignalsBreakdown(scores: EvaluatedRiskSignalScores, spoofedIp: boolean): ScoreBreakdown {
-  return breakdown([
-    ...SCORED_SIGNALS.map((s) => term(s, RISK_SIGNAL_WEIGHTS[s], clamp01(scores[s]))),
-    term('spoofed_ip', RISK_SIGNAL_WEIGHTS.spoofed_ip, spoofedIp ? 1 : 0),
-  ]);
-}
-
 export function riskSignalsScore(scores: EvaluatedRiskSignalScores, spoofedIp: boolean): number {
-  return riskSignalsBreakdown(scores, spoofedIp).value;
+  const terms = SCORED_SIGNALS.map((s) => RISK_SIGNAL_WEIGHTS[s] * clamp01(scores[s]));
+  terms.push(spoofedIp ? RISK_SIGNAL_WEIGHTS.spoofed_ip : 0);
+  return noisyOr(terms);
 }
 
 // ---------------------------------------------------------------- multiple accounts
 
 /**
  * From the link scores of the account's (or session's) linked accounts:
- * 1 - Π (1 - link_weight · link_score); 0 when the account is on main_account. Links of one
- * score are one term counted as many times (strongest first), so that a receipt stays small
- * when many accounts are linked.
+ * 1 - Π (1 - link_weight · link_score); 0 when the account is on main_account.
  */
-export function multipleAccountsBreakdown(linkScores: readonly number[], onMainAccount: boolean): ScoreBreakdown {
-  if (onMainAccount) return breakdown([]);
-  const counts = new Map<number, number>();
-  for (const s of linkScores) counts.set(clamp01(s), (counts.get(clamp01(s)) ?? 0) + 1);
-  return breakdown(
-    [...counts]
-      .sort(([a], [b]) => b - a)
-      .map(([score, n]) => term('linked_account', MULTIPLE_ACCOUNTS.link_weight, score, n)),
-  );
-}
-
 export function multipleAccountsScore(linkScores: readonly number[], onMainAccount: boolean): number {
-  return multipleAccountsBreakdown(linkScores, onMainAccount).value;
+  if (onMainAccount) return 0;
+  return noisyOr(linkScores.map((s) => MULTIPLE_ACCOUNTS.link_weight * clamp01(s)));
 }
 
 // ---------------------------------------------------------------- account score and decision
@@ -150,24 +127,18 @@ export interface AccountScoreParts {
  *                 · (1 - t·trust)
  * where risk = max(0, email_score) and trust = max(0, -email_score); no email counts as 0.
  */
-export function accountScoreBreakdown(parts: AccountScoreParts): ScoreBreakdown {
+export function accountScore(parts: AccountScoreParts): number {
   const email =
     parts.email_score === undefined || Number.isNaN(parts.email_score)
       ? 0
       : Math.min(1, Math.max(-1, parts.email_score));
-  return breakdown(
-    [
-      term('bot', ACCOUNT_WEIGHTS.bot, clamp01(parts.bot)),
-      term('risk_signals', ACCOUNT_WEIGHTS.risk_signals, clamp01(parts.risk_signals)),
-      term('multiple_accounts', ACCOUNT_WEIGHTS.multiple_accounts, clamp01(parts.multiple_accounts)),
-      term('email_risk', ACCOUNT_WEIGHTS.email_risk, Math.max(0, email)),
-    ],
-    term('email_trust', ACCOUNT_WEIGHTS.email_trust, Math.max(0, -email)),
-  );
-}
-
-export function accountScore(parts: AccountScoreParts): number {
-  return accountScoreBreakdown(parts).value;
+  const risk = noisyOr([
+    ACCOUNT_WEIGHTS.bot * clamp01(parts.bot),
+    ACCOUNT_WEIGHTS.risk_signals * clamp01(parts.risk_signals),
+    ACCOUNT_WEIGHTS.multiple_accounts * clamp01(parts.multiple_accounts),
+    ACCOUNT_WEIGHTS.email_risk * Math.max(0, email),
+  ]);
+  return clamp01(risk * (1 - ACCOUNT_WEIGHTS.email_trust * Math.max(0, -email)));
 }
 
 /**

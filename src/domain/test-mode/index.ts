@@ -16,22 +16,12 @@
 import type { EvaluatedRiskSignals, WebhookErrorCode } from '../../api-types';
 import {
   accountDetails,
-  scoresOfBreakdowns,
   sessionsWithCurrent,
-  withAccountScore,
   type EvaluationFacts,
   type EvaluationOutcome,
   type PastSession,
 } from '../evaluation';
-import {
-  BOT_WEIGHTS,
-  breakdown,
-  decide,
-  forced as forcedScore,
-  RISK_SIGNAL_WEIGHTS,
-  riskSignalsBreakdown,
-  term,
-} from '../scoring';
+import { accountScore, BOT_WEIGHTS, decide, RISK_SIGNAL_WEIGHTS, riskSignalsScore } from '../scoring';
 import type { SignalResult } from '../signals';
 import type { AnalysisOutcome, DocumentFindings, FaceFindings } from '../verification/analysis';
 
@@ -116,26 +106,28 @@ export function forcedOutcome(
   outcome: EvaluationOutcome,
 ): EvaluationOutcome {
   let { signals } = outcome;
-  let { bot, multiple_accounts } = outcome.breakdown;
-  if (directive.kind === 'fake' && bot.value < FORCED_BOT) bot = forcedScore(FORCED_BOT);
+  let { bot, multiple_accounts } = outcome.scores;
+  if (directive.kind === 'fake') bot = Math.max(bot, FORCED_BOT);
   if (directive.kind === 'real') {
     signals = noSignals(signals);
-    bot = breakdown([term('base', BOT_WEIGHTS.base, 1)]);
-    multiple_accounts = breakdown([]);
+    bot = BOT_WEIGHTS.base;
+    multiple_accounts = 0;
   }
   if (directive.kind === 'signal') signals = raised(signals, directive.signal);
-  const risk_signals = riskSignalsBreakdown(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
-  const breakdowns = withAccountScore({ bot, risk_signals, multiple_accounts }, outcome.account?.email?.email_score);
-  const scores = scoresOfBreakdowns(breakdowns);
-  const decision = decide(scores.account_score, facts.project.decisionThreshold, outcome.lists);
+  const risk_signals = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
+  const account_score = accountScore({
+    bot,
+    risk_signals,
+    multiple_accounts,
+    email_score: outcome.account?.email?.email_score,
+  });
+  const decision = decide(account_score, facts.project.decisionThreshold, outcome.lists);
   // The forced outcome decides, not a rule (the rules' matches, lists and tags stay).
   const { decision: _ruled, decidedBy: _by, ...rules } = outcome.rules;
   const forced = {
     ...outcome,
     signals,
-    scores,
-    breakdown: breakdowns,
-    forced: true,
+    scores: { bot, risk_signals, multiple_accounts, account_score },
     decision,
     rules,
   };

@@ -1,31 +1,25 @@
 /**
  * An evaluation's writes, in one transaction: the account (only if it has not changed since it
  * was read: its version), the session's link to it, its lists (the request's, then the rules'),
- * and the evaluation's receipt, whose INSERT also records the evaluation on the session (with
- * what the rules did; receipts.ts, migration 0027).
+ * and the session's evaluation (with what the rules did).
  * They are built here as statements (storage/statements.ts) and run by the connection that
  * serves them: on SQLite the SQLite thread's, on the connection the evaluation's reads use
  * (sqlite-thread.ts), so that its page cache survives them; on PostgreSQL a knex transaction.
  */
 import type { Knex } from 'knex';
-import type { EvaluationReceipt, ListName } from '../../api-types';
+import type { ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
-import type { ReplayableSubject } from '../../domain/evaluation/rules';
 import type { ListAction } from '../../domain/rules';
 import { statementsOn, type Statement, type StatementRunner } from '../statements';
 import { evaluatedAccountStatements } from './accounts';
 import { makeListRepository } from './lists';
-import { receiptStatement } from './receipts';
-import { linkStatements, type SessionEvaluation } from './sessions';
+import { evaluationStatement, linkStatements, type SessionEvaluation } from './sessions';
 
 export interface EvaluationWrite {
   projectId: string;
   sessionId: string;
   at: Date;
   evaluation: SessionEvaluation;
-  /** The evaluation's receipt, and what its rules read (domain/evaluation/receipt.ts). */
-  receipt: EvaluationReceipt;
-  subject: ReplayableSubject;
   /** authenticate: the account as evaluated, as it was read, whether this session links to it, the lists asked for. */
   account?: {
     record: AccountRecord;
@@ -45,7 +39,7 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
     /** Writes it all or nothing; false (nothing written) when the account changed since it was read. */
     async write(w: EvaluationWrite): Promise<boolean> {
       const { account } = w;
-      const evaluation = receiptStatement(w.receipt, w.subject, w.evaluation);
+      const evaluation = evaluationStatement(w.projectId, w.sessionId, w.evaluation);
       const queued = w.queued ?? [];
       if (!account) {
         if (queued.length) return run.transaction([evaluation, ...queued]);

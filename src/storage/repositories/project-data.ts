@@ -24,7 +24,6 @@ export const PROJECT_DATA_TABLES = [
   { table: 'identifier_accounts' },
   { table: 'session_accounts' },
   { table: 'ingest_challenges' },
-  { table: 'evaluation_receipts' },
   { table: 'session_facts', via: { column: 'session_id', parent: 'sessions', key: 'id' } },
   { table: 'sessions' },
   { table: 'email_domains' },

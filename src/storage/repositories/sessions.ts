@@ -179,22 +179,19 @@ export function makeSessionRepository(db: Knex) {
 
 export type SessionRepository = ReturnType<typeof makeSessionRepository>;
 
-/** An evaluation as the session's columns keep it: decision, account_score, evaluated_at, risk_scores, rules_outcome. */
-export function evaluationValues(e: SessionEvaluation): [string, number, number, string, string | null] {
-  return [
-    e.decision,
-    e.accountScore,
-    e.at.getTime(),
-    JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
-    e.rules && e.rules.version > 0 ? JSON.stringify(e.rules) : null,
-  ];
-}
-
 /** The statement that records an evaluation on the session. */
 export function evaluationStatement(projectId: string, id: string, e: SessionEvaluation): Statement {
   return {
     sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ? WHERE id = ? AND project_id = ?`,
-    bindings: [...evaluationValues(e), id, projectId],
+    bindings: [
+      e.decision,
+      e.accountScore,
+      e.at.getTime(),
+      JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
+      e.rules && e.rules.version > 0 ? JSON.stringify(e.rules) : null,
+      id,
+      projectId,
+    ],
   };
 }
 

@@ -108,26 +108,6 @@ describe('POST /session/authenticate', () => {
     expect(withRules).toBeLessThanOrEqual(STATEMENT_BUDGET);
   });
 
-  it('when a session is evaluated, then its receipt is written by the statement that records the evaluation on the session, not one more', async () => {
-    const s = scenario(ctx);
-    await s.signIn({ id: 'first' });
-    const sessionId = await s.ingest(personSession());
-    await request(ctx.app).get(`/session/${sessionId}`).set('x-api-key', ctx.project.api_key).expect(200);
-    for (const run of [
-      () => s.unauthenticated(sessionId, true),
-      () => s.authenticated(sessionId, { id: 'first' }, true),
-    ]) {
-      const statements = await statementsOf(ctx.testDb.db, run);
-      expect(statements.filter((q) => /^\s*INSERT INTO evaluation_receipts/i.test(q))).toHaveLength(1);
-      expect(statements.filter((q) => /^\s*UPDATE sessions/i.test(q))).toHaveLength(0);
-      expect(statements.length).toBeLessThanOrEqual(STATEMENT_BUDGET);
-    }
-    // Unauthenticated: one write, no transaction.
-    const unauthenticated = await statementsOf(ctx.testDb.db, () => s.unauthenticated(sessionId, true));
-    expect(unauthenticated.filter((q) => /^\s*(BEGIN|COMMIT)/i.test(q))).toHaveLength(0);
-    expect(unauthenticated.length).toBeLessThanOrEqual(8);
-  });
-
   it('when the history grows, then the number of statements does not', async () => {
     const { accountId, sessionId } = await withHistory();
     const s = scenario(ctx);
@@ -173,7 +153,6 @@ async function written(db: Knex, projectId: string, sessionId: string) {
     session: await db('sessions')
       .where({ id: sessionId })
       .first('decision', 'account_score', 'evaluated_at', 'risk_scores', 'rules_outcome'),
-    receipts: await db('evaluation_receipts').where({ project_id: projectId }).orderBy('request_id'),
   };
 }
 
@@ -187,7 +166,6 @@ describe('the evaluation write', () => {
     ['lists', 'INSERT'],
     ['list_members', 'INSERT'],
     ['sessions', 'UPDATE'],
-    ['evaluation_receipts', 'INSERT'],
   ];
   it.each(steps)('when the write to %s (%s) fails, then nothing of the evaluation is written', async (table, op) => {
     const s = scenario(ctx);

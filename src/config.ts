@@ -348,7 +348,7 @@ export function listenUrl(host: string, port: number): string {
 }
 
 /** The database's defaults (DATABASE_POOL_SIZE, SQLITE_CACHE_MB, SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not given. */
-export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 64, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
+export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 256, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
 
 /** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;

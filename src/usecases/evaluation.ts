@@ -99,10 +99,10 @@ export interface EvaluationDeps {
   /** Spans for the stages: gather, evaluate, persist. */
   tracing?: Pick<Tracing, 'span'>;
   /** `evaluation.rule_matched` webhooks, queued in the evaluation's transaction (webhooks/outbox.ts). */
-  outbox?: Pick<Outbox, 'enqueueStatements'>;
-  random?: Random;
+  outbox: Pick<Outbox, 'enqueueStatements'>;
+  random: Random;
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
-  webhooksQueued?(): void;
+  webhooksQueued(): void;
 }
 
 /** Which request made an evaluation (for the events it sends). */
@@ -341,7 +341,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
   /** The `evaluation.rule_matched` webhook of an evaluation in which rules matched, when the project subscribes to it. */
   function ruleMatched(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, made: Made, now: Date) {
     const { rules } = outcome;
-    if (!deps.outbox || !deps.random || rules.matched.length === 0) return undefined;
+    if (rules.matched.length === 0) return undefined;
     if (!subscribes(project, 'evaluation.rule_matched')) return undefined;
     const requestId = deps.random.uuid();
     const body: EvaluationRuleMatched = {
@@ -409,7 +409,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       ...(queued ? { queued } : {}),
     });
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
-    if (written && queued) deps.webhooksQueued?.();
+    if (written && queued) deps.webhooksQueued();
     return written;
   }
 

@@ -164,7 +164,6 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     stopping = true;
     // GET /readyz answers 503 from now on, to a load balancer still asking on an open connection.
     runtime.services.readiness.stopping();
-    logger.info({ signal }, 'shutting down');
     stopWorker.abort();
     // Drains: no new connections; the requests under way are answered, and each keep-alive
     // connection is closed as soon as it has no request in flight.
@@ -173,6 +172,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       worker.then(() => runtime.close()).finally(() => process.exit(0));
     });
     const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
+    // Logged once the listener is closed: whoever reads the line finds new connections refused.
+    logger.info({ signal }, 'shutting down');
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));

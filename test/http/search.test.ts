@@ -18,6 +18,7 @@ import type {
 } from '../../src/api-types';
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import type { Project } from '../../src/storage/repositories/projects';
+import { EXPORT_BATCH } from '../../src/usecases/search';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { example } from '../helpers/spec';
 
@@ -496,6 +497,31 @@ describe('exportSessions', () => {
     const rows = parseCsv(res.body as string);
     expect(rows.length).toBe(total + 1);
     expect(rows[1]![0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('when more sessions than a batch are exported, then they are read a batch at a time and all sent', async () => {
+    for (let i = 0; i < EXPORT_BATCH + 20; i++)
+      sessions.push(
+        await addSession(project, {
+          startTime: NOW - 2000 * HOUR - i * 1000,
+          deviceId: 'device-bulk',
+          fingerprint: 'bulk',
+          ip: '81.2.7.1',
+          country: 'GB',
+        }),
+      );
+    const reads = jest.spyOn(ctx.services.repos.search, 'sessions');
+    try {
+      const res = await get('/sessions/export', { format: 'ndjson', device_id: 'device-bulk' });
+      expect(res.status).toBe(200);
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      const lines = res.text.trimEnd().split('\n');
+      expect(lines.length).toBe(EXPORT_BATCH + 20);
+      expect(new Set(lines.map((l) => (JSON.parse(l) as SessionSummary).session_id)).size).toBe(EXPORT_BATCH + 20);
+      expect(reads.mock.calls.map((c) => c[3])).toEqual([EXPORT_BATCH, EXPORT_BATCH]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   test('when exported as NDJSON by signal, then the lines are the sessions the list gives', async () => {

@@ -216,15 +216,20 @@ export function makeSearchRepository(db: Knex) {
           sql: 'EXISTS (SELECT 1 FROM identifier_accounts ia WHERE ia.project_id = a.project_id AND ia.kind = ? AND ia.value = ? AND ia.account_id = a.id)',
           bindings: [IDENTIFIER_KINDS[k], f[k]],
         });
-    // An account's addresses: its session links, from the account's own (covering) index.
+    // An account's addresses: its session links, from the account's index (its sessions, a few),
+    // never from the address's (a shared address's every session, once per account of the window).
+    // SQLite, without statistics, takes the address index: it is named.
+    const links = pg
+      ? 'session_accounts sx'
+      : 'session_accounts sx INDEXED BY session_accounts_project_id_account_id_session_id_index';
     if (unused('ipAddress'))
       out.push({
-        sql: 'EXISTS (SELECT 1 FROM session_accounts sx WHERE sx.project_id = a.project_id AND sx.account_id = a.id AND sx.ip_address = ?)',
+        sql: `EXISTS (SELECT 1 FROM ${links} WHERE sx.project_id = a.project_id AND sx.account_id = a.id AND sx.ip_address = ?)`,
         bindings: [f.ipAddress],
       });
     if (unused('network'))
       out.push({
-        sql: 'EXISTS (SELECT 1 FROM session_accounts sx WHERE sx.project_id = a.project_id AND sx.account_id = a.id AND sx.ip_block = ?)',
+        sql: `EXISTS (SELECT 1 FROM ${links} WHERE sx.project_id = a.project_id AND sx.account_id = a.id AND sx.ip_block = ?)`,
         bindings: [f.network],
       });
     return out;

@@ -14,6 +14,7 @@ import type {
   SessionSummary,
 } from '../api-types';
 import { ipBlock, normaliseIp } from '../domain/enrichment/ip';
+import { round3 } from '../domain/numbers';
 import { AVERAGED_SIGNALS } from '../domain/scoring';
 import { ON_THRESHOLD } from '../domain/signals';
 import { BadRequestError } from '../errors';
@@ -133,10 +134,22 @@ export function accountFilters(q: AccountSearchQuery): AccountFilters {
   };
 }
 
+/**
+ * A session's account_score is stored as computed and answered rounded to 3 decimals (round3,
+ * as authenticate answers it): the score range is on the answered value, so its bounds become
+ * bounds on the stored one. round3(x) >= m exactly when x >= (ceil(1000 m) - 0.5) / 1000, and
+ * round3(x) <= M exactly when x < (floor(1000 M) + 0.5) / 1000 (Math.round rounds halves up).
+ */
+const EPSILON = 1e-9;
+const storedScoreFrom = (m: number) => (Math.ceil(m * 1000 - EPSILON) - 0.5) / 1000;
+const storedScoreBelow = (m: number) => (Math.floor(m * 1000 + EPSILON) + 0.5) / 1000;
+
 export function sessionFilters(q: SessionSearchQuery): SessionFilters {
-  const { from, to, ...common } = commonFilters(q);
+  const { from, to, minScore, maxScore, ...common } = commonFilters(q);
   return {
     ...common,
+    ...(minScore !== undefined ? { scoreFrom: storedScoreFrom(minScore) } : {}),
+    ...(maxScore !== undefined ? { scoreBelow: storedScoreBelow(maxScore) } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
     ...(q.signal !== undefined ? { signal: q.signal } : {}),
@@ -180,7 +193,7 @@ function sessionSummary(row: SessionSearchRow, accountIds: string[]): SessionSum
     ip_address: row.ip_address,
     ...(row.country_code ? { country_code: row.country_code } : {}),
     ...(row.decision ? { decision: row.decision as Decision } : {}),
-    ...(row.account_score != null ? { account_score: Number(row.account_score) } : {}),
+    ...(row.account_score != null ? { account_score: round3(Number(row.account_score)) } : {}),
     risk_signals: raisedSignals(row.risk_scores),
   };
 }

@@ -20,6 +20,7 @@ import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import type { Project } from '../../src/storage/repositories/projects';
 import { EXPORT_BATCH } from '../../src/usecases/search';
 import { makeTestContext, type TestContext } from '../helpers/app';
+import { LONDON_IP, scenario } from '../helpers/evaluation';
 import { example } from '../helpers/spec';
 
 let ctx: TestContext;
@@ -140,7 +141,7 @@ async function addAccount(p: Project, i: number, prefix = 'acct'): Promise<Model
 }
 
 beforeAll(async () => {
-  ctx = await makeTestContext();
+  ctx = await makeTestContext({ trustProxy: 'loopback' });
   key = ctx.project.api_key;
   project = (await ctx.services.repos.projects.findById(ctx.project.project_id))!;
   template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
@@ -309,6 +310,27 @@ describe('listSessions', () => {
     expect(want.length).toBeGreaterThan(0);
     expect(want.length).toBeLessThan(sessions.length);
     expect(await ids(query)).toEqual(want);
+  });
+});
+
+describe('score range of sessions', () => {
+  test('when a score rounds onto a bound, then the range holds the score as answered (3 decimals)', async () => {
+    const s = await addSession(project, {
+      startTime: NOW - 3000 * HOUR,
+      deviceId: 'device-round',
+      fingerprint: 'x',
+      ip: '81.2.6.1',
+      country: 'GB',
+      decision: 'Real',
+      score: 0.4996,
+    });
+    sessions.push({ ...s, score: 0.5 });
+    const found = async (query: Record<string, number>) =>
+      ((await get('/sessions', { device_id: 'device-round', ...query })).body as SessionPage).sessions;
+    expect((await found({ min_score: 0.5 })).map((x) => x.account_score)).toEqual([0.5]);
+    expect(await found({ max_score: 0.5 })).toHaveLength(1);
+    expect(await found({ max_score: 0.499 })).toEqual([]);
+    expect(await found({ min_score: 0.5001 })).toEqual([]);
   });
 });
 
@@ -599,5 +621,63 @@ describe('bad input', () => {
     expect(res.status).toBe(400);
     expect(res.body.statusCode).toBe(400);
     expect(res.body.message).toContain(name);
+  });
+});
+
+describe('through the real evaluation path', () => {
+  test('when a session is authenticated, then the searches find it with the evaluation it got', async () => {
+    const evaluated = await scenario(ctx).signIn({ id: 'real-user', email: 'Real.User@RealPath.test' });
+    const accountsRes = await get('/accounts', { email_domain: 'realpath.test' });
+    expect(accountsRes.status).toBe(200);
+    expect((accountsRes.body as AccountPage).accounts).toEqual([
+      expect.objectContaining({
+        account: expect.objectContaining({ id: 'real-user', email: 'Real.User@RealPath.test' }),
+        decision: evaluated.decision,
+        account_score: evaluated.account_score,
+        num_sessions: 1,
+        country: 'GB',
+      }),
+    ]);
+    const sessionsRes = await get('/sessions', { account_id: 'real-user', decision: evaluated.decision });
+    expect((sessionsRes.body as SessionPage).sessions).toEqual([
+      expect.objectContaining({
+        session_id: evaluated.session_id,
+        account_ids: ['real-user'],
+        ip_address: LONDON_IP,
+        decision: evaluated.decision,
+        account_score: evaluated.account_score,
+        risk_signals: (Object.keys(evaluated.session.risk_signals) as RiskSignalName[]).filter(
+          (k) => evaluated.session.risk_signals[k as keyof typeof evaluated.session.risk_signals],
+        ),
+      }),
+    ]);
+    const exported = await get('/sessions/export', { format: 'csv', account_id: 'real-user' });
+    expect(parseCsv(exported.text).map((r) => r[0])).toEqual(['session_id', evaluated.session_id]);
+  });
+});
+
+describe('an export that fails after its first bytes', () => {
+  test('when a later batch cannot be read, then the response is cut off, never ended as if complete', async () => {
+    const { search } = ctx.services.repos;
+    const original = search.sessions;
+    let calls = 0;
+    const reads = jest.spyOn(search, 'sessions').mockImplementation(async (...a) => {
+      if (++calls > 1) throw new Error('database gone');
+      const page = await original(...a);
+      return { ...page, next: page.next ?? { startTime: 0, id: '' } };
+    });
+    try {
+      const outcome = await get('/sessions/export', { format: 'ndjson' }).then(
+        () => 'ended',
+        (e: { code?: string; message: string }) => e.code ?? e.message,
+      );
+      expect(outcome).not.toBe('ended');
+      expect(calls).toBe(2);
+      expect(ctx.logs.filter((l) => l.msg === 'export failed after its first bytes')).toHaveLength(1);
+    } finally {
+      reads.mockRestore();
+    }
+    // The server goes on answering.
+    expect((await get('/sessions', { limit: 1 })).status).toBe(200);
   });
 });

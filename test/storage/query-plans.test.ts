@@ -555,7 +555,7 @@ test('every statement of an evaluation starts from an index', async () => {
   }
   const sessionForms = [
     {},
-    { decision: 'Fake' as const, minScore: 0.5, maxScore: 1, signal: 'vpn' as const },
+    { decision: 'Fake' as const, scoreFrom: 0.4995, scoreBelow: 1.0005, signal: 'vpn' as const },
     { signal: 'spoofed_ip' as const, from: new Date(NOW.getTime() - 30 * DAY), to: NOW },
     { country: 'US', decision: 'Real' as const },
     { accountId: s.accountId!, deviceId: s.deviceId, ipAddress: s.ip, network: s.block, country: 'US' },

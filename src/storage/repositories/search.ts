@@ -40,8 +40,9 @@ export interface AccountFilters {
 
 export interface SessionFilters {
   decision?: Decision;
-  minScore?: number;
-  maxScore?: number;
+  /** On the stored (unrounded) account_score: at least scoreFrom, below scoreBelow. */
+  scoreFrom?: number;
+  scoreBelow?: number;
   /** start_time in [from, to). */
   from?: Date;
   to?: Date;
@@ -279,8 +280,8 @@ export function makeSearchRepository(db: Knex) {
     const out: Sql[] = [];
     const unused = <K extends keyof SessionFilters>(k: K) => f[k] !== undefined && !used.has(k);
     if (unused('decision')) out.push({ sql: 's.decision = ?', bindings: [f.decision] });
-    if (unused('minScore')) out.push({ sql: 's.account_score >= ?', bindings: [f.minScore] });
-    if (unused('maxScore')) out.push({ sql: 's.account_score <= ?', bindings: [f.maxScore] });
+    if (unused('scoreFrom')) out.push({ sql: 's.account_score >= ?', bindings: [f.scoreFrom] });
+    if (unused('scoreBelow')) out.push({ sql: 's.account_score < ?', bindings: [f.scoreBelow] });
     if (f.signal !== undefined) out.push(raised(f.signal));
     if (unused('deviceId')) out.push({ sql: 's.device_id = ?', bindings: [f.deviceId] });
     if (unused('ipAddress')) out.push({ sql: 's.ip_address = ?', bindings: [f.ipAddress] });

@@ -50,8 +50,19 @@ export async function streamExport<T>(
   res.setHeader('content-type', CONTENT_TYPES[format]);
   res.setHeader('content-disposition', `attachment; filename="${filename}.${format === 'csv' ? 'csv' : 'ndjson'}"`);
   res.setHeader('cache-control', 'no-store');
+  /** Writes a chunk; when the socket's buffer is full, waits until it drains or the client has gone. */
   const write = async (chunk: string) => {
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (res.write(chunk) || res.destroyed) return;
+    const waiting = new AbortController();
+    try {
+      await Promise.race([
+        once(res, 'drain', { signal: waiting.signal }),
+        once(res, 'close', { signal: waiting.signal }),
+      ]);
+    } finally {
+      // The other listener goes too (one pair per full buffer would pile up on a long export).
+      waiting.abort();
+    }
   };
   try {
     if (format === 'csv') await write(csvLine(columns.map(([header]) => header)));

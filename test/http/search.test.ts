@@ -7,6 +7,8 @@
  * real authenticate path. Response validation is on.
  */
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type {
   AccountPage,
@@ -679,5 +681,43 @@ describe('an export that fails after its first bytes', () => {
     }
     // The server goes on answering.
     expect((await get('/sessions', { limit: 1 })).status).toBe(200);
+  });
+});
+
+describe('an export the client leaves', () => {
+  test('when the client goes away mid-export, then the export stops reading', async () => {
+    const { search } = ctx.services.repos;
+    const original = search.sessions;
+    // Batches of 20 rows read 50 ms apart, so that the export has many left when the client goes.
+    const reads = jest.spyOn(search, 'sessions').mockImplementation(async (p, f, after, _limit, window) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return original(p, f, after, 20, window);
+    });
+    const server = ctx.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(
+          { host: '127.0.0.1', port, path: '/sessions/export?format=ndjson', headers: { 'x-api-key': key } },
+          (res) => {
+            expect(res.statusCode).toBe(200);
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
+        req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+      });
+      const total = Math.ceil(sessions.length / 20);
+      // Long enough for the export to have read every batch had it gone on.
+      await new Promise((resolve) => setTimeout(resolve, total * 50 + 200));
+      expect(reads.mock.calls.length).toBeLessThan(total / 2);
+      expect(ctx.logs.filter((l) => l.msg === 'export failed after its first bytes')).toHaveLength(1); // the earlier test's only
+    } finally {
+      reads.mockRestore();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -114,6 +114,8 @@ function commonFilters(q: SessionSearchQuery | AccountSearchQuery) {
     ...(q.min_score !== undefined ? { minScore: q.min_score } : {}),
     ...(q.max_score !== undefined ? { maxScore: q.max_score } : {}),
     ...(q.country !== undefined ? { country: q.country } : {}),
+    ...(q.list !== undefined ? { list: q.list } : {}),
+    ...(q.email_domain !== undefined ? { emailDomain: q.email_domain.toLowerCase() } : {}),
     ...(q.device_id !== undefined ? { deviceId: q.device_id } : {}),
     ...(ipAddress !== undefined ? { ipAddress } : {}),
     ...(network !== undefined ? { network } : {}),
@@ -128,8 +130,6 @@ export function accountFilters(q: AccountSearchQuery): AccountFilters {
     ...common,
     ...(from ? { seenFrom: from } : {}),
     ...(to ? { seenTo: to } : {}),
-    ...(q.list !== undefined ? { list: q.list } : {}),
-    ...(q.email_domain !== undefined ? { emailDomain: q.email_domain.toLowerCase() } : {}),
     ...(q.fingerprint !== undefined ? { fingerprint: q.fingerprint } : {}),
   };
 }

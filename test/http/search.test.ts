@@ -182,6 +182,7 @@ async function all<T>(path: string, query: Record<string, string | number>, memb
 const byId = (a: ModelAccount, b: ModelAccount) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const newestFirst = (a: ModelSession, b: ModelSession) => b.startTime - a.startTime || (a.id < b.id ? 1 : -1);
 const latest = (a: ModelAccount) => [...a.sessions].sort(newestFirst)[0]!;
+const accountOf = (s: ModelSession) => accounts.find((a) => a.id === s.accountId);
 
 describe('listAccounts', () => {
   const ids = async (query: Record<string, string | number>) =>
@@ -294,6 +295,14 @@ describe('listSessions', () => {
     ['signal=spoofed_ip', { signal: 'spoofed_ip' }, (s: ModelSession) => s.signals.includes('spoofed_ip')],
     ['country', { country: 'US' }, (s: ModelSession) => s.country === 'US'],
     ['account_id', { account_id: 'acct-0012' }, (s: ModelSession) => s.accountId === 'acct-0012'],
+    ['list', { list: 'block' }, (s: ModelSession) => accountOf(s)?.lists.includes('block') === true],
+    ['email_domain', { email_domain: 'Example.org' }, (s: ModelSession) => accountOf(s)?.domain === 'example.org'],
+    [
+      'list, email_domain and country together',
+      { list: 'vip', email_domain: 'gmail.com', country: 'GB' },
+      (s: ModelSession) =>
+        accountOf(s)?.lists.includes('vip') === true && accountOf(s)?.domain === 'gmail.com' && s.country === 'GB',
+    ],
     ['device_id', { device_id: 'device-4' }, (s: ModelSession) => s.deviceId === 'device-4'],
     ['ip_address', { ip_address: '81.2.2.3' }, (s: ModelSession) => s.ip === '81.2.2.3'],
     ['network', { network: '81.2.9.0/24' }, (s: ModelSession) => s.block === '81.2.9.0/24'],
@@ -613,7 +622,7 @@ describe('bad input', () => {
     ['/sessions', { from: 'yesterday' }, 'from'],
     ['/sessions', { from: '2026-11-20T00:00:00Z', to: '2026-11-19T00:00:00Z' }, 'from'],
     ['/sessions', { signal: 'bogus' }, 'signal'],
-    ['/sessions', { list: 'vip' }, 'list'],
+    ['/sessions', { fingerprint: 'abc' }, 'fingerprint'],
     ['/sessions', { cursor: Buffer.from('{"s":["x","y"]}').toString('base64url') }, 'cursor'],
     ['/sessions/export', {}, 'format'],
     ['/sessions/export', { format: 'xlsx' }, 'format'],

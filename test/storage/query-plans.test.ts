@@ -562,6 +562,7 @@ test('every statement of an evaluation starts from an index', async () => {
     { deviceId: s.deviceId },
     { ipAddress: s.ip },
     { network: s.block, from: new Date(NOW.getTime() - 30 * DAY) },
+    { list: 'vip', emailDomain: 'gmail.com', country: 'US' },
   ];
   for (const f of sessionForms) {
     await repos.search.sessions(p, f, undefined, 50);

@@ -47,6 +47,9 @@ export interface SessionFilters {
   from?: Date;
   to?: Date;
   signal?: RiskSignalName;
+  /** Authenticated with an account on this list, or with an address at this domain. */
+  list?: string;
+  emailDomain?: string;
   country?: string;
   accountId?: string;
   deviceId?: string;
@@ -287,6 +290,19 @@ export function makeSearchRepository(db: Knex) {
     if (unused('ipAddress')) out.push({ sql: 's.ip_address = ?', bindings: [f.ipAddress] });
     if (unused('network')) out.push({ sql: 's.ip_block = ?', bindings: [f.network] });
     if (unused('country')) out.push({ sql: 's.country_code = ?', bindings: [f.country] });
+    // The session's accounts (its links, by the primary key) and their memberships or rows, by theirs.
+    if (unused('list'))
+      out.push({
+        sql: `EXISTS (SELECT 1 FROM session_accounts sl JOIN list_members lm ON lm.account_id = sl.account_id AND lm.project_id = sl.project_id
+                      WHERE sl.session_id = s.id AND lm.list_name = ?)`,
+        bindings: [f.list],
+      });
+    if (unused('emailDomain'))
+      out.push({
+        sql: `EXISTS (SELECT 1 FROM session_accounts sd JOIN accounts ad ON ad.project_id = sd.project_id AND ad.id = sd.account_id
+                      WHERE sd.session_id = s.id AND ad.email_domain = ?)`,
+        bindings: [f.emailDomain],
+      });
     return out;
   }
 

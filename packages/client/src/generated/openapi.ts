@@ -3055,7 +3055,7 @@ export interface components {
         ListNameParam: components["schemas"]["ListName"];
         /** @description Only those whose latest decision is this one. */
         SearchDecision: components["schemas"]["Decision"];
-        /** @description Only the accounts on this list. */
+        /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
         SearchList: components["schemas"]["ListName"];
         /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
         SearchMinScore: components["schemas"]["Score"];
@@ -3073,7 +3073,10 @@ export interface components {
         SearchSignal: components["schemas"]["RiskSignalName"];
         /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
         SearchCountry: components["schemas"]["CountryCode"];
-        /** @description Only the accounts whose email address is at this domain (lower case, as stored). */
+        /**
+         * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+         *     those authenticated with such an account.
+         */
         SearchEmailDomain: components["schemas"]["Text"];
         /** @description Only the sessions authenticated with this account. */
         SearchAccountId: components["schemas"]["Text"];
@@ -3844,7 +3847,7 @@ export interface operations {
             query?: {
                 /** @description Only those whose latest decision is this one. */
                 decision?: components["parameters"]["SearchDecision"];
-                /** @description Only the accounts on this list. */
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
                 list?: components["parameters"]["SearchList"];
                 /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
                 min_score?: components["parameters"]["SearchMinScore"];
@@ -3856,7 +3859,10 @@ export interface operations {
                 to?: components["parameters"]["SearchSeenTo"];
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
-                /** @description Only the accounts whose email address is at this domain (lower case, as stored). */
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
                 email_domain?: components["parameters"]["SearchEmailDomain"];
                 /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
                 device_id?: components["parameters"]["SearchDeviceId"];
@@ -3908,7 +3914,7 @@ export interface operations {
                 format: components["parameters"]["ExportFormat"];
                 /** @description Only those whose latest decision is this one. */
                 decision?: components["parameters"]["SearchDecision"];
-                /** @description Only the accounts on this list. */
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
                 list?: components["parameters"]["SearchList"];
                 /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
                 min_score?: components["parameters"]["SearchMinScore"];
@@ -3920,7 +3926,10 @@ export interface operations {
                 to?: components["parameters"]["SearchSeenTo"];
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
-                /** @description Only the accounts whose email address is at this domain (lower case, as stored). */
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
                 email_domain?: components["parameters"]["SearchEmailDomain"];
                 /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
                 device_id?: components["parameters"]["SearchDeviceId"];
@@ -3977,6 +3986,13 @@ export interface operations {
                 to?: components["parameters"]["SearchTo"];
                 /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
                 signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
                 /** @description Only the sessions authenticated with this account. */
@@ -4035,6 +4051,13 @@ export interface operations {
                 to?: components["parameters"]["SearchTo"];
                 /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
                 signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
                 /** @description Only the sessions authenticated with this account. */

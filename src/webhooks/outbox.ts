@@ -140,6 +140,34 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return [statementOf(insert(db, w)), ...(postgres ? [statementOf(notify(db))] : [])];
     },
 
+    /**
+     * The row of `enqueueStatements` alone, inserted only if `when` (an SQL condition with its
+     * bindings) holds at that point of the transaction: an event that reports what the next
+     * statement will change (a list membership), decided by the rows, not by an earlier read.
+     * No notification: the caller adds `notifyStatements` once.
+     */
+    enqueueWhenStatement(w: QueuedWebhook, when: Statement): Statement {
+      const columns = 'request_id, project_id, session_id, event_type, body, status, attempts, run_at, created_at';
+      return {
+        sql: `INSERT INTO webhooks (${columns}) SELECT CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), 'pending', 0, CAST(? AS bigint), CAST(? AS bigint) WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
+        bindings: [
+          w.requestId,
+          w.projectId,
+          w.sessionId,
+          w.eventType,
+          box.encrypt(w.body),
+          w.now.getTime(),
+          w.now.getTime(),
+          ...when.bindings,
+        ],
+      };
+    },
+
+    /** What announces rows queued by a transaction built as statements (PostgreSQL's notification; none on SQLite). */
+    notifyStatements(): Statement[] {
+      return postgres ? [statementOf(notify(db))] : [];
+    },
+
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
     async claim(worker: string, now: Date, leaseMs: number, limit: number): Promise<WebhookRecord[]> {
       const t = now.getTime();

@@ -2570,7 +2570,7 @@ export interface components {
         ListAccountChange: {
             list_name: string;
             account_id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change. */
+            /** @description Who made the change: `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the request (the List API, the Account API, or the `lists` of an authenticate); `cli` (`trustgate` commands); `rule:` and the id of the rule whose list action it was. */
             actor: string;
         };
         /** @description The members of a list event. */

@@ -141,10 +141,13 @@ export function makeRetention(deps: RetentionDeps) {
             async (ids) => {
               const { sessions, erased } = await db.transaction(async (trx) => {
                 const removed = await deps.retention.removeSessions(p, ids, trx);
-                await deps.accounts.refreshAggregates(p, removed.accounts, trx);
-                const emptied = await deps.retention.withoutSessions(p, removed.accounts, trx);
                 let erased = 0;
-                for (const id of emptied) if (await eraseAccount(deps, p, id, trx)) erased++;
+                // One account a statement, each by its key (with an IN list of them, PostgreSQL read the project's accounts).
+                for (const id of removed.accounts) {
+                  await deps.accounts.refreshAggregates(p, [id], trx);
+                  if ((await deps.retention.withoutSessions(p, id, trx)) && (await eraseAccount(deps, p, id, trx)))
+                    erased++;
+                }
                 return { sessions: removed.sessions, erased };
               });
               count('sessions', sessions);

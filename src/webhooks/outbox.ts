@@ -269,14 +269,14 @@ export function makeOutbox(db: Knex, box: SecretBox) {
     /** Retention: removes these webhooks, if still delivered, with their attempts; how many went. */
     async deleteDelivered(requestIds: readonly string[], trx: Knex = db): Promise<number> {
       if (requestIds.length === 0) return 0;
-      const ids = [...requestIds];
-      await trx('webhook_attempts')
-        .whereIn(
-          'request_id',
-          trx('webhooks').whereIn('request_id', ids).where({ status: 'delivered' }).select('request_id'),
-        )
-        .delete();
-      return trx('webhooks').whereIn('request_id', ids).where({ status: 'delivered' }).delete();
+      // Read first, then deleted by key (a row settled otherwise meanwhile is left alone).
+      const delivered: string[] = await trx('webhooks')
+        .whereIn('request_id', [...requestIds])
+        .where({ status: 'delivered' })
+        .pluck('request_id');
+      if (delivered.length === 0) return 0;
+      await trx('webhook_attempts').whereIn('request_id', delivered).delete();
+      return trx('webhooks').whereIn('request_id', delivered).delete();
     },
 
     async replay(requestId: string, now: Date): Promise<boolean> {

@@ -303,6 +303,12 @@ describe('a retention pass', () => {
       expect(row.result).not.toBeNull();
       expect(row.media_erased_at).toBeNull();
     }
+    const verify = (id: string) =>
+      request(ctx.app).post('/liveness/verify-face').set('x-api-key', ctx.project.api_key).send({ session_id: id });
+    const erased = await verify(seeded.oldVerification);
+    expect(erased.status).toBe(400);
+    expect(erased.body).toMatchObject({ error: 'session_not_found' });
+    expect((await verify(seeded.midVerification)).status).toBe(200);
     expect(pass.verification_media).toBe(1);
     expect(pass.media_files).toBe(before.oldMedia.length);
   });

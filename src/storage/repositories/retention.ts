@@ -74,13 +74,10 @@ export function makeRetentionRepository(db: Knex) {
       return { sessions, accounts: [...new Set(links.map((l) => l.account_id))] };
     },
 
-    /** Of these accounts of the project, those left without a session (num_sessions 0, once recomputed). */
-    async withoutSessions(projectId: string, accountIds: readonly string[], trx: Knex = db): Promise<string[]> {
-      if (accountIds.length === 0) return [];
-      return trx('accounts')
-        .where({ project_id: projectId, num_sessions: 0 })
-        .whereIn('id', [...accountIds])
-        .pluck('id');
+    /** Whether the account is left without a session (num_sessions 0, once recomputed): one key lookup. */
+    async withoutSessions(projectId: string, accountId: string, trx: Knex = db): Promise<boolean> {
+      const row = await trx('accounts').where({ project_id: projectId, id: accountId }).first('num_sessions');
+      return row !== undefined && Number(row.num_sessions) === 0;
     },
   };
 }

@@ -222,12 +222,15 @@ async function forgetSessions(trx: Knex, ids: readonly string[]): Promise<string
   const mediaIds: string[] = await trx('verification_captures').whereIn('session_id', chunk).pluck('media_id');
   await trx('verification_captures').whereIn('session_id', chunk).delete();
   await trx('verification_sessions').whereIn('id', chunk).update({ result: null });
-  const done = trx('webhooks')
+  // Read first, then deleted by key: as one statement, PostgreSQL walked the whole attempts index.
+  const done: string[] = await trx('webhooks')
     .whereIn('session_id', chunk)
     .whereIn('status', ['delivered', 'failed'])
-    .select('request_id');
-  await trx('webhook_attempts').whereIn('request_id', done).delete();
-  await trx('webhooks').whereIn('session_id', chunk).whereIn('status', ['delivered', 'failed']).delete();
+    .pluck('request_id');
+  if (done.length > 0) {
+    await trx('webhook_attempts').whereIn('request_id', done).delete();
+    await trx('webhooks').whereIn('request_id', done).delete();
+  }
   return mediaIds;
 }
 

@@ -2139,7 +2139,7 @@ export interface components {
         };
         /**
          * @description Why verify-face or verify-id has no result to give:
-         *     `session_not_found` (no such session in the project, or its result was erased with its account),
+         *     `session_not_found` (no such session in the project, or its result was erased with its account or past the project's `retention_verification_media_days`),
          *     `session_not_valid_for_this_endpoint` (a Face Match session sent to verify-id, or the reverse),
          *     `session_not_started` (no capture was uploaded yet),
          *     `id_scan_not_complete` (an ID Check whose document sides were not both uploaded),

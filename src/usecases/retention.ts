@@ -120,15 +120,15 @@ export function makeRetention(deps: RetentionDeps) {
             signal,
             (limit) => deps.verifications.mediaDue(p, before, limit),
             async (ids) => {
-              const mediaIds = await db.transaction(async (trx) => {
+              const { sessions, mediaIds } = await db.transaction(async (trx) => {
                 await deps.verificationIndex.forgetSessions(ids, trx);
                 return deps.verifications.eraseMedia(ids, now, trx);
               });
               // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
               for (const id of mediaIds) await deps.media.delete(id);
-              count('verification_media', ids.length);
+              count('verification_media', sessions);
               count('media_files', mediaIds.length);
-              return ids.length;
+              return sessions;
             },
           );
         }

@@ -347,6 +347,8 @@ describe('a retention pass', () => {
     // Each: the project and at most 2 ids.
     for (const d of deletes) expect(d.bindings.length).toBeLessThanOrEqual(3);
     expect(pass.batches).toBeGreaterThanOrEqual(deletes.length + 1);
+    // One transaction a batch, and none around the pass.
+    expect(sent.filter((s) => /^begin/i.test(s.sql.trim()))).toHaveLength(pass.batches);
   });
 
   test('when rows were removed, then the metrics count them by kind and one log line gives the counts, without personal data', async () => {

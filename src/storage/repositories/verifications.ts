@@ -186,17 +186,18 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
     },
 
     /**
-     * Retention: erases these sessions' media, results and delivered or failed webhooks
-     * (forgetSessions) and marks them erased at `at`. Returns the media ids to remove from the
-     * media store.
+     * Retention: marks these sessions erased at `at` and erases their media, results and
+     * delivered or failed webhooks (forgetSessions). Returns how many this call marked (a
+     * concurrent pass that marked one first has it counted there) and the media ids to remove
+     * from the media store.
      */
-    async eraseMedia(ids: readonly string[], at: Date, trx: Knex): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const mediaIds = await forgetSessions(trx, ids);
-      await trx('verification_sessions')
+    async eraseMedia(ids: readonly string[], at: Date, trx: Knex): Promise<{ sessions: number; mediaIds: string[] }> {
+      if (ids.length === 0) return { sessions: 0, mediaIds: [] };
+      const sessions = await trx('verification_sessions')
         .whereIn('id', [...ids])
+        .whereNull('media_erased_at')
         .update({ media_erased_at: at.getTime() });
-      return mediaIds;
+      return { sessions, mediaIds: await forgetSessions(trx, ids) };
     },
 
     /** Open sessions past their 30 days, oldest first. */

@@ -68,7 +68,7 @@ export interface Config {
   logLevel: string;
   /** Express's `trust proxy` setting (for X-Forwarded-For behind a load balancer). */
   trustProxy: boolean | number | string;
-  /** `inline`: the server delivers webhooks and sweeps expired sessions itself; `off`: `trustgate worker` does. */
+  /** `inline`: the server delivers webhooks, sweeps expired sessions and runs retention passes itself; `off`: `trustgate worker` does. */
   webhookWorker: 'inline' | 'off';
   /** Deliver webhooks to private, loopback and link-local addresses (development and tests). */
   webhookAllowPrivate: boolean;

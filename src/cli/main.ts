@@ -20,7 +20,7 @@
  *   trustgate webhooks list [--status pending|delivered|failed] [--json]
  *   trustgate webhooks replay <request_id>
  *   trustgate webhooks test [project_id] [--json]
- *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
+ *   trustgate worker [--poll-ms N]  (delivers webhooks, ends expired sessions and runs retention passes until stopped)
  *   trustgate migrate  (applies the pending database migrations, under the migration lock)
  *   trustgate backup FILE | restore FILE  (the database, secret key, media and IP lists in one archive: cli/backup.ts)
  *
@@ -102,7 +102,8 @@ const USAGE = `usage:
       sends one signed webhook.test event to the project's webhook URL (the only project when
       none is named), as deliveries are sent, and prints the receiver's status and body
   trustgate worker [--poll-ms N]
-      delivers webhooks and ends verification sessions after 30 days until SIGINT/SIGTERM;
+      delivers webhooks, ends verification sessions after 30 days and runs the retention
+      passes (RETENTION_INTERVAL_MS) until SIGINT/SIGTERM;
       run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
       On PostgreSQL it is woken by NOTIFY as soon as a webhook is queued; it also looks for
       due webhooks every N ms (default 1000), which on SQLite is how it finds new ones

@@ -281,6 +281,32 @@ export function makeOutbox(db: Knex, box: SecretBox) {
     },
 
     /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
+    /**
+     * Retention: the project's delivered webhooks created before `before`, oldest first, at most
+     * `limit` (a range of `(project_id, created_at)`; pending and failed ones are never due).
+     */
+    async deliveredBefore(projectId: string, before: Date, limit: number, trx: Knex = db): Promise<string[]> {
+      return trx('webhooks')
+        .where({ project_id: projectId, status: 'delivered' })
+        .where('created_at', '<', before.getTime())
+        .orderBy('created_at')
+        .limit(limit)
+        .pluck('request_id');
+    },
+
+    /** Retention: removes these webhooks, if still delivered, with their attempts; how many went. */
+    async deleteDelivered(requestIds: readonly string[], trx: Knex = db): Promise<number> {
+      if (requestIds.length === 0) return 0;
+      // Read first, then deleted by key (a row settled otherwise meanwhile is left alone).
+      const delivered: string[] = await trx('webhooks')
+        .whereIn('request_id', [...requestIds])
+        .where({ status: 'delivered' })
+        .pluck('request_id');
+      if (delivered.length === 0) return 0;
+      await trx('webhook_attempts').whereIn('request_id', delivered).delete();
+      return trx('webhooks').whereIn('request_id', delivered).delete();
+    },
+
     async replay(requestId: string, now: Date): Promise<boolean> {
       return db.transaction(async (trx) => {
         const changed = await trx('webhooks')

@@ -17,6 +17,7 @@ import { makeAccountHandlers } from './http/handlers/account';
 import { makeListHandlers } from './http/handlers/list';
 import { makeProjectHandlers } from './http/handlers/project';
 import { makeRulesHandlers } from './http/handlers/rules';
+import { makeSearchHandlers } from './http/handlers/search';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
   const list = makeListHandlers(services.lists);
   const project = makeProjectHandlers(services.projects);
   const rules = makeRulesHandlers(services.rules);
+  const search = makeSearchHandlers(services.search, logger);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers({
     db,
@@ -143,6 +145,10 @@ export function createApp(deps: AppDeps): Express {
   app.post('/account/:account_id/label', account.labelAccount);
   app.get('/account/:account_id/labels', account.listAccountLabels);
   app.get('/labels/report', account.getLabelReport);
+  app.get('/accounts', search.listAccounts);
+  app.get('/accounts/export', search.exportAccounts);
+  app.get('/sessions', search.listSessions);
+  app.get('/sessions/export', search.exportSessions);
   app.get('/list', list.getLists);
   app.get('/list/:list_name', list.getList);
   app.post('/list/:list_name', list.createList);

@@ -22,6 +22,7 @@ import { loadSecretKey, makeSecretBox, type SecretBox } from './security/secrets
 import { makeDb, migrate, type Db } from './storage/db';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeAccountRepository } from './storage/repositories/accounts';
+import { makeSearchRepository } from './storage/repositories/search';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
 import { makeHistoryRepository } from './storage/repositories/history';
@@ -40,6 +41,7 @@ import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
 import { makeLabelUseCases } from './usecases/labels';
+import { makeSearchUseCases } from './usecases/search';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
@@ -141,6 +143,7 @@ export function makeServices(edges: EdgeDeps) {
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
     retention: makeRetentionRepository(deps.db),
+    search: makeSearchRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -233,6 +236,7 @@ export function makeServices(edges: EdgeDeps) {
       webhooksQueued: webhookWake.wake,
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
+    search: makeSearchUseCases(repos),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,

@@ -474,6 +474,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the project's accounts
+         * @description The project's accounts in `account.id` order, filtered: every filter given must hold
+         *     (docs/api-search.md). Pass `next_cursor` as `cursor` for the next page; it is null on
+         *     the last page. A page may hold fewer than `limit` accounts (even none) while
+         *     `next_cursor` is not null: each request examines at most 5,000 accounts of the index
+         *     its filters start from, so that a rare filter costs more requests, never one long one.
+         *     Accounts created while paging appear in a later page if their id sorts after the
+         *     cursor; none is repeated or skipped.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's accounts as CSV or NDJSON
+         * @description Every account `GET /accounts` would list with the same filters, in the same order,
+         *     streamed (read in batches, written as the client reads): `format=csv` (RFC 4180, a
+         *     header row, a cell starting with `=`, `+`, `-`, `@`, tab or carriage return prefixed
+         *     with `'` so that spreadsheets do not run it as a formula; `lists` joined with `;`) or
+         *     `format=ndjson` (one `AccountSummary` per line). Bad input is a `400` before anything
+         *     is sent; a failure after the first bytes ends the response early (a client sees an
+         *     incomplete chunked response, never a silently short file).
+         */
+        get: operations["exportAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the project's sessions
+         * @description The project's sessions, newest `start_time` first (then by id), filtered: every filter
+         *     given must hold (docs/api-search.md). Pass `next_cursor` as `cursor` for the next
+         *     page; it is null on the last page. A page may hold fewer than `limit` sessions (even
+         *     none) while `next_cursor` is not null: each request examines at most 5,000 sessions
+         *     of the index its filters start from. Sessions stored while paging are never repeated
+         *     and never make another session be skipped.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's sessions as CSV or NDJSON
+         * @description Every session `GET /sessions` would list with the same filters, in the same order,
+         *     streamed as `GET /accounts/export` streams accounts (`account_ids` and `risk_signals`
+         *     joined with `;` in CSV; one `SessionSummary` per NDJSON line).
+         */
+        get: operations["exportSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/list": {
         parameters: {
             query?: never;
@@ -962,6 +1061,62 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description The name of a risk signal of an evaluation (a member of its `risk_signals`).
+         * @enum {string}
+         */
+        RiskSignalName: "device_risk" | "proxy" | "vpn" | "tor" | "spoofed_ip" | "datacenter" | "recent_fraud_ip" | "impossible_travel" | "device_network_mismatch" | "location_spoofing" | "ip_reputation";
+        /**
+         * @description An account as the search lists it: its members, the decision and score of its latest
+         *     evaluated session (absent before its first), its history's totals and its lists.
+         */
+        AccountSummary: {
+            account: components["schemas"]["StoredAccount"];
+            decision?: components["schemas"]["Decision"];
+            account_score?: components["schemas"]["Score"];
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen?: string;
+            /** Format: date-time */
+            last_seen?: string;
+            country?: components["schemas"]["CountryCode"];
+            lists: components["schemas"]["ListName"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of accounts; `next_cursor` is null on the last page. */
+        AccountPage: {
+            request_id: string;
+            accounts: components["schemas"]["AccountSummary"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @description A session as the search lists it: where and when it started, the accounts it was
+         *     authenticated with, and its latest evaluation (absent before its first).
+         */
+        SessionSummary: {
+            session_id: string;
+            account_ids: string[];
+            /** Format: date-time */
+            start_time: string;
+            /** @enum {string|null} */
+            source?: "web" | "ios" | "android" | null;
+            device_id: string;
+            ip_address: string;
+            country_code?: components["schemas"]["CountryCode"];
+            decision?: components["schemas"]["Decision"];
+            account_score?: components["schemas"]["Score"];
+            /** @description The risk signals its latest evaluation raised; empty before its first. */
+            risk_signals: components["schemas"]["RiskSignalName"][];
+        };
+        /** @description A page of sessions; `next_cursor` is null on the last page. */
+        SessionPage: {
+            request_id: string;
+            sessions: components["schemas"]["SessionSummary"][];
+            next_cursor: string | null;
+        };
         /**
          * Format: uuid
          * @description A session id, a lowercase UUID made by the SDK on the device.
@@ -2926,6 +3081,54 @@ export interface components {
         CaptureToken: components["schemas"]["Text"];
         /** @description The list's name. */
         ListNameParam: components["schemas"]["ListName"];
+        /** @description Only those whose latest decision is this one. */
+        SearchDecision: components["schemas"]["Decision"];
+        /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+        SearchList: components["schemas"]["ListName"];
+        /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+        SearchMinScore: components["schemas"]["Score"];
+        /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+        SearchMaxScore: components["schemas"]["Score"];
+        /** @description Only the sessions that started at or after this time. */
+        SearchFrom: string;
+        /** @description Only the sessions that started before this time. */
+        SearchTo: string;
+        /** @description Only the accounts last seen at or after this time. */
+        SearchSeenFrom: string;
+        /** @description Only the accounts last seen before this time. */
+        SearchSeenTo: string;
+        /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+        SearchSignal: components["schemas"]["RiskSignalName"];
+        /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+        SearchCountry: components["schemas"]["CountryCode"];
+        /**
+         * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+         *     those authenticated with such an account.
+         */
+        SearchEmailDomain: components["schemas"]["Text"];
+        /** @description Only the sessions authenticated with this account. */
+        SearchAccountId: components["schemas"]["Text"];
+        /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+        SearchDeviceId: components["schemas"]["Text"];
+        /**
+         * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+         *     `device` match of linked accounts). Counted as linking counts it: at most the first
+         *     1,502 accounts of a fingerprint are found.
+         */
+        SearchFingerprint: components["schemas"]["Text"];
+        /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+        SearchIpAddress: components["schemas"]["Text"];
+        /**
+         * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+         *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+         */
+        SearchNetwork: components["schemas"]["Text"];
+        /** @description At most this many items in the page. */
+        SearchLimit: number;
+        /** @description The `next_cursor` of the previous page (opaque). */
+        SearchCursor: string;
+        /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+        ExportFormat: "csv" | "ndjson";
         /**
          * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
          *     header names in lower case, sorted and separated by spaces
@@ -3657,6 +3860,260 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the accounts last seen at or after this time. */
+                from?: components["parameters"]["SearchSeenFrom"];
+                /** @description Only the accounts last seen before this time. */
+                to?: components["parameters"]["SearchSeenTo"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /**
+                 * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+                 *     `device` match of linked accounts). Counted as linking counts it: at most the first
+                 *     1,502 accounts of a fingerprint are found.
+                 */
+                fingerprint?: components["parameters"]["SearchFingerprint"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+                /** @description At most this many items in the page. */
+                limit?: components["parameters"]["SearchLimit"];
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["SearchCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportAccounts: {
+        parameters: {
+            query: {
+                /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+                format: components["parameters"]["ExportFormat"];
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the accounts last seen at or after this time. */
+                from?: components["parameters"]["SearchSeenFrom"];
+                /** @description Only the accounts last seen before this time. */
+                to?: components["parameters"]["SearchSeenTo"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /**
+                 * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+                 *     `device` match of linked accounts). Counted as linking counts it: at most the first
+                 *     1,502 accounts of a fingerprint are found.
+                 */
+                fingerprint?: components["parameters"]["SearchFingerprint"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts, streamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the sessions that started at or after this time. */
+                from?: components["parameters"]["SearchFrom"];
+                /** @description Only the sessions that started before this time. */
+                to?: components["parameters"]["SearchTo"];
+                /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+                signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /** @description Only the sessions authenticated with this account. */
+                account_id?: components["parameters"]["SearchAccountId"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+                /** @description At most this many items in the page. */
+                limit?: components["parameters"]["SearchLimit"];
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["SearchCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportSessions: {
+        parameters: {
+            query: {
+                /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+                format: components["parameters"]["ExportFormat"];
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the sessions that started at or after this time. */
+                from?: components["parameters"]["SearchFrom"];
+                /** @description Only the sessions that started before this time. */
+                to?: components["parameters"]["SearchTo"];
+                /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+                signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /** @description Only the sessions authenticated with this account. */
+                account_id?: components["parameters"]["SearchAccountId"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions, streamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -130,3 +130,8 @@ export type AccountLabelled = Schemas['AccountLabelled'];
 export type AccountLabels = Schemas['AccountLabels'];
 export type LabelReport = Schemas['LabelReport'];
 export type ConfusionCounts = Schemas['ConfusionCounts'];
+
+export type Operator = Schemas['Operator'];
+export type OperatorRole = Schemas['OperatorRole'];
+export type ConsoleSession = Schemas['ConsoleSession'];
+export type ConsoleLoginRequest = Schemas['ConsoleLoginRequest'];

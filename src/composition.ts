@@ -31,6 +31,7 @@ import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
+import { makeOperatorRepository } from './storage/repositories/operators';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
@@ -41,6 +42,7 @@ import { makeIngestUseCases } from './usecases/ingest';
 import { makeLabelUseCases } from './usecases/labels';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
+import { makeOperatorUseCases } from './usecases/operators';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
@@ -76,6 +78,9 @@ export interface CoreDeps {
   analysis?: AnalysisEngine;
   /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
   apiKeyCacheTtlMs?: number;
+  /** How long a console session lasts at most, and without a request (config); absent: the defaults of usecases/operators.ts. */
+  consoleSessionTtlMs?: number;
+  consoleSessionIdleMs?: number;
   /**
    * The origin (and path prefix) of every absolute URL the service makes (config
    * publicBaseUrl; a function because with PORT=0 the listen address is known only once
@@ -138,6 +143,7 @@ export function makeServices(edges: EdgeDeps) {
     auditEvents: makeAuditEventRepository(deps.db),
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
+    operators: makeOperatorRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -228,6 +234,7 @@ export function makeServices(edges: EdgeDeps) {
       webhooksQueued: webhookWake.wake,
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
+    operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,
@@ -348,6 +355,8 @@ export async function makeRuntime(
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    consoleSessionTtlMs: config.consoleSessionTtlMs,
+    consoleSessionIdleMs: config.consoleSessionIdleMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
     metrics:
       telemetry && config.metrics

@@ -628,9 +628,9 @@ export interface paths {
          * List the project's audit events
          * @description The changes made to the project's settings and the labels set on its accounts
          *     (`account.labelled`), newest first, through the API (`actor`
-         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key) or
-         *     the `trustgate` command (`cli`). Pass `next_cursor` as `cursor` for the next page;
-         *     it is null on the last page.
+         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key), the
+         *     console (`operator:` and the operator's id) or the `trustgate` command (`cli`). Pass
+         *     `next_cursor` as `cursor` for the next page; it is null on the last page.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -666,6 +666,76 @@ export interface paths {
          *     A `version` in the body (as `GET /rules` and `trustgate rules pull` give it) is ignored.
          */
         put: operations["putRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign an operator in
+         * @description Checks the operator's email and password (argon2id) and starts a console session: the
+         *     answer sets the session cookie (`__Host-tg_session`: `Secure`, `HttpOnly`,
+         *     `SameSite=Strict`, `Path=/`; `tg_session` without `Secure` when the server runs with
+         *     `CONSOLE_INSECURE_COOKIE=1`, for plain-http development on localhost only) and carries
+         *     the CSRF token that every state-changing request made with the cookie must send in
+         *     the `x-csrf-token` header. A wrong password, an unknown email and a disabled operator
+         *     get the same `401`. Failed sign-ins are limited per client address and per email
+         *     (`CONSOLE_LOGIN_LIMIT_PER_IP`, `CONSOLE_LOGIN_LIMIT_PER_ACCOUNT` a minute); past a limit
+         *     the answer is `429` with `Retry-After`, whatever the password.
+         */
+        post: operations["consoleLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the operator out
+         * @description Ends the console session of the cookie (it no longer signs anything in, here or in any
+         *     other process) and clears the cookie. Needs the `x-csrf-token` header.
+         */
+        post: operations["consoleLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in operator
+         * @description The operator of the cookie's session, the session's expiry and its CSRF token (so that a
+         *     reloaded console page can go on sending it).
+         */
+        get: operations["getConsoleSession"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1914,7 +1984,7 @@ export interface components {
         /** @description A change to the project's settings, or a label set on one of its accounts. */
         AuditEvent: {
             id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
             actor: string;
             /**
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
@@ -1933,6 +2003,51 @@ export interface components {
             changes: components["schemas"]["AuditChange"][];
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts and changes
+         *     list memberships; `admin` does everything (settings, rules, lists, accounts, evaluations).
+         * @enum {string}
+         */
+        OperatorRole: "viewer" | "analyst" | "admin";
+        /** @description An operator of a project (a person signing in to the console). */
+        Operator: {
+            /**
+             * Format: uuid
+             * @description The operator's id, as the audit names it (`operator:<id>`).
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The project the operator belongs to; it never sees another.
+             */
+            project_id: string;
+            /** @description The operator's email (lower case), which signs it in. */
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+            /**
+             * Format: date-time
+             * @description When the operator was added.
+             */
+            created_at: string;
+        };
+        /** @description An operator's credentials. */
+        ConsoleLoginRequest: {
+            /** @description The operator's email (compared without regard to case). */
+            email: string;
+            /** @description The operator's password. */
+            password: string;
+        };
+        /** @description A signed-in operator's session. */
+        ConsoleSession: {
+            operator: components["schemas"]["Operator"];
+            /** @description Sent in the `x-csrf-token` header of every request with the cookie other than a `GET`. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends at the latest (it ends sooner when unused for `CONSOLE_SESSION_IDLE_MINUTES`).
+             */
+            expires_at: string;
         };
         /** @description A page of audit events, newest first. */
         AuditEvents: {
@@ -2745,7 +2860,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The `x-api-key` header is missing or names no key of any project. */
+        /**
+         * @description The credentials are valid but do not allow this operation: the operator's role is
+         *     below the one it needs, a state-changing request made with the console cookie lacks
+         *     the session's CSRF token (`x-csrf-token`), or a read-only API key sent a request other
+         *     than a `GET`.
+         */
+        NotPermitted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The `x-api-key` header is missing or names no key of any project, or the console
+         *     session cookie is missing, unknown, expired or of a disabled operator.
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -2953,6 +3085,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2986,6 +3119,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3022,6 +3156,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3055,6 +3190,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3085,6 +3221,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3246,6 +3383,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3278,6 +3416,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3310,6 +3449,7 @@ export interface operations {
             };
             400: components["responses"]["EnrollmentRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3342,6 +3482,7 @@ export interface operations {
             };
             400: components["responses"]["IdentityVerificationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3405,6 +3546,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3438,6 +3580,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3469,6 +3612,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3501,6 +3645,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3530,6 +3675,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3563,6 +3709,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LabelledConcurrently"];
@@ -3601,6 +3748,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -3633,6 +3781,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3659,6 +3808,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3693,6 +3843,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3726,6 +3877,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3757,6 +3909,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3788,6 +3941,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3819,6 +3973,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3845,6 +4000,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3875,6 +4031,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3907,6 +4064,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             429: components["responses"]["TooManyRequests"];
@@ -3939,6 +4097,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3965,6 +4124,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3995,10 +4155,105 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsoleLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    /** @description The session cookie (`__Host-tg_session=…; Path=/; Expires=…; HttpOnly; Secure; SameSite=Strict`). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The email and password do not name an active operator (the same answer for an unknown email). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator and its session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

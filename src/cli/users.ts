@@ -9,41 +9,51 @@ import type { Runtime } from '../composition';
 
 export type ReadSecret = (prompt: string) => Promise<string>;
 
-/** Reads a secret from the process's stdin: a hidden prompt on a terminal, else its first line. */
-export const readSecretFromStdin: ReadSecret = (prompt) =>
-  new Promise((resolve, reject) => {
-    const stdin = process.stdin;
-    let text = '';
-    const tty = stdin.isTTY === true;
-    if (tty) {
-      process.stderr.write(prompt);
-      stdin.setRawMode(true);
-    }
-    stdin.setEncoding('utf8');
-    const done = (value: string) => {
-      stdin.off('data', onData).off('end', onEnd).off('error', reject);
-      if (tty) {
-        stdin.setRawMode(false);
-        process.stderr.write('\n');
+/** What a secret is read from: stdin (a terminal, or a pipe) and where the prompt goes. */
+export interface SecretInput {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  prompt: { write(text: string): unknown };
+}
+
+/** Reads a secret: on a terminal a prompt and the keys typed without echo, else the input's first line. */
+export function makeReadSecret(input: SecretInput): ReadSecret {
+  return (prompt) =>
+    new Promise((resolve, reject) => {
+      const { stdin } = input;
+      const raw = stdin.isTTY === true && typeof stdin.setRawMode === 'function';
+      let text = '';
+      if (raw) {
+        input.prompt.write(prompt);
+        stdin.setRawMode!(true);
       }
-      stdin.pause();
-      resolve(value);
-    };
-    const onData = (chunk: string) => {
-      for (const ch of chunk) {
-        if (ch === '\n' || ch === '\r') return done(text);
-        if (tty && ch === '\u0003') {
-          stdin.setRawMode(false);
-          return reject(new Error('interrupted'));
+      stdin.setEncoding('utf8');
+      const finish = (error?: Error) => {
+        stdin.removeListener('data', onData).removeListener('end', onEnd).removeListener('error', finish);
+        if (raw) {
+          stdin.setRawMode!(false);
+          input.prompt.write('\n');
         }
-        if (tty && (ch === '\u007f' || ch === '\b')) text = text.slice(0, -1);
-        else text += ch;
-      }
-    };
-    const onEnd = () => done(text);
-    stdin.on('data', onData).on('end', onEnd).on('error', reject);
-    stdin.resume();
-  });
+        stdin.pause();
+        if (error) reject(error);
+        else resolve(text);
+      };
+      const onData = (chunk: string | Buffer) => {
+        for (const ch of String(chunk)) {
+          if (ch === '\n' || ch === '\r') return finish();
+          if (raw && ch === '\u0003') return finish(new Error('interrupted'));
+          if (raw && (ch === '\u007f' || ch === '\b')) text = text.slice(0, -1);
+          else text += ch;
+        }
+      };
+      const onEnd = () => finish();
+      stdin.on('data', onData).on('end', onEnd).on('error', finish);
+      stdin.resume();
+    });
+}
+
+/** The process's stdin, prompting on stderr (stdout stays the command's output). */
+export const readSecretFromStdin: ReadSecret = (prompt) =>
+  makeReadSecret({ stdin: process.stdin, prompt: process.stderr })(prompt);
 
 export const USER_USAGE = `  trustgate user add --project PROJECT_ID --email EMAIL --role (viewer | analyst | admin) [--json]
       adds an operator of the console; its password (at least 12 characters) is read from

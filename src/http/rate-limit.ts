@@ -18,6 +18,7 @@ import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from
 import type { ErrorBody } from '../api-types';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import { normaliseEmail } from '../domain/operators';
 import type { Logger } from '../logger';
 import { hashApiKey } from '../security/secrets';
 import type { RateLimitRepository } from '../storage/repositories/rate-limits';
@@ -162,7 +163,7 @@ export function makeRateLimits(deps: RateLimitDeps) {
       return async (req: Request, email: string): Promise<{ retryAfter: number; per: string } | undefined> => {
         try {
           const ip = await byIp.increment(`ip:${ipKeyGenerator(req.ip ?? '')}`);
-          const account = await byAccount.increment(`email:${email.trim().toLowerCase()}`);
+          const account = await byAccount.increment(`email:${normaliseEmail(email)}`);
           if (ip.totalHits > perIp) return { retryAfter: secondsLeft(ip.resetTime, now()), per: 'address' };
           if (account.totalHits > perAccount)
             return { retryAfter: secondsLeft(account.resetTime, now()), per: 'account' };

@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { cli } from '../../src/cli/main';
+import { makeReadSecret } from '../../src/cli/users';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -118,5 +120,32 @@ describe('trustgate project add-key', () => {
     expect(list.find((p) => p.project_id === projectId)!.api_keys).toEqual(
       expect.arrayContaining([`${out.api_key.slice(0, 9)}… (read-only)`]),
     );
+  });
+});
+
+describe('reading the password', () => {
+  it('when stdin is a pipe, then its first line is the password and no prompt is written', async () => {
+    const stdin = new PassThrough();
+    const prompt: string[] = [];
+    const read = makeReadSecret({ stdin, prompt: { write: (t: string) => prompt.push(t) } });
+    const reading = read('password: ');
+    stdin.write('first line secret\nsecond line\n');
+    expect(await reading).toBe('first line secret');
+    expect(prompt).toEqual([]);
+  });
+
+  it('when stdin is a terminal, then the prompt is shown, echo is off while typing, and backspace erases', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, modes: [] as boolean[] });
+    const setRawMode = (raw: boolean) => stdin.modes.push(raw);
+    const prompt: string[] = [];
+    const read = makeReadSecret({
+      stdin: Object.assign(stdin, { setRawMode }),
+      prompt: { write: (t: string) => prompt.push(t) },
+    });
+    const reading = read('password: ');
+    stdin.write('pass\u007fsword\r');
+    expect(await reading).toBe('password');
+    expect(stdin.modes).toEqual([true, false]);
+    expect(prompt).toEqual(['password: ', '\n']);
   });
 });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AuditEvent, ConsoleSession, OperatorRole } from '../../src/api-types';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { statementsDuring } from '../helpers/db';
 import { scenario } from '../helpers/evaluation';
 
 const PASSWORD = 'correct horse battery staple';
@@ -318,6 +319,18 @@ describe('read-only API keys', () => {
     const full = await request(ctx.app).patch('/project').set('x-api-key', key).send({ decision_threshold: 0.6 });
     expect(full.status).toBe(200);
     expect(full.body.decision_threshold).toBe(0.6);
+  });
+
+  test('when a cached read-only key is used again, then its scope comes from the key cache: no statement on the key tables, still refused on writes', async () => {
+    const { projectId } = await newProject();
+    const { api_key } = await ctx.services.projects.addKey(projectId, 'read_only');
+    expect((await request(ctx.app).get('/project').set('x-api-key', api_key)).status).toBe(200);
+    const sent = await statementsDuring(ctx.testDb.db, async () => {
+      expect((await request(ctx.app).get('/project').set('x-api-key', api_key)).status).toBe(200);
+      const refused = await request(ctx.app).patch('/project').set('x-api-key', api_key).send({ name: 'Renamed' });
+      expect(refused.status).toBe(403);
+    });
+    expect(sent.map((st) => st.sql).filter((sql) => /\b(api_keys|projects)\b/.test(sql))).toEqual([]);
   });
 });
 

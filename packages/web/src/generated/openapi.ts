@@ -2034,9 +2034,9 @@ export interface components {
         /** @description An operator's credentials. */
         ConsoleLoginRequest: {
             /** @description The operator's email (compared without regard to case). */
-            email: string;
+            email: components["schemas"]["Text"];
             /** @description The operator's password. */
-            password: string;
+            password: components["schemas"]["Text"];
         };
         /** @description A signed-in operator's session. */
         ConsoleSession: {

@@ -32,6 +32,7 @@ export type Requirement = OperatorRole | 'public';
  */
 export const OPERATION_ROLES = {
   getSession: 'viewer',
+  // Both take API keys only (their security in openapi.yaml): the evaluation path checks the key alone.
   authenticateSession: 'admin',
   evaluateUnauthenticatedSession: 'admin',
   getVerificationSession: 'viewer',

@@ -290,6 +290,17 @@ describe('authorisation of operators', () => {
     expect((await request(ctx.app).get('/project').set('cookie', b.cookie)).body.project_id).toBe(b.projectId);
   });
 
+  test('when an admin sends the cookie to an evaluation, then 401: evaluations take API keys only', async () => {
+    const s = await operatorOf('admin');
+    const res = await request(ctx.app)
+      .post('/session/unauthenticated')
+      .set('cookie', s.cookie)
+      .set('x-csrf-token', s.csrf)
+      .send({ session_id: randomUUID() });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe("'x-api-key' header required");
+  });
+
   test('when a request carries an API key and a cookie, then the key decides', async () => {
     const s = await operatorOf('viewer');
     const other = await newProject();

@@ -110,6 +110,20 @@ describe('consoleLogin', () => {
   });
 });
 
+describe('logs', () => {
+  test('when an operator signs in, reads, acts and signs out, then no log line holds the password, the session token or the CSRF token', async () => {
+    const s = await operatorOf('admin');
+    await login(s.email, 'a wrong password for the log');
+    await request(ctx.app).patch('/project').set('cookie', s.cookie).send({ decision_threshold: 0.75 });
+    await request(ctx.app).get('/console/me').set('cookie', s.cookie);
+    await request(ctx.app).post('/console/logout').set('cookie', s.cookie).set('x-csrf-token', s.csrf);
+    const logged = JSON.stringify(ctx.logs);
+    expect(ctx.logs.length).toBeGreaterThan(0);
+    for (const secret of [PASSWORD, 'a wrong password for the log', s.cookie.split('=')[1]!, s.csrf, s.email])
+      expect(logged).not.toContain(secret);
+  });
+});
+
 describe('consoleLogin throttling', () => {
   let limited: TestContext;
   beforeAll(async () => {

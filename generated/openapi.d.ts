@@ -730,9 +730,9 @@ export interface paths {
          * List the project's audit events
          * @description The changes made to the project's settings and the labels set on its accounts
          *     (`account.labelled`), newest first, through the API (`actor`
-         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key) or
-         *     the `trustgate` command (`cli`). Pass `next_cursor` as `cursor` for the next page;
-         *     it is null on the last page.
+         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key), the
+         *     console (`operator:` and the operator's id) or the `trustgate` command (`cli`). Pass
+         *     `next_cursor` as `cursor` for the next page; it is null on the last page.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -768,6 +768,76 @@ export interface paths {
          *     A `version` in the body (as `GET /rules` and `trustgate rules pull` give it) is ignored.
          */
         put: operations["putRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign an operator in
+         * @description Checks the operator's email and password (argon2id) and starts a console session: the
+         *     answer sets the session cookie (`__Host-tg_session`: `Secure`, `HttpOnly`,
+         *     `SameSite=Strict`, `Path=/`; `tg_session` without `Secure` when the server runs with
+         *     `CONSOLE_INSECURE_COOKIE=1`, for plain-http development on localhost only) and carries
+         *     the CSRF token that every state-changing request made with the cookie must send in
+         *     the `x-csrf-token` header. A wrong password, an unknown email and a disabled operator
+         *     get the same `401`. Failed sign-ins are limited per client address and per email
+         *     (`CONSOLE_LOGIN_LIMIT_PER_IP`, `CONSOLE_LOGIN_LIMIT_PER_ACCOUNT` a minute); past a limit
+         *     the answer is `429` with `Retry-After`, whatever the password.
+         */
+        post: operations["consoleLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the operator out
+         * @description Ends the console session of the cookie (it no longer signs anything in, here or in any
+         *     other process) and clears the cookie. Needs the `x-csrf-token` header.
+         */
+        post: operations["consoleLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in operator
+         * @description The operator of the cookie's session, the session's expiry and its CSRF token (so that a
+         *     reloaded console page can go on sending it).
+         */
+        get: operations["getConsoleSession"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2097,7 +2167,7 @@ export interface components {
         /** @description A change to the project's settings, or a label set on one of its accounts. */
         AuditEvent: {
             id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
             actor: string;
             /**
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
@@ -2116,6 +2186,51 @@ export interface components {
             changes: components["schemas"]["AuditChange"][];
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts and changes
+         *     list memberships; `admin` does everything (settings, rules, lists, accounts, evaluations).
+         * @enum {string}
+         */
+        OperatorRole: "viewer" | "analyst" | "admin";
+        /** @description An operator of a project (a person signing in to the console). */
+        Operator: {
+            /**
+             * Format: uuid
+             * @description The operator's id, as the audit names it (`operator:<id>`).
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The project the operator belongs to; it never sees another.
+             */
+            project_id: string;
+            /** @description The operator's email (lower case), which signs it in. */
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+            /**
+             * Format: date-time
+             * @description When the operator was added.
+             */
+            created_at: string;
+        };
+        /** @description An operator's credentials. */
+        ConsoleLoginRequest: {
+            /** @description The operator's email (compared without regard to case). */
+            email: components["schemas"]["Text"];
+            /** @description The operator's password. */
+            password: components["schemas"]["Text"];
+        };
+        /** @description A signed-in operator's session. */
+        ConsoleSession: {
+            operator: components["schemas"]["Operator"];
+            /** @description Sent in the `x-csrf-token` header of every request with the cookie other than a `GET`. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends at the latest (it ends sooner when unused for `CONSOLE_SESSION_IDLE_MINUTES`).
+             */
+            expires_at: string;
         };
         /** @description A page of audit events, newest first. */
         AuditEvents: {
@@ -2928,7 +3043,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The `x-api-key` header is missing or names no key of any project. */
+        /**
+         * @description The credentials are valid but do not allow this operation: the operator's role is
+         *     below the one it needs, a state-changing request made with the console cookie lacks
+         *     the session's CSRF token (`x-csrf-token`), or a read-only API key sent a request other
+         *     than a `GET`.
+         */
+        NotPermitted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The `x-api-key` header is missing or names no key of any project, or the console
+         *     session cookie is missing, unknown, expired or of a disabled operator.
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -3184,6 +3316,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3217,6 +3350,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3253,6 +3387,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3286,6 +3421,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3316,6 +3452,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3477,6 +3614,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3509,6 +3647,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3541,6 +3680,7 @@ export interface operations {
             };
             400: components["responses"]["EnrollmentRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3573,6 +3713,7 @@ export interface operations {
             };
             400: components["responses"]["IdentityVerificationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3636,6 +3777,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3669,6 +3811,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3700,6 +3843,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3732,6 +3876,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3761,6 +3906,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3794,6 +3940,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LabelledConcurrently"];
@@ -3832,6 +3979,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -3864,6 +4012,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4144,6 +4293,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4178,6 +4328,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4211,6 +4362,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4242,6 +4394,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4273,6 +4426,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4304,6 +4458,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4330,6 +4485,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4360,6 +4516,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4392,6 +4549,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             429: components["responses"]["TooManyRequests"];
@@ -4424,6 +4582,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4450,6 +4609,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4480,10 +4640,105 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsoleLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    /** @description The session cookie (`__Host-tg_session=…; Path=/; Expires=…; HttpOnly; Secure; SameSite=Strict`). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The email and password do not name an active operator (the same answer for an unknown email). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator and its session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

@@ -144,3 +144,7 @@ export type SessionSearchQuery = NonNullable<operations['listSessions']['paramet
 export type AccountExportQuery = operations['exportAccounts']['parameters']['query'];
 export type SessionExportQuery = operations['exportSessions']['parameters']['query'];
 export type ExportFormat = AccountExportQuery['format'];
+export type Operator = Schemas['Operator'];
+export type OperatorRole = Schemas['OperatorRole'];
+export type ConsoleSession = Schemas['ConsoleSession'];
+export type ConsoleLoginRequest = Schemas['ConsoleLoginRequest'];

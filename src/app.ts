@@ -14,6 +14,8 @@ import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
 import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
+import { makeConsoleHandlers } from './http/handlers/console';
+import { authorise, makeConsoleSessionHandler, readSessionCookie } from './http/operators';
 import { makeListHandlers } from './http/handlers/list';
 import { makeProjectHandlers } from './http/handlers/project';
 import { makeRulesHandlers } from './http/handlers/rules';
@@ -37,6 +39,9 @@ export type AppConfig = Pick<
   Config,
   | 'rateLimitPerMinute'
   | 'authFailureLimitPerIp'
+  | 'consoleLoginLimitPerIp'
+  | 'consoleLoginLimitPerAccount'
+  | 'consoleInsecureCookie'
   | 'ingestRateLimitPerIp'
   | 'ingestRateLimitPerProject'
   | 'publicRedirectRateLimitPerIp'
@@ -88,9 +93,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
+    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo', '/console'],
     limits.api(config.rateLimitPerMinute),
   );
+  app.use(readSessionCookie(config.consoleInsecureCookie));
   app.use(
     ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
     authFailures.guard,
@@ -108,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
       validateSecurity: {
         handlers: {
           ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+          ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
           // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
           MetricsToken: () => true,
         },
@@ -116,6 +123,8 @@ export function createApp(deps: AppDeps): Express {
       ignorePaths: OUTSIDE_SPEC,
     }),
   );
+  // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
+  app.use(authorise);
 
   const session = makeSessionHandlers(services.evaluation);
   const account = makeAccountHandlers(services.accounts, services.labels);
@@ -132,6 +141,10 @@ export function createApp(deps: AppDeps): Express {
     readiness: services.readiness,
   });
   const sdk = makeSdkHandlers(services.ingest);
+  const consoleAuth = makeConsoleHandlers(services.operators, {
+    insecureCookie: config.consoleInsecureCookie,
+    attempt: limits.consoleLogins(config.consoleLoginLimitPerIp, config.consoleLoginLimitPerAccount),
+  });
 
   const admitted = makeAdmission(config.evaluationConcurrency);
   app.get('/session/:session_id', admitted, session.getSession);
@@ -173,6 +186,9 @@ export function createApp(deps: AppDeps): Express {
   app.post('/liveness/enroll', liveness.enrollAccount);
   app.post('/liveness/verify-identity', liveness.verifyIdentity);
   app.get('/public/liveness-redirect', liveness.redirectToVerification);
+  app.post('/console/login', consoleAuth.consoleLogin);
+  app.post('/console/logout', consoleAuth.consoleLogout);
+  app.get('/console/me', consoleAuth.getConsoleSession);
   app.post('/ingest/challenge', sdk.createIngestChallenge);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);

@@ -32,6 +32,7 @@ import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
+import { makeOperatorRepository } from './storage/repositories/operators';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeRetentionRepository } from './storage/repositories/retention';
 import { makeSessionRepository } from './storage/repositories/sessions';
@@ -44,6 +45,7 @@ import { makeLabelUseCases } from './usecases/labels';
 import { makeSearchUseCases } from './usecases/search';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
+import { makeOperatorUseCases } from './usecases/operators';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
@@ -80,6 +82,9 @@ export interface CoreDeps {
   analysis?: AnalysisEngine;
   /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
   apiKeyCacheTtlMs?: number;
+  /** How long a console session lasts at most, and without a request (config); absent: the defaults of usecases/operators.ts. */
+  consoleSessionTtlMs?: number;
+  consoleSessionIdleMs?: number;
   /**
    * The origin (and path prefix) of every absolute URL the service makes (config
    * publicBaseUrl; a function because with PORT=0 the listen address is known only once
@@ -144,6 +149,7 @@ export function makeServices(edges: EdgeDeps) {
     labels: makeLabelRepository(deps.db),
     retention: makeRetentionRepository(deps.db),
     search: makeSearchRepository(deps.db),
+    operators: makeOperatorRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -237,6 +243,7 @@ export function makeServices(edges: EdgeDeps) {
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
     search: makeSearchUseCases(repos),
+    operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,
@@ -358,6 +365,8 @@ export async function makeRuntime(
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    consoleSessionTtlMs: config.consoleSessionTtlMs,
+    consoleSessionIdleMs: config.consoleSessionIdleMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
     metrics:
       telemetry && config.metrics

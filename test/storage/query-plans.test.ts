@@ -562,6 +562,17 @@ test('every statement of an evaluation starts from an index', async () => {
   );
   await evaluation.evaluateUnauthenticated(project, { session_id: at(live, 2).id }, options);
   await evaluation.get(project, at(live, 3).id, 'req');
+  // A project sent list events: each is queued on a membership's existence (outbox.enqueueWhenStatement).
+  const subscribed: Project = {
+    ...project,
+    webhookUrl: 'https://hooks.example.com/trustgate',
+    webhookEvents: ['list.account_added', 'list.account_removed'],
+  };
+  await evaluation.authenticate(
+    subscribed,
+    { session_id: at(live, 4).id, account: { id: 'acct-000400', lists: ['allow', 'vip'] } },
+    { ...options, actor: { apiKey: 'key' } },
+  );
 
   // The label report's reads (GET /labels/report, GET /account/{id}'s label): from the labels, never
   // from the project's sessions in the range.

@@ -87,11 +87,11 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
+    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
     limits.api(config.rateLimitPerMinute),
   );
   app.use(
-    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
+    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
     authFailures.guard,
   );
   app.use(
@@ -135,6 +135,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/session/:session_id', admitted, session.getSession);
   app.post('/session/authenticate', admitted, session.authenticateSession);
   app.post('/session/unauthenticated', admitted, session.evaluateUnauthenticatedSession);
+  app.get('/evaluation/:request_id', session.getEvaluation);
   app.get('/account/:account_id', account.getAccount);
   app.put('/account/:account_id', account.putAccount);
   app.delete('/account/:account_id', account.deleteAccount);
@@ -155,6 +156,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/audit', project.listAuditEvents);
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
+  app.post('/rules/test', rules.testRules);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

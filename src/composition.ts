@@ -24,6 +24,7 @@ import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaS
 import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
+import { makeReceiptRepository } from './storage/repositories/receipts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
@@ -129,6 +130,7 @@ export function makeServices(edges: EdgeDeps) {
     history: makeHistoryRepository(deps.db),
     facts: makeEvaluationFacts(deps.db),
     evaluationWrites: makeEvaluationWrites(deps.db),
+    receipts: makeReceiptRepository(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
@@ -178,6 +180,7 @@ export function makeServices(edges: EdgeDeps) {
     ...deps,
     rules: repos.rules,
     auditEvents: repos.auditEvents,
+    receipts: repos.receipts,
     forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({

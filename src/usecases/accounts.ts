@@ -8,6 +8,7 @@ import type { AuditEventRepository } from '../storage/repositories/audit-events'
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
+import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { Outbox } from '../webhooks/outbox';
 import type { EvaluationUseCases } from './evaluation';
@@ -20,6 +21,7 @@ export interface AccountDeps {
   clock: Clock;
   accounts: AccountRepository;
   lists: ListRepository;
+  receipts: ReceiptRepository;
   facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
   random: Random;
@@ -36,7 +38,7 @@ export interface AccountDeps {
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
-  const { db, clock, accounts, lists, evaluation } = deps;
+  const { db, clock, accounts, lists, receipts, evaluation } = deps;
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
@@ -107,7 +109,9 @@ export function makeAccountUseCases(deps: AccountDeps) {
     /** Erases the account: its personal data, links, memberships and labels (whose notes are personal data). */
     async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
+      // The account's receipts go with it (they name it, and hold its evaluations' inputs).
       const deleted = await db.transaction(async (trx) => {
+        await receipts.deleteForAccount(project.id, id, trx);
         await deps.labels.forgetAccount(project.id, id, trx);
         await deps.auditEvents.forgetAccount(project.id, id, trx);
         return accounts.delete(project.id, id, trx);

@@ -13,12 +13,17 @@ import {
   RISK_SIGNAL_WEIGHTS,
   SCORED_SIGNALS,
   accountScore,
+  accountScoreBreakdown,
+  botBreakdown,
   botScore,
+  combine,
   decide,
   interactionDoubt,
   isCrawlerUserAgent,
+  multipleAccountsBreakdown,
   multipleAccountsScore,
   riskSignalAverage,
+  riskSignalsBreakdown,
   riskSignalsScore,
   type BotInputs,
   type SessionSource,
@@ -758,6 +763,38 @@ describe('docs/scoring.md', () => {
       expect(wrong).toEqual([]);
       expect(result.get('decision')).toBe(decide(score, threshold, []));
       expect(decide(score, threshold, ['allow'])).toBe('Real');
+    });
+
+    it("when the code breaks the example's scores down, then its terms are the receipt the doc prints, and they make the scores", () => {
+      const b = botBreakdown({ ...botIn, doubt: interactionDoubt(botIn.bot, botIn.source) });
+      const r = riskSignalsBreakdown(signals, true);
+      const m = multipleAccountsBreakdown([linkScore(linkA), linkScore(linkB)], false);
+      const a = accountScoreBreakdown({
+        bot: b.value,
+        risk_signals: r.value,
+        multiple_accounts: m.value,
+        email_score: email,
+      });
+      const code = Object.entries({ bot: b, risk_signals: r, multiple_accounts: m, account_score: a }).flatMap(
+        ([score, x]) => [
+          ...x.terms.map((t) => [score, t.name, t] as const),
+          ...(x.discount ? [[score, `${x.discount.name} (discount)`, x.discount] as const] : []),
+        ],
+      );
+      const doc = tableRows(section('### Its receipt')).filter((row) => row.length === 6 && row[0] !== 'Score');
+      expect(doc.map(([score, name]) => `${score} ${name}`)).toEqual(code.map(([score, name]) => `${score} ${name}`));
+      const wrong = doc.flatMap(([score, name, ...shown], i) => {
+        const t = code[i]![2];
+        const actual = [t.weight, t.strength, t.p, t.count];
+        return shown.some((v, k) => !matchesShown(v, actual[k]!))
+          ? [`${score} ${name}: doc ${shown}, code ${actual}`]
+          : [];
+      });
+      expect(wrong).toEqual([]);
+      for (const x of [b, r, m, a]) expect(combine(x.terms, x.discount ?? undefined)).toBe(x.value);
+      expect(a.value).toBe(
+        accountScore({ bot: b.value, risk_signals: r.value, multiple_accounts: m.value, email_score: email }),
+      );
     });
   });
 });

@@ -260,6 +260,11 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
     why: "domain_fraud stops at the first Fake or block-listed account at an organisation's domain (asked only for business, education and government domains)",
   },
   { label: 'facts.counts', table: 'list_members', why: 'domain_fraud: the same question, started from the block list' },
+  {
+    label: 'receipts.page',
+    table: 'sessions',
+    why: "a backtest (POST /rules/test, not an evaluation's) pages the project's sessions in id order under a LIMIT, keeping those evaluated in the range: no index on evaluated_at, which every evaluation would update",
+  },
 ];
 
 function known(labels: Set<string>, table: string): boolean {
@@ -421,6 +426,11 @@ const ENGINE_METHODS = [
   'history.evaluations',
   'history.accountsSharing',
   'lists.members',
+  // A receipt (GET /evaluation/{request_id}), an erasure's, and a backtest's reads (POST /rules/test).
+  'receipts.find',
+  'receipts.deleteForAccount',
+  'receipts.page',
+  'receipts.currentLabels',
 ];
 
 test('every statement of an evaluation starts from an index', async () => {
@@ -510,6 +520,16 @@ test('every statement of an evaluation starts from an index', async () => {
   );
   await evaluation.evaluateUnauthenticated(project, { session_id: at(live, 2).id }, options);
   await evaluation.get(project, at(live, 3).id, 'req');
+  await repos.receipts.find(p, 'req');
+  await repos.receipts.deleteForAccount(p, 'acct-absent');
+  const kept = await repos.receipts.page(p, { from: new Date(NOW.getTime() - 7 * DAY), to: NOW }, 500);
+  await repos.receipts.page(
+    p,
+    { from: new Date(NOW.getTime() - 7 * DAY), to: NOW },
+    500,
+    kept.at(-1)?.kept.sessionId ?? '',
+  );
+  await repos.receipts.currentLabels(p, seeded.accounts.slice(0, 50));
 
   // The label report's reads (GET /labels/report, GET /account/{id}'s label): from the labels, never
   // from the project's sessions in the range.

@@ -4,6 +4,7 @@
  */
 import UAParser from 'ua-parser-js';
 import type { ClientHints, DeviceFields } from '../../api-types';
+import { remembered } from '../memo';
 
 export type DeviceCategory = NonNullable<DeviceFields['category']>;
 
@@ -74,8 +75,14 @@ function fullVersion(
   return version;
 }
 
+/**
+ * ua-parser-js's reading of a user agent (about 50 µs: some hundred regular expressions), once per
+ * distinct string: ingestion and each evaluation's platform check read the same few thousand.
+ */
+const parsed = remembered(5_000, (userAgent) => new UAParser(userAgent).getResult());
+
 export function parseUserAgent(userAgent: string | undefined, hints?: ClientHints): UserAgentFacts {
-  const ua = new UAParser(userAgent ?? '').getResult();
+  const ua = parsed(userAgent ?? '');
   const osName = windowsFromHints(hints) ?? joined(ua.os.name, ua.os.version);
 
   let category: DeviceCategory | undefined = ua.device.type ? CATEGORY_OF_TYPE[ua.device.type] : undefined;

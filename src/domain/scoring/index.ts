@@ -17,6 +17,7 @@ import {
   RISK_SIGNAL_WEIGHTS,
   SIGNAL_AVERAGE_HALF_LIFE_DAYS,
 } from './constants';
+import { remembered } from '../memo';
 import { clamp01, DAY_MS, noisyOr } from '../numbers';
 
 export * from './constants';
@@ -46,8 +47,10 @@ export interface BotInputs {
 
 /** The user agent names a crawler, spider, monitor, HTTP library or headless browser (isbot). */
 export function isCrawlerUserAgent(ua?: string): boolean {
-  return ua ? isbot(ua) : false;
+  return ua ? crawler(ua) : false;
 }
+/** isbot's one large regular expression, once per distinct user agent. */
+const crawler = remembered(5_000, isbot);
 
 /** Doubt left after `events` events when every `halving` events halve it: 0.5^(events / halving). */
 function doubtAfter(events: number, halving: number): number {

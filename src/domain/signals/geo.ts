@@ -1,5 +1,6 @@
 /** Geometry and time-zone arithmetic for the location signals. Pure; time comes in as `at`. */
 import ct from 'countries-and-timezones';
+import { remembered } from '../memo';
 
 const EARTH_RADIUS_KM = 6371.0088;
 
@@ -19,39 +20,29 @@ export function ipLocationAccuracyKm(location: { city?: string }): number {
 
 /**
  * One formatter per zone name (building one costs far more than formatting with it). Only names
- * that construct are kept, and the map is emptied past MAX_FORMATS (zone names are matched
+ * that construct are kept (an unknown zone throws), and at most 2,000 (zone names are matched
  * without regard to case, so a client could send many spellings of one zone).
  */
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-const MAX_FORMATS = 2000;
-function offsetFormat(zone: string): Intl.DateTimeFormat {
-  let format = offsetFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
-    if (offsetFormats.size >= MAX_FORMATS) offsetFormats.clear();
-    offsetFormats.set(zone, format);
-  }
-  return format;
-}
+const offsetFormat = remembered(
+  2000,
+  (zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }),
+);
 
 /**
  * Offsets already computed, by zone and minute: zones change their offset on a whole minute
  * (every transition in the time-zone database since 1980; some, such as Gaza's, at 00:01), so one
  * answer holds for the minute. Formatting costs about 10 µs, a lookup next to nothing, and a busy
- * server evaluates many sessions of one zone in a minute; the map is emptied past MAX_OFFSETS.
+ * server evaluates many sessions of one zone in a minute.
  */
 const MINUTE_MS = 60_000;
-const offsets = new Map<string, number | undefined>();
-const MAX_OFFSETS = 20_000;
+const offsetInMinute = remembered(20_000, (key) => {
+  const space = key.indexOf(' ');
+  return formattedOffset(key.slice(space + 1), new Date(Number(key.slice(0, space)) * MINUTE_MS));
+});
 
 /** A zone's offset from UTC at `at`, in minutes east (DST included); undefined for an unknown zone. */
 export function zoneOffsetMinutes(zone: string, at: Date): number | undefined {
-  const key = `${Math.floor(at.getTime() / MINUTE_MS)} ${zone}`;
-  if (offsets.has(key)) return offsets.get(key);
-  const offset = formattedOffset(zone, at);
-  if (offsets.size >= MAX_OFFSETS) offsets.clear();
-  offsets.set(key, offset);
-  return offset;
+  return offsetInMinute(`${Math.floor(at.getTime() / MINUTE_MS)} ${zone}`);
 }
 
 function formattedOffset(zone: string, at: Date): number | undefined {

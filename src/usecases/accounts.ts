@@ -109,7 +109,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
     /** Erases the account: its personal data, links, memberships and labels (whose notes are personal data). */
     async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
-      // The account's receipts go with it (they name it, and hold its evaluations' inputs).
+      // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
       const deleted = await db.transaction(async (trx) => {
         await receipts.deleteForAccount(project.id, id, trx);
         await deps.labels.forgetAccount(project.id, id, trx);

@@ -370,6 +370,28 @@ describe('riskSignalAverage', () => {
 // ---------------------------------------------------------------- properties
 
 describe('properties', () => {
+  it("when any inputs, then each score's breakdown (a receipt's terms) has exactly the score's value, and its terms recompute to it", () => {
+    // Link scores drawn from a few values, so that runs of equal scores (one term, a count) occur.
+    const links = fc.array(fc.oneof(unit, fc.constantFrom(0.8, 0.5, 1, 0)), { maxLength: 40 });
+    fc.assert(
+      fc.property(botInputs, signalScores, fc.boolean(), links, fc.boolean(), parts, (b, s, spoofed, ls, main, p) => {
+        const checks: [ReturnType<typeof botBreakdown>, number][] = [
+          [botBreakdown({ ...b, doubt: interactionDoubt(b.bot, b.source) }), botScore(b)],
+          [riskSignalsBreakdown(s, spoofed), riskSignalsScore(s, spoofed)],
+          [multipleAccountsBreakdown(ls, main), multipleAccountsScore(ls, main)],
+          [accountScoreBreakdown(p), accountScore(p)],
+        ];
+        for (const [breakdown, score] of checks) {
+          expect(breakdown.value).toBe(score);
+          expect(combine(breakdown.terms, breakdown.discount ?? undefined)).toBe(score);
+        }
+        const linked = multipleAccountsBreakdown(ls, false).terms.reduce((n, t) => n + t.count, 0);
+        expect(linked).toBe(ls.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('when any inputs, then every score is in [0, 1]', () => {
     fc.assert(
       fc.property(

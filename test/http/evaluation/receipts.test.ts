@@ -5,9 +5,14 @@
  * decision follows from its threshold, list, rule or test mode; that another project cannot
  * read; that the account's erasure forgets. POST /rules/test (testRules) replays drafts over them.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
+import { parse } from 'yaml';
 import type {
   AuthenticateResponse,
+  ConfusionCounts,
+  RulesTestResult,
   EvaluationReceipt,
   ScoreBreakdown,
   UnauthenticatedResponse,
@@ -430,5 +435,78 @@ describe('POST /rules/test', () => {
     const theirs = await post({ rules: [], ...range, decision_threshold: 0 }, other.api_key);
     expect(theirs.status).toBe(200);
     expect(theirs.body).toMatchObject({ evaluations: 0, changed: 0 });
+  });
+});
+
+describe('docs/rules.md, "A backtest, worked"', () => {
+  /** The page's history: people, a device farm, headless bots, a customer on a hosting network; labelled. */
+  async function history() {
+    const s = scenario(ctx);
+    const headless = {
+      automation: { webdriver: true, signals: [] },
+      events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 },
+    };
+    const people = [
+      ['ada', LONDON_IP],
+      ['ben', US_IP],
+      ['cy', LONDON_IP],
+      ['dee', US_IP],
+    ] as const;
+    for (const [id, ip] of people) await s.signIn({ id, email: `${id}@example.org` }, { device_id: `${id}-phone` }, ip);
+    for (const id of ['farm-1', 'farm-2', 'farm-3'])
+      await s.signIn({ id, email: `${id}@example.org`, phone: '+14155550123' }, { device_id: 'farm-device' }, US_IP);
+    for (const id of ['bot-1', 'bot-2']) await s.signIn({ id }, { device_id: `${id}-vm`, ...headless }, AWS_IP);
+    await s.signIn({ id: 'vip', email: 'vip@example.org' }, { device_id: 'vip-laptop' }, AWS_IP);
+    const labels = {
+      ada: 'legit',
+      ben: 'legit',
+      vip: 'legit',
+      'farm-1': 'fraud',
+      'farm-2': 'fraud',
+      'bot-1': 'fraud',
+      'bot-2': 'fraud',
+    };
+    for (const [id, label] of Object.entries(labels))
+      await request(ctx.app)
+        .post(`/account/${id}/label`)
+        .set('x-api-key', ctx.project.api_key)
+        .send({ label })
+        .expect(201);
+  }
+
+  it("when the page's draft is replayed over the page's history, then the answer is the page's", async () => {
+    await history();
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'rules.md'), 'utf8');
+    const section = doc.split('### A backtest, worked')[1]!.split('\n## ')[0]!;
+    const draft = parse([...section.matchAll(/```yaml\n([\s\S]*?)```/g)][0]![1]!) as object;
+    const res = await request(ctx.app)
+      .post('/rules/test')
+      .set('x-api-key', ctx.project.api_key)
+      .send({ ...draft, from: '2026-11-01T00:00:00.000Z', to: '2026-11-30T00:00:00.000Z' });
+    expect(res.status).toBe(200);
+    const body = res.body as RulesTestResult;
+    const said = (name: string) => Number(new RegExp(`\`${name}: (\\d+)\``).exec(section)![1]);
+    expect(body).toMatchObject({
+      evaluations: said('evaluations'),
+      changed: said('changed'),
+      to_fake: said('to_fake'),
+      to_real: said('to_real'),
+      truncated: false,
+    });
+    expect(body.examples).toHaveLength(body.changed);
+    for (const rule of body.rules) expect(section).toContain(`\`${rule.id}\` ${rule.matched} and ${rule.decided}`);
+    expect(section).toContain(`over the ${body.labels!.labelled} labelled evaluations`);
+    const rows = Object.fromEntries(
+      [...section.matchAll(/^\| ([a-z -]+) \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!.split(' | ')]),
+    );
+    const shown = (c: ConfusionCounts) =>
+      [c.true_positives, c.false_positives, c.false_negatives, c.true_negatives, c.precision, c.recall].map((x) =>
+        String(x === null ? '–' : Math.round(x * 1000) / 1000),
+      );
+    expect(rows).toEqual({
+      'current decisions': shown(body.labels!.current),
+      'draft decisions': shown(body.labels!.draft),
+      ...Object.fromEntries(body.labels!.rules.map((r) => [r.id, shown(r)])),
+    });
   });
 });

@@ -587,6 +587,9 @@ export interface paths {
          *     (`groups_enabled: false` on a project with groups is a `400`); `webhook_url: null`
          *     removes the webhook URL. `webhook_events` replaces the list of webhook events the
          *     project is sent (webhooks.yaml; an unknown event type is a `400` naming the field).
+         *     The `retention_*` members set how many days the worker keeps sessions, verification
+         *     media and delivered webhooks (1 to 36500; `null` keeps them, the default); data past its
+         *     period is removed by the worker's next pass (docs/deploy.md, "Retention").
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -1843,9 +1846,31 @@ export interface components {
             /** @description A test project (docs/test-mode.md). */
             test: boolean;
             webhook_events: components["schemas"]["WebhookEvents"];
+            retention_sessions_days: components["schemas"]["RetentionSessionsDays"];
+            retention_verification_media_days: components["schemas"]["RetentionVerificationMediaDays"];
+            retention_delivered_webhooks_days: components["schemas"]["RetentionDeliveredWebhooksDays"];
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A retention period in days (1 to 36500); null keeps the data (the default). */
+        RetentionDays: number | null;
+        /**
+         * @description Days a session is kept from its start, with its evaluation (stored on it), its facts and
+         *     its links to accounts; the identifiers and account aggregates it fed are recomputed
+         *     without it, and an account left without sessions is erased as `DELETE /account` erases
+         *     it. Null: kept (docs/deploy.md, "Retention").
+         */
+        RetentionSessionsDays: components["schemas"]["RetentionDays"];
+        /**
+         * @description Days an ended verification session keeps its captured images, its result, its enrolled
+         *     face and document keys and its delivered or failed webhook, from its creation. Null: kept.
+         */
+        RetentionVerificationMediaDays: components["schemas"]["RetentionDays"];
+        /**
+         * @description Days a delivered webhook (and its attempts) is kept from its creation; pending and failed
+         *     ones are never removed by it. Null: kept.
+         */
+        RetentionDeliveredWebhooksDays: components["schemas"]["RetentionDays"];
         /** @description The settings to change; members left out stay as they are. */
         ProjectUpdate: {
             /** @description The project's name (not empty once trimmed). */
@@ -1855,6 +1880,9 @@ export interface components {
             groups_enabled?: boolean;
             webhook_url?: components["schemas"]["Text"] | null;
             webhook_events?: components["schemas"]["WebhookEvents"];
+            retention_sessions_days?: components["schemas"]["RetentionSessionsDays"];
+            retention_verification_media_days?: components["schemas"]["RetentionVerificationMediaDays"];
+            retention_delivered_webhooks_days?: components["schemas"]["RetentionDeliveredWebhooksDays"];
         };
         /** @description The new webhook secret, shown only now. */
         WebhookSecretRotated: {
@@ -2161,7 +2189,7 @@ export interface components {
              * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first).
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "webhook_secret_grace_until" | "rules_version" | "label";
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
@@ -2365,7 +2393,7 @@ export interface components {
         };
         /**
          * @description Why verify-face or verify-id has no result to give:
-         *     `session_not_found` (no such session in the project, or its result was erased with its account),
+         *     `session_not_found` (no such session in the project, or its result was erased with its account or past the project's `retention_verification_media_days`),
          *     `session_not_valid_for_this_endpoint` (a Face Match session sent to verify-id, or the reverse),
          *     `session_not_started` (no capture was uploaded yet),
          *     `id_scan_not_complete` (an ID Check whose document sides were not both uploaded),
@@ -2824,7 +2852,7 @@ export interface components {
         ListAccountChange: {
             list_name: string;
             account_id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change. */
+            /** @description Who made the change: `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the request (the List API, the Account API, or the `lists` of an authenticate); `cli` (`trustgate` commands); `rule:` and the id of the rule whose list action it was. */
             actor: string;
         };
         /** @description The members of a list event. */

@@ -33,6 +33,7 @@ import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
 import { makeRateLimits } from './storage/repositories/rate-limits';
+import { makeRetentionRepository } from './storage/repositories/retention';
 import { makeSessionRepository } from './storage/repositories/sessions';
 import { makeVerificationIndex } from './storage/repositories/verification-index';
 import { makeVerificationRepository } from './storage/repositories/verifications';
@@ -45,6 +46,7 @@ import { makeListUseCases } from './usecases/lists';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
+import { makeRetention } from './usecases/retention';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
@@ -140,6 +142,7 @@ export function makeServices(edges: EdgeDeps) {
     auditEvents: makeAuditEventRepository(deps.db),
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
+    retention: makeRetentionRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -194,7 +197,8 @@ export function makeServices(edges: EdgeDeps) {
     webhooksQueued: webhookWake.wake,
     publicBaseUrl,
   });
-  /** The worker's two jobs, as narrow functions. */
+  const retention = makeRetention({ ...deps, ...repos, media, metrics: deps.metrics?.retention });
+  /** The worker's jobs, as narrow functions. */
   const jobs: WorkerJobs = {
     dispatch: {
       outbox: repos.outbox,
@@ -205,6 +209,7 @@ export function makeServices(edges: EdgeDeps) {
       metrics: deps.metrics?.webhooks,
     },
     sweep: () => verification.sweep(),
+    retain: (options) => retention.runOnce(options),
   };
   const readiness = makeReadiness({
     db: deps.db,
@@ -239,6 +244,7 @@ export function makeServices(edges: EdgeDeps) {
       challenges: repos.ingestChallenges,
     }),
     verification,
+    retention,
     mediaUrls,
     jobs,
   };

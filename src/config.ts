@@ -68,7 +68,7 @@ export interface Config {
   logLevel: string;
   /** Express's `trust proxy` setting (for X-Forwarded-For behind a load balancer). */
   trustProxy: boolean | number | string;
-  /** `inline`: the server delivers webhooks and sweeps expired sessions itself; `off`: `trustgate worker` does. */
+  /** `inline`: the server delivers webhooks, sweeps expired sessions and runs retention passes itself; `off`: `trustgate worker` does. */
   webhookWorker: 'inline' | 'off';
   /** Deliver webhooks to private, loopback and link-local addresses (development and tests). */
   webhookAllowPrivate: boolean;
@@ -76,6 +76,10 @@ export interface Config {
   webhookPollMs: number;
   /** Webhooks one claim takes and posts at once. */
   webhookBatch: number;
+  /** How often the worker runs a retention pass (usecases/retention.ts). */
+  retentionIntervalMs: number;
+  /** Rows one retention batch removes in its own transaction (at most 500). */
+  retentionBatch: number;
   /** How long a worker's claim on a webhook holds before another worker may take it over. */
   webhookLeaseMs: number;
   /**
@@ -351,6 +355,12 @@ export function listenUrl(host: string, port: number): string {
 export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 256, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
 
 /** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
+/**
+ * Retention passes (usecases/retention.ts): hourly, 200 rows a batch, each batch its own
+ * transaction; at most 500 rows a batch, so no transaction holds the write lock for long.
+ */
+export const RETENTION_DEFAULTS = { intervalMs: 3_600_000, batch: 200, maxBatch: 500 } as const;
+
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 
 /** A number of processes, or `auto`: one per core this process may use. */
@@ -439,6 +449,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
     webhookBatch: integer(env, 'WEBHOOK_BATCH', 64, 1, 10_000),
+    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', RETENTION_DEFAULTS.intervalMs, 1000, 604_800_000),
+    retentionBatch: integer(env, 'RETENTION_BATCH', RETENTION_DEFAULTS.batch, 1, RETENTION_DEFAULTS.maxBatch),
     webhookRetryScale: fraction(env, 'WEBHOOK_RETRY_SCALE', 1),
     analysisEngine: oneOf(env, 'ANALYSIS_ENGINE', ['local', 'off'] as const, 'local'),
     metrics: flag(env, 'METRICS', true),

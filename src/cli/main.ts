@@ -6,7 +6,9 @@
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project set-webhook <project_id> <url|--clear>
  *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
- *                         [--webhook-events E,E] [--json]
+ *                         [--webhook-events E,E] [--retention-sessions-days N|keep]
+ *                         [--retention-verification-media-days N|keep]
+ *                         [--retention-delivered-webhooks-days N|keep] [--json]
  *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
  *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
  *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
@@ -18,7 +20,7 @@
  *   trustgate webhooks list [--status pending|delivered|failed] [--json]
  *   trustgate webhooks replay <request_id>
  *   trustgate webhooks test [project_id] [--json]
- *   trustgate worker [--poll-ms N]  (delivers webhooks and ends expired sessions until stopped)
+ *   trustgate worker [--poll-ms N]  (delivers webhooks, ends expired sessions and runs retention passes until stopped)
  *   trustgate migrate  (applies the pending database migrations, under the migration lock)
  *   trustgate backup FILE | restore FILE  (the database, secret key, media and IP lists in one archive: cli/backup.ts)
  *
@@ -54,11 +56,15 @@ const USAGE = `usage:
   trustgate project rotate-key PROJECT_ID [--json]
   trustgate project set-webhook PROJECT_ID (URL | --clear)
   trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
-                        [--webhook-url URL | --clear-webhook] [--webhook-events E,E] [--json]
+                        [--webhook-url URL | --clear-webhook] [--webhook-events E,E]
+                        [--retention-sessions-days N|keep] [--retention-verification-media-days N|keep]
+                        [--retention-delivered-webhooks-days N|keep] [--json]
       changes the project's settings (as PATCH /project does) and records the change in its
       audit as made by \`cli\`: --threshold between 0 and 1 decides the next evaluations;
       --groups turns groups on (they cannot be turned off); --webhook-events, the event types
-      the project is sent, separated by commas (webhooks.yaml; '' sends none)
+      the project is sent, separated by commas (webhooks.yaml; '' sends none);
+      --retention-*-days, days the worker keeps sessions, verification media and delivered
+      webhooks (1 to 36500; keep: no limit, the default; docs/deploy.md, "Retention")
   trustgate project audit PROJECT_ID [--limit N] [--cursor CURSOR] [--json]
       the changes to the project's settings and the labels set on its accounts, newest first (as GET /audit)
   trustgate project rotate-webhook-secret PROJECT_ID [--grace-seconds N] [--json]
@@ -96,7 +102,8 @@ const USAGE = `usage:
       sends one signed webhook.test event to the project's webhook URL (the only project when
       none is named), as deliveries are sent, and prints the receiver's status and body
   trustgate worker [--poll-ms N]
-      delivers webhooks and ends verification sessions after 30 days until SIGINT/SIGTERM;
+      delivers webhooks, ends verification sessions after 30 days and runs the retention
+      passes (RETENTION_INTERVAL_MS) until SIGINT/SIGTERM;
       run it with WEBHOOK_WORKER=off on the servers to deliver from separate processes.
       On PostgreSQL it is woken by NOTIFY as soon as a webhook is queued; it also looks for
       due webhooks every N ms (default 1000), which on SQLite is how it finds new ones
@@ -140,6 +147,9 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       'grace-seconds': { type: 'string' },
       'expected-version': { type: 'string' },
       'webhook-events': { type: 'string' },
+      'retention-sessions-days': { type: 'string' },
+      'retention-verification-media-days': { type: 'string' },
+      'retention-delivered-webhooks-days': { type: 'string' },
       note: { type: 'string' },
       project: { type: 'string' },
     },
@@ -264,6 +274,9 @@ async function setProject(
     'webhook-url'?: string;
     'clear-webhook'?: boolean;
     'webhook-events'?: string;
+    'retention-sessions-days'?: string;
+    'retention-verification-media-days'?: string;
+    'retention-delivered-webhooks-days'?: string;
     json?: boolean;
   },
   runtime: Runtime,
@@ -293,10 +306,13 @@ async function setProject(
       ?.split(',')
       .map((e) => e.trim())
       .filter(Boolean),
+    retentionSessionsDays: retentionDays(values, 'retention-sessions-days'),
+    retentionVerificationMediaDays: retentionDays(values, 'retention-verification-media-days'),
+    retentionDeliveredWebhooksDays: retentionDays(values, 'retention-delivered-webhooks-days'),
   };
   if (Object.values(change).every((v) => v === undefined))
     throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, --webhook-events\n' +
+      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, --webhook-events, --retention-*-days\n' +
         USAGE,
     );
   const p = await runtime.services.projects.update(projectId, change, 'cli');
@@ -307,7 +323,11 @@ async function setProject(
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
     webhook_events: p.webhookEvents,
+    retention_sessions_days: p.retentionSessionsDays,
+    retention_verification_media_days: p.retentionVerificationMediaDays,
+    retention_delivered_webhooks_days: p.retentionDeliveredWebhooksDays,
   };
+  const days = (d: number | null) => (d === null ? 'keep' : `${d} days`);
   print(out, Boolean(values.json), settings, [
     `project_id:         ${p.id}`,
     `name:               ${p.name}`,
@@ -315,7 +335,18 @@ async function setProject(
     `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
     `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
     `webhook_events:     ${p.webhookEvents.join(', ') || '(none)'}`,
+    `retention:          sessions ${days(p.retentionSessionsDays)}, verification media ${days(p.retentionVerificationMediaDays)}, delivered webhooks ${days(p.retentionDeliveredWebhooksDays)}`,
   ]);
+}
+
+/** A `--retention-*-days` option: a whole number of days, or `keep` (null); the range is the settings' rule (nextSettings). */
+function retentionDays(values: Record<string, unknown>, option: string): number | null | undefined {
+  const raw = values[option];
+  if (raw === undefined) return undefined;
+  if (raw === 'keep') return null;
+  if (typeof raw !== 'string' || !/^[0-9]{1,6}$/.test(raw))
+    throw new UsageError(`--${option} must be a whole number of days or keep, not ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 /** `trustgate account label`: a label set by the CLI (audited as `cli`), as POST /account/{account_id}/label. */

@@ -13,6 +13,7 @@ import cluster from 'node:cluster';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Decision, RiskSignals } from '../api-types';
 import { SIGNALS } from '../domain/signals';
+import { RETENTION_KINDS, type RetentionKind } from '../domain/retention';
 import type { NetworkDataStatus } from '../geo/data-age';
 
 /** The evaluations, by what asked for them. `get`: GET /session/{id} (signals recomputed, no decision). */
@@ -37,6 +38,11 @@ export interface WebhookMetrics {
 
 export interface AnalysisMetrics {
   analysed(type: 'face-match' | 'id-check', result: 'ok' | 'error', seconds: number): void;
+}
+
+export interface RetentionMetrics {
+  /** Rows (or files) a retention batch removed, by kind (domain/retention.ts). */
+  removed(kind: RetentionKind, n: number): void;
 }
 
 export interface HttpMetrics {
@@ -64,6 +70,7 @@ export interface Metrics {
   evaluations: EvaluationMetrics;
   webhooks: WebhookMetrics;
   analysis: AnalysisMetrics;
+  retention: RetentionMetrics;
   /** Gives the gauges read at scrape time their sources (again: replaces them). */
   watch(sources: MetricSources): void;
   /** The text exposition and its content type. */
@@ -215,6 +222,14 @@ export function makeMetrics(
     registers: [registry],
   });
 
+  const retained = new Counter({
+    name: 'trustgate_retention_removed_total',
+    help: 'What the retention passes removed, by kind: sessions, accounts (left without sessions), verification_media, media_files, delivered_webhooks.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  for (const kind of RETENTION_KINDS) retained.inc({ kind }, 0);
+
   let sources: MetricSources | undefined;
   return {
     registry,
@@ -248,6 +263,11 @@ export function makeMetrics(
     analysis: {
       analysed(type, result, seconds) {
         analysis.labels(type, result).observe(seconds);
+      },
+    },
+    retention: {
+      removed(kind, n) {
+        retained.inc({ kind }, n);
       },
     },
     watch(given) {

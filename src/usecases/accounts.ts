@@ -37,6 +37,23 @@ export interface AccountDeps {
   forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
 }
 
+/**
+ * The account's erasure in the database, in the caller's transaction: its labels (whose notes
+ * are personal data), its name in the audit, its row, links, identifiers and memberships
+ * (accounts.delete). `DELETE /account` runs it, and retention for an account whose last
+ * session went. False when there was no such account.
+ */
+export async function eraseAccount(
+  deps: Pick<AccountDeps, 'labels' | 'auditEvents' | 'accounts'>,
+  projectId: string,
+  id: string,
+  trx: Db,
+): Promise<boolean> {
+  await deps.labels.forgetAccount(projectId, id, trx);
+  await deps.auditEvents.forgetAccount(projectId, id, trx);
+  return deps.accounts.delete(projectId, id, trx);
+}
+
 export function makeAccountUseCases(deps: AccountDeps) {
   const { db, clock, accounts, lists, receipts, evaluation } = deps;
 
@@ -112,9 +129,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
       // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
       const deleted = await db.transaction(async (trx) => {
         await receipts.deleteForAccount(project.id, id, trx);
-        await deps.labels.forgetAccount(project.id, id, trx);
-        await deps.auditEvents.forgetAccount(project.id, id, trx);
-        return accounts.delete(project.id, id, trx);
+        return eraseAccount(deps, project.id, id, trx);
       });
       if (!deleted && !verified) throw new AccountNotFoundError();
       return { request_id: requestId, account_id: id, success: true };

@@ -57,6 +57,8 @@ import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } from '../errors';
+import { actorName, type Actor } from './actor';
+import { listEventWebhook, subscribesToListEvents } from './list-events';
 import { makeOneAtATime } from './one-at-a-time';
 import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
@@ -94,8 +96,8 @@ export interface EvaluationDeps {
   metrics?: EvaluationMetrics;
   /** Spans for the stages: gather, evaluate, persist. */
   tracing?: Pick<Tracing, 'span'>;
-  /** `evaluation.rule_matched` webhooks, queued in the evaluation's transaction (webhooks/outbox.ts). */
-  outbox: Pick<Outbox, 'enqueueStatements'>;
+  /** `evaluation.rule_matched` and list events, queued in the evaluation's transaction (webhooks/outbox.ts). */
+  outbox: Pick<Outbox, 'enqueueStatements' | 'enqueueWhenStatement' | 'notifyStatements'>;
   random: Random;
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
@@ -106,11 +108,14 @@ interface Made {
   kind: 'authenticate' | 'unauthenticated';
   requestId: string;
   accountId?: string;
+  actor?: Actor;
 }
 
 export interface EvaluationOptions {
   requestId: string;
   accountsLinked: boolean;
+  /** Who asked (the request's API key): the actor of the list events its lists cause. */
+  actor?: Actor;
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
@@ -378,7 +383,14 @@ export function makeEvaluation(deps: EvaluationDeps) {
   ): Promise<boolean> {
     const now = clock.now();
     const account = outcome.account;
-    const queued = ruleMatched(project, facts, outcome, made, now);
+    const matched = ruleMatched(project, facts, outcome, made, now);
+    // List events only when the project is sent them and the request or a rule touches a list
+    // (each queued only if its membership changes: evaluation-writes.ts); announced once.
+    const listEvents =
+      account !== undefined &&
+      (listInput.length > 0 || outcome.rules.listActions.length > 0) &&
+      subscribesToListEvents(project);
+    const queued = matched ?? (listEvents ? deps.outbox.notifyStatements() : undefined);
     const written = await writes.write({
       projectId: project.id,
       sessionId: facts.session.id,
@@ -409,6 +421,23 @@ export function makeEvaluation(deps: EvaluationDeps) {
               linksSession: account.linksSession,
               lists: listInput,
               listActions: outcome.rules.listActions,
+              ...(listEvents
+                ? {
+                    listEvent: (change, list, when, rule) => {
+                      const webhook = listEventWebhook(
+                        deps.random,
+                        project,
+                        account.record.id,
+                        change,
+                        list,
+                        // Without an actor: the in-process demo, which gives no lists.
+                        rule !== undefined ? `rule:${rule}` : made.actor ? actorName(made.actor) : 'cli',
+                        now,
+                      );
+                      return webhook ? [deps.outbox.enqueueWhenStatement(webhook, when)] : [];
+                    },
+                  }
+                : {}),
             },
           }
         : {}),
@@ -477,7 +506,12 @@ export function makeEvaluation(deps: EvaluationDeps) {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const facts = await span('evaluation.gather', () => gatherAuthenticate(project, body, options.accountsLinked));
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
-      const made: Made = { kind: 'authenticate', requestId: options.requestId, accountId: body.account.id };
+      const made: Made = {
+        kind: 'authenticate',
+        requestId: options.requestId,
+        accountId: body.account.id,
+        ...(options.actor ? { actor: options.actor } : {}),
+      };
       if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? [], made))))
         continue;
       recordMetrics('authenticate', outcome);

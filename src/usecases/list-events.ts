@@ -9,7 +9,7 @@ import type { Db } from '../storage/db';
 import type { MembershipChange } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import { subscribes } from '../domain/webhook-events';
-import type { Outbox } from '../webhooks/outbox';
+import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
 import { actorName, type Actor } from './actor';
 
 export interface ListEventDeps {
@@ -56,22 +56,42 @@ async function queueListEvents(
 ): Promise<number> {
   let queued = 0;
   for (const { change, listName } of changes) {
-    const eventType = EVENT_TYPE[change];
-    if (!subscribes(project, eventType)) continue;
-    const requestId = deps.random.uuid();
-    const body: ListAccountAdded | ListAccountRemoved = {
-      request_id: requestId,
-      project_id: project.id,
-      event_type: eventType,
-      occurred_at: now.toISOString(),
-      data: { list_name: listName, account_id: accountId, actor },
-    };
-    // No session: the event's own id is its unique key in the outbox.
-    await deps.outbox.enqueue(
-      { requestId, projectId: project.id, sessionId: requestId, eventType, body: JSON.stringify(body), now },
-      trx,
-    );
+    const webhook = listEventWebhook(deps.random, project, accountId, change, listName, actor, now);
+    if (!webhook) continue;
+    await deps.outbox.enqueue(webhook, trx);
     queued++;
   }
   return queued;
+}
+
+/**
+ * The webhook of one membership change, or undefined when the project is not sent its event
+ * type. `actor` as ListAccountChange describes it (actorName, or `rule:` and a rule's id).
+ */
+export function listEventWebhook(
+  random: Random,
+  project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
+  accountId: string,
+  change: MembershipChange['change'],
+  listName: string,
+  actor: string,
+  now: Date,
+): QueuedWebhook | undefined {
+  const eventType = EVENT_TYPE[change];
+  if (!subscribes(project, eventType)) return undefined;
+  const requestId = random.uuid();
+  const body: ListAccountAdded | ListAccountRemoved = {
+    request_id: requestId,
+    project_id: project.id,
+    event_type: eventType,
+    occurred_at: now.toISOString(),
+    data: { list_name: listName, account_id: accountId, actor },
+  };
+  // No session: the event's own id is its unique key in the outbox.
+  return { requestId, projectId: project.id, sessionId: requestId, eventType, body: JSON.stringify(body), now };
+}
+
+/** Whether the project is sent either list event (an evaluation that changes lists then queues them). */
+export function subscribesToListEvents(project: Pick<Project, 'webhookUrl' | 'webhookEvents'>): boolean {
+  return subscribes(project, EVENT_TYPE.added) || subscribes(project, EVENT_TYPE.removed);
 }

@@ -74,7 +74,14 @@ export interface ProjectSettingsChange {
   webhookUrl?: string | null;
   /** The webhook events the project is sent (replaces the list). */
   webhookEvents?: readonly string[];
+  /** Retention periods in days (null: kept; usecases/retention.ts). */
+  retentionSessionsDays?: number | null;
+  retentionVerificationMediaDays?: number | null;
+  retentionDeliveredWebhooksDays?: number | null;
 }
+
+/** The longest retention period: 100 years (36500 days), as the contract's RetentionDays. */
+export const MAX_RETENTION_DAYS = 36_500;
 
 /** The longest grace period of a rotated webhook secret: 7 days. */
 export const MAX_WEBHOOK_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
@@ -86,6 +93,9 @@ const SETTING_FIELDS = [
   ['groupsEnabled', 'groups_enabled'],
   ['webhookUrl', 'webhook_url'],
   ['webhookEvents', 'webhook_events'],
+  ['retentionSessionsDays', 'retention_sessions_days'],
+  ['retentionVerificationMediaDays', 'retention_verification_media_days'],
+  ['retentionDeliveredWebhooksDays', 'retention_delivered_webhooks_days'],
 ] as const satisfies readonly (readonly [keyof ProjectSettingsRecord, string])[];
 
 /**
@@ -117,8 +127,20 @@ export function nextSettings(current: ProjectSettingsRecord, change: ProjectSett
     }
   }
   if (change.webhookEvents !== undefined) next.webhookEvents = webhookEvents(change.webhookEvents);
+  for (const [key, field] of RETENTION_FIELDS) {
+    const given = change[key];
+    if (given === undefined) continue;
+    if (given !== null && (!Number.isInteger(given) || given < 1 || given > MAX_RETENTION_DAYS))
+      throw new BadRequestError(`${field} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null`);
+    next[key] = given;
+  }
   return next;
 }
+
+const RETENTION_FIELDS = SETTING_FIELDS.filter(
+  (f): f is Extract<(typeof SETTING_FIELDS)[number], readonly [`retention${string}`, string]> =>
+    f[0].startsWith('retention'),
+);
 
 /** The event types given, each known and given once (in the registry's order). */
 function webhookEvents(given: readonly string[]): SubscribableEventType[] {
@@ -198,6 +220,9 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         webhookUrl,
         webhookSecretEncrypted: secretBox.encrypt(webhookSecret),
         webhookEvents: [...DEFAULT_WEBHOOK_EVENTS],
+        retentionSessionsDays: null,
+        retentionVerificationMediaDays: null,
+        retentionDeliveredWebhooksDays: null,
         demo: Boolean(input.demo),
         test: Boolean(input.test),
         createdAt: clock.now(),

@@ -140,6 +140,34 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return [statementOf(insert(db, w)), ...(postgres ? [statementOf(notify(db))] : [])];
     },
 
+    /**
+     * The row of `enqueueStatements` alone, inserted only if `when` (an SQL condition with its
+     * bindings) holds at that point of the transaction: an event that reports what the next
+     * statement will change (a list membership), decided by the rows, not by an earlier read.
+     * No notification: the caller adds `notifyStatements` once.
+     */
+    enqueueWhenStatement(w: QueuedWebhook, when: Statement): Statement {
+      const columns = 'request_id, project_id, session_id, event_type, body, status, attempts, run_at, created_at';
+      return {
+        sql: `INSERT INTO webhooks (${columns}) SELECT CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), 'pending', 0, CAST(? AS bigint), CAST(? AS bigint) WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
+        bindings: [
+          w.requestId,
+          w.projectId,
+          w.sessionId,
+          w.eventType,
+          box.encrypt(w.body),
+          w.now.getTime(),
+          w.now.getTime(),
+          ...when.bindings,
+        ],
+      };
+    },
+
+    /** What announces rows queued by a transaction built as statements (PostgreSQL's notification; none on SQLite). */
+    notifyStatements(): Statement[] {
+      return postgres ? [statementOf(notify(db))] : [];
+    },
+
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
     async claim(worker: string, now: Date, leaseMs: number, limit: number): Promise<WebhookRecord[]> {
       const t = now.getTime();
@@ -253,6 +281,32 @@ export function makeOutbox(db: Knex, box: SecretBox) {
     },
 
     /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
+    /**
+     * Retention: the project's delivered webhooks created before `before`, oldest first, at most
+     * `limit` (a range of `(project_id, created_at)`; pending and failed ones are never due).
+     */
+    async deliveredBefore(projectId: string, before: Date, limit: number, trx: Knex = db): Promise<string[]> {
+      return trx('webhooks')
+        .where({ project_id: projectId, status: 'delivered' })
+        .where('created_at', '<', before.getTime())
+        .orderBy('created_at')
+        .limit(limit)
+        .pluck('request_id');
+    },
+
+    /** Retention: removes these webhooks, if still delivered, with their attempts; how many went. */
+    async deleteDelivered(requestIds: readonly string[], trx: Knex = db): Promise<number> {
+      if (requestIds.length === 0) return 0;
+      // Read first, then deleted by key (a row settled otherwise meanwhile is left alone).
+      const delivered: string[] = await trx('webhooks')
+        .whereIn('request_id', [...requestIds])
+        .where({ status: 'delivered' })
+        .pluck('request_id');
+      if (delivered.length === 0) return 0;
+      await trx('webhook_attempts').whereIn('request_id', delivered).delete();
+      return trx('webhooks').whereIn('request_id', delivered).delete();
+    },
+
     async replay(requestId: string, now: Date): Promise<boolean> {
       return db.transaction(async (trx) => {
         const changed = await trx('webhooks')

@@ -1,7 +1,8 @@
 /**
- * The worker: two jobs, the dispatcher (delivering due webhooks) and the verification sweeper
- * (ending verification sessions after 30 days), run inside the server by default or on their
- * own by `trustgate worker`. Several workers may run at once: claims are leased. It takes the
+ * The worker: three jobs, the dispatcher (delivering due webhooks), the verification sweeper
+ * (ending verification sessions after 30 days) and retention (removing what projects' retention
+ * periods make due, usecases/retention.ts), run inside the server by default or on their own by
+ * `trustgate worker`. Several workers may run at once: claims are leased. It takes the
  * narrow functions it runs (`WorkerJobs`, built by the composition root), not the services.
  *
  * The dispatcher is woken when a webhook is queued: by the use case in its own process, once
@@ -13,6 +14,8 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { RetentionOptions } from '../usecases/retention';
+import { runRetention } from '../usecases/retention';
 import { runSweeper } from '../usecases/verification/sweeper';
 import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { makeDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher';
@@ -26,6 +29,8 @@ export interface WorkerJobs {
   dispatch: Pick<DispatcherDeps, 'outbox' | 'target' | 'render' | 'metrics'> & { wake: Wake };
   /** Ends the verification sessions past their 30 days; resolves to how many it ended. */
   sweep(): Promise<number>;
+  /** One retention pass (batches of `batchSize`, stopping between them once `signal` aborts). */
+  retain(options: RetentionOptions): Promise<unknown>;
 }
 
 export interface WorkerDeps {
@@ -41,6 +46,9 @@ export interface WorkerDeps {
   /** The fallback poll: the longest the dispatcher sleeps without a wake. */
   pollMs?: number;
   sweepEveryMs?: number;
+  /** How often a retention pass runs (RETENTION_INTERVAL_MS), and its batch size (RETENTION_BATCH). */
+  retentionEveryMs?: number;
+  retentionBatch?: number;
   /** PostgreSQL's URL: the worker LISTENs on a connection of its own. Unset (SQLite): no listener. */
   databaseUrl?: string;
   /** Webhooks one claim takes and posts at once. */
@@ -65,7 +73,14 @@ export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_
 export function workerSettings(
   config: Pick<
     Config,
-    'webhookAllowPrivate' | 'webhookLeaseMs' | 'webhookRetryScale' | 'webhookPollMs' | 'webhookBatch' | 'databaseUrl'
+    | 'webhookAllowPrivate'
+    | 'webhookLeaseMs'
+    | 'webhookRetryScale'
+    | 'webhookPollMs'
+    | 'webhookBatch'
+    | 'databaseUrl'
+    | 'retentionIntervalMs'
+    | 'retentionBatch'
   >,
 ) {
   return {
@@ -75,6 +90,8 @@ export function workerSettings(
     pollMs: config.webhookPollMs,
     batch: config.webhookBatch,
     databaseUrl: config.databaseUrl,
+    retentionEveryMs: config.retentionIntervalMs,
+    retentionBatch: config.retentionBatch,
   };
 }
 
@@ -104,6 +121,14 @@ export function makeWebhookWorker(deps: WorkerDeps): {
         await Promise.all([
           dispatcher.start(signal, deps.pollMs ?? DEFAULT_POLL_MS),
           runSweeper({ sweep: jobs.sweep, logger, everyMs: deps.sweepEveryMs }, signal),
+          runRetention(
+            {
+              retain: (s) => jobs.retain({ batchSize: deps.retentionBatch, signal: s }),
+              logger,
+              everyMs: deps.retentionEveryMs,
+            },
+            signal,
+          ),
           databaseUrl
             ? listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: jobs.dispatch.wake.wake }, signal)
             : undefined,

@@ -112,6 +112,37 @@ describe('trustgate project set and audit', () => {
     expect(text.stdout).toContain('decision_threshold: 0.8 → 0.6');
   });
 
+  it('when retention periods are set, then they are kept and audited; `keep` clears one; a bad value exits naming the option or field', async () => {
+    const created = JSON.parse((await trustgate('project', 'create', '--name', 'Kept', '--json')).stdout);
+    const set = await trustgate(
+      'project',
+      'set',
+      created.project_id,
+      '--retention-sessions-days',
+      '395',
+      '--retention-verification-media-days',
+      '30',
+      '--json',
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      retention_sessions_days: 395,
+      retention_verification_media_days: 30,
+      retention_delivered_webhooks_days: null,
+    });
+    const kept = await trustgate('project', 'set', created.project_id, '--retention-sessions-days', 'keep');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('sessions keep, verification media 30 days, delivered webhooks keep');
+    const audit = JSON.parse((await trustgate('project', 'audit', created.project_id, '--json')).stdout);
+    expect(audit.events[0].changes).toEqual([{ field: 'retention_sessions_days', before: 395, after: null }]);
+    const word = await trustgate('project', 'set', created.project_id, '--retention-delivered-webhooks-days', 'soon');
+    expect(word.code).not.toBe(0);
+    expect(word.stderr).toContain('--retention-delivered-webhooks-days must be a whole number of days or keep');
+    const zero = await trustgate('project', 'set', created.project_id, '--retention-delivered-webhooks-days', '0');
+    expect(zero.code).toBe(1);
+    expect(zero.stderr).toContain('retention_delivered_webhooks_days must be a whole number of days from 1 to 36500');
+  });
+
   it('when webhook events are set, then they are kept and audited as the CLI’s; an unknown one exits 1', async () => {
     const created = JSON.parse((await trustgate('project', 'create', '--name', 'Hooks', '--json')).stdout);
     const set = await trustgate(

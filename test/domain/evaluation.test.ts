@@ -322,8 +322,8 @@ describe('evaluate with rules', () => {
       decision: 'Fake',
       decidedBy: 'mobile-fake',
       listActions: [
-        { action: 'add', list: 'review' },
-        { action: 'remove', list: 'vip' },
+        { action: 'add', list: 'review', rule: 'mobile-fake' },
+        { action: 'remove', list: 'vip', rule: 'mobile-fake' },
       ],
       tags: ['mobile'],
     });

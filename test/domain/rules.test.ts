@@ -220,8 +220,8 @@ describe('applyRules', () => {
       decision: 'Fake',
       decidedBy: 'us',
       listActions: [
-        { action: 'add', list: 'review' },
-        { action: 'remove', list: 'review' },
+        { action: 'add', list: 'review', rule: 'mobile' },
+        { action: 'remove', list: 'review', rule: 'later' },
       ],
       tags: ['mobile', 'na'],
     });
@@ -286,9 +286,9 @@ describe('applyRules', () => {
       listsAfterActions(
         ['allow', 'vip'],
         [
-          { action: 'add', list: 'block' },
-          { action: 'remove', list: 'vip' },
-          { action: 'add', list: 'review' },
+          { action: 'add', list: 'block', rule: 'a' },
+          { action: 'remove', list: 'vip', rule: 'b' },
+          { action: 'add', list: 'review', rule: 'c' },
         ],
       ),
     ).toEqual(['block', 'review']);
@@ -354,7 +354,7 @@ describe('docs/rules.md', () => {
       decision: 'Fake',
       decidedBy: 'disposable-email-on-datacenter',
       tags: ['disposable_datacenter', 'shared_device'],
-      listActions: [{ action: 'add', list: 'review' }],
+      listActions: [{ action: 'add', list: 'review', rule: 'disposable-email-on-datacenter' }],
     });
   });
 

@@ -66,6 +66,9 @@ describe('GET /project', () => {
       webhook_url: null,
       test: false,
       webhook_events: ['verification.face-match.completed', 'verification.id-check.completed'],
+      retention_sessions_days: null,
+      retention_verification_media_days: null,
+      retention_delivered_webhooks_days: null,
       created_at: TEST_NOW,
     });
     expect(JSON.stringify(res.body)).not.toMatch(/secret|whsec/i);

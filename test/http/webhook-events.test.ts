@@ -4,7 +4,9 @@
  * `list.account_removed` in its transaction for a subscribed project with a webhook URL, the
  * dispatcher delivers it signed to a real local receiver, and the client's verifyWebhook
  * accepts it (with either secret during a rotation's grace period). Nothing is queued for a
- * project that is not subscribed or has no URL, or for a change that changes nothing; a
+ * project that is not subscribed or has no URL, or for a change that changes nothing; an
+ * evaluation (authenticate's lists, rules' list actions) queues the same events in its own
+ * transaction, decided by the rows it changes; a
  * project unsubscribed from a verification event ends its sessions without that webhook.
  */
 import { randomUUID } from 'node:crypto';
@@ -169,12 +171,93 @@ describe('list events', () => {
     expect(await p.delivered(rotated.body.webhook_secret)).toHaveLength(1);
     expect(await p.delivered(p.secret)).toHaveLength(1);
   });
+});
 
-  test('when an authenticate puts the account on lists, then no list event is queued (evaluation-driven changes send none yet)', async () => {
+describe('list events of evaluations', () => {
+  const apiKeyActor = expect.stringMatching(/^api_key:[0-9a-f]{12}$/);
+  const actors = (events: (ListAccountAdded | ListAccountRemoved)[]) =>
+    Object.fromEntries(events.map((e) => [brief(e), e.data.actor]));
+  /** Matches every evaluation of the test sessions: takes the account off vip, puts it on review. */
+  const REVIEW = {
+    id: 'to-review',
+    when: { field: 'bot', op: 'gte', value: 0 },
+    then: { add_to_lists: ['review'], remove_from_lists: ['vip'] },
+  };
+  const putRules = async (key: string, rules: object[]) =>
+    expect((await request(ctx.app).put('/rules').set('x-api-key', key).send({ rules })).status).toBe(200);
+
+  test('when an authenticate gives lists, then each membership it changes is one event by its API key, and a repeat sends none', async () => {
     const p = await newProject({ events: LIST_EVENTS });
     const sc = scenario(ctx, p.key, p.projectId);
     await sc.signIn({ id: 'by-evaluation', lists: ['vip', 'block'] }, {}, freshIp());
-    expect(await p.queued()).toEqual([]);
+    const first = await p.delivered();
+    expect(first.map(brief).sort()).toEqual([
+      'list.account_added block by-evaluation',
+      'list.account_added vip by-evaluation',
+    ]);
+    expect(Object.values(actors(first))).toEqual([apiKeyActor, apiKeyActor]);
+    expect(JSON.stringify(first)).not.toContain(p.key);
+
+    // allow replaces block; vip stays: one added, one removed. The same again changes nothing.
+    await sc.signIn({ id: 'by-evaluation', lists: ['allow'] }, {}, freshIp());
+    await sc.signIn({ id: 'by-evaluation', lists: ['allow', 'vip'] }, {}, freshIp());
+    const all = await p.delivered();
+    expect(all.map(brief).sort()).toEqual([
+      'list.account_added allow by-evaluation',
+      'list.account_added block by-evaluation',
+      'list.account_added vip by-evaluation',
+      'list.account_removed block by-evaluation',
+    ]);
+    expect(new Set(all.map((e) => e.request_id)).size).toBe(all.length);
+    const lists = await request(ctx.app).get('/account/by-evaluation').set('x-api-key', p.key);
+    expect(lists.body.lists).toEqual(['allow', 'vip']);
+  });
+
+  test("when a rule's list actions change an account's lists, then the events name the rule; a list changed under the evaluation's feet is reported as it is", async () => {
+    const p = await newProject({ events: LIST_EVENTS });
+    await putRules(p.key, [REVIEW]);
+    const sc = scenario(ctx, p.key, p.projectId);
+    await sc.signIn({ id: 'ruled', lists: ['vip'] }, {}, freshIp());
+    const events = await p.delivered();
+    // The request adds vip, the rule takes it off again and adds review: three changes, in that order.
+    expect(actors(events)).toEqual({
+      'list.account_added vip ruled': apiKeyActor,
+      'list.account_removed vip ruled': 'rule:to-review',
+      'list.account_added review ruled': 'rule:to-review',
+    });
+    const added = events.find((e) => brief(e) === 'list.account_added vip ruled')!;
+    const removed = events.find((e) => brief(e) === 'list.account_removed vip ruled')!;
+    expect(added.occurred_at).toBe(removed.occurred_at);
+
+    // Again: already on review, not on vip: the rule changes nothing, nothing is sent.
+    await sc.signIn({ id: 'ruled' }, {}, freshIp());
+    expect(await p.delivered()).toHaveLength(3);
+
+    // Put on vip through the List API between evaluations: the next one's removal is reported.
+    expect((await p.add('vip', 'ruled')).status).toBe(200);
+    await sc.signIn({ id: 'ruled' }, {}, freshIp());
+    expect((await p.delivered()).map(brief).sort()).toEqual([
+      'list.account_added review ruled',
+      'list.account_added vip ruled',
+      'list.account_added vip ruled',
+      'list.account_removed vip ruled',
+      'list.account_removed vip ruled',
+    ]);
+  });
+
+  test('when the project is subscribed to additions only, or to nothing, then an evaluation queues only those', async () => {
+    const addsOnly = await newProject({ events: ['list.account_added'] });
+    await putRules(addsOnly.key, [REVIEW]);
+    await scenario(ctx, addsOnly.key, addsOnly.projectId).signIn({ id: 'half', lists: ['vip'] }, {}, freshIp());
+    expect((await addsOnly.delivered()).map(brief).sort()).toEqual([
+      'list.account_added review half',
+      'list.account_added vip half',
+    ]);
+
+    const unsubscribed = await newProject();
+    await putRules(unsubscribed.key, [REVIEW]);
+    await scenario(ctx, unsubscribed.key, unsubscribed.projectId).signIn({ id: 'q', lists: ['block'] }, {}, freshIp());
+    expect(await unsubscribed.queued()).toEqual([]);
   });
 });
 

@@ -215,3 +215,55 @@ describe('0018_browser_device_links', () => {
     expect(await history.accountsSharing('p', 'browser', 'fp-1', undefined, 10)).toEqual([]);
   });
 });
+
+describe('0028_retention', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when projects, sessions and verifications were made before, then every project keeps everything (no period) and nothing is erased', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0028_retention');
+    await insertProject(db, 'p1', 'older', new Date(1_000));
+    const facts = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
+    await makeSessionRepository(db).insert({
+      id: 's1',
+      projectId: 'p1',
+      ipAddress: facts.network.ip_address,
+      startTime: new Date(2_000),
+      updatedAt: new Date(2_000),
+      facts,
+    });
+    await db('verification_sessions').insert({
+      id: 'v1',
+      project_id: 'p1',
+      type: 'face-match',
+      token_hash: 'x'.repeat(64),
+      state: 'ended',
+      outcome: 'success',
+      result: 'sealed',
+      created_at: 3_000,
+      expires_at: 4_000,
+      ended_at: 3_000,
+    });
+    await migrate(db);
+    expect(
+      await db('projects').first(
+        'retention_sessions_days',
+        'retention_verification_media_days',
+        'retention_delivered_webhooks_days',
+      ),
+    ).toEqual({
+      retention_sessions_days: null,
+      retention_verification_media_days: null,
+      retention_delivered_webhooks_days: null,
+    });
+    expect(await db('sessions').pluck('id')).toEqual(['s1']);
+    expect(await db('verification_sessions').first('result', 'media_erased_at')).toEqual({
+      result: 'sealed',
+      media_erased_at: null,
+    });
+  });
+});

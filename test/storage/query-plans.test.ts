@@ -38,7 +38,21 @@ import { makeTestDb, type TestDb } from '../helpers/db';
 import { at } from '../helpers/defined';
 import { example } from '../helpers/spec';
 
-const GUARDED = new Set(['sessions', 'accounts', 'session_accounts', 'list_members', 'identifier_accounts']);
+const GUARDED = new Set([
+  'sessions',
+  'accounts',
+  'session_accounts',
+  'list_members',
+  'identifier_accounts',
+  // What a retention pass removes from (usecases/retention.ts).
+  'session_facts',
+  'verification_sessions',
+  'verification_captures',
+  'verification_faces',
+  'verification_documents',
+  'webhooks',
+  'webhook_attempts',
+]);
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -265,6 +279,22 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
     table: 'sessions',
     why: "a backtest (POST /rules/test, not an evaluation's) pages the project's sessions in id order under a LIMIT, keeping those evaluated in the range: no index on evaluated_at, which every evaluation would update",
   },
+  // Retention's batches: the project's oldest rows first, a range of an index led by the project under the batch's LIMIT.
+  {
+    label: 'retention.sessionsDue',
+    table: 'sessions',
+    why: "the project's oldest sessions, (project_id, start_time, id), LIMIT batch",
+  },
+  {
+    label: 'verifications.mediaDue',
+    table: 'verification_sessions',
+    why: "the project's oldest sessions not yet erased, (project_id, media_erased_at, created_at), LIMIT batch",
+  },
+  {
+    label: 'outbox.deliveredBefore',
+    table: 'webhooks',
+    why: "the project's oldest webhooks, (project_id, created_at), LIMIT batch",
+  },
 ];
 
 function known(labels: Set<string>, table: string): boolean {
@@ -389,6 +419,23 @@ async function explainPostgres(s: Statement): Promise<Explained> {
   };
   walk(root, 0);
   return { plan: lines.join('\n'), violations };
+}
+
+/** Every statement captured, EXPLAINed: the plans, the known broad reads, and the violations. */
+async function explainAll(): Promise<{ report: string[]; broad: string[]; failures: string[] }> {
+  const report: string[] = [];
+  const broad: string[] = [];
+  const failures: string[] = [];
+  for (const st of statements.values()) {
+    const { plan, violations } = testDb.dialect === 'postgresql' ? await explainPostgres(st) : await explainSqlite(st);
+    const where = [...st.labels].join(', ');
+    report.push(`-- ${where}\n${st.sql}\n${plan}\n`);
+    for (const v of violations) {
+      const line = `${where}: ${v.table}: ${v.reason}\n  ${st.sql}\n  ${plan.replace(/\n/g, '\n  ')}`;
+      (v.broad && known(st.labels, v.table) ? broad : failures).push(line);
+    }
+  }
+  return { report, broad, failures };
 }
 
 // ------------------------------------------------------------------------------------------ tests
@@ -552,22 +599,79 @@ test('every statement of an evaluation starts from an index', async () => {
 
   expect([...ENGINE_METHODS, 'labels.evaluations'].filter((m) => !exercised.has(m))).toEqual([]);
 
-  const report: string[] = [];
-  const broad: string[] = [];
-  const failures: string[] = [];
-  for (const st of statements.values()) {
-    const { plan, violations } = testDb.dialect === 'postgresql' ? await explainPostgres(st) : await explainSqlite(st);
-    const where = [...st.labels].join(', ');
-    report.push(`-- ${where}\n${st.sql}\n${plan}\n`);
-    for (const v of violations) {
-      const line = `${where}: ${v.table}: ${v.reason}\n  ${st.sql}\n  ${plan.replace(/\n/g, '\n  ')}`;
-      (v.broad && known(st.labels, v.table) ? broad : failures).push(line);
-    }
-  }
+  const { report, broad, failures } = await explainAll();
   if (process.env.TRUSTGATE_PRINT_PLANS) {
     console.log(
       `${testDb.dialect}: ${statements.size} statements\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`,
     );
   }
+  expect(failures).toEqual([]);
+}, 120_000);
+
+test('every statement of a retention pass starts from an index', async () => {
+  const p = project.id;
+  // A verification with a capture and its delivered webhook, as old as the oldest sessions.
+  const old = NOW.getTime() - 59 * DAY;
+  await testDb.db('verification_sessions').insert({
+    id: 'f0000000-0000-4000-8000-000000000001',
+    project_id: p,
+    type: 'face-match',
+    token_hash: 'x'.repeat(64),
+    state: 'ended',
+    outcome: 'success',
+    webhook_request_id: 'f0000000-0000-4000-8000-000000000002',
+    created_at: old,
+    expires_at: old + 30 * DAY,
+    ended_at: old,
+  });
+  await testDb.db('verification_captures').insert({
+    id: 'f0000000-0000-4000-8000-000000000003',
+    session_id: 'f0000000-0000-4000-8000-000000000001',
+    kind: 'selfie',
+    media_id: 'f0000000-0000-4000-8000-000000000004',
+    content_type: 'image/jpeg',
+    size: 10,
+    created_at: old,
+  });
+  await testDb.db('webhooks').insert({
+    request_id: 'f0000000-0000-4000-8000-000000000002',
+    project_id: p,
+    session_id: 'f0000000-0000-4000-8000-000000000001',
+    event_type: 'verification.face-match.completed',
+    body: '{}',
+    status: 'delivered',
+    attempts: 1,
+    run_at: old,
+    delivered_at: old,
+    created_at: old,
+  });
+  if (testDb.dialect === 'postgresql') await testDb.db.raw('ANALYZE');
+  await services.projects.update(
+    p,
+    { retentionSessionsDays: 55, retentionVerificationMediaDays: 50, retentionDeliveredWebhooksDays: 50 },
+    'cli',
+  );
+  statements.clear();
+  exercised.clear();
+  const removed = await services.retention.runOnce({ batchSize: 50 });
+  expect(removed).toMatchObject({ verification_media: 1, delivered_webhooks: 1 });
+  expect(removed.sessions).toBeGreaterThan(50);
+  expect(
+    [
+      'retention.sessionsDue',
+      'retention.removeSessions',
+      'retention.withoutSessions',
+      'accounts.refreshAggregates',
+      'verifications.mediaDue',
+      'verifications.eraseMedia',
+      'verificationIndex.forgetSessions',
+      'outbox.deliveredBefore',
+      'outbox.deleteDelivered',
+    ].filter((m) => !exercised.has(m)),
+  ).toEqual([]);
+
+  const { report, broad, failures } = await explainAll();
+  if (process.env.TRUSTGATE_PRINT_PLANS)
+    console.log(`${testDb.dialect} retention:\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`);
   expect(failures).toEqual([]);
 }, 120_000);

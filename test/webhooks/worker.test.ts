@@ -6,11 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
+import { DAY_MS } from '../../src/domain/numbers';
 import { makeLogger } from '../../src/logger';
 import { makeWebhookWorker } from '../../src/webhooks/worker';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { at } from '../helpers/defined';
 import { webhookReceiver, type Received } from '../helpers/receiver';
+import { storeSession } from '../helpers/sessions';
 import { example } from '../helpers/spec';
 
 const TEN_MINUTES = 600_000;
@@ -132,4 +134,25 @@ test('when a transaction that queued a webhook rolls back, then nothing is sent;
     expect(received('request_id', committed.requestId)).toHaveLength(1);
     expect(received('request_id', rolledBack.requestId)).toEqual([]);
   });
+});
+
+test('when the worker starts, then it runs a retention pass: a session past its project period is removed, and the pass is logged with its counts', async () => {
+  const old = await storeSession(ctx.services, ctx.project.project_id, {
+    startTime: new Date(ctx.clock.now().getTime() - 100 * DAY_MS),
+  });
+  const recent = await storeSession(ctx.services, ctx.project.project_id, { startTime: ctx.clock.now() });
+  await ctx.services.projects.update(ctx.project.project_id, { retentionSessionsDays: 30 }, 'cli');
+  // The pass logs through the services' logger (the context's), after the earlier tests' workers' passes.
+  const from = ctx.logs.length;
+  const pass = () => ctx.logs.slice(from).find((l) => l.msg === 'retention pass');
+  try {
+    await runWorker(async () => {
+      await until(() => pass() !== undefined);
+      expect(pass()).toMatchObject({ removed: { sessions: 1 } });
+      expect(await ctx.testDb.db('sessions').where({ id: old.id }).first()).toBeUndefined();
+      expect(await ctx.testDb.db('sessions').where({ id: recent.id }).first('id')).toEqual({ id: recent.id });
+    });
+  } finally {
+    await ctx.services.projects.update(ctx.project.project_id, { retentionSessionsDays: null }, 'cli');
+  }
 });

@@ -32,6 +32,8 @@ export const NO_RULES: CompiledRules = { version: 0, rules: [] };
 export interface ListAction {
   action: 'add' | 'remove';
   list: string;
+  /** The id of the rule that took it. */
+  rule: string;
 }
 
 export interface RulesOutcome {
@@ -137,8 +139,8 @@ export function applyRules(rules: CompiledRules, subject: RuleSubject): RulesOut
       outcome.decision = t.decision;
       outcome.decidedBy = rule.id;
     }
-    for (const list of t.add_to_lists ?? []) outcome.listActions.push({ action: 'add', list });
-    for (const list of t.remove_from_lists ?? []) outcome.listActions.push({ action: 'remove', list });
+    for (const list of t.add_to_lists ?? []) outcome.listActions.push({ action: 'add', list, rule: rule.id });
+    for (const list of t.remove_from_lists ?? []) outcome.listActions.push({ action: 'remove', list, rule: rule.id });
     for (const tag of t.tags ?? []) tags.add(tag);
   }
   outcome.tags = [...tags];

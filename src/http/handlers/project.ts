@@ -15,6 +15,9 @@ function settingsOf(p: Project, requestId: string): ProjectSettings {
     webhook_url: p.webhookUrl,
     test: p.test,
     webhook_events: p.webhookEvents,
+    retention_sessions_days: p.retentionSessionsDays,
+    retention_verification_media_days: p.retentionVerificationMediaDays,
+    retention_delivered_webhooks_days: p.retentionDeliveredWebhooksDays,
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -34,6 +37,9 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
           groupsEnabled: body.groups_enabled,
           webhookUrl: body.webhook_url,
           webhookEvents: body.webhook_events,
+          retentionSessionsDays: body.retention_sessions_days,
+          retentionVerificationMediaDays: body.retention_verification_media_days,
+          retentionDeliveredWebhooksDays: body.retention_delivered_webhooks_days,
         },
         actorOf(req),
         req.requestId,

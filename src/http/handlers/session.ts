@@ -9,7 +9,7 @@ import type {
   UnauthenticatedResponse,
 } from '../../api-types';
 import type { EvaluationUseCases } from '../../usecases/evaluation';
-import { projectOf } from '../context';
+import { actorOf, projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
 
 /** The validator has coerced `accounts_linked` to a boolean. */
@@ -32,6 +32,7 @@ export function makeSessionHandlers(evaluation: EvaluationUseCases) {
         await evaluation.authenticate(projectOf(req), req.body, {
           requestId: req.requestId,
           accountsLinked: accountsLinked(req),
+          actor: actorOf(req),
         }),
       );
     },

@@ -30,6 +30,7 @@ import * as m0023 from './0023_labels';
 import * as m0024 from './0024_webhook_events';
 import * as m0026 from './0026_pg_guard_function';
 import * as m0027 from './0027_evaluation_receipts';
+import * as m0028 from './0028_retention';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -58,6 +59,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0024_webhook_events': m0024,
   '0026_pg_guard_function': m0026,
   '0027_evaluation_receipts': m0027,
+  '0028_retention': m0028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -12,7 +12,7 @@ import type { AccountRecord } from '../../domain/evaluation';
 import type { ListAction } from '../../domain/rules';
 import { statementsOn, type Statement, type StatementRunner } from '../statements';
 import { evaluatedAccountStatements } from './accounts';
-import { makeListRepository } from './lists';
+import { makeListRepository, type ApplyStep, type MembershipChange } from './lists';
 import { evaluationStatement, linkStatements, type SessionEvaluation } from './sessions';
 
 export interface EvaluationWrite {
@@ -28,8 +28,17 @@ export interface EvaluationWrite {
     lists: readonly ListName[];
     /** The rules' list actions, applied in order after the request's lists (docs/rules.md). */
     listActions?: readonly ListAction[];
+    /**
+     * The list events to queue (when the project is sent them): the statement that queues the
+     * webhook reporting that the account was `added` to or `removed` from a list by the request's
+     * lists (`rule` undefined) or a rule's action, on the condition `when` (outbox.ts
+     * enqueueWhenStatement). It runs just before the statement that may change the membership,
+     * and `when` holds only if that statement will change it: the event follows the rows, not an
+     * earlier read of them.
+     */
+    listEvent?: (change: MembershipChange['change'], listName: string, when: Statement, rule?: string) => Statement[];
   };
-  /** Statements the use case adds to the same transaction: the webhooks the evaluation queues (webhooks/outbox.ts). */
+  /** Statements the use case adds to the same transaction: the webhooks the evaluation queues (webhooks/outbox.ts), and their announcement. */
   queued?: readonly Statement[];
 }
 
@@ -47,15 +56,36 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
         return true;
       }
       const id = account.record.id;
+      const { listEvent } = account;
+      const withEvents = (steps: ApplyStep[], rule?: string): Statement[] =>
+        steps.flatMap((step) => [
+          ...(listEvent && step.reports
+            ? step.lists.flatMap((list) =>
+                listEvent(
+                  step.reports!,
+                  list,
+                  lists.membershipCondition(w.projectId, id, list, step.reports === 'removed'),
+                  rule,
+                ),
+              )
+            : []),
+          step.statement,
+        ]);
+      const listStatements = [
+        ...withEvents(lists.applySteps(w.projectId, id, account.lists, w.at)),
+        ...(account.listActions ?? []).flatMap((a) =>
+          withEvents(
+            a.action === 'add'
+              ? lists.applySteps(w.projectId, id, [a.list], w.at)
+              : lists.removeSteps(w.projectId, id, [a.list]),
+            a.rule,
+          ),
+        ),
+      ];
       const statements: Statement[] = [
         ...evaluatedAccountStatements(account.record, account.existing),
         ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
-        ...lists.applyStatements(w.projectId, id, account.lists, w.at),
-        ...(account.listActions ?? []).flatMap((a) =>
-          a.action === 'add'
-            ? lists.applyStatements(w.projectId, id, [a.list], w.at)
-            : lists.removeStatements(w.projectId, id, [a.list]),
-        ),
+        ...listStatements,
         evaluation,
         ...queued,
       ];

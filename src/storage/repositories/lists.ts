@@ -35,10 +35,14 @@ export interface MembershipChange {
   listName: string;
 }
 
-/** A statement of apply, and which change each row it returns is (with `returning`). */
-interface ApplyStep {
+/**
+ * A statement of apply, which change each row it returns is (with `returning`), and the lists
+ * whose membership it may change (an add: its list; a remove: the lists it takes the account off).
+ */
+export interface ApplyStep {
   statement: Statement;
   reports?: MembershipChange['change'];
+  lists: readonly string[];
 }
 
 export function makeListRepository(db: Knex) {
@@ -61,13 +65,17 @@ export function makeListRepository(db: Knex) {
     };
     const custom = names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false }));
     const out: ApplyStep[] =
-      custom.length > 0 ? [{ statement: statementOf(ensureQuery(db, projectId, custom, at)) }] : [];
+      custom.length > 0 ? [{ statement: statementOf(ensureQuery(db, projectId, custom, at)), lists: [] }] : [];
     for (const name of names) {
       if (STANDARD_LISTS.includes(name)) {
         const others = STANDARD_LISTS.filter((s) => s !== name);
-        out.push({ statement: reported(removeQuery(db, projectId, others, accountId)), reports: 'removed' });
+        out.push({
+          statement: reported(removeQuery(db, projectId, others, accountId)),
+          reports: 'removed',
+          lists: others,
+        });
       }
-      out.push({ statement: reported(addQuery(db, projectId, name, accountId, at)), reports: 'added' });
+      out.push({ statement: reported(addQuery(db, projectId, name, accountId, at)), reports: 'added', lists: [name] });
     }
     return out;
   }
@@ -197,14 +205,24 @@ export function makeListRepository(db: Knex) {
       return changes;
     },
 
-    /** The statement that takes the account off these lists, to run in the caller's transaction (none for no list). */
-    removeStatements(projectId: string, accountId: string, names: readonly string[]): Statement[] {
-      return names.length === 0 ? [] : [statementOf(removeQuery(db, projectId, names, accountId))];
+    /** apply's steps (statements without RETURNING, and what each may change), to run in the caller's transaction. */
+    applySteps(projectId: string, accountId: string, names: readonly ListName[], at: Date): ApplyStep[] {
+      return applySteps(projectId, accountId, names, at, false);
     },
 
-    /** apply's statements (without the changes they make), to run in the caller's transaction. */
-    applyStatements(projectId: string, accountId: string, names: readonly ListName[], at: Date): Statement[] {
-      return applySteps(projectId, accountId, names, at, false).map((s) => s.statement);
+    /** The step that takes the account off these lists, to run in the caller's transaction (none for no list). */
+    removeSteps(projectId: string, accountId: string, names: readonly string[]): ApplyStep[] {
+      return names.length === 0
+        ? []
+        : [{ statement: statementOf(removeQuery(db, projectId, names, accountId)), reports: 'removed', lists: names }];
+    },
+
+    /** An SQL condition: the account is (`present`) or is not on the list, when the statement runs. */
+    membershipCondition(projectId: string, accountId: string, list: string, present: boolean): Statement {
+      return {
+        sql: `${present ? '' : 'NOT '}EXISTS (SELECT 1 FROM list_members WHERE project_id = ? AND list_name = ? AND account_id = ?)`,
+        bindings: [projectId, list, accountId],
+      };
     },
   };
   return repo;

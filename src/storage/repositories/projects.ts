@@ -17,6 +17,12 @@ export interface Project {
   demo: boolean;
   /** A test project (docs/test-mode.md): `tg_test_` keys, forced outcomes for documented account ids. */
   test: boolean;
+  /** Days sessions (with their evaluations) are kept from their start; null: kept (usecases/retention.ts). */
+  retentionSessionsDays: number | null;
+  /** Days an ended verification session keeps its media, result and enrolled face and document; null: kept. */
+  retentionVerificationMediaDays: number | null;
+  /** Days a delivered webhook is kept; null: kept. */
+  retentionDeliveredWebhooksDays: number | null;
   createdAt: Date;
   /** The current rules document and its version (docs/rules.md), when the project has one and it was read (findWithRules). */
   rules?: { version: number; document: RulesDocument };
@@ -25,7 +31,20 @@ export interface Project {
 /** The settings of a project that PATCH /project and `trustgate project set` change. */
 export type ProjectSettingsRecord = Pick<
   Project,
-  'name' | 'decisionThreshold' | 'groupsEnabled' | 'webhookUrl' | 'webhookEvents'
+  | 'name'
+  | 'decisionThreshold'
+  | 'groupsEnabled'
+  | 'webhookUrl'
+  | 'webhookEvents'
+  | 'retentionSessionsDays'
+  | 'retentionVerificationMediaDays'
+  | 'retentionDeliveredWebhooksDays'
+>;
+
+/** The retention settings: a new project has none (null: kept) until it chooses. */
+export type RetentionSettings = Pick<
+  Project,
+  'retentionSessionsDays' | 'retentionVerificationMediaDays' | 'retentionDeliveredWebhooksDays'
 >;
 
 interface ProjectRow {
@@ -39,8 +58,13 @@ interface ProjectRow {
   webhook_events: string | null;
   demo: boolean | number;
   test: boolean | number;
+  retention_sessions_days: number | string | null;
+  retention_verification_media_days: number | string | null;
+  retention_delivered_webhooks_days: number | string | null;
   created_at: number;
 }
+
+const days = (v: number | string | null) => (v == null ? null : Number(v));
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -53,6 +77,9 @@ function toProject(row: ProjectRow): Project {
     webhookEvents: webhookEventsOf(row.webhook_events),
     demo: Boolean(row.demo),
     test: Boolean(row.test),
+    retentionSessionsDays: days(row.retention_sessions_days),
+    retentionVerificationMediaDays: days(row.retention_verification_media_days),
+    retentionDeliveredWebhooksDays: days(row.retention_delivered_webhooks_days),
     createdAt: new Date(Number(row.created_at)),
   };
 }
@@ -73,8 +100,11 @@ export interface ApiKeyRecord {
 
 export function makeProjectRepository(db: Knex) {
   return {
-    /** A new project follows the default webhook events until it chooses (webhook_events is left null). */
-    async insert(p: Omit<Project, 'webhookEvents'>, trx: Knex = db): Promise<void> {
+    /**
+     * A new project follows the default webhook events until it chooses (webhook_events is left
+     * null), and keeps its data until it sets a retention period.
+     */
+    async insert(p: Omit<Project, 'webhookEvents' | keyof RetentionSettings>, trx: Knex = db): Promise<void> {
       await trx<ProjectRow>('projects').insert({
         id: p.id,
         name: p.name,
@@ -151,6 +181,9 @@ export function makeProjectRepository(db: Knex) {
           groups_enabled: next.groupsEnabled,
           webhook_url: next.webhookUrl,
           ...(next.webhookEvents ? { webhook_events: JSON.stringify(next.webhookEvents) } : {}),
+          retention_sessions_days: next.retentionSessionsDays,
+          retention_verification_media_days: next.retentionVerificationMediaDays,
+          retention_delivered_webhooks_days: next.retentionDeliveredWebhooksDays,
           settings_version: version + 1,
         });
       return updated > 0;
@@ -190,6 +223,27 @@ export function makeProjectRepository(db: Knex) {
           settings_version: version + 1,
         });
       return updated > 0;
+    },
+
+    /** The projects with a retention period set, and their periods (the retention pass's list; the table is small). */
+    async withRetention(trx: Knex = db): Promise<({ id: string } & RetentionSettings)[]> {
+      const rows = await trx<ProjectRow>('projects')
+        .whereNotNull('retention_sessions_days')
+        .orWhereNotNull('retention_verification_media_days')
+        .orWhereNotNull('retention_delivered_webhooks_days')
+        .orderBy('id')
+        .select(
+          'id',
+          'retention_sessions_days',
+          'retention_verification_media_days',
+          'retention_delivered_webhooks_days',
+        );
+      return rows.map((r) => ({
+        id: r.id,
+        retentionSessionsDays: days(r.retention_sessions_days),
+        retentionVerificationMediaDays: days(r.retention_verification_media_days),
+        retentionDeliveredWebhooksDays: days(r.retention_delivered_webhooks_days),
+      }));
     },
 
     async insertApiKey(k: ApiKeyRecord, trx: Knex = db): Promise<void> {

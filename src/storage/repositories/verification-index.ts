@@ -141,6 +141,15 @@ export function makeVerificationIndex(db: Knex, box: SecretBox) {
       await trx('verification_faces').where({ project_id: projectId, account_id: accountId }).delete();
       await trx('verification_documents').where({ project_id: projectId, account_id: accountId }).delete();
     },
+
+    /** Retention: forgets the enrolled faces and document keys of these verification sessions. */
+    async forgetSessions(sessionIds: readonly string[], trx: Knex = db): Promise<number> {
+      if (sessionIds.length === 0) return 0;
+      const ids = [...sessionIds];
+      const faces = await trx('verification_faces').whereIn('session_id', ids).delete();
+      const documents = await trx('verification_documents').whereIn('session_id', ids).delete();
+      return faces + documents;
+    },
   };
 }
 

@@ -48,7 +48,7 @@ export function resultErrorMessage(record: VerificationRecord, code: Verificatio
     case 'session_not_valid_for_this_endpoint':
       return `session_id names a ${record.type} session; use /liveness/${record.type === 'face-match' ? 'verify-face' : 'verify-id'}`;
     case 'session_not_found':
-      return "The verification session's result was erased with its account";
+      return "The verification session's result was erased (with its account, or past the project's verification media retention period)";
     case 'session_not_started':
     case 'id_scan_not_complete':
     case 'session_not_complete':

@@ -1,0 +1,183 @@
+/**
+ * Retention (docs/deploy.md, "Retention"): the worker's pass that removes what each project's
+ * periods make due (domain/retention.ts), in small batches: each batch is found by an index
+ * range under a LIMIT, removed in a short transaction of its own, and the next one is taken
+ * after yielding, so no statement spans a table and no lock is held for long. Per project:
+ *
+ * - delivered webhooks (never pending or failed ones) and their attempts;
+ * - ended verification sessions' media: captures (rows, then the image files once committed),
+ *   the result, the enrolled face and document keys, their delivered or failed webhook; the
+ *   session row stays, marked erased (as an erased account's verification sessions stay);
+ * - sessions, with their evaluations, facts and links; the identifier rows and the account
+ *   aggregates they fed are recomputed without them, and an account left without sessions is
+ *   erased as DELETE /account erases it (eraseAccount). Its verifications keep to their own period.
+ *
+ * What was removed is counted in the metrics and in one log line per pass (counts only).
+ */
+import { setImmediate as yieldToEvents, setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../clock';
+import { RETENTION_DEFAULTS } from '../config';
+import { noneRemoved, retentionCutoffs, type RetentionCounts, type RetentionKind } from '../domain/retention';
+import type { Logger } from '../logger';
+import { trackLoop } from '../loops';
+import type { Db } from '../storage/db';
+import type { MediaStore } from '../storage/media';
+import type { AccountRepository } from '../storage/repositories/accounts';
+import type { AuditEventRepository } from '../storage/repositories/audit-events';
+import type { LabelRepository } from '../storage/repositories/labels';
+import type { ProjectRepository } from '../storage/repositories/projects';
+import type { RetentionRepository } from '../storage/repositories/retention';
+import type { VerificationIndex } from '../storage/repositories/verification-index';
+import type { VerificationRepository } from '../storage/repositories/verifications';
+import type { RetentionMetrics } from '../telemetry/metrics';
+import type { Outbox } from '../webhooks/outbox';
+import { eraseAccount } from './accounts';
+
+export interface RetentionDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  projects: Pick<ProjectRepository, 'withRetention'>;
+  retention: RetentionRepository;
+  accounts: AccountRepository;
+  labels: LabelRepository;
+  auditEvents: AuditEventRepository;
+  verifications: VerificationRepository;
+  verificationIndex: VerificationIndex;
+  outbox: Outbox;
+  media: Pick<MediaStore, 'delete'>;
+  metrics?: RetentionMetrics;
+}
+
+export interface RetentionOptions {
+  /** Rows per batch (1 to RETENTION_DEFAULTS.maxBatch; RETENTION_DEFAULTS.batch unless given). */
+  batchSize?: number;
+  /** Stops between batches once aborted (the worker's stop). */
+  signal?: AbortSignal;
+}
+
+export function makeRetention(deps: RetentionDeps) {
+  const { db, clock, logger } = deps;
+
+  /**
+   * Takes batches from `find` and gives each to `remove` (which returns how many rows it
+   * removed), until a batch is short, removes nothing, or the signal aborts; yields between.
+   */
+  async function drain(
+    batchSize: number,
+    signal: AbortSignal | undefined,
+    find: (limit: number) => Promise<string[]>,
+    remove: (ids: string[]) => Promise<number>,
+  ): Promise<number> {
+    let batches = 0;
+    while (!signal?.aborted) {
+      const ids = await find(batchSize);
+      if (ids.length === 0) break;
+      const removed = await remove(ids);
+      batches++;
+      if (ids.length < batchSize || removed === 0) break;
+      await yieldToEvents();
+    }
+    return batches;
+  }
+
+  return {
+    /** One pass over every project with a period: what was removed, by kind, and in how many batches. */
+    async runOnce(options: RetentionOptions = {}): Promise<RetentionCounts & { batches: number }> {
+      const batchSize = Math.min(
+        RETENTION_DEFAULTS.maxBatch,
+        Math.max(1, options.batchSize ?? RETENTION_DEFAULTS.batch),
+      );
+      const { signal } = options;
+      const now = clock.now();
+      const counts = noneRemoved();
+      const count = (kind: RetentionKind, n: number) => {
+        counts[kind] += n;
+        if (n > 0) deps.metrics?.removed(kind, n);
+      };
+      let batches = 0;
+      const projects = await deps.projects.withRetention();
+      for (const project of projects) {
+        const due = retentionCutoffs(project, now);
+        const p = project.id;
+        if (due.deliveredWebhooks) {
+          const before = due.deliveredWebhooks;
+          batches += await drain(
+            batchSize,
+            signal,
+            (limit) => deps.outbox.deliveredBefore(p, before, limit),
+            async (ids) => {
+              const n = await db.transaction((trx) => deps.outbox.deleteDelivered(ids, trx));
+              count('delivered_webhooks', n);
+              return n;
+            },
+          );
+        }
+        if (due.verificationMedia) {
+          const before = due.verificationMedia;
+          batches += await drain(
+            batchSize,
+            signal,
+            (limit) => deps.verifications.mediaDue(p, before, limit),
+            async (ids) => {
+              const { sessions, mediaIds } = await db.transaction(async (trx) => {
+                await deps.verificationIndex.forgetSessions(ids, trx);
+                return deps.verifications.eraseMedia(ids, now, trx);
+              });
+              // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
+              for (const id of mediaIds) await deps.media.delete(id);
+              count('verification_media', sessions);
+              count('media_files', mediaIds.length);
+              return sessions;
+            },
+          );
+        }
+        if (due.sessions) {
+          const before = due.sessions;
+          batches += await drain(
+            batchSize,
+            signal,
+            (limit) => deps.retention.sessionsDue(p, before, limit),
+            async (ids) => {
+              const { sessions, erased } = await db.transaction(async (trx) => {
+                const removed = await deps.retention.removeSessions(p, ids, trx);
+                let erased = 0;
+                // One account a statement, each by its key (with an IN list of them, PostgreSQL read the project's accounts).
+                for (const id of removed.accounts) {
+                  await deps.accounts.refreshAggregates(p, [id], trx);
+                  if ((await deps.retention.withoutSessions(p, id, trx)) && (await eraseAccount(deps, p, id, trx)))
+                    erased++;
+                }
+                return { sessions: removed.sessions, erased };
+              });
+              count('sessions', sessions);
+              count('accounts', erased);
+              return sessions;
+            },
+          );
+        }
+      }
+      logger.info({ projects: projects.length, batches, removed: counts }, 'retention pass');
+      return { ...counts, batches };
+    },
+  };
+}
+
+export type Retention = ReturnType<typeof makeRetention>;
+
+/** The worker's loop: a pass every `everyMs` until the signal aborts (a failed pass is logged and retried next time). */
+export function runRetention(
+  deps: { retain(signal: AbortSignal): Promise<unknown>; logger: Logger; everyMs?: number },
+  signal: AbortSignal,
+): Promise<void> {
+  return trackLoop('retention', async () => {
+    while (!signal.aborted) {
+      try {
+        await deps.retain(signal);
+      } catch (err) {
+        deps.logger.error({ err: (err as Error).message }, 'retention pass failed; retrying at the next one');
+      }
+      await sleep(deps.everyMs ?? RETENTION_DEFAULTS.intervalMs, undefined, { signal }).catch(() => undefined);
+    }
+  });
+}

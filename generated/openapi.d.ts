@@ -720,8 +720,8 @@ export interface paths {
          * @description Replays a draft rules document (and optionally a draft decision threshold) over the
          *     project's stored evaluations made in `[from, to)` (each session's latest evaluation, as
          *     the label report counts them; a range of at most 31 days), at most 10,000 of them
-         *     (`truncated` says when there were more; they are taken in session id order, so a
-         *     truncated backtest is a sample of the range, not its newest), and answers how many
+         *     (`truncated` says when there were more; they are taken oldest session first, so a
+         *     truncated backtest covers the range's beginning), and answers how many
          *     decisions would change, in which direction, with examples, and how often each rule
          *     would match and decide. The scores replayed are exactly the evaluation's (rebuilt as
          *     its receipt is, `GET /evaluation/{request_id}`); the rules read them, the lists that
@@ -2139,7 +2139,7 @@ export interface components {
             request_id: string;
             /** @description How many evaluations were replayed. */
             evaluations: number;
-            /** @description The range held more than the 10,000 replayed (taken in session id order). */
+            /** @description The range held more than the 10,000 replayed (the oldest sessions' first). */
             truncated: boolean;
             /** @description How many decisions the draft changes (to_fake + to_real). */
             changed: number;
@@ -2147,7 +2147,7 @@ export interface components {
             to_fake: number;
             /** @description Fake before, Real with the draft. */
             to_real: number;
-            /** @description The first changed decisions found (in session id order). */
+            /** @description The first changed decisions found (oldest session first). */
             examples: {
                 request_id: string;
                 session_id: string;

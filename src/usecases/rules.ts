@@ -13,9 +13,10 @@ import { compileRules, describeError, validateRules } from '../domain/rules';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
-import type { ReceiptRepository } from '../storage/repositories/receipts';
+import type { KeptCursor, ReceiptRepository } from '../storage/repositories/receipts';
 import type { RulesRepository } from '../storage/repositories/rules';
 import { actorName, type Actor } from './actor';
+import { EVALUATION_WINDOW_MS } from './evaluation';
 
 export interface RulesDeps {
   db: Db;
@@ -28,7 +29,7 @@ export interface RulesDeps {
   forgetProject(projectId: string): void;
 }
 
-/** A backtest replays at most this many evaluations (the first in session id order), of a range of at most 31 days. */
+/** A backtest replays at most this many evaluations (the first in session start order), of a range of at most 31 days. */
 export const BACKTEST_LIMIT = 10_000;
 export const BACKTEST_MAX_RANGE_MS = 31 * DAY_MS;
 /** Evaluations (and labels) read per statement. */
@@ -84,7 +85,8 @@ export function makeRulesUseCases(deps: RulesDeps) {
 
     /**
      * POST /rules/test: the draft replayed over the range's stored evaluations (at most
-     * BACKTEST_LIMIT, read BACKTEST_BATCH at a time), against their accounts' current labels.
+     * BACKTEST_LIMIT, oldest session first, read BACKTEST_BATCH at a time), against their
+     * accounts' current labels.
      */
     async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
       const document = checkedRules({ rules: body.rules });
@@ -94,14 +96,17 @@ export function makeRulesUseCases(deps: RulesDeps) {
           `request/body/${field.path}: ${field.name} is not kept with an evaluation, so a backtest cannot replay it`,
         );
       const draft = compileRules(document, 0);
-      const range = { from: new Date(body.from), to: new Date(body.to) };
-      const span = range.to.getTime() - range.from.getTime();
+      const from = new Date(body.from);
+      const to = new Date(body.to);
+      // A session is evaluated within EVALUATION_WINDOW_MS of its start: those evaluated in the range started in this one.
+      const range = { from, to, started: { from: new Date(from.getTime() - EVALUATION_WINDOW_MS), to } };
+      const span = to.getTime() - from.getTime();
       if (span <= 0) throw new BadRequestError('request/body/from must be before request/body/to');
       if (span > BACKTEST_MAX_RANGE_MS)
         throw new BadRequestError('request/body/to must be at most 31 days after request/body/from');
       const replays: ReplayedEvaluation[] = [];
       const accountIds = new Set<string>();
-      let after: string | undefined;
+      let after: KeptCursor | undefined;
       let truncated = false;
       for (;;) {
         const page = await deps.receipts.page(projectId, range, BACKTEST_BATCH, after);
@@ -114,7 +119,7 @@ export function makeRulesUseCases(deps: RulesDeps) {
           if (e.kept.inputs.accountId !== null) accountIds.add(e.kept.inputs.accountId);
         }
         if (truncated || page.length < BACKTEST_BATCH) break;
-        after = page.at(-1)!.kept.sessionId;
+        after = page.at(-1)!.cursor;
       }
       const labels = new Map<string, LabelValue>();
       const ids = [...accountIds];

@@ -277,7 +277,7 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
   {
     label: 'receipts.page',
     table: 'sessions',
-    why: "a backtest (POST /rules/test, not an evaluation's) pages the project's sessions in id order under a LIMIT, keeping those evaluated in the range: no index on evaluated_at, which every evaluation would update",
+    why: "a backtest's batch (POST /rules/test, not an evaluation's): the sessions started from a day before the range to its end, (project_id, start_time, id), LIMIT batch",
   },
   // Retention's batches: the project's oldest rows first, a range of an index led by the project under the batch's LIMIT.
   {
@@ -569,13 +569,13 @@ test('every statement of an evaluation starts from an index', async () => {
   await evaluation.get(project, at(live, 3).id, 'req');
   await repos.receipts.find(p, 'req');
   await repos.receipts.deleteForAccount(p, 'acct-absent');
-  const kept = await repos.receipts.page(p, { from: new Date(NOW.getTime() - 7 * DAY), to: NOW }, 500);
-  await repos.receipts.page(
-    p,
-    { from: new Date(NOW.getTime() - 7 * DAY), to: NOW },
-    500,
-    kept.at(-1)?.kept.sessionId ?? '',
-  );
+  const backtest = {
+    from: new Date(NOW.getTime() - 7 * DAY),
+    to: NOW,
+    started: { from: new Date(NOW.getTime() - 8 * DAY), to: NOW },
+  };
+  const kept = await repos.receipts.page(p, backtest, 500);
+  await repos.receipts.page(p, backtest, 500, kept.at(-1)?.cursor ?? { startTime: 0, sessionId: '' });
   await repos.receipts.currentLabels(p, seeded.accounts.slice(0, 50));
 
   // The label report's reads (GET /labels/report, GET /account/{id}'s label): from the labels, never

@@ -45,10 +45,17 @@ function kept(projectId: string, r: KeptRow): KeptEvaluation {
   };
 }
 
-/** A stored evaluation with its session's stored facts. */
+/** Where a page of kept evaluations ends: its last session's start time and id. */
+export interface KeptCursor {
+  startTime: number;
+  sessionId: string;
+}
+
+/** A stored evaluation with its session's stored facts, and the cursor after it. */
 export interface KeptWithSession {
   kept: KeptEvaluation;
   session: EvaluatedSession;
+  cursor: KeptCursor;
 }
 
 export function makeReceiptRepository(db: Knex) {
@@ -65,28 +72,46 @@ export function makeReceiptRepository(db: Knex) {
     },
 
     /**
-     * A page of the project's sessions whose latest evaluation was made in [from, to), in
-     * session id order after `after`, each with its stored facts (a backtest's batch).
+     * A page of the project's sessions started in `started` whose latest evaluation was made in
+     * [from, to), in (start_time, id) order after `after`, each with its stored facts (a
+     * backtest's batch). A range of `sessions (project_id, start_time, id)`: the caller bounds
+     * the start times (a session is evaluated within a day of its start), so a backtest reads
+     * the range's sessions, not the project's.
      */
     async page(
       projectId: string,
-      range: { from: Date; to: Date },
+      range: { from: Date; to: Date; started: { from: Date; to: Date } },
       limit: number,
-      after?: string,
+      after?: KeptCursor,
       trx: Knex = db,
     ): Promise<KeptWithSession[]> {
       const q = trx('sessions as s')
         .join('session_facts as f', 'f.session_id', 's.id')
-        .select([...KEPT_COLUMNS, 'f.facts'])
+        .select([...KEPT_COLUMNS, 's.start_time', 'f.facts'])
         .where('s.project_id', projectId)
+        .where('s.start_time', '>=', after?.startTime ?? range.started.from.getTime())
+        .where('s.start_time', '<', range.started.to.getTime())
         .where('s.evaluated_at', '>=', range.from.getTime())
         .where('s.evaluated_at', '<', range.to.getTime())
         .whereNotNull('s.evaluation_inputs')
-        .orderBy('s.id', 'asc')
+        .orderBy([
+          { column: 's.start_time', order: 'asc' },
+          { column: 's.id', order: 'asc' },
+        ])
         .limit(limit);
-      if (after !== undefined) q.where('s.id', '>', after);
-      const rows: (KeptRow & { facts: string })[] = await q;
-      return rows.map((r) => ({ kept: kept(projectId, r), session: JSON.parse(r.facts) as EvaluatedSession }));
+      // The `>=` above lets both engines seek the index to the page's first session.
+      if (after)
+        q.where(function () {
+          this.where('s.start_time', '>', after.startTime).orWhere(function () {
+            this.where('s.start_time', '=', after.startTime).andWhere('s.id', '>', after.sessionId);
+          });
+        });
+      const rows: (KeptRow & { start_time: number | string; facts: string })[] = await q;
+      return rows.map((r) => ({
+        kept: kept(projectId, r),
+        session: JSON.parse(r.facts) as EvaluatedSession,
+        cursor: { startTime: Number(r.start_time), sessionId: r.id },
+      }));
     },
 
     /**

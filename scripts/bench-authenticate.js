@@ -84,7 +84,9 @@ if (!fs.existsSync(path.join(dist, 'app.js'))) {
 }
 const req = (p) => require(path.join(dist, p));
 
+// Required by another bench (bench-console.js, for prepare and the seeding): its options are not ours.
 const { values: args } = parseArgs({
+  args: require.main === module ? process.argv.slice(2) : [],
   options: {
     n: { type: 'string' },
     million: { type: 'boolean', default: false },
@@ -1002,7 +1004,9 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   return { bare: b, auth: a };
 }
 
-if (args.serve) {
+if (require.main !== module) {
+  module.exports = { prepare, HOUR };
+} else if (args.serve) {
   serve().catch((e) => {
     console.error(e);
     process.exit(1);

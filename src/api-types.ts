@@ -64,6 +64,7 @@ export type SignalAverages = Schemas['SignalAverages'];
 export type WindowCounts = Schemas['WindowCounts'];
 export type LinkedAccount = Schemas['LinkedAccount'];
 export type AccountResponse = Schemas['AccountResponse'];
+export type StoredAccount = Schemas['StoredAccount'];
 export type AccountHistory = Schemas['AccountHistory'];
 export type AccountDeleted = Schemas['AccountDeleted'];
 export type AccountSessions = Schemas['AccountSessions'];
@@ -137,3 +138,20 @@ export type AccountLabelled = Schemas['AccountLabelled'];
 export type AccountLabels = Schemas['AccountLabels'];
 export type LabelReport = Schemas['LabelReport'];
 export type ConfusionCounts = Schemas['ConfusionCounts'];
+
+export type RiskSignalName = Schemas['RiskSignalName'];
+export type AccountSummary = Schemas['AccountSummary'];
+export type AccountPage = Schemas['AccountPage'];
+export type SessionSummary = Schemas['SessionSummary'];
+export type SessionPage = Schemas['SessionPage'];
+/** The filters of GET /accounts (and its export, which adds `format`). */
+export type AccountSearchQuery = NonNullable<operations['listAccounts']['parameters']['query']>;
+/** The filters of GET /sessions (and its export, which adds `format`). */
+export type SessionSearchQuery = NonNullable<operations['listSessions']['parameters']['query']>;
+export type AccountExportQuery = operations['exportAccounts']['parameters']['query'];
+export type SessionExportQuery = operations['exportSessions']['parameters']['query'];
+export type ExportFormat = AccountExportQuery['format'];
+export type Operator = Schemas['Operator'];
+export type OperatorRole = Schemas['OperatorRole'];
+export type ConsoleSession = Schemas['ConsoleSession'];
+export type ConsoleLoginRequest = Schemas['ConsoleLoginRequest'];

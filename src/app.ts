@@ -14,9 +14,12 @@ import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
 import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
+import { makeConsoleHandlers } from './http/handlers/console';
+import { authorise, makeConsoleSessionHandler, readSessionCookie } from './http/operators';
 import { makeListHandlers } from './http/handlers/list';
 import { makeProjectHandlers } from './http/handlers/project';
 import { makeRulesHandlers } from './http/handlers/rules';
+import { makeSearchHandlers } from './http/handlers/search';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -36,6 +39,9 @@ export type AppConfig = Pick<
   Config,
   | 'rateLimitPerMinute'
   | 'authFailureLimitPerIp'
+  | 'consoleLoginLimitPerIp'
+  | 'consoleLoginLimitPerAccount'
+  | 'consoleInsecureCookie'
   | 'ingestRateLimitPerIp'
   | 'ingestRateLimitPerProject'
   | 'publicRedirectRateLimitPerIp'
@@ -87,9 +93,22 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo'],
+    [
+      '/session',
+      '/evaluation',
+      '/liveness',
+      '/account',
+      '/labels',
+      '/list',
+      '/project',
+      '/audit',
+      '/rules',
+      '/demo',
+      '/console',
+    ],
     limits.api(config.rateLimitPerMinute),
   );
+  app.use(readSessionCookie(config.consoleInsecureCookie));
   app.use(
     ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
     authFailures.guard,
@@ -107,6 +126,7 @@ export function createApp(deps: AppDeps): Express {
       validateSecurity: {
         handlers: {
           ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+          ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
           // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
           MetricsToken: () => true,
         },
@@ -115,12 +135,15 @@ export function createApp(deps: AppDeps): Express {
       ignorePaths: OUTSIDE_SPEC,
     }),
   );
+  // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
+  app.use(authorise);
 
   const session = makeSessionHandlers(services.evaluation);
   const account = makeAccountHandlers(services.accounts, services.labels);
   const list = makeListHandlers(services.lists);
   const project = makeProjectHandlers(services.projects);
   const rules = makeRulesHandlers(services.rules);
+  const search = makeSearchHandlers(services.search, logger);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers({
     db,
@@ -130,6 +153,10 @@ export function createApp(deps: AppDeps): Express {
     readiness: services.readiness,
   });
   const sdk = makeSdkHandlers(services.ingest);
+  const consoleAuth = makeConsoleHandlers(services.operators, {
+    insecureCookie: config.consoleInsecureCookie,
+    attempt: limits.consoleLogins(config.consoleLoginLimitPerIp, config.consoleLoginLimitPerAccount),
+  });
 
   const admitted = makeAdmission(config.evaluationConcurrency);
   app.get('/session/:session_id', admitted, session.getSession);
@@ -144,6 +171,10 @@ export function createApp(deps: AppDeps): Express {
   app.post('/account/:account_id/label', account.labelAccount);
   app.get('/account/:account_id/labels', account.listAccountLabels);
   app.get('/labels/report', account.getLabelReport);
+  app.get('/accounts', search.listAccounts);
+  app.get('/accounts/export', search.exportAccounts);
+  app.get('/sessions', search.listSessions);
+  app.get('/sessions/export', search.exportSessions);
   app.get('/list', list.getLists);
   app.get('/list/:list_name', list.getList);
   app.post('/list/:list_name', list.createList);
@@ -169,6 +200,9 @@ export function createApp(deps: AppDeps): Express {
   app.post('/liveness/enroll', liveness.enrollAccount);
   app.post('/liveness/verify-identity', liveness.verifyIdentity);
   app.get('/public/liveness-redirect', liveness.redirectToVerification);
+  app.post('/console/login', consoleAuth.consoleLogin);
+  app.post('/console/logout', consoleAuth.consoleLogout);
+  app.get('/console/me', consoleAuth.getConsoleSession);
   app.post('/ingest/challenge', sdk.createIngestChallenge);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);

@@ -22,6 +22,7 @@ import { loadSecretKey, makeSecretBox, type SecretBox } from './security/secrets
 import { makeDb, migrate, type Db } from './storage/db';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeAccountRepository } from './storage/repositories/accounts';
+import { makeSearchRepository } from './storage/repositories/search';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
 import { makeReceiptRepository } from './storage/repositories/receipts';
@@ -32,6 +33,7 @@ import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
+import { makeOperatorRepository } from './storage/repositories/operators';
 import { makeRateLimits } from './storage/repositories/rate-limits';
 import { makeRetentionRepository } from './storage/repositories/retention';
 import { makeSessionRepository } from './storage/repositories/sessions';
@@ -41,8 +43,10 @@ import { makeAccountUseCases } from './usecases/accounts';
 import { makeEvaluation, type IpListLookup } from './usecases/evaluation';
 import { makeIngestUseCases } from './usecases/ingest';
 import { makeLabelUseCases } from './usecases/labels';
+import { makeSearchUseCases } from './usecases/search';
 import { makeIngestChallengeRepository } from './storage/repositories/ingest-challenges';
 import { makeListUseCases } from './usecases/lists';
+import { makeOperatorUseCases } from './usecases/operators';
 import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
@@ -79,6 +83,9 @@ export interface CoreDeps {
   analysis?: AnalysisEngine;
   /** How long an API key's project is kept in memory (config apiKeyCacheTtlMs); absent: not kept. */
   apiKeyCacheTtlMs?: number;
+  /** How long a console session lasts at most, and without a request (config); absent: the defaults of usecases/operators.ts. */
+  consoleSessionTtlMs?: number;
+  consoleSessionIdleMs?: number;
   /**
    * The origin (and path prefix) of every absolute URL the service makes (config
    * publicBaseUrl; a function because with PORT=0 the listen address is known only once
@@ -143,6 +150,8 @@ export function makeServices(edges: EdgeDeps) {
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
     retention: makeRetentionRepository(deps.db),
+    search: makeSearchRepository(deps.db),
+    operators: makeOperatorRepository(deps.db),
   };
   const media =
     deps.media ??
@@ -236,6 +245,8 @@ export function makeServices(edges: EdgeDeps) {
       webhooksQueued: webhookWake.wake,
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
+    search: makeSearchUseCases(repos),
+    operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
       ...deps,
@@ -357,6 +368,8 @@ export async function makeRuntime(
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    consoleSessionTtlMs: config.consoleSessionTtlMs,
+    consoleSessionIdleMs: config.consoleSessionIdleMs,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
     metrics:
       telemetry && config.metrics

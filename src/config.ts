@@ -29,6 +29,17 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Failed authentications (unknown API keys) per minute per client address; past it, 429. */
   authFailureLimitPerIp: number;
+  /** Console sign-in attempts (POST /console/login) per minute per client address, and per email; past either, 429. */
+  consoleLoginLimitPerIp: number;
+  consoleLoginLimitPerAccount: number;
+  /** How long a console session lasts at most, and without a request (milliseconds). */
+  consoleSessionTtlMs: number;
+  consoleSessionIdleMs: number;
+  /**
+   * The console cookie without `Secure` (named `tg_session`, as a `__Host-` cookie must be
+   * Secure): for plain-http development on localhost only (CONSOLE_INSECURE_COOKIE=1).
+   */
+  consoleInsecureCookie: boolean;
   /**
    * Where the rate limits count: `database` (one row per key and minute, shared by every process
    * on the database) or `memory` (per process: N processes allow N times the limits).
@@ -419,6 +430,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
+    consoleLoginLimitPerIp: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_IP', 20, 1, 1_000_000),
+    consoleLoginLimitPerAccount: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_ACCOUNT', 10, 1, 1_000_000),
+    consoleSessionTtlMs: integer(env, 'CONSOLE_SESSION_TTL_MINUTES', 720, 1, 525_600) * 60_000,
+    consoleSessionIdleMs: integer(env, 'CONSOLE_SESSION_IDLE_MINUTES', 60, 1, 525_600) * 60_000,
+    consoleInsecureCookie: flag(env, 'CONSOLE_INSECURE_COOKIE', false),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY),

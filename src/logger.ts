@@ -15,6 +15,10 @@ const SECRET_FIELDS = [
   'x-api-key',
   'authorization',
   'cookie',
+  'set-cookie',
+  'x-csrf-token',
+  'csrf_token',
+  'password_hash',
   'x-signature',
 ];
 const PERSONAL_FIELDS = [

@@ -4,6 +4,8 @@
  *   trustgate project create --name N [--webhook-url U] [--groups] [--test] [--json]
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
+ *   trustgate project add-key <project_id> [--read-only] [--json]
+ *   trustgate user add --project P --email E --role R [--json] | list [--project P] [--json] | disable <email>
  *   trustgate project set-webhook <project_id> <url|--clear>
  *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
  *                         [--webhook-events E,E] [--retention-sessions-days N|keep]
@@ -47,6 +49,7 @@ import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
 import { pullRules, pushRules, testRulesFile } from './rules';
+import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -54,6 +57,9 @@ const USAGE = `usage:
       docs/test-mode.md); its data never mixes with other projects'
   trustgate project list [--json]
   trustgate project rotate-key PROJECT_ID [--json]
+      revokes every key of the project (read-only ones too) and prints a new full one
+  trustgate project add-key PROJECT_ID [--read-only] [--json]
+      a further key beside the others, shown once; --read-only: it may only send GET requests
   trustgate project set-webhook PROJECT_ID (URL | --clear)
   trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
                         [--webhook-url URL | --clear-webhook] [--webhook-events E,E]
@@ -86,7 +92,7 @@ const USAGE = `usage:
   trustgate account label ACCOUNT_ID (fraud | legit) [--note NOTE] [--project PROJECT_ID] [--json]
       labels the account (as POST /account/{account_id}/label does), audited as made by
       \`cli\`; the project is the only one when none is named
-  trustgate iplist add LIST (IP | CIDR) [--json]
+${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
       LIST is one of tor, vpn, proxy, datacenter, fraud, relay; the files live in IP_LISTS_DIR
@@ -152,6 +158,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       'retention-delivered-webhooks-days': { type: 'string' },
       note: { type: 'string' },
       project: { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
     },
   });
   const [area, command, ...rest] = positionals;
@@ -197,6 +204,16 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID\n' + USAGE);
       const r = await projects.rotateKey(projectId);
       print(out, values.json, { ...r }, [`api_key: ${r.api_key}`, 'The previous keys of this project no longer work.']);
+      return;
+    }
+    case 'add-key': {
+      const [projectId, ...extra] = rest;
+      if (!projectId || extra.length > 0) throw new UsageError('project add-key needs one PROJECT_ID\n' + USAGE);
+      const r = await projects.addKey(projectId, values['read-only'] ? 'read_only' : 'full');
+      print(out, values.json, { ...r }, [
+        `api_key: ${r.api_key}${r.scope === 'read_only' ? '  (read-only: GET requests only)' : ''}`,
+        'The key is shown only now; keep it safe.',
+      ]);
       return;
     }
     case 'set-webhook': {
@@ -656,12 +673,15 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Reads a password (`user add`): the process's stdin unless given. */
+  readSecret?: ReadSecret;
 }
 
 const processIo: CliIo = {
   env: process.env,
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  readSecret: readSecretFromStdin,
 };
 
 /** Runs the command; resolves to the exit code (0 done, 1 failed, 2 usage). */
@@ -709,10 +729,14 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       await runtime.startWorker(stop.signal, pollMs ? { pollMs } : {});
       return 0;
     }
+    if (argv[0] === 'user') {
+      await runUser(argv, runtime, (line) => io.stdout(line + '\n'), io.readSecret ?? readSecretFromStdin);
+      return 0;
+    }
     await run(argv, runtime, (line) => io.stdout(line + '\n'));
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof UserUsageError) {
       io.stderr(err.message);
       return 2;
     }

@@ -13,19 +13,20 @@ export function makeApiKeyHandler(projects: ProjectUseCases, logger: Logger, fai
   return async (req: Request): Promise<true> => {
     const key = req.header('x-api-key');
     if (!key) throw new UnauthorizedError('Missing x-api-key header');
-    let project;
+    let holder;
     try {
-      project = await projects.authenticate(key);
+      holder = await projects.authenticate(key);
     } catch (cause) {
       // The validator keeps only the status and message of what is thrown here: log the cause now.
       logger.error({ err: cause, requestId: req.requestId }, 'API key lookup failed');
       throw new InternalError(cause);
     }
-    if (!project) {
+    if (!holder) {
       await failed(req);
       throw new UnauthorizedError('Invalid x-api-key');
     }
-    req.project = project;
+    req.project = holder.project;
+    req.apiKeyScope = holder.scope;
     return true;
   };
 }

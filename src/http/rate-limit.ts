@@ -18,6 +18,7 @@ import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from
 import type { ErrorBody } from '../api-types';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import { normaliseEmail } from '../domain/operators';
 import type { Logger } from '../logger';
 import { hashApiKey } from '../security/secrets';
 import type { RateLimitRepository } from '../storage/repositories/rate-limits';
@@ -79,7 +80,7 @@ function databaseStore(shared: ReturnType<typeof makeSharedCounters>, name: stri
   };
 }
 
-function tooManyRequests(res: Response, retryAfterSeconds: number, message: string): void {
+export function tooManyRequests(res: Response, retryAfterSeconds: number, message: string): void {
   res.setHeader('Retry-After', String(retryAfterSeconds));
   const body: ErrorBody = { statusCode: 429, message };
   res.status(429).json(body);
@@ -149,6 +150,30 @@ export function makeRateLimits(deps: RateLimitDeps) {
     };
 
   return {
+    /**
+     * Console sign-ins (POST /console/login): every attempt is counted, per client address and
+     * per email (lower-cased, hashed into its bucket like every key), before the password is
+     * checked; past either limit `attempt` gives the seconds to wait, and the password is not
+     * checked at all. A store that cannot be written lets the attempt through (logged), as the
+     * other limits do.
+     */
+    consoleLogins(perIp: number, perAccount: number) {
+      const byIp = storeNamed('console-login-ip');
+      const byAccount = storeNamed('console-login-account');
+      return async (req: Request, email: string): Promise<{ retryAfter: number; per: string } | undefined> => {
+        try {
+          const ip = await byIp.increment(`ip:${ipKeyGenerator(req.ip ?? '')}`);
+          const account = await byAccount.increment(`email:${normaliseEmail(email)}`);
+          if (ip.totalHits > perIp) return { retryAfter: secondsLeft(ip.resetTime, now()), per: 'address' };
+          if (account.totalHits > perAccount)
+            return { retryAfter: secondsLeft(account.resetTime, now()), per: 'account' };
+        } catch (err) {
+          deps.logger.error({ err }, 'console sign-in counter error; attempt not limited');
+        }
+        return undefined;
+      };
+    },
+
     /** SDK posts: per client address, and per project. */
     ingest: perAddressAndProject('ingest', 'session posts'),
 

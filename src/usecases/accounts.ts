@@ -1,5 +1,12 @@
 /** The Account endpoints: read, update, erase, sessions, linked accounts. */
-import type { AccountDeleted, AccountLinks, AccountResponse, AccountSessions, AccountInput } from '../api-types';
+import type {
+  AccountDeleted,
+  AccountLinks,
+  AccountResponse,
+  AccountSessions,
+  AccountInput,
+  StoredAccount,
+} from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
@@ -35,6 +42,21 @@ export interface AccountDeps {
   webhooksQueued(): void;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
   forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
+}
+
+/** An account's members as the Account and Search APIs report them (`StoredAccount`). */
+export function storedAccountOf(r: AccountRecord): StoredAccount {
+  return {
+    id: r.id,
+    ...(r.email !== undefined ? { email: r.email } : {}),
+    ...(r.phone !== undefined ? { phone: r.phone } : {}),
+    ...(r.firstName !== undefined ? { first_name: r.firstName } : {}),
+    ...(r.lastName !== undefined ? { last_name: r.lastName } : {}),
+    ...(r.username !== undefined ? { username: r.username } : {}),
+    expected_countries: r.expectedCountries,
+    metadata: r.metadata,
+    group: r.group ?? '',
+  };
 }
 
 /**
@@ -75,17 +97,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
     return {
       project_id: project.id,
       request_id: requestId,
-      account: {
-        id: r.id,
-        ...(r.email !== undefined ? { email: r.email } : {}),
-        ...(r.phone !== undefined ? { phone: r.phone } : {}),
-        ...(r.firstName !== undefined ? { first_name: r.firstName } : {}),
-        ...(r.lastName !== undefined ? { last_name: r.lastName } : {}),
-        ...(r.username !== undefined ? { username: r.username } : {}),
-        expected_countries: r.expectedCountries,
-        metadata: r.metadata,
-        group: r.group ?? '',
-      },
+      account: storedAccountOf(r),
       ...history,
       ...(last_session ? { last_session } : {}),
       ...(r.decision ? { decision: r.decision } : {}),

@@ -1,5 +1,5 @@
 /**
- * API key → project, kept in this process's memory for a few seconds (API_KEY_CACHE_TTL_MS), so
+ * API key → project and the key's scope, kept in this process's memory for a few seconds (API_KEY_CACHE_TTL_MS), so
  * that a request with a known key makes no database query.
  *
  * - Keyed by the key's SHA-256 (hashApiKey): keys are never held in the clear. Finding an entry
@@ -16,22 +16,28 @@
  *   another process (`trustgate project rotate-key`, another server) show after at most the TTL.
  */
 import type { Clock } from '../clock';
-import type { Project } from '../storage/repositories/projects';
+import type { ApiKeyScope, Project } from '../storage/repositories/projects';
+
+/** What a key stands for: its project (with its rules) and what it may do (read only or everything). */
+export interface KeyHolder {
+  project: Project;
+  scope: ApiKeyScope;
+}
 
 export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
 
 export interface ApiKeyCache {
-  get(keyHash: string): Project | undefined;
+  get(keyHash: string): KeyHolder | undefined;
   /** Taken before a lookup and given to `set`: a lookup that overlapped `forgetProject` is not kept. */
   generation(): number;
-  set(keyHash: string, project: Project, generation: number): void;
+  set(keyHash: string, holder: KeyHolder, generation: number): void;
   forgetProject(projectId: string): void;
 }
 
 export function makeApiKeyCache(options: { ttlMs: number; clock: Clock; maxEntries?: number }): ApiKeyCache {
   const { ttlMs, clock } = options;
   const maxEntries = options.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
-  const entries = new Map<string, { project: Project; expiresAt: number }>();
+  const entries = new Map<string, { holder: KeyHolder; expiresAt: number }>();
   let generation = 0;
 
   function makeRoom(now: number): void {
@@ -46,21 +52,21 @@ export function makeApiKeyCache(options: { ttlMs: number; clock: Clock; maxEntri
     get(keyHash) {
       const entry = entries.get(keyHash);
       if (!entry) return undefined;
-      if (entry.expiresAt > clock.now().getTime()) return entry.project;
+      if (entry.expiresAt > clock.now().getTime()) return entry.holder;
       entries.delete(keyHash);
       return undefined;
     },
     generation: () => generation,
-    set(keyHash, project, since) {
+    set(keyHash, holder, since) {
       if (ttlMs <= 0 || since !== generation) return;
       const now = clock.now().getTime();
       entries.delete(keyHash);
       if (entries.size >= maxEntries) makeRoom(now);
-      entries.set(keyHash, { project, expiresAt: now + ttlMs });
+      entries.set(keyHash, { holder, expiresAt: now + ttlMs });
     },
     forgetProject(projectId) {
       generation++;
-      for (const [hash, entry] of entries) if (entry.project.id === projectId) entries.delete(hash);
+      for (const [hash, entry] of entries) if (entry.holder.project.id === projectId) entries.delete(hash);
     },
   };
 }

@@ -15,10 +15,10 @@ import type { MediaStore } from '../storage/media';
 import type { AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
-import type { Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
+import type { ApiKeyScope, Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
 import { DEFAULT_WEBHOOK_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../domain/webhook-events';
 import { actorName, type Actor } from './actor';
-import { makeApiKeyCache } from './api-key-cache';
+import { makeApiKeyCache, type KeyHolder } from './api-key-cache';
 import { createStandardLists } from './lists';
 
 export interface ProjectDeps {
@@ -183,7 +183,11 @@ export function makeProjectUseCases(deps: ProjectDeps) {
   const { db, clock, random, secretBox, projects, lists } = deps;
   const keyCache = makeApiKeyCache({ ttlMs: deps.apiKeyCacheTtlMs ?? 0, clock });
 
-  async function issueKey(project: Pick<Project, 'id' | 'test'>, trx: Db): Promise<string> {
+  async function issueKey(
+    project: Pick<Project, 'id' | 'test'>,
+    trx: Db,
+    scope: ApiKeyScope = 'full',
+  ): Promise<string> {
     const projectId = project.id;
     const apiKey = generateApiKey(random, { test: project.test });
     await projects.insertApiKey(
@@ -192,6 +196,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         projectId,
         keyHash: hashApiKey(apiKey),
         keyPrefix: keyPrefix(apiKey),
+        scope,
         createdAt: clock.now(),
       },
       trx,
@@ -254,13 +259,31 @@ export function makeProjectUseCases(deps: ProjectDeps) {
           decision_threshold: p.decisionThreshold,
           demo: p.demo,
           test: p.test,
-          api_keys: (await projects.activeKeyPrefixes(p.id)).map((prefix) => `${prefix}…`),
+          api_keys: (await projects.activeKeyPrefixes(p.id)).map(
+            (k) => `${k.prefix}…${k.scope === 'read_only' ? ' (read-only)' : ''}`,
+          ),
           created_at: p.createdAt.toISOString(),
         })),
       );
     },
 
-    /** Revokes every key of the project and issues a new one. */
+    /**
+     * A further key for the project, beside its others (`read_only`: GET requests only); shown
+     * once. `rotateKey` revokes it with the others.
+     */
+    async addKey(
+      projectId: string,
+      scope: ApiKeyScope,
+    ): Promise<{ project_id: string; api_key: string; scope: ApiKeyScope }> {
+      const apiKey = await db.transaction(async (trx) => {
+        const project = await projects.findById(projectId, trx);
+        if (!project) throw new NotFoundError('project', projectId);
+        return issueKey(project, trx, scope);
+      });
+      return { project_id: projectId, api_key: apiKey, scope };
+    },
+
+    /** Revokes every key of the project (whatever their scope) and issues a new full one. */
     async rotateKey(projectId: string): Promise<{ project_id: string; api_key: string }> {
       const apiKey = await db.transaction(async (trx) => {
         const project = await projects.findById(projectId, trx);
@@ -432,17 +455,18 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       };
     },
 
-    /**
-     * The project whose active key this is; undefined for a missing, unknown or revoked key.
-     * Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts): a key revoked by
-     * another process keeps working here until then.
-     */
     /** Whether this process holds the key as a known one (the cache alone: no query). */
     knownKey(apiKey: string): boolean {
       return keyCache.get(hashApiKey(apiKey)) !== undefined;
     },
 
-    async authenticate(apiKey: string): Promise<Project | undefined> {
+    /**
+     * The project whose active key this is, and the key's scope (read from the key's row and
+     * cached with the project: no statement of its own); undefined for a missing, unknown or
+     * revoked key. Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts): a key
+     * revoked by another process keeps working here until then.
+     */
+    async authenticate(apiKey: string): Promise<KeyHolder | undefined> {
       const hash = hashApiKey(apiKey);
       const cached = keyCache.get(hash);
       if (cached) return cached;
@@ -453,8 +477,10 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       if (!key || !constantTimeEqual(key.keyHash, hash)) return undefined;
       // With its rules (one statement): evaluations read them from the cached project.
       const project = await projects.findWithRules(key.projectId);
-      if (project) keyCache.set(hash, project, generation);
-      return project;
+      if (!project) return undefined;
+      const holder: KeyHolder = { project, scope: key.scope };
+      keyCache.set(hash, holder, generation);
+      return holder;
     },
 
     async webhookSecret(project: Project): Promise<string> {

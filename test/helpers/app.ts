@@ -103,6 +103,9 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
     authFailureLimitPerIp: 1000,
+    consoleLoginLimitPerIp: 1000,
+    consoleLoginLimitPerAccount: 1000,
+    consoleInsecureCookie: false,
     ingestRateLimitPerIp: 1000,
     ingestRateLimitPerProject: 10000,
     publicRedirectRateLimitPerIp: 1000,

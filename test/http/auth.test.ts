@@ -49,8 +49,8 @@ describe('a known key', () => {
     const p = await ctx.services.projects.create({ name: 'Re-pointed' });
     await ctx.services.projects.authenticate(p.api_key);
     await ctx.services.projects.setWebhook(p.project_id, 'https://hooks.example.com/tg');
-    const project = await ctx.services.projects.authenticate(p.api_key);
-    expect(project?.webhookUrl).toBe('https://hooks.example.com/tg');
+    const holder = await ctx.services.projects.authenticate(p.api_key);
+    expect(holder?.project.webhookUrl).toBe('https://hooks.example.com/tg');
   });
 });
 

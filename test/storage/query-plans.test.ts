@@ -295,6 +295,11 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
     table: 'webhooks',
     why: "the project's oldest webhooks, (project_id, created_at), LIMIT batch",
   },
+  // The Search API (docs/api-search.md): a page is at most SEARCH_WINDOW keys of one index in
+  // the page's order, the other filters checked on those rows; a rare filter costs more pages.
+  { label: 'search.accounts', table: 'accounts', why: 'pages the accounts in id order, a window of keys at a time' },
+  { label: 'search.accounts', table: 'list_members', why: 'pages a list in account order, a window of keys at a time' },
+  { label: 'search.sessions', table: 'sessions', why: 'pages the sessions newest first, a window of keys at a time' },
 ];
 
 function known(labels: Set<string>, table: string): boolean {
@@ -577,6 +582,17 @@ test('every statement of an evaluation starts from an index', async () => {
   const kept = await repos.receipts.page(p, backtest, 500);
   await repos.receipts.page(p, backtest, 500, kept.at(-1)?.cursor ?? { startTime: 0, sessionId: '' });
   await repos.receipts.currentLabels(p, seeded.accounts.slice(0, 50));
+  // A project sent list events: each is queued on a membership's existence (outbox.enqueueWhenStatement).
+  const subscribed: Project = {
+    ...project,
+    webhookUrl: 'https://hooks.example.com/trustgate',
+    webhookEvents: ['list.account_added', 'list.account_removed'],
+  };
+  await evaluation.authenticate(
+    subscribed,
+    { session_id: at(live, 4).id, account: { id: 'acct-000400', lists: ['allow', 'vip'] } },
+    { ...options, actor: { apiKey: 'key' } },
+  );
 
   // The label report's reads (GET /labels/report, GET /account/{id}'s label): from the labels, never
   // from the project's sessions in the range.
@@ -597,7 +613,47 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.labels.current(p, s.accountId!);
   await repos.labels.page(p, s.accountId!, 50, 10);
 
-  expect([...ENGINE_METHODS, 'labels.evaluations'].filter((m) => !exercised.has(m))).toEqual([]);
+  // The Search API (GET /accounts, GET /sessions, their exports): every driver, with the other
+  // filters on its rows, a first page and one after a cursor, the short-page cursor read.
+  const fp = seeded.sessions.find((x) => x.fingerprint)!.fingerprint;
+  const accountForms = [
+    {},
+    { decision: 'Fake' as const },
+    { decision: 'Real' as const, emailDomain: 'gmail.com' },
+    { emailDomain: 'gmail.com', country: 'GB', minScore: 0.2, maxScore: 0.9 },
+    { list: 'vip', decision: 'Real' as const },
+    { deviceId: s.deviceId, list: 'vip', fingerprint: fp },
+    { fingerprint: fp },
+    { ipAddress: s.ip, seenFrom: new Date(NOW.getTime() - 30 * DAY), seenTo: NOW },
+    { network: s.block },
+  ];
+  for (const f of accountForms) {
+    await repos.search.accounts(p, f, undefined, 50);
+    await repos.search.accounts(p, f, 'acct-000500', 50);
+  }
+  const sessionForms = [
+    {},
+    { decision: 'Fake' as const, scoreFrom: 0.4995, scoreBelow: 1.0005, signal: 'vpn' as const },
+    { signal: 'spoofed_ip' as const, from: new Date(NOW.getTime() - 30 * DAY), to: NOW },
+    { country: 'US', decision: 'Real' as const },
+    { accountId: s.accountId!, deviceId: s.deviceId, ipAddress: s.ip, network: s.block, country: 'US' },
+    { deviceId: s.deviceId },
+    { ipAddress: s.ip },
+    { network: s.block, from: new Date(NOW.getTime() - 30 * DAY) },
+    { list: 'vip', emailDomain: 'gmail.com', country: 'US' },
+  ];
+  for (const f of sessionForms) {
+    await repos.search.sessions(p, f, undefined, 50);
+    await repos.search.sessions(p, f, { startTime: s.startTime.getTime(), id: s.id }, 50);
+  }
+  await repos.search.accountIdsOf(
+    p,
+    seeded.sessions.slice(0, 50).map((x) => x.id),
+  );
+
+  expect(
+    [...ENGINE_METHODS, 'labels.evaluations', 'search.accounts', 'search.sessions'].filter((m) => !exercised.has(m)),
+  ).toEqual([]);
 
   const { report, broad, failures } = await explainAll();
   if (process.env.TRUSTGATE_PRINT_PLANS) {

@@ -1,9 +1,10 @@
 /** The API key → project cache on its own: expiry by the injected clock, its bound, and invalidation. */
 import { fixedClock } from '../../src/clock';
 import type { Project } from '../../src/storage/repositories/projects';
-import { makeApiKeyCache } from '../../src/usecases/api-key-cache';
+import { makeApiKeyCache, type KeyHolder } from '../../src/usecases/api-key-cache';
 
-const project = (id: string): Project => ({
+const project = (id: string): KeyHolder => ({ project: projectRecord(id), scope: 'full' });
+const projectRecord = (id: string): Project => ({
   id,
   name: id,
   decisionThreshold: 0.8,
@@ -24,7 +25,7 @@ test('when an entry is older than the TTL, then it is gone; until then it is ret
   const cache = makeApiKeyCache({ ttlMs: 5_000, clock });
   cache.set('h1', project('p1'), cache.generation());
   clock.advance(4_999);
-  expect(cache.get('h1')?.id).toBe('p1');
+  expect(cache.get('h1')?.project.id).toBe('p1');
   clock.advance(1);
   expect(cache.get('h1')).toBeUndefined();
 });
@@ -44,9 +45,9 @@ test('when the cache is full, then expired entries go first, then the oldest', (
   cache.set('b', project('pb'), cache.generation());
   clock.advance(2_000); // 'old' has expired
   cache.set('c', project('pc'), cache.generation());
-  expect(['a', 'b', 'c'].map((h) => cache.get(h)?.id)).toEqual(['pa', 'pb', 'pc']);
+  expect(['a', 'b', 'c'].map((h) => cache.get(h)?.project.id)).toEqual(['pa', 'pb', 'pc']);
   cache.set('d', project('pd'), cache.generation()); // none expired: 'a', the oldest, goes
-  expect(['a', 'b', 'c', 'd'].map((h) => cache.get(h)?.id)).toEqual([undefined, 'pb', 'pc', 'pd']);
+  expect(['a', 'b', 'c', 'd'].map((h) => cache.get(h)?.project.id)).toEqual([undefined, 'pb', 'pc', 'pd']);
 });
 
 test('when a project is forgotten, then its entries go, and a lookup that began before is not kept', () => {
@@ -57,5 +58,5 @@ test('when a project is forgotten, then its entries go, and a lookup that began 
   cache.forgetProject('p1');
   cache.set('k3', project('p1'), during); // and ends after the rotation
   expect([cache.get('k1'), cache.get('k3')]).toEqual([undefined, undefined]);
-  expect(cache.get('k2')?.id).toBe('p2');
+  expect(cache.get('k2')?.project.id).toBe('p2');
 });

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { RulesDocument, SubscribableEventType } from '../../api-types';
 import { DEFAULT_WEBHOOK_EVENTS, isWebhookEventType } from '../../domain/webhook-events';
+import type { ApiKeyScope } from '../../domain/operators';
 import { withCurrentRules } from './rules';
 
 export interface Project {
@@ -90,11 +91,16 @@ function webhookEventsOf(stored: string | null): SubscribableEventType[] {
   return (JSON.parse(stored) as string[]).filter(isWebhookEventType);
 }
 
+export type { ApiKeyScope };
+
+const scopeOf = (stored: string): ApiKeyScope => (stored === 'read_only' ? 'read_only' : 'full');
+
 export interface ApiKeyRecord {
   id: string;
   projectId: string;
   keyHash: string;
   keyPrefix: string;
+  scope: ApiKeyScope;
   createdAt: Date;
 }
 
@@ -252,6 +258,7 @@ export function makeProjectRepository(db: Knex) {
         project_id: k.projectId,
         key_hash: k.keyHash,
         key_prefix: k.keyPrefix,
+        scope: k.scope,
         created_at: k.createdAt.getTime(),
         revoked_at: null,
       });
@@ -266,6 +273,7 @@ export function makeProjectRepository(db: Knex) {
           projectId: row.project_id,
           keyHash: row.key_hash,
           keyPrefix: row.key_prefix,
+          scope: scopeOf(row.scope),
           createdAt: new Date(Number(row.created_at)),
         }
       );
@@ -278,9 +286,12 @@ export function makeProjectRepository(db: Knex) {
         .update({ revoked_at: at.getTime() });
     },
 
-    async activeKeyPrefixes(projectId: string, trx: Knex = db): Promise<string[]> {
+    async activeKeyPrefixes(projectId: string, trx: Knex = db): Promise<{ prefix: string; scope: ApiKeyScope }[]> {
       const rows = await trx('api_keys').where({ project_id: projectId }).whereNull('revoked_at').orderBy('created_at');
-      return rows.map((r: { key_prefix: string }) => r.key_prefix);
+      return rows.map((r: { key_prefix: string; scope: string }) => ({
+        prefix: r.key_prefix,
+        scope: scopeOf(r.scope),
+      }));
     },
   };
 }

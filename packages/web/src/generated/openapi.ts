@@ -474,6 +474,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the project's accounts
+         * @description The project's accounts in `account.id` order, filtered: every filter given must hold
+         *     (docs/api-search.md). Pass `next_cursor` as `cursor` for the next page; it is null on
+         *     the last page. A page may hold fewer than `limit` accounts (even none) while
+         *     `next_cursor` is not null: each request examines at most 5,000 accounts of the index
+         *     its filters start from, so that a rare filter costs more requests, never one long one.
+         *     Accounts created while paging appear in a later page if their id sorts after the
+         *     cursor; none is repeated or skipped.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's accounts as CSV or NDJSON
+         * @description Every account `GET /accounts` would list with the same filters, in the same order,
+         *     streamed (read in batches, written as the client reads): `format=csv` (RFC 4180, a
+         *     header row, a cell starting with `=`, `+`, `-`, `@`, tab or carriage return prefixed
+         *     with `'` so that spreadsheets do not run it as a formula; `lists` joined with `;`) or
+         *     `format=ndjson` (one `AccountSummary` per line). Bad input is a `400` before anything
+         *     is sent; a failure after the first bytes ends the response early (a client sees an
+         *     incomplete chunked response, never a silently short file).
+         */
+        get: operations["exportAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the project's sessions
+         * @description The project's sessions, newest `start_time` first (then by id), filtered: every filter
+         *     given must hold (docs/api-search.md). Pass `next_cursor` as `cursor` for the next
+         *     page; it is null on the last page. A page may hold fewer than `limit` sessions (even
+         *     none) while `next_cursor` is not null: each request examines at most 5,000 sessions
+         *     of the index its filters start from. Sessions stored while paging are never repeated
+         *     and never make another session be skipped.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's sessions as CSV or NDJSON
+         * @description Every session `GET /sessions` would list with the same filters, in the same order,
+         *     streamed as `GET /accounts/export` streams accounts (`account_ids` and `risk_signals`
+         *     joined with `;` in CSV; one `SessionSummary` per NDJSON line).
+         */
+        get: operations["exportSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/list": {
         parameters: {
             query?: never;
@@ -631,9 +730,9 @@ export interface paths {
          * List the project's audit events
          * @description The changes made to the project's settings and the labels set on its accounts
          *     (`account.labelled`), newest first, through the API (`actor`
-         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key) or
-         *     the `trustgate` command (`cli`). Pass `next_cursor` as `cursor` for the next page;
-         *     it is null on the last page.
+         *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key), the
+         *     console (`operator:` and the operator's id) or the `trustgate` command (`cli`). Pass
+         *     `next_cursor` as `cursor` for the next page; it is null on the last page.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -669,6 +768,76 @@ export interface paths {
          *     A `version` in the body (as `GET /rules` and `trustgate rules pull` give it) is ignored.
          */
         put: operations["putRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign an operator in
+         * @description Checks the operator's email and password (argon2id) and starts a console session: the
+         *     answer sets the session cookie (`__Host-tg_session`: `Secure`, `HttpOnly`,
+         *     `SameSite=Strict`, `Path=/`; `tg_session` without `Secure` when the server runs with
+         *     `CONSOLE_INSECURE_COOKIE=1`, for plain-http development on localhost only) and carries
+         *     the CSRF token that every state-changing request made with the cookie must send in
+         *     the `x-csrf-token` header. A wrong password, an unknown email and a disabled operator
+         *     get the same `401`. Failed sign-ins are limited per client address and per email
+         *     (`CONSOLE_LOGIN_LIMIT_PER_IP`, `CONSOLE_LOGIN_LIMIT_PER_ACCOUNT` a minute); past a limit
+         *     the answer is `429` with `Retry-After`, whatever the password.
+         */
+        post: operations["consoleLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the operator out
+         * @description Ends the console session of the cookie (it no longer signs anything in, here or in any
+         *     other process) and clears the cookie. Needs the `x-csrf-token` header.
+         */
+        post: operations["consoleLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in operator
+         * @description The operator of the cookie's session, the session's expiry and its CSRF token (so that a
+         *     reloaded console page can go on sending it).
+         */
+        get: operations["getConsoleSession"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1027,6 +1196,62 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description The name of a risk signal of an evaluation (a member of its `risk_signals`).
+         * @enum {string}
+         */
+        RiskSignalName: "device_risk" | "proxy" | "vpn" | "tor" | "spoofed_ip" | "datacenter" | "recent_fraud_ip" | "impossible_travel" | "device_network_mismatch" | "location_spoofing" | "ip_reputation";
+        /**
+         * @description An account as the search lists it: its members, the decision and score of its latest
+         *     evaluated session (absent before its first), its history's totals and its lists.
+         */
+        AccountSummary: {
+            account: components["schemas"]["StoredAccount"];
+            decision?: components["schemas"]["Decision"];
+            account_score?: components["schemas"]["Score"];
+            num_sessions: number;
+            /** Format: date-time */
+            first_seen?: string;
+            /** Format: date-time */
+            last_seen?: string;
+            country?: components["schemas"]["CountryCode"];
+            lists: components["schemas"]["ListName"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of accounts; `next_cursor` is null on the last page. */
+        AccountPage: {
+            request_id: string;
+            accounts: components["schemas"]["AccountSummary"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @description A session as the search lists it: where and when it started, the accounts it was
+         *     authenticated with, and its latest evaluation (absent before its first).
+         */
+        SessionSummary: {
+            session_id: string;
+            account_ids: string[];
+            /** Format: date-time */
+            start_time: string;
+            /** @enum {string|null} */
+            source?: "web" | "ios" | "android" | null;
+            device_id: string;
+            ip_address: string;
+            country_code?: components["schemas"]["CountryCode"];
+            decision?: components["schemas"]["Decision"];
+            account_score?: components["schemas"]["Score"];
+            /** @description The risk signals its latest evaluation raised; empty before its first. */
+            risk_signals: components["schemas"]["RiskSignalName"][];
+        };
+        /** @description A page of sessions; `next_cursor` is null on the last page. */
+        SessionPage: {
+            request_id: string;
+            sessions: components["schemas"]["SessionSummary"][];
+            next_cursor: string | null;
+        };
         /**
          * Format: uuid
          * @description A session id, a lowercase UUID made by the SDK on the device.
@@ -2196,7 +2421,7 @@ export interface components {
         /** @description A change to the project's settings, or a label set on one of its accounts. */
         AuditEvent: {
             id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, or `cli`. */
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
             actor: string;
             /**
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
@@ -2215,6 +2440,51 @@ export interface components {
             changes: components["schemas"]["AuditChange"][];
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts and changes
+         *     list memberships; `admin` does everything (settings, rules, lists, accounts, evaluations).
+         * @enum {string}
+         */
+        OperatorRole: "viewer" | "analyst" | "admin";
+        /** @description An operator of a project (a person signing in to the console). */
+        Operator: {
+            /**
+             * Format: uuid
+             * @description The operator's id, as the audit names it (`operator:<id>`).
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The project the operator belongs to; it never sees another.
+             */
+            project_id: string;
+            /** @description The operator's email (lower case), which signs it in. */
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+            /**
+             * Format: date-time
+             * @description When the operator was added.
+             */
+            created_at: string;
+        };
+        /** @description An operator's credentials. */
+        ConsoleLoginRequest: {
+            /** @description The operator's email (compared without regard to case). */
+            email: components["schemas"]["Text"];
+            /** @description The operator's password. */
+            password: components["schemas"]["Text"];
+        };
+        /** @description A signed-in operator's session. */
+        ConsoleSession: {
+            operator: components["schemas"]["Operator"];
+            /** @description Sent in the `x-csrf-token` header of every request with the cookie other than a `GET`. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends at the latest (it ends sooner when unused for `CONSOLE_SESSION_IDLE_MINUTES`).
+             */
+            expires_at: string;
         };
         /** @description A page of audit events, newest first. */
         AuditEvents: {
@@ -3027,7 +3297,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The `x-api-key` header is missing or names no key of any project. */
+        /**
+         * @description The credentials are valid but do not allow this operation: the operator's role is
+         *     below the one it needs, a state-changing request made with the console cookie lacks
+         *     the session's CSRF token (`x-csrf-token`), or a read-only API key sent a request other
+         *     than a `GET`.
+         */
+        NotPermitted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The `x-api-key` header is missing or names no key of any project, or the console
+         *     session cookie is missing, unknown, expired or of a disabled operator.
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -3189,6 +3476,54 @@ export interface components {
         CaptureToken: components["schemas"]["Text"];
         /** @description The list's name. */
         ListNameParam: components["schemas"]["ListName"];
+        /** @description Only those whose latest decision is this one. */
+        SearchDecision: components["schemas"]["Decision"];
+        /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+        SearchList: components["schemas"]["ListName"];
+        /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+        SearchMinScore: components["schemas"]["Score"];
+        /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+        SearchMaxScore: components["schemas"]["Score"];
+        /** @description Only the sessions that started at or after this time. */
+        SearchFrom: string;
+        /** @description Only the sessions that started before this time. */
+        SearchTo: string;
+        /** @description Only the accounts last seen at or after this time. */
+        SearchSeenFrom: string;
+        /** @description Only the accounts last seen before this time. */
+        SearchSeenTo: string;
+        /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+        SearchSignal: components["schemas"]["RiskSignalName"];
+        /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+        SearchCountry: components["schemas"]["CountryCode"];
+        /**
+         * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+         *     those authenticated with such an account.
+         */
+        SearchEmailDomain: components["schemas"]["Text"];
+        /** @description Only the sessions authenticated with this account. */
+        SearchAccountId: components["schemas"]["Text"];
+        /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+        SearchDeviceId: components["schemas"]["Text"];
+        /**
+         * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+         *     `device` match of linked accounts). Counted as linking counts it: at most the first
+         *     1,502 accounts of a fingerprint are found.
+         */
+        SearchFingerprint: components["schemas"]["Text"];
+        /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+        SearchIpAddress: components["schemas"]["Text"];
+        /**
+         * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+         *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+         */
+        SearchNetwork: components["schemas"]["Text"];
+        /** @description At most this many items in the page. */
+        SearchLimit: number;
+        /** @description The `next_cursor` of the previous page (opaque). */
+        SearchCursor: string;
+        /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+        ExportFormat: "csv" | "ndjson";
         /**
          * @description `t=<unix seconds>,h=<signed header names>,v1=<hex>`, where `h` lists the signed
          *     header names in lower case, sorted and separated by spaces
@@ -3244,6 +3579,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3277,6 +3613,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3313,6 +3650,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3346,6 +3684,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3376,6 +3715,7 @@ export interface operations {
             };
             400: components["responses"]["SessionCreationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3537,6 +3877,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3569,6 +3910,7 @@ export interface operations {
             };
             400: components["responses"]["VerificationResultUnavailable"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3601,6 +3943,7 @@ export interface operations {
             };
             400: components["responses"]["EnrollmentRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3633,6 +3976,7 @@ export interface operations {
             };
             400: components["responses"]["IdentityVerificationRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3696,6 +4040,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3729,6 +4074,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3760,6 +4106,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3792,6 +4139,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3821,6 +4169,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3854,6 +4203,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LabelledConcurrently"];
@@ -3892,6 +4242,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -3924,6 +4275,261 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the accounts last seen at or after this time. */
+                from?: components["parameters"]["SearchSeenFrom"];
+                /** @description Only the accounts last seen before this time. */
+                to?: components["parameters"]["SearchSeenTo"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /**
+                 * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+                 *     `device` match of linked accounts). Counted as linking counts it: at most the first
+                 *     1,502 accounts of a fingerprint are found.
+                 */
+                fingerprint?: components["parameters"]["SearchFingerprint"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+                /** @description At most this many items in the page. */
+                limit?: components["parameters"]["SearchLimit"];
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["SearchCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportAccounts: {
+        parameters: {
+            query: {
+                /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+                format: components["parameters"]["ExportFormat"];
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the accounts last seen at or after this time. */
+                from?: components["parameters"]["SearchSeenFrom"];
+                /** @description Only the accounts last seen before this time. */
+                to?: components["parameters"]["SearchSeenTo"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /**
+                 * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
+                 *     `device` match of linked accounts). Counted as linking counts it: at most the first
+                 *     1,502 accounts of a fingerprint are found.
+                 */
+                fingerprint?: components["parameters"]["SearchFingerprint"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts, streamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the sessions that started at or after this time. */
+                from?: components["parameters"]["SearchFrom"];
+                /** @description Only the sessions that started before this time. */
+                to?: components["parameters"]["SearchTo"];
+                /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+                signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /** @description Only the sessions authenticated with this account. */
+                account_id?: components["parameters"]["SearchAccountId"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+                /** @description At most this many items in the page. */
+                limit?: components["parameters"]["SearchLimit"];
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["SearchCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportSessions: {
+        parameters: {
+            query: {
+                /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
+                format: components["parameters"]["ExportFormat"];
+                /** @description Only those whose latest decision is this one. */
+                decision?: components["parameters"]["SearchDecision"];
+                /** @description Only those whose latest `account_score` is at least this (unevaluated ones are left out). */
+                min_score?: components["parameters"]["SearchMinScore"];
+                /** @description Only those whose latest `account_score` is at most this (unevaluated ones are left out). */
+                max_score?: components["parameters"]["SearchMaxScore"];
+                /** @description Only the sessions that started at or after this time. */
+                from?: components["parameters"]["SearchFrom"];
+                /** @description Only the sessions that started before this time. */
+                to?: components["parameters"]["SearchTo"];
+                /** @description Only the sessions whose latest evaluation raised this risk signal (its boolean was true). */
+                signal?: components["parameters"]["SearchSignal"];
+                /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
+                list?: components["parameters"]["SearchList"];
+                /**
+                 * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
+                 *     those authenticated with such an account.
+                 */
+                email_domain?: components["parameters"]["SearchEmailDomain"];
+                /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
+                country?: components["parameters"]["SearchCountry"];
+                /** @description Only the sessions authenticated with this account. */
+                account_id?: components["parameters"]["SearchAccountId"];
+                /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
+                device_id?: components["parameters"]["SearchDeviceId"];
+                /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
+                ip_address?: components["parameters"]["SearchIpAddress"];
+                /**
+                 * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
+                 *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
+                 */
+                network?: components["parameters"]["SearchNetwork"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions, streamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3950,6 +4556,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3984,6 +4591,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4017,6 +4625,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4048,6 +4657,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4079,6 +4689,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4110,6 +4721,7 @@ export interface operations {
             };
             400: components["responses"]["AccountOrListBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4136,6 +4748,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4166,6 +4779,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4198,6 +4812,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             429: components["responses"]["TooManyRequests"];
@@ -4230,6 +4845,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4256,6 +4872,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -4286,10 +4903,105 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["ProjectChangedConcurrently"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsoleLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    /** @description The session cookie (`__Host-tg_session=…; Path=/; Expires=…; HttpOnly; Secure; SameSite=Strict`). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The email and password do not name an active operator (the same answer for an unknown email). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    consoleLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator and its session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

@@ -1,0 +1,169 @@
+/**
+ * Operators of the console (docs/console-auth.md): adding, listing and disabling them (the
+ * `trustgate user` command), signing in with email and password, and the sessions that follow.
+ *
+ * - A session token is 256 random bits, given to the browser in the cookie and stored only as
+ *   its SHA-256; its CSRF token is an HMAC of the fixed label below under the session token, so
+ *   it is bound to the session, needs no storage, and reveals nothing of the session token.
+ * - A session ends at its absolute expiry (`ttlMs` after sign-in), after `idleMs` without a
+ *   request, at logout, or when its operator is disabled. `last_seen_at` is written at most
+ *   once a minute per session, so reading the console does not write at every request.
+ * - An unknown email, a disabled operator and a wrong password are one answer (undefined), and
+ *   the unknown email spends the time of a password check too (security/passwords.ts).
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { Operator, OperatorRole } from '../api-types';
+import type { Clock, Random } from '../clock';
+import { isOperatorRole, normaliseEmail } from '../domain/operators';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../security/passwords';
+import { constantTimeEqual } from '../security/secrets';
+import type { Db } from '../storage/db';
+import type { OperatorRecord, OperatorRepository } from '../storage/repositories/operators';
+import type { Project, ProjectRepository } from '../storage/repositories/projects';
+
+export const DEFAULT_CONSOLE_SESSION_TTL_MS = 12 * 3_600_000;
+export const DEFAULT_CONSOLE_SESSION_IDLE_MS = 3_600_000;
+/** How often a session's last use is written (at most). */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface OperatorDeps {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  operators: OperatorRepository;
+  projects: ProjectRepository;
+  /** How long a console session lasts at most (config CONSOLE_SESSION_TTL_MINUTES). */
+  consoleSessionTtlMs?: number;
+  /** How long a console session lasts without a request (config CONSOLE_SESSION_IDLE_MINUTES). */
+  consoleSessionIdleMs?: number;
+}
+
+/** A signed-in operator: who, in which project, until when, and the session's CSRF token. */
+export interface ConsoleContext {
+  operator: Operator;
+  project: Project;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** The CSRF token of a session (see above). */
+export const csrfTokenOf = (sessionToken: string): string =>
+  createHmac('sha256', sessionToken).update('trustgate console csrf v1').digest('base64url');
+
+/** Whether `given` is the session's CSRF token (constant time). */
+export const csrfTokenMatches = (context: Pick<ConsoleContext, 'csrfToken'>, given: string | undefined): boolean =>
+  given !== undefined && constantTimeEqual(given, context.csrfToken);
+
+export function operatorView(o: OperatorRecord): Operator {
+  return { id: o.id, project_id: o.projectId, email: o.email, role: o.role, created_at: o.createdAt.toISOString() };
+}
+
+/** An email a sign-in can be made with: one `@` with something on each side, at most 254 characters. */
+function checkedEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (normalised.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(normalised))
+    throw new BadRequestError(
+      `email ${JSON.stringify(email)} is not an email address (one @, no spaces, at most 254 characters)`,
+    );
+  return normalised;
+}
+
+export function makeOperatorUseCases(deps: OperatorDeps) {
+  const { db, clock, random, operators, projects } = deps;
+  const ttlMs = deps.consoleSessionTtlMs ?? DEFAULT_CONSOLE_SESSION_TTL_MS;
+  const idleMs = deps.consoleSessionIdleMs ?? DEFAULT_CONSOLE_SESSION_IDLE_MS;
+
+  return {
+    /** Adds an operator to a project (`trustgate user add`); the password is hashed here and nowhere kept. */
+    async add(input: { projectId: string; email: string; role: string; password: string }): Promise<Operator> {
+      const email = checkedEmail(input.email);
+      if (!isOperatorRole(input.role))
+        throw new BadRequestError(`role ${JSON.stringify(input.role)} is not one of viewer, analyst, admin`);
+      if ([...input.password].length < MIN_PASSWORD_LENGTH)
+        throw new BadRequestError(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+      if (!(await projects.findById(input.projectId))) throw new NotFoundError('project', input.projectId);
+      if (await operators.findByEmail(email)) throw new ConflictError(`an operator with the email ${email} exists`);
+      const record: OperatorRecord = {
+        id: random.uuid(),
+        projectId: input.projectId,
+        email,
+        role: input.role as OperatorRole,
+        passwordHash: await hashPassword(input.password),
+        createdAt: clock.now(),
+        disabledAt: null,
+      };
+      await operators.insert(record);
+      return operatorView(record);
+    },
+
+    async list(projectId?: string): Promise<(Operator & { disabled: boolean })[]> {
+      return (await operators.list(projectId)).map((o) => ({ ...operatorView(o), disabled: o.disabledAt !== null }));
+    },
+
+    /** Disables the operator and ends its sessions, in one transaction; false when it was disabled already. */
+    async disable(email: string): Promise<boolean> {
+      const found = await operators.findByEmail(normaliseEmail(email));
+      if (!found) throw new NotFoundError('operator', normaliseEmail(email));
+      return db.transaction(async (trx) => {
+        const changed = await operators.disable(found.id, clock.now(), trx);
+        await operators.deleteSessionsOf(found.id, trx);
+        return changed;
+      });
+    },
+
+    /**
+     * Signs an operator in: a new session and its token (for the cookie), or undefined for an
+     * unknown email, a disabled operator or a wrong password alike.
+     */
+    async login(email: string, password: string): Promise<(ConsoleContext & { token: string }) | undefined> {
+      const found = await operators.findByEmail(normaliseEmail(email));
+      if (!found || found.disabledAt !== null) return verifyNothing(password).then(() => undefined);
+      if (!(await verifyPassword(found.passwordHash, password))) return undefined;
+      const project = await projects.findWithRules(found.projectId);
+      if (!project) return undefined;
+      const now = clock.now();
+      const token = random.bytes(32).toString('base64url');
+      const expiresAt = new Date(now.getTime() + ttlMs);
+      await db.transaction(async (trx) => {
+        await operators.deleteExpiredSessions(now, trx);
+        await operators.insertSession(
+          { tokenHash: hashToken(token), operatorId: found.id, createdAt: now, expiresAt, lastSeenAt: now },
+          trx,
+        );
+      });
+      return { operator: operatorView(found), project, csrfToken: csrfTokenOf(token), expiresAt, token };
+    },
+
+    /** The signed-in operator of a session token; undefined when the session is unknown, ended or its operator disabled. */
+    async session(token: string): Promise<ConsoleContext | undefined> {
+      const tokenHash = hashToken(token);
+      const found = await operators.findSession(tokenHash);
+      if (!found || found.operator.disabledAt !== null) return undefined;
+      const now = clock.now().getTime();
+      const { session } = found;
+      if (now >= session.expiresAt.getTime() || now - session.lastSeenAt.getTime() >= idleMs) {
+        await operators.deleteSession(tokenHash);
+        return undefined;
+      }
+      if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await operators.touchSession(tokenHash, clock.now());
+      const project = await projects.findWithRules(found.operator.projectId);
+      if (!project) return undefined;
+      return {
+        operator: operatorView(found.operator),
+        project,
+        csrfToken: csrfTokenOf(token),
+        expiresAt: session.expiresAt,
+      };
+    },
+
+    /** Ends the session of this token (here and in every process: it is gone from the database). */
+    async logout(token: string): Promise<void> {
+      await operators.deleteSession(hashToken(token));
+    },
+  };
+}
+
+export type OperatorUseCases = ReturnType<typeof makeOperatorUseCases>;

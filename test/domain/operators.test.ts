@@ -1,0 +1,71 @@
+/**
+ * The authorisation table (domain/operators.ts) against the contract: every operation of the
+ * spec's paths has an entry, `public` exactly when the operation asks for no project
+ * credential; and the rule for each credential, operation by operation.
+ */
+import { OPERATION_ROLES, OPERATOR_ROLES, refusal, type Requirement } from '../../src/domain/operators';
+import { bundledSpec } from '../../src/spec';
+
+interface SpecOperation {
+  operationId: string;
+  security?: Record<string, string[]>[];
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const spec = bundledSpec() as unknown as {
+  security: Record<string, string[]>[];
+  paths: Record<string, Partial<Record<(typeof METHODS)[number], SpecOperation>>>;
+};
+const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+  METHODS.flatMap((method) => (item[method] ? [{ path, method, ...item[method]! }] : [])),
+);
+const roles = OPERATION_ROLES as Record<string, Requirement | undefined>;
+
+test('when the spec is read, then every operation has a role, public exactly when it asks for no project credential', () => {
+  expect(operations.length).toBeGreaterThan(30);
+  for (const op of operations) {
+    const security = op.security ?? spec.security;
+    const projectCredential = security.some((s) => 'ApiKeyAuth' in s || 'ConsoleSession' in s);
+    expect({ operationId: op.operationId, role: roles[op.operationId] }).toEqual({
+      operationId: op.operationId,
+      role: projectCredential ? expect.stringMatching(/^(viewer|analyst|admin)$/) : 'public',
+    });
+  }
+  // No entry for an operation that is gone.
+  const ids = new Set(operations.map((o) => o.operationId));
+  expect(Object.keys(OPERATION_ROLES).filter((id) => !ids.has(id))).toEqual([]);
+});
+
+test('when an operation only reads, then a viewer may call it (the least role reads everything it can see)', () => {
+  for (const op of operations.filter((o) => o.method === 'get' && roles[o.operationId] !== 'public'))
+    expect({ id: op.operationId, role: roles[op.operationId] }).toEqual({ id: op.operationId, role: 'viewer' });
+});
+
+describe('refusal', () => {
+  test.each(operations.map((o) => [o.operationId, o.method.toUpperCase()] as const))(
+    'when %s (%s) is called by each credential, then each role at or above the table’s may, with a CSRF token',
+    (operationId, method) => {
+      const required = roles[operationId]!;
+      for (const role of OPERATOR_ROLES) {
+        const allowed =
+          required === 'public' || OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(required as never);
+        const answer = refusal(operationId, method, { kind: 'operator', role, csrfTokenMatches: true });
+        expect({ role, refused: answer !== undefined }).toEqual({ role, refused: !allowed });
+      }
+      const readOnly = refusal(operationId, method, { kind: 'api_key', scope: 'read_only' });
+      expect(readOnly === undefined).toBe(required === 'public' || method === 'GET');
+      expect(refusal(operationId, method, { kind: 'api_key', scope: 'full' })).toBeUndefined();
+    },
+  );
+
+  test('when an operator sends a write without the CSRF token, then it is refused whatever its role; a read needs none', () => {
+    expect(refusal('updateProject', 'PATCH', { kind: 'operator', role: 'admin', csrfTokenMatches: false })).toBe(
+      'Missing or wrong x-csrf-token header',
+    );
+    expect(refusal('getProject', 'GET', { kind: 'operator', role: 'viewer', csrfTokenMatches: false })).toBeUndefined();
+  });
+
+  test('when an operation is not in the table, then it is refused', () => {
+    expect(refusal('somethingNew', 'GET', { kind: 'api_key', scope: 'full' })).toMatch(/no role/);
+  });
+});

@@ -93,12 +93,24 @@ export function createApp(deps: AppDeps): Express {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
   app.use(
-    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules', '/demo', '/console'],
+    [
+      '/session',
+      '/evaluation',
+      '/liveness',
+      '/account',
+      '/labels',
+      '/list',
+      '/project',
+      '/audit',
+      '/rules',
+      '/demo',
+      '/console',
+    ],
     limits.api(config.rateLimitPerMinute),
   );
   app.use(readSessionCookie(config.consoleInsecureCookie));
   app.use(
-    ['/session', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
+    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
     authFailures.guard,
   );
   app.use(
@@ -150,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/session/:session_id', admitted, session.getSession);
   app.post('/session/authenticate', admitted, session.authenticateSession);
   app.post('/session/unauthenticated', admitted, session.evaluateUnauthenticatedSession);
+  app.get('/evaluation/:request_id', session.getEvaluation);
   app.get('/account/:account_id', account.getAccount);
   app.put('/account/:account_id', account.putAccount);
   app.delete('/account/:account_id', account.deleteAccount);
@@ -174,6 +187,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/audit', project.listAuditEvents);
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
+  app.post('/rules/test', rules.testRules);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

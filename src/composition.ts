@@ -25,6 +25,7 @@ import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeSearchRepository } from './storage/repositories/search';
 import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
 import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
+import { makeReceiptRepository } from './storage/repositories/receipts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
@@ -138,6 +139,7 @@ export function makeServices(edges: EdgeDeps) {
     history: makeHistoryRepository(deps.db),
     facts: makeEvaluationFacts(deps.db),
     evaluationWrites: makeEvaluationWrites(deps.db),
+    receipts: makeReceiptRepository(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),
     outbox: makeOutbox(deps.db, deps.secretBox),
@@ -190,6 +192,7 @@ export function makeServices(edges: EdgeDeps) {
     ...deps,
     rules: repos.rules,
     auditEvents: repos.auditEvents,
+    receipts: repos.receipts,
     forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({

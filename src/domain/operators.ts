@@ -69,6 +69,9 @@ export const OPERATION_ROLES = {
   listAuditEvents: 'viewer',
   getRules: 'viewer',
   putRules: 'admin',
+  // A backtest reads and stores nothing (a POST for its body: read-only API keys cannot send it).
+  testRules: 'viewer',
+  getEvaluation: 'viewer',
   consoleLogin: 'public',
   consoleLogout: 'viewer',
   getConsoleSession: 'viewer',

@@ -15,6 +15,7 @@ import type { AuditEventRepository } from '../storage/repositories/audit-events'
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
+import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { Outbox } from '../webhooks/outbox';
 import type { EvaluationUseCases } from './evaluation';
@@ -27,6 +28,7 @@ export interface AccountDeps {
   clock: Clock;
   accounts: AccountRepository;
   lists: ListRepository;
+  receipts: ReceiptRepository;
   facts: EvaluationFactsRepository;
   evaluation: EvaluationUseCases;
   random: Random;
@@ -75,7 +77,7 @@ export async function eraseAccount(
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
-  const { db, clock, accounts, lists, evaluation } = deps;
+  const { db, clock, accounts, lists, receipts, evaluation } = deps;
 
   async function found(project: Project, id: string): Promise<AccountRecord> {
     const record = await accounts.find(project.id, id);
@@ -136,7 +138,11 @@ export function makeAccountUseCases(deps: AccountDeps) {
     /** Erases the account: its personal data, links, memberships and labels (whose notes are personal data). */
     async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
-      const deleted = await db.transaction((trx) => eraseAccount(deps, project.id, id, trx));
+      // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
+      const deleted = await db.transaction(async (trx) => {
+        await receipts.deleteForAccount(project.id, id, trx);
+        return eraseAccount(deps, project.id, id, trx);
+      });
       if (!deleted && !verified) throw new AccountNotFoundError();
       return { request_id: requestId, account_id: id, success: true };
     },

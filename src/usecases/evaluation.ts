@@ -12,8 +12,8 @@ import type {
   AuthenticateRequest,
   AuthenticateResponse,
   Evaluation,
+  EvaluationReceipt,
   EvaluationRuleMatched,
-  EvaluationRules,
   LinkedAccount,
   ListName,
   Session,
@@ -49,17 +49,20 @@ import {
 } from '../domain/evaluation';
 import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
 import { listsAfter, STANDARD_LISTS } from '../domain/lists';
-import { compileRules, NO_RULES, type CompiledRules, type RulesOutcome } from '../domain/rules';
+import { receiptOf, storedInputs } from '../domain/evaluation/receipt';
+import { rulesView } from '../domain/evaluation/rules';
+import { compileRules, NO_RULES, type CompiledRules } from '../domain/rules';
 import { DAY_MS, round3 } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
-import { BadRequestError, ConflictError, SessionNotFoundError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } from '../errors';
 import { actorName, type Actor } from './actor';
 import { listEventWebhook, subscribesToListEvents } from './list-events';
 import { makeOneAtATime } from './one-at-a-time';
 import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
+import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationMetrics } from '../telemetry/metrics';
 import { NO_TRACING, type Tracing } from '../telemetry/tracing';
@@ -70,14 +73,6 @@ import { subscribes } from '../domain/webhook-events';
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
-
-/** What the rules did, as responses give it and sessions keep it. */
-const rulesView = (r: RulesOutcome): EvaluationRules => ({
-  version: r.version,
-  matched: r.matched,
-  decided_by: r.decidedBy ?? null,
-  tags: r.tags,
-});
 
 /** The scores as responses give them (and the account keeps them). */
 const rounded = (s: Scores): Scores => ({
@@ -95,6 +90,7 @@ export interface EvaluationDeps {
   clock: Clock;
   facts: EvaluationFactsRepository;
   evaluationWrites: EvaluationWritesRepository;
+  receipts: ReceiptRepository;
   ipLists: IpListLookup;
   /** Each evaluation's decision, signals and scores, recorded after it is stored (GET /metrics). */
   metrics?: EvaluationMetrics;
@@ -123,7 +119,7 @@ export interface EvaluationOptions {
 }
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { clock, facts: reads, evaluationWrites: writes, ipLists, metrics } = deps;
+  const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists, metrics } = deps;
   const { span } = deps.tracing ?? NO_TRACING;
   /** The outcome into the metrics, once stored. */
   const recordMetrics = (kind: 'authenticate' | 'unauthenticated', outcome: EvaluationOutcome) =>
@@ -406,6 +402,16 @@ export function makeEvaluation(deps: EvaluationDeps) {
         scores: outcome.signals.risk_signal_scores,
         spoofedIp: outcome.signals.risk_signals.spoofed_ip,
         rules: rulesView(outcome.rules),
+        // What its receipt is rebuilt from: a JSON array of what the scores weighed (receipt.ts).
+        receipt: {
+          requestId: made.requestId,
+          inputs: storedInputs(
+            outcome.scoring,
+            facts.project.decisionThreshold,
+            facts.account?.record.id,
+            facts.account ? facts.account.lists : facts.sessionAccountLists,
+          ),
+        },
       },
       ...(account
         ? {
@@ -527,6 +533,13 @@ export function makeEvaluation(deps: EvaluationDeps) {
       if (!found) throw new SessionNotFoundError();
       metrics?.evaluated('get', found);
       return found;
+    },
+
+    /** GET /evaluation/{request_id}: the receipt of one of the project's evaluations. */
+    async receipt(project: Project, requestId: string): Promise<EvaluationReceipt> {
+      const found = await receipts.find(project.id, requestId);
+      if (!found) throw new NotFoundError('Evaluation', requestId);
+      return receiptOf(found);
     },
 
     /** The session in GET /session/{id}'s form, or undefined when the project has no such session (a verification's device and referring sessions). */

@@ -5,14 +5,18 @@
  * process's key cache, so that the next evaluation here applies it (other processes: within
  * the cache's TTL, as other settings).
  */
-import type { Rules, RulesDocument } from '../api-types';
+import type { LabelValue, Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../api-types';
 import type { Clock, Random } from '../clock';
+import { backtest, replayed, unreplayable, type ReplayedEvaluation } from '../domain/evaluation/backtest';
+import { DAY_MS } from '../domain/numbers';
 import { compileRules, describeError, validateRules } from '../domain/rules';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
+import type { KeptCursor, ReceiptRepository } from '../storage/repositories/receipts';
 import type { RulesRepository } from '../storage/repositories/rules';
 import { actorName, type Actor } from './actor';
+import { EVALUATION_WINDOW_MS } from './evaluation';
 
 export interface RulesDeps {
   db: Db;
@@ -20,8 +24,34 @@ export interface RulesDeps {
   random: Random;
   rules: RulesRepository;
   auditEvents: AuditEventRepository;
+  receipts: ReceiptRepository;
   /** Drops the project from this process's key cache (its cached project carries the rules). */
   forgetProject(projectId: string): void;
+}
+
+/** A backtest replays at most this many evaluations (the first in session start order), of a range of at most 31 days. */
+export const BACKTEST_LIMIT = 10_000;
+export const BACKTEST_MAX_RANGE_MS = 31 * DAY_MS;
+/** Evaluations (and labels) read per statement. */
+const BACKTEST_BATCH = 500;
+
+/** The first condition field (and its path in the request body) a backtest cannot replay. */
+function unreplayableField(node: unknown, path = 'rules'): { path: string; name: string } | undefined {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const found = unreplayableField(node[i], `${path}/${i}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'field' && typeof value === 'string' && unreplayable(value))
+      return { path: `${path}/field`, name: value };
+    const found = unreplayableField(value, `${path}/${key}`);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The document as GET /rules gives it (without the request id). */
@@ -52,6 +82,56 @@ export function makeRulesUseCases(deps: RulesDeps) {
 
   return {
     current,
+
+    /**
+     * POST /rules/test: the draft replayed over the range's stored evaluations (at most
+     * BACKTEST_LIMIT, oldest session first, read BACKTEST_BATCH at a time), against their
+     * accounts' current labels.
+     */
+    async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
+      const document = checkedRules({ rules: body.rules });
+      const field = unreplayableField(body.rules);
+      if (field)
+        throw new BadRequestError(
+          `request/body/${field.path}: ${field.name} is not kept with an evaluation, so a backtest cannot replay it`,
+        );
+      const draft = compileRules(document, 0);
+      const from = new Date(body.from);
+      const to = new Date(body.to);
+      // A session is evaluated within EVALUATION_WINDOW_MS of its start: those evaluated in the range started in this one.
+      const range = { from, to, started: { from: new Date(from.getTime() - EVALUATION_WINDOW_MS), to } };
+      const span = to.getTime() - from.getTime();
+      if (span <= 0) throw new BadRequestError('request/body/from must be before request/body/to');
+      if (span > BACKTEST_MAX_RANGE_MS)
+        throw new BadRequestError('request/body/to must be at most 31 days after request/body/from');
+      const replays: ReplayedEvaluation[] = [];
+      const accountIds = new Set<string>();
+      let after: KeptCursor | undefined;
+      let truncated = false;
+      for (;;) {
+        const page = await deps.receipts.page(projectId, range, BACKTEST_BATCH, after);
+        for (const e of page) {
+          if (replays.length === BACKTEST_LIMIT) {
+            truncated = true;
+            break;
+          }
+          replays.push(replayed(e, draft, body.decision_threshold));
+          if (e.kept.inputs.accountId !== null) accountIds.add(e.kept.inputs.accountId);
+        }
+        if (truncated || page.length < BACKTEST_BATCH) break;
+        after = page.at(-1)!.cursor;
+      }
+      const labels = new Map<string, LabelValue>();
+      const ids = [...accountIds];
+      for (let i = 0; i < ids.length; i += BACKTEST_BATCH)
+        for (const [id, label] of await deps.receipts.currentLabels(projectId, ids.slice(i, i + BACKTEST_BATCH)))
+          labels.set(id, label);
+      return {
+        request_id: requestId,
+        truncated,
+        ...backtest(replays, draft, labels, body.max_examples ?? 10),
+      };
+    },
 
     /**
      * Replaces the document: checked, then stored as the next version over the version read

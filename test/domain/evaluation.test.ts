@@ -16,7 +16,9 @@ import {
   type EvaluationFacts,
   type PastSession,
 } from '../../src/domain/evaluation';
+import { keptInputs, storedInputs } from '../../src/domain/evaluation/receipt';
 import { compileRules, validateRules } from '../../src/domain/rules';
+import { SCORING_VERSION } from '../../src/domain/scoring';
 import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -402,5 +404,48 @@ describe('the pieces', () => {
       lastCountry: 'FR',
       countries: ['FR', 'GB', 'US'],
     });
+  });
+});
+
+describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
+  const scoring = {
+    bot: { automation: true, crawler: false, interactive: true, doubt: 0.123456789012345 },
+    linkScores: [0.8123456789012345, 0.8123456789012345, 0.6, 0.8123456789012345, 1],
+    emailScore: -0.25,
+  };
+
+  it('when it is read back, then every number is the one kept (runs of equal link scores unfolded in order)', () => {
+    const stored = storedInputs(scoring, 0.8, 'acct-1', ['review', 'main_account']);
+    expect(JSON.parse(stored)).toEqual([
+      1,
+      SCORING_VERSION,
+      3,
+      0.8,
+      0.123456789012345,
+      -0.25,
+      'acct-1',
+      ['review', 'main_account'],
+      [0.8123456789012345, 2, 0.6, 1, 0.8123456789012345, 1, 1, 1],
+    ]);
+    expect(keptInputs(stored)).toEqual({
+      scoringVersion: SCORING_VERSION,
+      bot: scoring.bot,
+      threshold: 0.8,
+      emailScore: -0.25,
+      accountId: 'acct-1',
+      lists: ['review', 'main_account'],
+      linkScores: scoring.linkScores,
+    });
+  });
+
+  it('when a test project forced the outcome or nothing was linked, then the flags and the empty runs say so', () => {
+    for (const forced of ['fake', 'real', 'signal'] as const) {
+      const kept = keptInputs(
+        storedInputs({ ...scoring, linkScores: [], emailScore: undefined, forced }, 0.5, undefined, []),
+      );
+      expect(kept).toMatchObject({ forced, accountId: null, linkScores: [], threshold: 0.5 });
+      expect(kept.emailScore).toBeUndefined();
+    }
+    expect(keptInputs(storedInputs(scoring, 0.8, 'a', [])).forced).toBeUndefined();
   });
 });

@@ -13,12 +13,17 @@ import {
   RISK_SIGNAL_WEIGHTS,
   SCORED_SIGNALS,
   accountScore,
+  accountScoreBreakdown,
+  botBreakdown,
   botScore,
+  combine,
   decide,
   interactionDoubt,
   isCrawlerUserAgent,
+  multipleAccountsBreakdown,
   multipleAccountsScore,
   riskSignalAverage,
+  riskSignalsBreakdown,
   riskSignalsScore,
   type BotInputs,
   type SessionSource,
@@ -365,6 +370,28 @@ describe('riskSignalAverage', () => {
 // ---------------------------------------------------------------- properties
 
 describe('properties', () => {
+  it("when any inputs, then each score's breakdown (a receipt's terms) has exactly the score's value, and its terms recompute to it", () => {
+    // Link scores drawn from a few values, so that runs of equal scores (one term, a count) occur.
+    const links = fc.array(fc.oneof(unit, fc.constantFrom(0.8, 0.5, 1, 0)), { maxLength: 40 });
+    fc.assert(
+      fc.property(botInputs, signalScores, fc.boolean(), links, fc.boolean(), parts, (b, s, spoofed, ls, main, p) => {
+        const checks: [ReturnType<typeof botBreakdown>, number][] = [
+          [botBreakdown({ ...b, doubt: interactionDoubt(b.bot, b.source) }), botScore(b)],
+          [riskSignalsBreakdown(s, spoofed), riskSignalsScore(s, spoofed)],
+          [multipleAccountsBreakdown(ls, main), multipleAccountsScore(ls, main)],
+          [accountScoreBreakdown(p), accountScore(p)],
+        ];
+        for (const [breakdown, score] of checks) {
+          expect(breakdown.value).toBe(score);
+          expect(combine(breakdown.terms, breakdown.discount ?? undefined)).toBe(score);
+        }
+        const linked = multipleAccountsBreakdown(ls, false).terms.reduce((n, t) => n + t.count, 0);
+        expect(linked).toBe(ls.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('when any inputs, then every score is in [0, 1]', () => {
     fc.assert(
       fc.property(
@@ -758,6 +785,38 @@ describe('docs/scoring.md', () => {
       expect(wrong).toEqual([]);
       expect(result.get('decision')).toBe(decide(score, threshold, []));
       expect(decide(score, threshold, ['allow'])).toBe('Real');
+    });
+
+    it("when the code breaks the example's scores down, then its terms are the receipt the doc prints, and they make the scores", () => {
+      const b = botBreakdown({ ...botIn, doubt: interactionDoubt(botIn.bot, botIn.source) });
+      const r = riskSignalsBreakdown(signals, true);
+      const m = multipleAccountsBreakdown([linkScore(linkA), linkScore(linkB)], false);
+      const a = accountScoreBreakdown({
+        bot: b.value,
+        risk_signals: r.value,
+        multiple_accounts: m.value,
+        email_score: email,
+      });
+      const code = Object.entries({ bot: b, risk_signals: r, multiple_accounts: m, account_score: a }).flatMap(
+        ([score, x]) => [
+          ...x.terms.map((t) => [score, t.name, t] as const),
+          ...(x.discount ? [[score, `${x.discount.name} (discount)`, x.discount] as const] : []),
+        ],
+      );
+      const doc = tableRows(section('### Its receipt')).filter((row) => row.length === 6 && row[0] !== 'Score');
+      expect(doc.map(([score, name]) => `${score} ${name}`)).toEqual(code.map(([score, name]) => `${score} ${name}`));
+      const wrong = doc.flatMap(([score, name, ...shown], i) => {
+        const t = code[i]![2];
+        const actual = [t.weight, t.strength, t.p, t.count];
+        return shown.some((v, k) => !matchesShown(v, actual[k]!))
+          ? [`${score} ${name}: doc ${shown}, code ${actual}`]
+          : [];
+      });
+      expect(wrong).toEqual([]);
+      for (const x of [b, r, m, a]) expect(combine(x.terms, x.discount ?? undefined)).toBe(x.value);
+      expect(a.value).toBe(
+        accountScore({ bot: b.value, risk_signals: r.value, multiple_accounts: m.value, email_score: email }),
+      );
     });
   });
 });

@@ -274,6 +274,11 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
     why: "domain_fraud stops at the first Fake or block-listed account at an organisation's domain (asked only for business, education and government domains)",
   },
   { label: 'facts.counts', table: 'list_members', why: 'domain_fraud: the same question, started from the block list' },
+  {
+    label: 'receipts.page',
+    table: 'sessions',
+    why: "a backtest's batch (POST /rules/test, not an evaluation's): the sessions started from a day before the range to its end, (project_id, start_time, id), LIMIT batch",
+  },
   // Retention's batches: the project's oldest rows first, a range of an index led by the project under the batch's LIMIT.
   {
     label: 'retention.sessionsDue',
@@ -473,6 +478,11 @@ const ENGINE_METHODS = [
   'history.evaluations',
   'history.accountsSharing',
   'lists.members',
+  // A receipt (GET /evaluation/{request_id}), an erasure's, and a backtest's reads (POST /rules/test).
+  'receipts.find',
+  'receipts.deleteForAccount',
+  'receipts.page',
+  'receipts.currentLabels',
 ];
 
 test('every statement of an evaluation starts from an index', async () => {
@@ -562,6 +572,16 @@ test('every statement of an evaluation starts from an index', async () => {
   );
   await evaluation.evaluateUnauthenticated(project, { session_id: at(live, 2).id }, options);
   await evaluation.get(project, at(live, 3).id, 'req');
+  await repos.receipts.find(p, 'req');
+  await repos.receipts.deleteForAccount(p, 'acct-absent');
+  const backtest = {
+    from: new Date(NOW.getTime() - 7 * DAY),
+    to: NOW,
+    started: { from: new Date(NOW.getTime() - 8 * DAY), to: NOW },
+  };
+  const kept = await repos.receipts.page(p, backtest, 500);
+  await repos.receipts.page(p, backtest, 500, kept.at(-1)?.cursor ?? { startTime: 0, sessionId: '' });
+  await repos.receipts.currentLabels(p, seeded.accounts.slice(0, 50));
   // A project sent list events: each is queued on a membership's existence (outbox.enqueueWhenStatement).
   const subscribed: Project = {
     ...project,

@@ -2,8 +2,15 @@
  * What one evaluation is computed from: plain data the use case gathers in a few reads
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
-import type { EvaluatedRiskSignalScores, EvaluatedSession, Evaluation, MatchType } from '../../api-types';
+import type {
+  EvaluatedRiskSignalScores,
+  EvaluatedSession,
+  Evaluation,
+  MatchType,
+  ScoreBreakdown,
+} from '../../api-types';
 import type { CompiledRules } from '../rules';
+import type { BotEvidence } from '../scoring';
 import type { SdkFacts } from '../session/sdk-facts';
 import type { IpListName, SignalHistory } from '../signals';
 
@@ -27,6 +34,21 @@ export interface PastSession {
 
 /** The four scores of an evaluation (unrounded in an outcome; the response and the account keep them rounded). */
 export type Scores = Pick<Evaluation, 'account_score' | 'bot' | 'multiple_accounts' | 'risk_signals'>;
+
+/** Each score's breakdown (domain/scoring/breakdown.ts): the score is its `value`. */
+export type Breakdowns = Record<keyof Scores, ScoreBreakdown>;
+
+/**
+ * What the scores weighed beyond the signals, as evaluate() computed it: the bot evidence, the
+ * linked accounts' scores (in order), the email's score; and in a test project what the account
+ * id forced (domain/test-mode). An evaluation keeps it compactly (receipt.ts) to rebuild its receipt.
+ */
+export interface ScoreInputs {
+  bot: BotEvidence;
+  linkScores: number[];
+  emailScore?: number;
+  forced?: 'fake' | 'real' | 'signal';
+}
 
 /** An account's aggregates over its sessions, kept on the account row at every link. */
 export interface AccountAggregates {

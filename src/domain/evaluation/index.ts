@@ -9,8 +9,9 @@ import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
 import { DAY_MS } from '../numbers';
 import {
   accountScore,
-  botScore,
+  botEvidenceScore,
   decide,
+  interactionDoubt,
   isCrawlerUserAgent,
   multipleAccountsScore,
   riskSignalAverage,
@@ -23,6 +24,7 @@ import type {
   EmailHistoryFacts,
   EvaluationFacts,
   PastSession,
+  ScoreInputs,
   Scores,
 } from './facts';
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
@@ -42,6 +44,8 @@ const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'educatio
 export interface EvaluationOutcome {
   signals: SignalResult;
   scores: Scores;
+  /** What the scores were computed from beyond the signals (kept with the evaluation: receipt.ts). */
+  scoring: ScoreInputs;
   decision: Decision;
   /** The lists that weighed in the decision (the account's, or the session's accounts'). */
   lists: string[];
@@ -186,32 +190,33 @@ export function accountDetails(
   return details;
 }
 
-/** The scores from the signals, the links' confidences and (authenticate) the email's score. */
+/** The scores from the signals, the links' confidences and (authenticate) the email's score; and what they weighed. */
 function scoresOf(
   facts: EvaluationFacts,
   signals: SignalResult,
   links: readonly Link[],
   lists: readonly string[],
   emailScore?: number,
-): Scores {
+): { scores: Scores; scoring: ScoreInputs } {
   const s = facts.session.facts;
-  const bot = botScore({
-    bot: s.bot,
-    source: s.source ?? undefined,
+  const evidence = {
     automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
     crawler: isCrawlerUserAgent(s.browser.user_agent),
     interactive: facts.interactive,
-  });
+    doubt: interactionDoubt(s.bot, s.source ?? undefined),
+  };
+  const bot = botEvidenceScore(evidence);
   const risk = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
-  const multiple = multipleAccountsScore(
-    links.map((l) => l.score),
-    lists.includes('main_account'),
-  );
+  const linkScores = links.map((l) => l.score);
+  const multiple = multipleAccountsScore(linkScores, lists.includes('main_account'));
   return {
-    bot,
-    risk_signals: risk,
-    multiple_accounts: multiple,
-    account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }),
+    scores: {
+      bot,
+      risk_signals: risk,
+      multiple_accounts: multiple,
+      account_score: accountScore({ bot, risk_signals: risk, multiple_accounts: multiple, email_score: emailScore }),
+    },
+    scoring: { bot: evidence, linkScores, emailScore },
   };
 }
 
@@ -249,10 +254,11 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   if (!account) {
     // Unauthenticated: the session's own accounts are not linked to it.
     const links = found.filter((l) => !facts.session.accountIds.includes(l.accountId));
-    const scores = scoresOf(facts, signals, links, facts.sessionAccountLists);
+    const { scores, scoring } = scoresOf(facts, signals, links, facts.sessionAccountLists);
     return {
       signals,
       scores,
+      scoring,
       decision: decide(scores.account_score, facts.project.decisionThreshold, facts.sessionAccountLists),
       lists: facts.sessionAccountLists,
       links,
@@ -260,7 +266,7 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   }
 
   const email = accountEmail(account.record, account.email, facts.now);
-  const scores = scoresOf(facts, signals, found, account.lists, email?.email_score);
+  const { scores, scoring } = scoresOf(facts, signals, found, account.lists, email?.email_score);
   const decision = decide(scores.account_score, facts.project.decisionThreshold, account.lists);
   const linksSession = !facts.session.accountIds.includes(account.record.id);
   const current: PastSession = {
@@ -276,6 +282,7 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   return {
     signals,
     scores,
+    scoring,
     decision,
     lists: account.lists,
     links: found,

@@ -7,14 +7,40 @@
  * taken (the rule still matches, its other actions apply). Unauthenticated has no account:
  * the list actions do nothing there.
  */
+import type { EvaluationRules } from '../../api-types';
 import { round3 } from '../numbers';
-import { applyRules, listsAfterActions, NO_RULES, type RuleSubject, type RulesOutcome } from '../rules';
+import {
+  applyRules,
+  listsAfterActions,
+  NO_RULES,
+  type CompiledRules,
+  type RuleSubject,
+  type RulesOutcome,
+} from '../rules';
 import type { EvaluationFacts } from './facts';
 import { LINK_CAP } from './links';
 import type { EvaluationOutcome } from './index';
 
+/** What the rules did, as responses give it, sessions and receipts keep it. */
+export const rulesView = (r: RulesOutcome): EvaluationRules => ({
+  version: r.version,
+  matched: r.matched,
+  decided_by: r.decidedBy ?? null,
+  tags: r.tags,
+});
+
 /** The lists whose decision no rule overrides. */
 const DECIDING_LISTS = ['allow', 'block'];
+
+/** Whether the lists keep their word over a rule's decision (`allow` or `block`). */
+export const listsDecide = (lists: readonly string[]): boolean => lists.some((l) => DECIDING_LISTS.includes(l));
+
+/** The rules' outcome on a subject, and the decision it comes to (the lists keep their word). */
+export function decidedWithRules(rules: CompiledRules, subject: RuleSubject, lists: readonly string[]) {
+  const applied = applyRules(rules, subject);
+  const ruled: RulesOutcome = listsDecide(lists) ? { ...applied, decision: undefined, decidedBy: undefined } : applied;
+  return { ruled, decision: ruled.decision ?? subject.decision };
+}
 
 /** The evaluation as the rules read it: the response's shape. */
 export function ruleSubject(facts: EvaluationFacts, outcome: Omit<EvaluationOutcome, 'rules'>): RuleSubject {
@@ -41,10 +67,7 @@ export function withRules(facts: EvaluationFacts, outcome: Omit<EvaluationOutcom
   const rules = facts.rules ?? NO_RULES;
   if (rules.rules.length === 0)
     return { ...outcome, rules: { version: rules.version, matched: [], listActions: [], tags: [] } };
-  const applied = applyRules(rules, ruleSubject(facts, outcome));
-  const listed = outcome.lists.some((l) => DECIDING_LISTS.includes(l));
-  const ruled: RulesOutcome = listed ? { ...applied, decision: undefined, decidedBy: undefined } : applied;
-  const decision = ruled.decision ?? outcome.decision;
+  const { ruled, decision } = decidedWithRules(rules, ruleSubject(facts, outcome), outcome.lists);
   if (!outcome.account) return { ...outcome, decision, rules: { ...ruled, listActions: [] } };
   return {
     ...outcome,

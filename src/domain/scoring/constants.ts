@@ -71,3 +71,25 @@ export const ACCOUNT_WEIGHTS = {
 
 /** Half-life of a session's weight in the account's risk_signal_average. */
 export const SIGNAL_AVERAGE_HALF_LIFE_DAYS = 7;
+
+/** FNV-1a (32 bits) of a text, as 8 hex digits. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * Which constants produced a score: a digest of every constant above, so that any change of a
+ * weight is a new version. An evaluation's receipt (`GET /evaluation/{request_id}`) carries it.
+ */
+export const SCORING_VERSION = `scoring-${fnv1a(
+  JSON.stringify({
+    BOT_WEIGHTS,
+    INTERACTION,
+    RISK_SIGNAL_WEIGHTS,
+    MULTIPLE_ACCOUNTS,
+    ACCOUNT_WEIGHTS,
+    SIGNAL_AVERAGE_HALF_LIFE_DAYS,
+  }),
+)}`;

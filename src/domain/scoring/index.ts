@@ -21,6 +21,7 @@ import { remembered } from '../memo';
 import { clamp01, DAY_MS, noisyOr } from '../numbers';
 
 export * from './constants';
+export * from './breakdown';
 
 /** An event count; anything that is not a positive number counts as 0. */
 function count(n: number): number {
@@ -78,12 +79,26 @@ export function interactionDoubt(bot: Bot, source: SessionSource | undefined): n
  * interactive session (a form was submitted) or a passive one.
  */
 export function botScore(i: BotInputs): number {
-  const noInteraction = i.interactive ? BOT_WEIGHTS.no_interaction_interactive : BOT_WEIGHTS.no_interaction_passive;
+  return botEvidenceScore({ ...i, doubt: interactionDoubt(i.bot, i.source) });
+}
+
+/** What the bot score weighs: the three conditions and the interaction doubt (an evaluation keeps them, receipt.ts). */
+export interface BotEvidence {
+  automation: boolean;
+  crawler: boolean;
+  interactive: boolean;
+  /** interactionDoubt of the session's counts, 0..1. */
+  doubt: number;
+}
+
+/** botScore from its evidence (the formula above). */
+export function botEvidenceScore(e: BotEvidence): number {
+  const noInteraction = e.interactive ? BOT_WEIGHTS.no_interaction_interactive : BOT_WEIGHTS.no_interaction_passive;
   return noisyOr([
     BOT_WEIGHTS.base,
-    i.automation ? BOT_WEIGHTS.automation : 0,
-    i.crawler ? BOT_WEIGHTS.crawler : 0,
-    noInteraction * interactionDoubt(i.bot, i.source),
+    e.automation ? BOT_WEIGHTS.automation : 0,
+    e.crawler ? BOT_WEIGHTS.crawler : 0,
+    noInteraction * e.doubt,
   ]);
 }
 

@@ -128,6 +128,7 @@ export function forcedOutcome(
     ...outcome,
     signals,
     scores: { bot, risk_signals, multiple_accounts, account_score },
+    scoring: { ...outcome.scoring, forced: directive.kind },
     decision,
     rules,
   };

@@ -1,6 +1,6 @@
 /** Handlers of the `Rules` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { Rules, RulesDocument } from '../../api-types';
+import type { Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../../api-types';
 import type { RulesUseCases } from '../../usecases/rules';
 import { projectOf } from '../context';
 
@@ -9,6 +9,9 @@ export function makeRulesHandlers(rules: RulesUseCases) {
     async getRules(req: Request, res: Response) {
       const body: Rules = { request_id: req.requestId, ...(await rules.current(projectOf(req).id)) };
       res.json(body);
+    },
+    async testRules(req: Request<Record<string, string>, unknown, RulesTestRequest>, res: Response<RulesTestResult>) {
+      res.json(await rules.test(projectOf(req).id, req.body, req.requestId));
     },
     async putRules(req: Request<Record<string, string>, unknown, RulesDocument>, res: Response) {
       // The security handler has checked the key: it is there (only its hash is recorded).

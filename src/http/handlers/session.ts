@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import type {
   AuthenticateRequest,
+  EvaluationReceipt,
   AuthenticateResponse,
   Session,
   UnauthenticatedRequest,
@@ -16,6 +17,9 @@ const accountsLinked = (req: Request) => (req.query as { accounts_linked?: boole
 
 export function makeSessionHandlers(evaluation: EvaluationUseCases) {
   return {
+    async getEvaluation(req: Request<{ request_id: string }>, res: Response<EvaluationReceipt>) {
+      res.json(await evaluation.receipt(projectOf(req), req.params.request_id));
+    },
     async getSession(req: Request<{ session_id: string }>, res: Response<Session>) {
       res.json(await evaluation.get(projectOf(req), req.params.session_id, req.requestId));
     },

@@ -29,6 +29,7 @@ import * as m0022 from './0022_project_rules';
 import * as m0023 from './0023_labels';
 import * as m0024 from './0024_webhook_events';
 import * as m0026 from './0026_pg_guard_function';
+import * as m0027 from './0027_evaluation_receipts';
 import * as m0028 from './0028_retention';
 import * as m0029 from './0029_search_indexes';
 import * as m0030 from './0030_operators';
@@ -59,6 +60,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0023_labels': m0023,
   '0024_webhook_events': m0024,
   '0026_pg_guard_function': m0026,
+  '0027_evaluation_receipts': m0027,
   '0028_retention': m0028,
   '0029_search_indexes': m0029,
   '0030_operators': m0030,

@@ -50,6 +50,8 @@ export interface SessionEvaluation {
   spoofedIp: boolean;
   /** What the project's rules did (absent or version 0: the project had none; stored as NULL). */
   rules?: EvaluationRules;
+  /** Written only: the evaluation's request id and its receipt's compact inputs (domain/evaluation/receipt.ts). */
+  receipt?: { requestId: string; inputs: string };
 }
 
 /** The Apple DeviceCheck token is kept only as its SHA-256, which linking compares. */
@@ -182,13 +184,15 @@ export type SessionRepository = ReturnType<typeof makeSessionRepository>;
 /** The statement that records an evaluation on the session. */
 export function evaluationStatement(projectId: string, id: string, e: SessionEvaluation): Statement {
   return {
-    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ? WHERE id = ? AND project_id = ?`,
+    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ?, evaluation_request_id = ?, evaluation_inputs = ? WHERE id = ? AND project_id = ?`,
     bindings: [
       e.decision,
       e.accountScore,
       e.at.getTime(),
       JSON.stringify({ scores: e.scores, spoofedIp: e.spoofedIp }),
       e.rules && e.rules.version > 0 ? JSON.stringify(e.rules) : null,
+      e.receipt?.requestId ?? null,
+      e.receipt?.inputs ?? null,
       id,
       projectId,
     ],

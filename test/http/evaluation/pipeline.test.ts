@@ -108,6 +108,23 @@ describe('POST /session/authenticate', () => {
     expect(withRules).toBeLessThanOrEqual(STATEMENT_BUDGET);
   });
 
+  it('when a session is evaluated, then what its receipt needs rides on the statement that records the evaluation: no statement more, no other table', async () => {
+    const s = scenario(ctx);
+    await s.signIn({ id: 'first' });
+    const sessionId = await s.ingest(personSession());
+    for (const run of [
+      () => s.unauthenticated(sessionId, true),
+      () => s.authenticated(sessionId, { id: 'first' }, true),
+    ]) {
+      const statements = await statementsOf(ctx.testDb.db, run);
+      const updates = statements.filter((q) => /^\s*UPDATE "?sessions"? SET decision/i.test(q));
+      expect(updates).toHaveLength(1);
+      expect(updates[0]).toMatch(/evaluation_request_id = .*evaluation_inputs = /);
+      expect(statements.filter((q) => /receipt/i.test(q))).toEqual([]);
+      expect(statements.length).toBeLessThanOrEqual(STATEMENT_BUDGET);
+    }
+  });
+
   it('when the history grows, then the number of statements does not', async () => {
     const { accountId, sessionId } = await withHistory();
     const s = scenario(ctx);

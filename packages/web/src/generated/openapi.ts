@@ -845,6 +845,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/evaluation/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the receipt of an evaluation
+         * @description The receipt of one authenticate or unauthenticated answer, by the `request_id` the
+         *     answer carried: what the scores weighed (the inputs), the versions of the scoring
+         *     constants and of the rules, each score's terms (the noisy-OR's pieces of evidence,
+         *     docs/scoring.md), the threshold, what decided, and the rules that matched. The terms
+         *     recompute to the answer's scores exactly: `value = (1 − Π (1 − p)ᶜᵒᵘⁿᵗ) · (1 −
+         *     discount.p)`, rounded to 3 decimals (docs/rules.md, "A receipt read line by line").
+         *     The receipt is rebuilt from what the session keeps of its latest evaluation (by the
+         *     scoring constants of the service answering; `scoring_version` is the evaluation's): a
+         *     session keeps one, so the receipt of an earlier evaluation of a session evaluated
+         *     again, another project's request id, a `GET` request's id or a deleted session's
+         *     evaluation is not found.
+         */
+        get: operations["getEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest a draft rules document
+         * @description Replays a draft rules document (and optionally a draft decision threshold) over the
+         *     project's stored evaluations made in `[from, to)` (each session's latest evaluation, as
+         *     the label report counts them; a range of at most 31 days), at most 10,000 of them
+         *     (`truncated` says when there were more; they are taken oldest session first, so a
+         *     truncated backtest covers the range's beginning), and answers how many
+         *     decisions would change, in which direction, with examples, and how often each rule
+         *     would match and decide. The scores replayed are exactly the evaluation's (rebuilt as
+         *     its receipt is, `GET /evaluation/{request_id}`); the rules read them, the lists that
+         *     weighed, the session's facts and signal scores and the account's id. A draft naming a
+         *     field an evaluation does not keep (`account.` fields but `account.account.id`,
+         *     `linked_accounts.match_type`, `session.risk_signal_details.`) is a `400` naming its
+         *     path. The `allow` and `block` lists keep their word, and a test project's forced
+         *     outcomes are not the rules' to change, as at evaluation. With labelled accounts among
+         *     them, the current decisions, the draft's and each rule's precision and recall against
+         *     the accounts' current labels. A document that is not valid is a `400` naming the path
+         *     and the rule. Nothing is stored. docs/rules.md, "Backtest".
+         */
+        post: operations["testRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ingest/challenge": {
         parameters: {
             query?: never;
@@ -2154,6 +2219,195 @@ export interface components {
             /** @description The matching rules' tags, each once, in order. */
             tags: components["schemas"]["RuleTag"][];
         };
+        /**
+         * @description What set a decision: `threshold` (account_score ≥ threshold is Fake), `list` (`block`
+         *     Fake, `allow` Real), `rule` (its id), or `test_mode` (a test project's account id forced
+         *     the scores; then the list in `list` decided, or else the threshold).
+         */
+        DecisionSource: {
+            /** @enum {string} */
+            source: "threshold" | "list" | "rule" | "test_mode";
+            list: string | null;
+            rule: string | null;
+        };
+        /**
+         * @description The id of a request, as its answer's `request_id`: the service's (a UUID) or the
+         *     caller's own `x-request-id` when it sent a valid one.
+         * @example 2e8a4c6f-0b1d-4e3f-a5c7-9d1e3f5a7b9c
+         */
+        RequestId: string;
+        /**
+         * @description One piece of evidence of a score: `p = weight · strength`, the most it raises the score
+         *     alone. `count` terms alike (the linked accounts of one link score) count as many times.
+         */
+        ScoreTerm: {
+            /**
+             * @description The evidence: a constant's name in docs/scoring.md (`base`, `automation`, `crawler`,
+             *     `no_interaction`; a risk signal; `linked_account`; `bot`, `risk_signals`,
+             *     `multiple_accounts`, `email_risk`, `email_trust`), or `test_mode` for a score a test
+             *     project's account id forced.
+             */
+            name: string;
+            /** @description The constant's weight (docs/scoring.md), 0..1. */
+            weight: number;
+            /** @description How strongly the evidence is present, 0..1 (1 or 0 for a yes/no condition). */
+            strength: number;
+            /** @description `weight · strength`, held to 0..1. */
+            p: number;
+            /** @description Whether the term weighed at all (`p > 0`). */
+            raised: boolean;
+            /** @description How many times the term counts. */
+            count: number;
+        };
+        /**
+         * @description How one score was computed: `value = (1 − Π (1 − pᵢ)^countᵢ) · (1 − discount.p)`, the
+         *     product over the terms in their order, held to 0..1; the answer gives `value` rounded
+         *     to 3 decimals.
+         */
+        ScoreBreakdown: {
+            /** @description The score unrounded. */
+            value: number;
+            terms: components["schemas"]["ScoreTerm"][];
+            /** @description account_score's trusted-email discount; null for the other scores. */
+            discount: components["schemas"]["ScoreTerm"] | null;
+        };
+        /**
+         * @description What the scores weighed beyond the session's signal scores (the `risk_signals` terms'
+         *     strengths): the bot evidence, the email's score, the lists and the linked accounts (the
+         *     `multiple_accounts` terms), as the evaluation kept them.
+         */
+        ReceiptInputs: {
+            /** @description true for authenticate (a form was submitted), false for unauthenticated. */
+            interactive: boolean;
+            /** @description The SDK found automation (webdriver, headless, driver globals). */
+            automation: boolean;
+            /** @description The user agent is a crawler or HTTP library. */
+            crawler: boolean;
+            /** @description The interaction doubt from the interaction counts, 0..1 (docs/scoring.md). */
+            interaction_doubt: number;
+            /** @description authenticate with an email address, its score, -1..1 (negative = trusted); else null. */
+            email_score: number | null;
+            /** @description The lists that weighed in the decision (the account's, or unauthenticated the session's accounts'). */
+            lists: string[];
+            /** @description How many accounts were linked (the multiple_accounts terms' counts add up to it). */
+            accounts_linked: number;
+            /**
+             * @description In a test project, what the account id forced (docs/test-mode.md); else null.
+             * @enum {string|null}
+             */
+            test_mode: "fake" | "real" | "signal" | null;
+        };
+        /**
+         * @description What one evaluation computed, as it computed it (an addition beyond the session
+         *     interface; docs/rules.md, "A receipt read line by line").
+         */
+        EvaluationReceipt: {
+            request_id: components["schemas"]["RequestId"];
+            project_id: string;
+            session_id: components["schemas"]["SessionId"];
+            /** @description The authenticated account; null for unauthenticated. */
+            account_id: string | null;
+            /** @enum {string} */
+            operation: "authenticateSession" | "evaluateUnauthenticatedSession";
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The digest of the scoring constants that produced the scores (src/domain/scoring/
+             *     constants.ts `SCORING_VERSION`): two receipts with one version were scored by the
+             *     same weights.
+             */
+            scoring_version: string;
+            decision: components["schemas"]["Decision"];
+            decided_by: components["schemas"]["DecisionSource"];
+            /** @description The project's decision threshold at the evaluation. */
+            threshold: number;
+            /** @description The four scores as the answer gave them (rounded to 3 decimals). */
+            scores: {
+                account_score: components["schemas"]["Score"];
+                bot: components["schemas"]["Score"];
+                multiple_accounts: components["schemas"]["Score"];
+                risk_signals: components["schemas"]["Score"];
+            };
+            /** @description Each score's terms; account_score's terms are the other three scores unrounded, and the email. */
+            breakdown: {
+                account_score: components["schemas"]["ScoreBreakdown"];
+                bot: components["schemas"]["ScoreBreakdown"];
+                multiple_accounts: components["schemas"]["ScoreBreakdown"];
+                risk_signals: components["schemas"]["ScoreBreakdown"];
+            };
+            rules: components["schemas"]["EvaluationRules"];
+            inputs: components["schemas"]["ReceiptInputs"];
+        };
+        /** @description A draft rules document and threshold, and the time range of the evaluations to replay them over. */
+        RulesTestRequest: {
+            rules: components["schemas"]["RuleDefinition"][];
+            /** @description A draft threshold; absent, each evaluation's own threshold. */
+            decision_threshold?: number;
+            /**
+             * Format: date-time
+             * @description The evaluations made at or after this time.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The evaluations made before this time.
+             */
+            to: string;
+            /**
+             * @description How many changed decisions to give as examples (the first found).
+             * @default 10
+             */
+            max_examples: number;
+        };
+        /** @description What a draft would have changed over the stored evaluations of a time range. */
+        RulesTestResult: {
+            request_id: string;
+            /** @description How many evaluations were replayed. */
+            evaluations: number;
+            /** @description The range held more than the 10,000 replayed (the oldest sessions' first). */
+            truncated: boolean;
+            /** @description How many decisions the draft changes (to_fake + to_real). */
+            changed: number;
+            /** @description Real before, Fake with the draft. */
+            to_fake: number;
+            /** @description Fake before, Real with the draft. */
+            to_real: number;
+            /** @description The first changed decisions found (oldest session first). */
+            examples: {
+                request_id: string;
+                session_id: string;
+                account_id: string | null;
+                /** Format: date-time */
+                created_at: string;
+                before: components["schemas"]["Decision"];
+                after: components["schemas"]["Decision"];
+                decided_by: components["schemas"]["DecisionSource"];
+            }[];
+            /** @description Each rule of the draft, in order, with how many evaluations it matched and decided. */
+            rules: {
+                id: string;
+                matched: number;
+                decided: number;
+            }[];
+            /**
+             * @description The draft against the accounts' current labels (`POST /account/{account_id}/label`):
+             *     over the replayed evaluations of labelled accounts, the current decisions, the
+             *     draft's and each draft rule's matches as predictions of `fraud` (the positive
+             *     class: a `Fake` decision, a rule's match), with precision and recall
+             *     (src/domain/labels/report.ts). Null when no replayed evaluation is of a labelled
+             *     account.
+             */
+            labels: null | {
+                /** @description How many replayed evaluations are of a labelled account. */
+                labelled: number;
+                current: components["schemas"]["ConfusionCounts"];
+                draft: components["schemas"]["ConfusionCounts"];
+                /** @description Each rule of the draft, in order. */
+                rules: (components["schemas"]["ConfusionCounts"] & {
+                    id: string;
+                })[];
+            };
+        };
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
@@ -3118,6 +3372,15 @@ export interface components {
         };
         /** @description An unexpected failure inside the service. The body carries no internals. */
         InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The project has no evaluation with this request id. */
+        EvaluationNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4739,6 +5002,68 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `request_id` of the authenticate or unauthenticated answer. */
+                request_id: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation's receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["EvaluationNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesTestRequest"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

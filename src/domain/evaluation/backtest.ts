@@ -1,0 +1,210 @@
+/**
+ * A backtest (`POST /rules/test`, docs/rules.md "Backtest"): a draft rules document and
+ * threshold replayed over stored evaluations. Nothing is kept per evaluation for it: each
+ * evaluation's scores are rebuilt from what its session row keeps (receipt.ts, exactly the
+ * unrounded scores it had), and what the rules read of it (the rule subject) from the scores, the
+ * lists that weighed, its session's stored facts and signal scores. Fields an evaluation does not
+ * keep (REPLAY_UNKNOWN) cannot be replayed: a draft that names one is refused (`unreplayable`).
+ * Pure: the rows and the labels come in as arguments.
+ */
+import type {
+  Decision,
+  DecisionSource,
+  EvaluatedRiskSignals,
+  EvaluatedSession,
+  LabelValue,
+  RulesTestResult,
+} from '../../api-types';
+import { addToReport, confusionRow, emptyReport, type LabelledEvaluation } from '../labels/report';
+import { round3 } from '../numbers';
+import type { CompiledRules, RuleSubject } from '../rules';
+import { decide } from '../scoring';
+import { ON_THRESHOLD } from '../signals';
+import type { Breakdowns } from './facts';
+import { LINK_CAP } from './links';
+import { breakdownsOf, decidedBy, decidingList, type KeptEvaluation } from './receipt';
+import { decidedWithRules } from './rules';
+
+/** One stored evaluation: as its session row keeps it, with the session's stored facts. */
+export interface ReplayableEvaluation {
+  kept: KeptEvaluation;
+  session: EvaluatedSession;
+}
+
+/**
+ * The fields rules can name that an evaluation does not keep: the signals' details, the linked
+ * accounts' match types, and the account's details but its id (which it keeps) — the account
+ * as it is now is not the account as it was evaluated.
+ */
+export function unreplayable(field: string): boolean {
+  if (field === 'account.account.id') return false;
+  return (
+    field.startsWith('account.') ||
+    field === 'linked_accounts.match_type' ||
+    field.startsWith('session.risk_signal_details.')
+  );
+}
+
+/** What the rules read of a stored evaluation, its decision the scores' and lists' at `threshold`. */
+export function keptSubject(e: ReplayableEvaluation, b: Breakdowns, decision: Decision): RuleSubject {
+  const { kept } = e;
+  const flags = Object.fromEntries(
+    Object.entries(kept.riskScores).map(([name, score]) => [name, score >= ON_THRESHOLD]),
+  ) as Omit<EvaluatedRiskSignals, 'spoofed_ip'>;
+  return {
+    decision,
+    account_score: round3(b.account_score.value),
+    bot: round3(b.bot.value),
+    multiple_accounts: round3(b.multiple_accounts.value),
+    risk_signals: round3(b.risk_signals.value),
+    accounts_linked: Math.min(kept.inputs.linkScores.length, LINK_CAP),
+    lists: kept.inputs.lists,
+    session: {
+      ...e.session,
+      risk_signals: { ...flags, spoofed_ip: kept.spoofedIp },
+      risk_signal_scores: kept.riskScores,
+      risk_signal_details: { network: [], device: [] },
+    },
+    ...(kept.inputs.accountId !== null
+      ? { account: { account: { id: kept.inputs.accountId } } as unknown as RuleSubject['account'] }
+      : {}),
+    linked_accounts: [],
+  };
+}
+
+/** The decision a document and threshold come to on one stored evaluation, what set it, the rules that matched. */
+export function replay(
+  e: ReplayableEvaluation,
+  rules: CompiledRules,
+  threshold: number,
+): { decision: Decision; decidedBy: DecisionSource; matched: string[]; accountScore: number } {
+  const { kept } = e;
+  const b = breakdownsOf(kept);
+  const lists = kept.inputs.lists;
+  const byScores = decide(b.account_score.value, threshold, lists);
+  const { ruled, decision } = decidedWithRules(rules, keptSubject(e, b, byScores), lists);
+  const accountScore = b.account_score.value;
+  // A test project's forced outcome: its scores and lists decide, not the rules (domain/test-mode).
+  if (kept.inputs.forced)
+    return { decision: byScores, decidedBy: decidedBy(kept), matched: ruled.matched, accountScore };
+  const list = decidingList(lists);
+  const by: DecisionSource = ruled.decidedBy
+    ? { source: 'rule', list: null, rule: ruled.decidedBy }
+    : list
+      ? { source: 'list', list, rule: null }
+      : { source: 'threshold', list: null, rule: null };
+  return { decision, decidedBy: by, matched: ruled.matched, accountScore };
+}
+
+/** The labelled evaluations' confusion counts (domain/labels/report.ts): the decisions' row and each rule's, by name. */
+function confusion(evaluations: readonly LabelledEvaluation[]) {
+  const acc = addToReport(emptyReport([]), evaluations, []);
+  return { decision: confusionRow(acc.decision), rules: acc.rules, fraud: acc.fraud, legit: acc.legit };
+}
+
+/**
+ * The draft over the evaluations (newest first): how many decisions change and which way,
+ * the newest `maxExamples` changes, each rule's matches and decisions, and with labels (by
+ * account id) precision and recall of the current decisions, the draft's and each rule's.
+ */
+export interface ReplayedEvaluation {
+  kept: Pick<KeptEvaluation, 'requestId' | 'sessionId' | 'at' | 'decision'> & { accountId: string | null };
+  after: ReturnType<typeof replay>;
+}
+
+/** One stored evaluation replayed with the draft (at the draft's threshold, or else its own): what a backtest keeps of it. */
+export function replayed(e: ReplayableEvaluation, draft: CompiledRules, draftThreshold?: number): ReplayedEvaluation {
+  const k = e.kept;
+  return {
+    kept: {
+      requestId: k.requestId,
+      sessionId: k.sessionId,
+      at: k.at,
+      decision: k.decision,
+      accountId: k.inputs.accountId,
+    },
+    after: replay(e, draft, draftThreshold ?? k.inputs.threshold),
+  };
+}
+
+/**
+ * The draft's replays: how many decisions change and which way, the first `maxExamples`
+ * changes, each rule's matches and decisions, and with labels (by account id) precision and
+ * recall of the current decisions, the draft's and each rule's.
+ */
+export function backtest(
+  evaluations: readonly ReplayedEvaluation[],
+  draft: CompiledRules,
+  labelsByAccount?: ReadonlyMap<string, LabelValue>,
+  maxExamples = 10,
+): Omit<RulesTestResult, 'request_id' | 'truncated'> {
+  const perRule = new Map(draft.rules.map((r) => [r.id, { id: r.id, matched: 0, decided: 0 }]));
+  const examples: RulesTestResult['examples'] = [];
+  const labelled: { before: Decision; after: Decision; matched: string[]; label: LabelValue; score: number }[] = [];
+  let toFake = 0;
+  let toReal = 0;
+  for (const { kept: k, after } of evaluations) {
+    for (const id of after.matched) perRule.get(id)!.matched++;
+    if (after.decidedBy.rule) perRule.get(after.decidedBy.rule)!.decided++;
+    if (after.decision !== k.decision) {
+      if (after.decision === 'Fake') toFake++;
+      else toReal++;
+      if (examples.length < maxExamples)
+        examples.push({
+          request_id: k.requestId,
+          session_id: k.sessionId,
+          account_id: k.accountId,
+          created_at: k.at.toISOString(),
+          before: k.decision,
+          after: after.decision,
+          decided_by: after.decidedBy,
+        });
+    }
+    const label = k.accountId !== null ? labelsByAccount?.get(k.accountId) : undefined;
+    if (label)
+      labelled.push({
+        before: k.decision,
+        after: after.decision,
+        matched: after.matched,
+        label,
+        score: after.accountScore,
+      });
+  }
+  return {
+    evaluations: evaluations.length,
+    changed: toFake + toReal,
+    to_fake: toFake,
+    to_real: toReal,
+    examples,
+    rules: [...perRule.values()],
+    labels: labelled.length > 0 ? labelsOf(labelled, draft) : null,
+  };
+}
+
+/** The current decisions', the draft's and each draft rule's counts against the labels. */
+function labelsOf(
+  labelled: readonly { before: Decision; after: Decision; matched: string[]; label: LabelValue; score: number }[],
+  draft: CompiledRules,
+): NonNullable<RulesTestResult['labels']> {
+  const current = confusion(labelled.map((l) => ({ label: l.label, accountScore: l.score, decision: l.before })));
+  const drafted = confusion(
+    labelled.map((l) => ({ label: l.label, accountScore: l.score, decision: l.after, rules: l.matched })),
+  );
+  return {
+    labelled: labelled.length,
+    current: current.decision,
+    draft: drafted.decision,
+    rules: draft.rules.map((rule) => {
+      const fired = drafted.rules.get(rule.id) ?? { fraud: 0, legit: 0 };
+      return {
+        id: rule.id,
+        ...confusionRow({
+          true_positives: fired.fraud,
+          false_positives: fired.legit,
+          false_negatives: drafted.fraud - fired.fraud,
+          true_negatives: drafted.legit - fired.legit,
+        }),
+      };
+    }),
+  };
+}

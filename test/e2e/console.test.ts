@@ -197,6 +197,7 @@ describe('an analyst', () => {
     await shot(page, 'desktop-search-sessions');
 
     // A malformed filter is the API's 400, shown naming the field.
+    await page.getByRole('button', { name: 'More filters' }).click();
     await page.getByLabel('Network').fill('not-a-network');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/network/);

@@ -42,28 +42,43 @@ interface Field {
   placeholder?: string;
 }
 
-const COMMON: Field[] = [
-  { name: 'decision', label: 'Decision', kind: 'decision' },
-  { name: 'min_score', label: 'Minimum score', kind: 'score' },
-  { name: 'max_score', label: 'Maximum score', kind: 'score' },
+const DECISION: Field = { name: 'decision', label: 'Decision', kind: 'decision' };
+const MIN_SCORE: Field = { name: 'min_score', label: 'Minimum score', kind: 'score' };
+const MAX_SCORE: Field = { name: 'max_score', label: 'Maximum score', kind: 'score' };
+const EMAIL_DOMAIN: Field = { name: 'email_domain', label: 'Email domain', kind: 'text', placeholder: 'example.com' };
+const MORE: Field[] = [
   { name: 'list', label: 'List', kind: 'text', placeholder: 'block' },
   { name: 'country', label: 'Country', kind: 'text', placeholder: 'GB' },
-  { name: 'email_domain', label: 'Email domain', kind: 'text', placeholder: 'example.com' },
   { name: 'device_id', label: 'Device id', kind: 'text' },
   { name: 'ip_address', label: 'IP address', kind: 'text' },
   { name: 'network', label: 'Network', kind: 'text', placeholder: '81.2.69.0/24' },
   { name: 'from', label: 'From', kind: 'text', placeholder: '2026-11-01T00:00:00Z' },
   { name: 'to', label: 'To', kind: 'text', placeholder: '2026-12-01T00:00:00Z' },
 ];
-/** The filters of each operation (docs/api-search.md), as its query parameters are named. */
+/**
+ * The filters of each operation (docs/api-search.md), as its query parameters are named: the
+ * first four always shown, the others behind "More filters" (a phone's screen is short).
+ */
 const FIELDS: Record<Kind, Field[]> = {
-  accounts: [...COMMON, { name: 'fingerprint', label: 'Fingerprint', kind: 'text' }],
+  accounts: [
+    DECISION,
+    MIN_SCORE,
+    MAX_SCORE,
+    EMAIL_DOMAIN,
+    ...MORE,
+    { name: 'fingerprint', label: 'Fingerprint', kind: 'text' },
+  ],
   sessions: [
-    ...COMMON,
     { name: 'account_id', label: 'Account id', kind: 'text' },
+    DECISION,
+    MIN_SCORE,
+    MAX_SCORE,
+    EMAIL_DOMAIN,
+    ...MORE,
     { name: 'signal', label: 'Risk signal', kind: 'text', placeholder: 'vpn' },
   ],
 };
+const SHOWN = 4;
 const PAGE_SIZE = 50;
 
 type Result =
@@ -82,6 +97,7 @@ export function SearchPage() {
   const key = JSON.stringify([kind, applied, cursor]);
 
   const [draft, setDraft] = useState<Record<string, string>>(applied);
+  const [more, setMore] = useState(FIELDS[kind].slice(SHOWN).some((f) => applied[f.name]));
   const [result, setResult] = useState<Result>();
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(false);
@@ -151,8 +167,8 @@ export function SearchPage() {
         </Tabs.List>
       </Tabs>
       <form onSubmit={submit} aria-label="Filters">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-          {FIELDS[kind].map((f) => (
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" id="search-filters">
+          {FIELDS[kind].slice(0, more ? undefined : SHOWN).map((f) => (
             <FilterInput
               key={f.name}
               field={f}
@@ -163,6 +179,14 @@ export function SearchPage() {
         </SimpleGrid>
         <Group mt="sm">
           <Button type="submit">Search</Button>
+          <Button
+            variant="subtle"
+            onClick={() => setMore((m) => !m)}
+            aria-expanded={more}
+            aria-controls="search-filters"
+          >
+            {more ? 'Fewer filters' : 'More filters'}
+          </Button>
           <Button
             variant="default"
             onClick={() => {

@@ -19,7 +19,7 @@ const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'dist', 'console');
 const STAMP = path.join(OUT, '.build-stamp');
 /** What the console's build reads. */
-const INPUTS = ['console', 'generated/openapi.d.ts', 'package-lock.json'];
+const INPUTS = ['console', 'scripts/build-console.js', 'generated/openapi.d.ts', 'package-lock.json'];
 
 const inputsHash = () => hashOf(ROOT, INPUTS);
 
@@ -39,6 +39,8 @@ function buildConsole() {
     {
       cwd: ROOT,
       stdio: 'inherit',
+      // Always the production bundle: jest sets NODE_ENV=test, which would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
   if (run.status !== 0) throw new Error(`the console's build failed (exit ${run.status})`);

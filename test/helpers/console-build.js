@@ -1,7 +1,7 @@
 /**
  * Jest's globalSetup: builds the console (dist/console, which test/http/console-app.test.ts and
  * test/e2e/console.test.ts serve) once per run, and only when its inputs changed since the last
- * build (scripts/build-console.js --if-stale: a hash of console/, the contract's types and the
+ * build (scripts/build-console.js --if-stale: a hash of console/, its build script, the contract's types and the
  * lockfile, a few milliseconds; a build about 1 to 2 s on the shared machine). Where Vite is not
  * installed yet (node_modules older than package.json) the other tests still run: it says so,
  * and only the console's tests fail.

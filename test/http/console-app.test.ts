@@ -85,6 +85,14 @@ describe('the console’s assets', () => {
   });
 });
 
+test('when the bundle is read, then it holds React’s production build (minified errors), even when built under jest', () => {
+  const js = assets().filter((f) => f.endsWith('.js'));
+  expect(js.length).toBeGreaterThan(0);
+  expect(
+    js.some((f) => fs.readFileSync(path.join(CONSOLE_DIST, 'assets', f), 'utf8').includes('react.dev/errors/')),
+  ).toBe(true);
+});
+
 describe('without a build', () => {
   test('when dist/console is missing, then the console is a 503 page saying to run the build, and the rest of the app is unaffected', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-console-'));

@@ -19,6 +19,8 @@ module.exports = {
   // webhooks.ts; Jest resolves './webhooks' (a .js file first where one exists).
   moduleNameMapper: { '^(\\./.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/helpers/block-network.ts'],
+  // The console's single-page app, built once when its sources changed (the console's tests serve it).
+  globalSetup: '<rootDir>/test/helpers/console-build.js',
   testTimeout: 30000,
   // Two worker processes, each replaced once it holds more than 1 GB after a test file: in one
   // process (Jest's choice on two cores) the module registries the files leave behind (native

@@ -27,6 +27,8 @@ const INPUTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'scripts/build-sdk.js',
+  'console',
+  'scripts/build-console.js',
   'package.json',
   'package-lock.json',
 ];
@@ -37,6 +39,7 @@ const OUTPUTS = [
   'dist/sdk/trustgate.js',
   'packages/client/dist/cjs/index.js',
   'packages/web/dist/cjs/index.js',
+  'dist/console/index.html',
 ];
 const STAMP = 'dist/.build-stamp';
 
@@ -51,10 +54,10 @@ function files(root, rel) {
     .flatMap((entry) => files(root, path.join(rel, entry.name)));
 }
 
-/** One hash over the inputs' paths and contents. */
-function inputsHash(root) {
+/** One hash over the inputs' paths and contents (`inputs`: the build's, unless another list is given). */
+function inputsHash(root, inputs = INPUTS) {
   const hash = crypto.createHash('sha256');
-  for (const rel of INPUTS.flatMap((input) => files(root, input))) {
+  for (const rel of inputs.flatMap((input) => files(root, input))) {
     hash.update(`${rel}\0`);
     hash.update(fs.readFileSync(path.join(root, rel)));
     hash.update('\0');

@@ -9,6 +9,7 @@ import { makeAdmission } from './http/admission';
 import { makeApiKeyHandler } from './http/auth';
 import './http/context';
 import { makeDemoRouter } from './demo/router';
+import { makeConsoleAppRouter } from './http/console-app';
 import { makeDocsRouter } from './http/docs';
 import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(makeHomeRouter({ demo: config.demo }));
   app.use(makeDocsRouter());
   app.use(makeWebSdkRouter());
+  app.use(makeConsoleAppRouter());
   app.use('/ingest', sdkCors);
   app.options('/ingest/session', sdkCors);
   app.options('/ingest/challenge', sdkCors);

@@ -1,0 +1,61 @@
+/**
+ * The console's one door to Trustgate: openapi-fetch over the contract's generated `paths`
+ * (like packages/client), with the session cookie (same origin) and, on every request other
+ * than a GET, the session's CSRF token in `x-csrf-token` (docs/console-auth.md). This module
+ * is the only importer of the generated types: it gives the shapes the pages use short names.
+ */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from '../../generated/openapi';
+
+type Schemas = components['schemas'];
+export type AccountPage = Schemas['AccountPage'];
+export type AccountResponse = Schemas['AccountResponse'];
+export type AccountSummary = Schemas['AccountSummary'];
+export type ConsoleSession = Schemas['ConsoleSession'];
+export type Decision = Schemas['Decision'];
+export type ErrorBody = Schemas['ErrorBody'];
+export type LabelValue = Schemas['LabelValue'];
+export type LinkedAccount = Schemas['LinkedAccount'];
+export type ListSummary = Schemas['ListSummary'];
+export type Operator = Schemas['Operator'];
+export type SessionPage = Schemas['SessionPage'];
+export type SessionSummary = Schemas['SessionSummary'];
+export type AccountFilters = NonNullable<paths['/accounts']['get']['parameters']['query']>;
+export type SessionFilters = NonNullable<paths['/sessions']['get']['parameters']['query']>;
+
+let csrfToken: string | undefined;
+let onSignedOut: () => void = () => {};
+
+/** The CSRF token of the signed-in session (from POST /console/login or GET /console/me); undefined once signed out. */
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+/** What to do when the server says the session is over (a 401 on any call but signing in). */
+export function whenSignedOut(callback: () => void): void {
+  onSignedOut = callback;
+}
+
+const session: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== 'GET' && csrfToken) request.headers.set('x-csrf-token', csrfToken);
+    return request;
+  },
+  onResponse({ request, response }) {
+    if (response.status === 401 && !request.url.endsWith('/console/login')) onSignedOut();
+    return response;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+api.use(session);
+
+/** The message of an error answer (the contract's `{statusCode, message}`), or a generic one. */
+export function errorMessage(error: unknown, response?: Response): string {
+  const message = (error as Partial<ErrorBody> | undefined)?.message;
+  if (typeof message === 'string' && message) return message;
+  return response ? `The server answered ${response.status}` : 'The server could not be reached';
+}
+
+/** Whether an operator of this role may change accounts (lists and labels): analysts and admins (docs/console-auth.md). */
+export const mayAct = (operator: Operator): boolean => operator.role === 'analyst' || operator.role === 'admin';

@@ -1,0 +1,324 @@
+/**
+ * An account: its decision and the four scores of its latest evaluation (GET /account/{id}),
+ * its lists and current label, its sessions (GET /sessions?account_id=, paged on the server)
+ * and the accounts linked to it (GET /account/{id}/accounts-linked). An analyst or admin can
+ * add it to a list, take it off one and label it fraud or legit, each after a confirmation;
+ * a viewer gets no such buttons (and the API would refuse them: 403).
+ */
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import {
+  api,
+  errorMessage,
+  mayAct,
+  type AccountResponse,
+  type LabelValue,
+  type LinkedAccount,
+  type ListSummary,
+  type Operator,
+  type SessionSummary,
+} from '../api';
+import { DecisionBadge, GREEN, RED, score, time } from '../components/format';
+import { Link } from '../router';
+import { SessionsTable } from './SearchPage';
+
+const SCORES = [
+  ['account_score', 'Account score'],
+  ['bot', 'Bot'],
+  ['multiple_accounts', 'Multiple accounts'],
+  ['risk_signals', 'Risk signals'],
+] as const;
+
+/** A change waiting for the operator's confirmation. */
+type Pending =
+  { action: 'add'; list: string } | { action: 'remove'; list: string } | { action: 'label'; label: LabelValue };
+
+interface Loaded {
+  account: AccountResponse;
+  sessions: SessionSummary[];
+  sessionsNext: string | null;
+  linked: LinkedAccount[];
+  lists: ListSummary[];
+}
+
+export function AccountPage({ accountId, operator }: { accountId: string; operator: Operator }) {
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [pending, setPending] = useState<Pending>();
+  const [note, setNote] = useState('');
+  const [listToAdd, setListToAdd] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string>();
+  const canAct = mayAct(operator);
+  const path = { account_id: accountId };
+
+  const load = useCallback(async () => {
+    const [account, sessions, linked, lists] = await Promise.all([
+      api.GET('/account/{account_id}', { params: { path: { account_id: accountId } } }),
+      api.GET('/sessions', { params: { query: { account_id: accountId, limit: 20 } } }),
+      api.GET('/account/{account_id}/accounts-linked', { params: { path: { account_id: accountId } } }),
+      api.GET('/list'),
+    ]);
+    if (!account.data) {
+      setError(errorMessage(account.error, account.response));
+      return;
+    }
+    setError(undefined);
+    setLoaded({
+      account: account.data,
+      sessions: sessions.data?.sessions ?? [],
+      sessionsNext: sessions.data?.next_cursor ?? null,
+      linked: linked.data?.accounts_linked ?? [],
+      lists: lists.data?.lists ?? [],
+    });
+  }, [accountId]);
+
+  useEffect(() => {
+    setLoaded(undefined);
+    setNotice(undefined);
+    load().catch(() => setError('The server could not be reached'));
+  }, [load]);
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setActionError(undefined);
+    try {
+      const answer =
+        pending.action === 'label'
+          ? await api.POST('/account/{account_id}/label', {
+              params: { path },
+              body: { label: pending.label, ...(note.trim() ? { note: note.trim() } : {}) },
+            })
+          : pending.action === 'add'
+            ? await api.POST('/list/{list_name}/account/{account_id}', {
+                params: { path: { ...path, list_name: pending.list } },
+              })
+            : await api.DELETE('/list/{list_name}/account/{account_id}', {
+                params: { path: { ...path, list_name: pending.list } },
+              });
+      if (answer.error !== undefined || !answer.response.ok) {
+        setActionError(errorMessage(answer.error, answer.response));
+        return;
+      }
+      setPending(undefined);
+      setNote('');
+      setListToAdd(null);
+      const done = pending;
+      await load();
+      setNotice(
+        done.action === 'label'
+          ? `Labelled ${done.label}.`
+          : done.action === 'add'
+            ? `Added to ${done.list}.`
+            : `Removed from ${done.list}.`,
+      );
+    } catch {
+      setActionError('The server could not be reached');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (error)
+    return (
+      <Stack>
+        <Title order={1}>Account {accountId}</Title>
+        <Alert color="red" role="alert" title="Cannot show this account">
+          {error}
+        </Alert>
+      </Stack>
+    );
+  if (!loaded) return <Loader aria-label="Loading" />;
+  const { account } = loaded;
+  const addable = loaded.lists.map((l) => l.name).filter((n) => !account.lists.includes(n));
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>Account {account.account.id}</Title>
+          <Text>
+            {[account.account.email, account.account.phone].filter(Boolean).join(' · ') || 'no email or phone'}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Text fw={600}>Decision</Text>
+          <DecisionBadge decision={account.decision} />
+        </Group>
+      </Group>
+      {notice && (
+        <Alert
+          color="green"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(undefined)}
+        >
+          {notice}
+        </Alert>
+      )}
+
+      <SimpleGrid cols={{ base: 2, sm: 4 }} aria-label="Scores">
+        {SCORES.map(([key, label]) => (
+          <Card withBorder key={key} padding="sm">
+            <Text size="sm">{label}</Text>
+            <Text fw={700} size="xl" data-testid={`score-${key}`}>
+              {score(account[key])}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="xs">
+            Lists
+          </Title>
+          {account.lists.length === 0 && <Text>On no list.</Text>}
+          <Stack gap="xs">
+            {account.lists.map((name) => (
+              <Group key={name} justify="space-between">
+                <Badge variant="outline" color="dark">
+                  {name}
+                </Badge>
+                {canAct && (
+                  <Button size="xs" variant="default" onClick={() => setPending({ action: 'remove', list: name })}>
+                    Remove from {name}
+                  </Button>
+                )}
+              </Group>
+            ))}
+          </Stack>
+          {canAct && (
+            <Group mt="sm" align="flex-end">
+              <Select
+                label="Add to list"
+                placeholder="Choose a list"
+                data={addable}
+                value={listToAdd}
+                onChange={setListToAdd}
+                searchable
+              />
+              <Button disabled={!listToAdd} onClick={() => listToAdd && setPending({ action: 'add', list: listToAdd })}>
+                Add
+              </Button>
+            </Group>
+          )}
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="xs">
+            Label
+          </Title>
+          <Text data-testid="current-label">
+            {account.label
+              ? `${account.label.label}${account.label.note ? ` (${account.label.note})` : ''}, by ${account.label.actor} on ${time(account.label.created_at)}`
+              : 'Not labelled.'}
+          </Text>
+          {canAct && (
+            <Group mt="sm">
+              <Button color={RED} onClick={() => setPending({ action: 'label', label: 'fraud' })}>
+                Label fraud
+              </Button>
+              <Button color={GREEN} onClick={() => setPending({ action: 'label', label: 'legit' })}>
+                Label legit
+              </Button>
+            </Group>
+          )}
+        </Card>
+      </SimpleGrid>
+
+      <Title order={2} size="h3">
+        Sessions
+      </Title>
+      {loaded.sessions.length === 0 ? <Text>No sessions.</Text> : <SessionsTable rows={loaded.sessions} />}
+      {loaded.sessionsNext && (
+        <Anchor component={Link} to={`/search?tab=sessions&account_id=${encodeURIComponent(account.account.id)}`}>
+          All sessions of this account
+        </Anchor>
+      )}
+
+      <Title order={2} size="h3">
+        Linked accounts ({account.accounts_linked})
+      </Title>
+      {loaded.linked.length === 0 ? (
+        <Text>No linked accounts.</Text>
+      ) : (
+        <List aria-label="Linked accounts">
+          {loaded.linked.slice(0, 100).map((l) => (
+            <List.Item key={l.account_id}>
+              <Anchor component={Link} to={`/accounts/${encodeURIComponent(l.account_id)}`}>
+                {l.account_id}
+              </Anchor>{' '}
+              <Text span size="sm">
+                score {score(l.score)}, shares {l.match_type.join(', ')}
+              </Text>
+            </List.Item>
+          ))}
+        </List>
+      )}
+
+      <Modal
+        opened={pending !== undefined}
+        onClose={() => {
+          setPending(undefined);
+          setActionError(undefined);
+        }}
+        title={pending ? describe(pending, account.account.id) : ''}
+        centered
+      >
+        <Stack>
+          <Text>
+            {pending?.action === 'label'
+              ? 'The label is recorded in the audit log under your name.'
+              : 'The list decides the account’s next evaluations (block: Fake, allow: Real).'}
+          </Text>
+          {pending?.action === 'label' && (
+            <Textarea
+              label="Note (optional)"
+              maxLength={1000}
+              value={note}
+              onChange={(e) => setNote(e.currentTarget.value)}
+            />
+          )}
+          {actionError && (
+            <Alert color="red" role="alert">
+              {actionError}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPending(undefined)}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} loading={busy} data-autofocus>
+              Confirm
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function describe(p: Pending, id: string): string {
+  if (p.action === 'label') return `Label account ${id} ${p.label}?`;
+  if (p.action === 'add') return `Add account ${id} to ${p.list}?`;
+  return `Remove account ${id} from ${p.list}?`;
+}

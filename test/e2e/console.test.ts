@@ -1,0 +1,329 @@
+/**
+ * The analyst's console end to end in Debian's Chromium (headless), served by the app from
+ * dist/console (built by jest's globalSetup when stale): signing in (a wrong password, the
+ * throttled message, the keyboard alone), search, an account, adding it to the block list (its
+ * next evaluation through the API is Fake), labelling it, signing out; a viewer sees no action
+ * buttons and the API refuses the action (403). No request leaves Trustgate's origin and no
+ * page logs an error (a CSP violation is one). At a desktop (1280×800) and a phone (390×844)
+ * size it writes screenshots of each page to test-artifacts/console/; axe-core checks the
+ * pages against WCAG 2 A and AA.
+ *
+ * The cookie is the plain-http one (CONSOLE_INSECURE_COOKIE): the server listens on
+ * http://127.0.0.1, where a __Host- cookie (Secure) is not kept. The clock is the real one: the
+ * cookie's expiry is the browser's to check.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import request from 'supertest';
+import type { AuditEvent, OperatorRole } from '../../src/api-types';
+import { PACKAGE_ROOT } from '../../src/spec';
+import { makeTestContext, type TestContext } from '../helpers/app';
+import { launchChromium, listen, type Listening } from '../helpers/browser';
+import { scenario } from '../helpers/evaluation';
+
+const ARTEFACTS = path.join(PACKAGE_ROOT, 'test-artifacts', 'console');
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'correct horse battery staple';
+const SIZES: [string, BrowserContextOptions][] = [
+  ['desktop', { viewport: { width: 1280, height: 800 } }],
+  ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+];
+
+let ctx: TestContext;
+let trustgate: Listening;
+let browser: Browser;
+const operators: Partial<Record<OperatorRole, { id: string; email: string }>> = {};
+/** Uncaught errors and console errors of every page (a CSP violation is one). */
+const pageErrors: string[] = [];
+/** Every request a page made to another origin than Trustgate's. */
+const elsewhere: string[] = [];
+
+beforeAll(async () => {
+  fs.mkdirSync(ARTEFACTS, { recursive: true });
+  ctx = await makeTestContext({ consoleInsecureCookie: true, trustProxy: 'loopback' });
+  ctx.clock.set(new Date());
+  for (const role of ['analyst', 'viewer'] as const) {
+    const email = `${role}@example.com`;
+    const op = await ctx.services.operators.add({ projectId: ctx.project.project_id, email, role, password: PASSWORD });
+    operators[role] = { id: op.id, email };
+  }
+  const run = scenario(ctx);
+  for (let i = 0; i < 3; i++)
+    await run.signIn({
+      id: `shopper-${i}`,
+      email: `shopper${i}@example.org`,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
+  trustgate = await listen(ctx.app);
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await trustgate?.close();
+  await ctx?.close();
+});
+
+async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(10_000);
+  context.on('page', (p) => {
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    p.on('console', (m) => {
+      // Chromium logs every 4xx answer as an error: the tests cause some (a wrong password, a bad filter); 5xx are counted below.
+      if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text()))
+        pageErrors.push(m.text());
+    });
+    p.on('response', (r) => {
+      if (r.status() >= 500) pageErrors.push(`${r.status()} ${r.url()}`);
+    });
+  });
+  context.on('request', (r) => {
+    if (new URL(r.url()).origin !== trustgate.origin) elsewhere.push(r.url());
+  });
+  return context;
+}
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
+
+/** Whether the page is wider than the window (a phone would scroll sideways). */
+const overflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+async function signIn(page: Page, role: OperatorRole) {
+  await page.goto(`${trustgate.origin}/console`);
+  await page.getByLabel('Email').fill(operators[role]!.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/console/search');
+}
+
+/** The account's decision from a new evaluation through the API (a machine's call, with the key). */
+async function evaluate(accountId: string) {
+  const res = await scenario(ctx).signIn({ id: accountId, email: 'shopper0@example.org' });
+  return res.decision;
+}
+
+/** axe-core's WCAG 2 A and AA violations on the page, by rule id and the nodes' targets. */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const results = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('an analyst', () => {
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    context = await newContext(SIZES[0]![1]);
+    page = await context.newPage();
+  });
+  afterAll(() => context?.close());
+
+  test('when the password is wrong, then one message for it, and nothing else shows', async () => {
+    await page.goto(`${trustgate.origin}/console`);
+    await page.getByLabel('Email').fill(operators.analyst!.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Wrong email or password/);
+    await expect(page.getByRole('navigation', { name: 'Main' }).count()).resolves.toBe(0);
+    await shot(page, 'desktop-sign-in-wrong-password');
+  });
+
+  test('when the server throttles signing in (429), then the message says how long to wait', async () => {
+    await page.route('**/console/login', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '42', 'content-type': 'application/json' },
+        body: JSON.stringify({ statusCode: 429, message: 'Too many requests' }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /Too many sign-in attempts\. Try again in 42 seconds/,
+    );
+    await page.unroute('**/console/login');
+  });
+
+  test('when the sign-in form is used with the keyboard alone, then Tab reaches email, password and the button, and Enter signs in', async () => {
+    await page.goto(`${trustgate.origin}/console`);
+    await page.getByLabel('Email').waitFor();
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('type'))).resolves.toBe('email');
+    await page.keyboard.type(operators.analyst!.email);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('type'))).resolves.toBe('password');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Sign in');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/console/search');
+    await expect(page.getByTestId('signed-in-as').textContent()).resolves.toBe(`${operators.analyst!.email} (analyst)`);
+    // The main navigation by keyboard: its link is reachable and current.
+    const search = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' });
+    await search.focus();
+    await expect(search.getAttribute('aria-current')).resolves.toBe('page');
+  });
+
+  test('when searching accounts by email domain and sessions by account, then the server’s pages show, filters in the address', async () => {
+    await page.getByLabel('Email domain').fill('example.org');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL('**/console/search?tab=accounts&email_domain=example.org');
+    const accounts = page.getByRole('table', { name: 'Accounts' });
+    await accounts.getByRole('link', { name: 'shopper-2' }).waitFor();
+    await expect(accounts.getByRole('link').allTextContents()).resolves.toEqual([
+      'shopper-0',
+      'shopper-1',
+      'shopper-2',
+    ]);
+    await shot(page, 'desktop-search-accounts');
+
+    await page.getByRole('tab', { name: 'Sessions' }).click();
+    await page.getByLabel('Account id').fill('shopper-1');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL('**/console/search?tab=sessions&account_id=shopper-1');
+    const sessions = page.getByRole('table', { name: 'Sessions' });
+    // The unfiltered page (three sessions) stays until the filtered one arrives.
+    await sessions.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+    await expect(sessions.locator('tbody tr').allTextContents()).resolves.toEqual([
+      expect.stringContaining('shopper-1'),
+    ]);
+    await shot(page, 'desktop-search-sessions');
+
+    // A malformed filter is the API's 400, shown naming the field.
+    await page.getByRole('button', { name: 'More filters' }).click();
+    await page.getByLabel('Network').fill('not-a-network');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/network/);
+  });
+
+  test('when the analyst opens an account, adds it to the block list and labels it fraud, then its next evaluation is Fake and the audit names the operator', async () => {
+    await page.goto(`${trustgate.origin}/console/search?tab=accounts`);
+    await page.getByRole('table', { name: 'Accounts' }).getByRole('link', { name: 'shopper-0' }).click();
+    await page.waitForURL('**/console/accounts/shopper-0');
+    await page.getByRole('heading', { name: 'Account shopper-0' }).waitFor();
+    for (const key of ['account_score', 'bot', 'multiple_accounts', 'risk_signals'])
+      await expect(page.getByTestId(`score-${key}`).textContent()).resolves.toMatch(/^0\.\d{3}$/);
+    await expect(page.getByRole('table', { name: 'Sessions' }).locator('tbody tr').count()).resolves.toBe(1);
+    await expect(evaluate('shopper-0')).resolves.toBe('Real');
+    await page.reload();
+    await shot(page, 'desktop-account');
+
+    await page.getByPlaceholder('Choose a list').click();
+    await page.getByRole('option', { name: 'block' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add account shopper-0 to block?' });
+    await dialog.waitFor();
+    await shot(page, 'desktop-account-confirm');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added to block.' }).waitFor();
+    await page.getByRole('button', { name: 'Remove from block' }).waitFor();
+    await expect(evaluate('shopper-0')).resolves.toBe('Fake');
+
+    await page.getByRole('button', { name: 'Label fraud' }).click();
+    const labelling = page.getByRole('dialog', { name: 'Label account shopper-0 fraud?' });
+    await labelling.getByLabel('Note (optional)').fill('Chargeback on order 1042');
+    await labelling.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Labelled fraud.').waitFor();
+    // The notice shows once the account is read again: the label is the new one.
+    await expect(page.getByTestId('current-label').textContent()).resolves.toMatch(
+      new RegExp(`^fraud \\(Chargeback on order 1042\\), by operator:${operators.analyst!.id}`),
+    );
+
+    const audit = await request(ctx.app).get('/audit').set('x-api-key', ctx.project.api_key);
+    expect(audit.status).toBe(200);
+    const mine = (audit.body.events as AuditEvent[]).filter((e) => e.actor === `operator:${operators.analyst!.id}`);
+    expect(mine.map((e) => [e.action, e.account_id])).toEqual([['account.labelled', 'shopper-0']]);
+  });
+
+  test('when the analyst signs out, then the sign-in page, and the session no longer answers', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const me = await page.request.get(`${trustgate.origin}/console/me`);
+    expect(me.status()).toBe(401);
+    expect(pageErrors).toEqual([]);
+    expect(elsewhere).toEqual([]);
+  });
+});
+
+describe('a viewer', () => {
+  test('when a viewer opens an account, then no action button, and the API refuses the action (403)', async () => {
+    const context = await newContext(SIZES[0]![1]);
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'viewer');
+      await page.goto(`${trustgate.origin}/console/accounts/shopper-1`);
+      await page.getByRole('heading', { name: 'Account shopper-1' }).waitFor();
+      await page.getByRole('heading', { name: /Linked accounts/ }).waitFor();
+      for (const name of ['Label fraud', 'Label legit', 'Add', 'Confirm'])
+        await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
+      await expect(page.getByPlaceholder('Choose a list').count()).resolves.toBe(0);
+      await shot(page, 'desktop-account-viewer');
+
+      const status = await page.evaluate(async () => {
+        const me = (await (await fetch('/console/me')).json()) as { csrf_token: string };
+        const res = await fetch('/list/block/account/shopper-1', {
+          method: 'POST',
+          headers: { 'x-csrf-token': me.csrf_token },
+        });
+        return res.status;
+      });
+      expect(status).toBe(403);
+      const account = await request(ctx.app).get('/account/shopper-1').set('x-api-key', ctx.project.api_key);
+      expect(account.body.lists).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.each(SIZES)('every page on a %s', (size, options) => {
+  test('when each page is shown, then a screenshot, no sideways scrolling and no WCAG 2 A/AA violation found by axe', async () => {
+    // axe is injected as an inline script, which the console's CSP refuses: this context alone bypasses it.
+    const context = await newContext({ ...options, bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${trustgate.origin}/console`);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await shot(page, `${size}-sign-in`);
+      expect(await overflows(page)).toBe(false);
+      await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+      await signIn(page, 'analyst');
+      await page.getByRole('table', { name: 'Accounts' }).getByRole('link', { name: 'shopper-2' }).waitFor();
+      await shot(page, `${size}-search`);
+      expect(await overflows(page)).toBe(false);
+      await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+      if (size === 'phone') {
+        await page.getByRole('button', { name: 'Navigation' }).click();
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).waitFor();
+        await shot(page, `${size}-navigation`);
+        await page.getByRole('button', { name: 'Navigation' }).click();
+      }
+
+      await page.goto(`${trustgate.origin}/console/accounts/shopper-2`);
+      await page.getByRole('heading', { name: 'Account shopper-2' }).waitFor();
+      await page.getByRole('heading', { name: /Linked accounts/ }).waitFor();
+      await shot(page, `${size}-account`);
+      expect(await overflows(page)).toBe(false);
+      await expect(accessibilityViolations(page)).resolves.toEqual([]);
+      expect(pageErrors).toEqual([]);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});

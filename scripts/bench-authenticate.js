@@ -756,6 +756,8 @@ async function main() {
   let bench;
   if (args.reuse) {
     bench = JSON.parse(fs.readFileSync(path.join(args.reuse, 'bench.json'), 'utf8'));
+    // The folder given, not the one it was seeded in: a copy (cp -a) measures the copy.
+    if (bench.dialect === 'sqlite') bench.dataDir = path.resolve(args.reuse);
     if (Date.now() - bench.seededAt > 18 * HOUR)
       throw new Error('the kept sessions are too old to authenticate (seeded more than 18 hours ago)');
     console.log(

@@ -128,7 +128,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
         throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);
       const record = evaluation.applyInput(project, await found(project, id), input, id, '');
       const now = clock.now();
-      await changeMemberships(deps, project, id, actor, now, async (trx) => {
+      await changeMemberships(deps, project, id, actor, requestId, now, async (trx) => {
         await accounts.upsert(record, trx);
         return lists.apply(project.id, id, input.lists ?? [], now, trx);
       });

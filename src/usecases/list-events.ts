@@ -9,6 +9,7 @@ import type { Db } from '../storage/db';
 import type { MembershipChange } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
 import { subscribes } from '../domain/webhook-events';
+import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
 import { actorName, type Actor } from './actor';
 
@@ -16,6 +17,8 @@ export interface ListEventDeps {
   db: Db;
   random: Random;
   outbox: Outbox;
+  /** Each call's membership changes are one `account.lists_changed` audit event, in the same transaction. */
+  auditEvents: AuditEventRepository;
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
 }
@@ -26,20 +29,42 @@ const EVENT_TYPE = {
 } as const satisfies Record<MembershipChange['change'], (ListAccountAdded | ListAccountRemoved)['event_type']>;
 
 /**
- * Runs `change` (which answers the memberships it changed) in a transaction that also queues
- * their list events, and wakes this process's dispatcher once it has committed, if it queued any.
+ * Runs `change` (which answers the memberships it changed) in a transaction that also records
+ * them in the audit (one `account.lists_changed` event, when it changed any) and queues their
+ * list events, and wakes this process's dispatcher once it has committed, if it queued any.
  */
 export async function changeMemberships(
   deps: ListEventDeps,
   project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
   accountId: string,
   actor: Actor,
+  requestId: string | null,
   now: Date,
   change: (trx: Db) => Promise<readonly MembershipChange[]>,
 ): Promise<void> {
-  const queued = await deps.db.transaction(async (trx) =>
-    queueListEvents(deps, project, accountId, await change(trx), actorName(actor), now, trx),
-  );
+  const who = actorName(actor);
+  const queued = await deps.db.transaction(async (trx) => {
+    const changes = await change(trx);
+    if (changes.length > 0)
+      await deps.auditEvents.insert(
+        {
+          id: deps.random.uuid(),
+          projectId: project.id,
+          actor: who,
+          action: 'account.lists_changed',
+          requestId,
+          accountId,
+          changes: changes.map((c) => ({
+            field: 'list',
+            before: c.change === 'removed' ? c.listName : null,
+            after: c.change === 'added' ? c.listName : null,
+          })),
+          createdAt: now,
+        },
+        trx,
+      );
+    return queueListEvents(deps, project, accountId, changes, who, now, trx);
+  });
   // After the commit, never inside the transaction: a dispatcher woken earlier would not see the rows yet.
   if (queued > 0) deps.webhooksQueued();
 }

@@ -11,6 +11,7 @@ import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { ListRecord, ListRepository } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
+import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { Outbox } from '../webhooks/outbox';
 import type { Actor } from './actor';
 import { changeMemberships } from './list-events';
@@ -43,6 +44,8 @@ export interface ListDeps {
   accounts: AccountRepository;
   /** Where the list events are queued, in the change's transaction (list-events.ts). */
   outbox: Outbox;
+  /** Where membership changes are audited, in the same transaction (list-events.ts). */
+  auditEvents: AuditEventRepository;
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
 }
@@ -96,7 +99,7 @@ export function makeListUseCases(deps: ListDeps) {
     ): Promise<ListChange> {
       if (!(await accounts.find(project.id, accountId))) throw new AccountNotFoundError();
       const now = clock.now();
-      await changeMemberships(deps, project, accountId, actor, now, (trx) =>
+      await changeMemberships(deps, project, accountId, actor, requestId, now, (trx) =>
         lists.apply(project.id, accountId, [name], now, trx),
       );
       return done(requestId, `Account added to ${name}`);
@@ -111,7 +114,7 @@ export function makeListUseCases(deps: ListDeps) {
     ): Promise<ListChange> {
       if (!(await lists.find(project.id, name))) throw new ListNotFoundError();
       if (!(await accounts.find(project.id, accountId))) throw new AccountNotFoundError();
-      await changeMemberships(deps, project, accountId, actor, clock.now(), async (trx) => {
+      await changeMemberships(deps, project, accountId, actor, requestId, clock.now(), async (trx) => {
         if ((await lists.remove(project.id, [name], accountId, trx)) === 0)
           throw new BadRequestError(`Account is not on list ${name}`);
         return [{ change: 'removed', listName: name }];

@@ -243,7 +243,12 @@ describe('an analyst', () => {
     const audit = await request(ctx.app).get('/audit').set('x-api-key', ctx.project.api_key);
     expect(audit.status).toBe(200);
     const mine = (audit.body.events as AuditEvent[]).filter((e) => e.actor === `operator:${operators.analyst!.id}`);
-    expect(mine.map((e) => [e.action, e.account_id])).toEqual([['account.labelled', 'shopper-0']]);
+    // Newest first: the label, then the block list (joined; the account was on no standard list).
+    expect(mine.map((e) => [e.action, e.account_id])).toEqual([
+      ['account.labelled', 'shopper-0'],
+      ['account.lists_changed', 'shopper-0'],
+    ]);
+    expect(mine[1]!.changes).toContainEqual({ field: 'list', before: null, after: 'block' });
   });
 
   test('when the analyst signs out, then the sign-in page, and the session no longer answers', async () => {

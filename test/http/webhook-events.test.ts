@@ -286,3 +286,39 @@ describe('verification events and webhook_events', () => {
     ]);
   });
 });
+
+describe('the audit of list memberships', () => {
+  test('when the List or Account API changes memberships, then one account.lists_changed event per call records each, with who and the request', async () => {
+    const p = await newProject();
+    await p.account('audited');
+    const added = await p.add('allow', 'audited');
+    expect((await p.add('block', 'audited')).status).toBe(200);
+    expect((await p.add('block', 'audited')).status).toBe(200); // no change: no event
+    expect((await p.remove('block', 'audited')).status).toBe(200);
+    expect((await p.put('audited', { lists: ['vip'] })).status).toBe(200);
+    const audit = await request(ctx.app).get('/audit').set('x-api-key', p.key);
+    expect(audit.status).toBe(200);
+    const events = audit.body.events.filter((e: { action: string }) => e.action === 'account.lists_changed');
+    expect(events.map((e: { changes: unknown }) => e.changes)).toEqual([
+      [{ field: 'list', before: null, after: 'vip' }],
+      [{ field: 'list', before: 'block', after: null }],
+      [
+        { field: 'list', before: 'allow', after: null },
+        { field: 'list', before: null, after: 'block' },
+      ],
+      [{ field: 'list', before: null, after: 'allow' }],
+    ]);
+    for (const e of events) {
+      expect(e.account_id).toBe('audited');
+      expect(e.actor).toMatch(/^api_key:[0-9a-f]{12}$/);
+    }
+    expect(events.at(-1).request_id).toBe(added.body.request_id);
+
+    // Erasing the account takes its id out of them.
+    expect((await request(ctx.app).delete('/account/audited').set('x-api-key', p.key)).status).toBe(200);
+    const after = await request(ctx.app).get('/audit').set('x-api-key', p.key);
+    const erased = after.body.events.filter((e: { action: string }) => e.action === 'account.lists_changed');
+    expect(erased).toHaveLength(4);
+    for (const e of erased) expect(e.account_id).toBeUndefined();
+  });
+});

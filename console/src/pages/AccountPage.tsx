@@ -288,7 +288,7 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
           <Text>
             {pending?.action === 'label'
               ? 'The label is recorded in the audit log under your name.'
-              : 'The list decides the account’s next evaluations (block: Fake, allow: Real).'}
+              : 'The list decides the account’s next evaluations (block: Fake, allow: Real); the change is recorded in the audit log under your name.'}
           </Text>
           {pending?.action === 'label' && (
             <Textarea

@@ -728,8 +728,9 @@ export interface paths {
         };
         /**
          * List the project's audit events
-         * @description The changes made to the project's settings and the labels set on its accounts
-         *     (`account.labelled`), newest first, through the API (`actor`
+         * @description The changes made to the project's settings, the labels set on its accounts
+         *     (`account.labelled`) and the changes of its accounts' list memberships
+         *     (`account.lists_changed`), newest first, through the API (`actor`
          *     `api_key:` and the first 12 hex digits of the SHA-256 of the key, never the key), the
          *     console (`operator:` and the operator's id) or the `trustgate` command (`cli`). Pass
          *     `next_cursor` as `cursor` for the next page; it is null on the last page.
@@ -2411,14 +2412,14 @@ export interface components {
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
-             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first).
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one).
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label";
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
-        /** @description A change to the project's settings, or a label set on one of its accounts. */
+        /** @description A change to the project's settings, a label set on one of its accounts, or a change of an account's list memberships. */
         AuditEvent: {
             id: string;
             /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
@@ -2429,11 +2430,15 @@ export interface components {
              *     `webhook_secret_grace_until`; never a secret). `rules.updated`: a new rules document
              *     (PUT /rules; its change is `rules_version`, before and after). `account.labelled`: a
              *     label set on the account `account_id` (POST /account/{account_id}/label; its change is
-             *     `label`, never the note).
+             *     `label`, never the note). `account.lists_changed`: the account `account_id` added to
+             *     or removed from lists by the List API or `PUT /account/{account_id}` (one `list` change
+             *     per membership; adding to a standard list removes it from the other two). Lists changed by an
+             *     evaluation (authenticate's `lists`, rules' list actions) are not audited: their
+             *     `list.account_added` / `list.account_removed` webhooks report them.
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled";
-            /** @description The account an `account.labelled` event concerns; absent once the account is erased. */
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed";
+            /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
             request_id: string | null;

@@ -102,21 +102,18 @@ export function makeOutbox(db: Knex, box: SecretBox) {
   /** Announces due webhooks to the listening workers, at the commit of `trx` (PostgreSQL only). */
   const notify = (trx: Knex) => trx.raw('SELECT pg_notify(?, ?)', [WEBHOOK_CHANNEL, '']);
   /** A webhook's row, pending (nothing when the session already has one: `session_id` is unique). */
-  const insert = (trx: Knex, w: QueuedWebhook) =>
-    trx('webhooks')
-      .insert({
-        request_id: w.requestId,
-        project_id: w.projectId,
-        session_id: w.sessionId,
-        event_type: w.eventType,
-        body: box.encrypt(w.body),
-        status: 'pending',
-        attempts: 0,
-        run_at: w.now.getTime(),
-        created_at: w.now.getTime(),
-      })
-      .onConflict('session_id')
-      .ignore();
+  const rowOf = (w: QueuedWebhook) => ({
+    request_id: w.requestId,
+    project_id: w.projectId,
+    session_id: w.sessionId,
+    event_type: w.eventType,
+    body: box.encrypt(w.body),
+    status: 'pending',
+    attempts: 0,
+    run_at: w.now.getTime(),
+    created_at: w.now.getTime(),
+  });
+  const insert = (trx: Knex, w: QueuedWebhook) => trx('webhooks').insert(rowOf(w)).onConflict('session_id').ignore();
 
   return {
     /**
@@ -147,19 +144,12 @@ export function makeOutbox(db: Knex, box: SecretBox) {
      * No notification: the caller adds `notifyStatements` once.
      */
     enqueueWhenStatement(w: QueuedWebhook, when: Statement): Statement {
-      const columns = 'request_id, project_id, session_id, event_type, body, status, attempts, run_at, created_at';
+      const row = rowOf(w);
+      // Typed placeholders: PostgreSQL cannot infer a bare parameter's type in a SELECT list.
+      const values = Object.values(row).map((v) => (typeof v === 'number' ? 'CAST(? AS bigint)' : 'CAST(? AS text)'));
       return {
-        sql: `INSERT INTO webhooks (${columns}) SELECT CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), CAST(? AS text), 'pending', 0, CAST(? AS bigint), CAST(? AS bigint) WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
-        bindings: [
-          w.requestId,
-          w.projectId,
-          w.sessionId,
-          w.eventType,
-          box.encrypt(w.body),
-          w.now.getTime(),
-          w.now.getTime(),
-          ...when.bindings,
-        ],
+        sql: `INSERT INTO webhooks (${Object.keys(row).join(', ')}) SELECT ${values.join(', ')} WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
+        bindings: [...Object.values(row), ...when.bindings],
       };
     },
 

@@ -193,6 +193,7 @@ export function makeServices(edges: EdgeDeps) {
     rules: repos.rules,
     auditEvents: repos.auditEvents,
     receipts: repos.receipts,
+    accounts: repos.accounts,
     forgetProject: projects.forgetProject,
   });
   const verification = makeVerificationUseCases({

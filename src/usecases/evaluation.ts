@@ -410,6 +410,13 @@ export function makeEvaluation(deps: EvaluationDeps) {
             facts.project.decisionThreshold,
             facts.account?.record.id,
             facts.account ? facts.account.lists : facts.sessionAccountLists,
+            {
+              ...(outcome.account
+                ? { account: { details: outcome.account.details, emailHistory: facts.account?.email, now: facts.now } }
+                : {}),
+              links: outcome.links,
+              details: outcome.signals.risk_signal_details,
+            },
           ),
         },
       },

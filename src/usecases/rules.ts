@@ -7,11 +7,19 @@
  */
 import type { LabelValue, Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../api-types';
 import type { Clock, Random } from '../clock';
-import { backtest, replayed, unreplayable, type ReplayedEvaluation } from '../domain/evaluation/backtest';
+import {
+  backtest,
+  readFromAccountRow,
+  replayed,
+  replaysField,
+  type ReplayedEvaluation,
+} from '../domain/evaluation/backtest';
+import type { AccountRecord } from '../domain/evaluation';
 import { DAY_MS } from '../domain/numbers';
 import { compileRules, describeError, validateRules } from '../domain/rules';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
+import type { AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { KeptCursor, ReceiptRepository } from '../storage/repositories/receipts';
 import type { RulesRepository } from '../storage/repositories/rules';
@@ -25,6 +33,7 @@ export interface RulesDeps {
   rules: RulesRepository;
   auditEvents: AuditEventRepository;
   receipts: ReceiptRepository;
+  accounts: Pick<AccountRepository, 'findMany'>;
   /** Drops the project from this process's key cache (its cached project carries the rules). */
   forgetProject(projectId: string): void;
 }
@@ -35,23 +44,15 @@ export const BACKTEST_MAX_RANGE_MS = 31 * DAY_MS;
 /** Evaluations (and labels) read per statement. */
 const BACKTEST_BATCH = 500;
 
-/** The first condition field (and its path in the request body) a backtest cannot replay. */
-function unreplayableField(node: unknown, path = 'rules'): { path: string; name: string } | undefined {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const found = unreplayableField(node[i], `${path}/${i}`);
-      if (found) return found;
+/** The condition fields of a document, each with its path in the request body, in document order. */
+function fieldsOf(node: unknown, path = 'rules', out: { path: string; name: string }[] = []) {
+  if (Array.isArray(node)) node.forEach((item, i) => fieldsOf(item, `${path}/${i}`, out));
+  else if (node !== null && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'field' && typeof value === 'string') out.push({ path: `${path}/field`, name: value });
+      else fieldsOf(value, `${path}/${key}`, out);
     }
-    return undefined;
-  }
-  if (node === null || typeof node !== 'object') return undefined;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'field' && typeof value === 'string' && unreplayable(value))
-      return { path: `${path}/field`, name: value };
-    const found = unreplayableField(value, `${path}/${key}`);
-    if (found) return found;
-  }
-  return undefined;
+  return out;
 }
 
 /** The document as GET /rules gives it (without the request id). */
@@ -90,11 +91,8 @@ export function makeRulesUseCases(deps: RulesDeps) {
      */
     async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
       const document = checkedRules({ rules: body.rules });
-      const field = unreplayableField(body.rules);
-      if (field)
-        throw new BadRequestError(
-          `request/body/${field.path}: ${field.name} is not kept with an evaluation, so a backtest cannot replay it`,
-        );
+      const fields = fieldsOf(body.rules);
+      const readsRows = fields.some((f) => readFromAccountRow(f.name));
       const draft = compileRules(document, 0);
       const from = new Date(body.from);
       const to = new Date(body.to);
@@ -110,12 +108,24 @@ export function makeRulesUseCases(deps: RulesDeps) {
       let truncated = false;
       for (;;) {
         const page = await deps.receipts.page(projectId, range, BACKTEST_BATCH, after);
+        // The address and metadata the draft names: from the accounts' rows (one read per page).
+        const rows = new Map<string, AccountRecord>();
+        if (readsRows) {
+          const ids = [...new Set(page.flatMap((e) => e.kept.inputs.accountId ?? []))];
+          for (const r of await deps.accounts.findMany(projectId, ids)) rows.set(r.id, r);
+        }
         for (const e of page) {
           if (replays.length === BACKTEST_LIMIT) {
             truncated = true;
             break;
           }
-          replays.push(replayed(e, draft, body.decision_threshold));
+          const unkept = fields.find((f) => !replaysField(e.kept, f.name));
+          if (unkept)
+            throw new BadRequestError(
+              `request/body/${unkept.path}: ${unkept.name} is not kept with evaluation ${e.kept.requestId} (recorded before evaluations kept it), so a backtest cannot replay it; choose a later range`,
+            );
+          const id = e.kept.inputs.accountId;
+          replays.push(replayed(e, draft, body.decision_threshold, id !== null ? rows.get(id) : undefined));
           if (e.kept.inputs.accountId !== null) accountIds.add(e.kept.inputs.accountId);
         }
         if (truncated || page.length < BACKTEST_BATCH) break;

@@ -19,6 +19,7 @@ import {
 import { keptInputs, storedInputs } from '../../src/domain/evaluation/receipt';
 import { compileRules, validateRules } from '../../src/domain/rules';
 import { SCORING_VERSION } from '../../src/domain/scoring';
+import { CONDITION_IDS, conditionCode, conditionName } from '../../src/domain/signals';
 import { defined } from '../helpers/defined';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -414,10 +415,12 @@ describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
     emailScore: -0.25,
   };
 
+  const none = { links: [], details: { network: [], device: [] } };
+
   it('when it is read back, then every number is the one kept (runs of equal link scores unfolded in order)', () => {
-    const stored = storedInputs(scoring, 0.8, 'acct-1', ['review', 'main_account']);
+    const stored = storedInputs(scoring, 0.8, 'acct-1', ['review', 'main_account'], none);
     expect(JSON.parse(stored)).toEqual([
-      1,
+      2,
       SCORING_VERSION,
       3,
       0.8,
@@ -426,8 +429,11 @@ describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
       'acct-1',
       ['review', 'main_account'],
       [0.8123456789012345, 2, 0.6, 1, 0.8123456789012345, 1, 1, 1],
+      null,
+      [],
+      [[], []],
     ]);
-    expect(keptInputs(stored)).toEqual({
+    const format1 = {
       scoringVersion: SCORING_VERSION,
       bot: scoring.bot,
       threshold: 0.8,
@@ -435,17 +441,92 @@ describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
       accountId: 'acct-1',
       lists: ['review', 'main_account'],
       linkScores: scoring.linkScores,
+    };
+    expect(keptInputs(stored)).toEqual({
+      ...format1,
+      replay: { account: null, linkMatchTypes: [], details: { network: [], device: [] } },
+    });
+    // A row written before format 2 reads back without what a backtest replays.
+    const old = JSON.stringify([1, ...JSON.parse(stored).slice(1, 9)]);
+    expect(keptInputs(old)).toEqual(format1);
+  });
+
+  it('when the account, the links and the details are kept, then they read back as the rules read them, conditions as ids', () => {
+    const averages = {
+      device_risk: 0.1234567890123,
+      proxy: 0,
+      vpn: 1,
+      tor: 0,
+      spoofed_ip: 0,
+      datacenter: 0.5,
+      recent_fraud_ip: 0,
+      impossible_travel: 0,
+      device_network_mismatch: 0,
+      location_spoofing: 0,
+    };
+    const details = {
+      account: { id: 'acct-1', metadata: { tier: 'gold' }, email: 'x@example.org', group: 'g' },
+      num_sessions: 3,
+      first_seen: '2026-01-01T00:00:00.000Z',
+      last_seen: '2026-01-02T00:00:00.000Z',
+      last_session: 's',
+      countries: ['FR', 'GB'],
+      country: 'GB',
+      unique_devices: { '1_day': 1, '7_day': 2 },
+      unique_networks: { '1_day': 2, '7_day': 3 },
+      risk_signal_average: averages,
+      email: {} as never,
+    };
+    const history = {
+      accountsFromDomain: 4,
+      addressFirstSeen: new Date(1000),
+      fraudAccountsWithAddress: 1,
+      fraudAccountsAtDomain: 0,
+    };
+    const stored = storedInputs(scoring, 0.8, 'acct-1', [], {
+      account: { details, emailHistory: history, now: new Date(5000) },
+      links: [{ matchTypes: ['device', 'email'] }, { matchTypes: ['apple_device_check'] }],
+      details: { network: ['tor_exit_node', 'a_new_condition'], device: ['webdriver'] },
+    });
+    expect(stored).not.toContain('x@example.org');
+    expect(stored).not.toContain('gold');
+    expect(keptInputs(stored).replay).toEqual({
+      account: {
+        numSessions: 3,
+        country: 'GB',
+        countries: ['FR', 'GB'],
+        uniqueDevices: { '1_day': 1, '7_day': 2 },
+        uniqueNetworks: { '1_day': 2, '7_day': 3 },
+        riskSignalAverage: averages,
+        group: 'g',
+        email: { history, now: new Date(5000) },
+      },
+      linkMatchTypes: [['device', 'email'], ['apple_device_check']],
+      details: { network: ['tor_exit_node', 'a_new_condition'], device: ['webdriver'] },
     });
   });
 
   it('when a test project forced the outcome or nothing was linked, then the flags and the empty runs say so', () => {
     for (const forced of ['fake', 'real', 'signal'] as const) {
       const kept = keptInputs(
-        storedInputs({ ...scoring, linkScores: [], emailScore: undefined, forced }, 0.5, undefined, []),
+        storedInputs({ ...scoring, linkScores: [], emailScore: undefined, forced }, 0.5, undefined, [], none),
       );
       expect(kept).toMatchObject({ forced, accountId: null, linkScores: [], threshold: 0.5 });
       expect(kept.emailScore).toBeUndefined();
     }
-    expect(keptInputs(storedInputs(scoring, 0.8, 'a', [])).forced).toBeUndefined();
+    expect(keptInputs(storedInputs(scoring, 0.8, 'a', [], none)).forced).toBeUndefined();
+  });
+});
+
+describe('the conditions kept by id (domain/signals/conditions.ts)', () => {
+  it('when a signal names a condition, then it has an id, and the ids are distinct', () => {
+    const dir = path.join(__dirname, '..', '..', 'src', 'domain', 'signals');
+    const named = new Set<string>();
+    for (const file of fs.readdirSync(dir))
+      for (const m of fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/name: '([a-z0-9_]+)'/g)) named.add(m[1]!);
+    expect(named.size).toBeGreaterThan(20);
+    expect([...named].filter((n) => !CONDITION_IDS.includes(n))).toEqual([]);
+    expect(new Set(CONDITION_IDS).size).toBe(CONDITION_IDS.length);
+    expect(CONDITION_IDS.map((n) => conditionName(conditionCode(n)))).toEqual(CONDITION_IDS);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * A backtest (`POST /rules/test`, docs/rules.md "Backtest"): a draft rules document and
- * threshold replayed over stored evaluations. Nothing is kept per evaluation for it: each
- * evaluation's scores are rebuilt from what its session row keeps (receipt.ts, exactly the
- * unrounded scores it had), and what the rules read of it (the rule subject) from the scores, the
- * lists that weighed, its session's stored facts and signal scores. Fields an evaluation does not
- * keep (REPLAY_UNKNOWN) cannot be replayed: a draft that names one is refused (`unreplayable`).
- * Pure: the rows and the labels come in as arguments.
+ * threshold replayed over stored evaluations. Each evaluation's scores are rebuilt from what its
+ * session row keeps (receipt.ts, exactly the unrounded scores it had), and what the rules read
+ * of it (the rule subject) from the scores, the lists that weighed, its session's stored facts
+ * and signal scores and (rows written since format 2) the kept account details, links' match
+ * types and signal details; the account's own address and metadata from its row as it is now.
+ * A row written before keeps none of these: a draft naming one (`keptSince2`) over such a row is
+ * refused. Pure: the rows, the accounts and the labels come in as arguments.
  */
 import type {
   Decision,
@@ -20,9 +21,10 @@ import { round3 } from '../numbers';
 import type { CompiledRules, RuleSubject } from '../rules';
 import { decide } from '../scoring';
 import { ON_THRESHOLD } from '../signals';
-import type { Breakdowns } from './facts';
+import type { AccountRecord, Breakdowns } from './facts';
+import { accountEmail } from './index';
 import { LINK_CAP } from './links';
-import { breakdownsOf, decidedBy, decidingList, type KeptEvaluation } from './receipt';
+import { breakdownsOf, decidedBy, decidingList, type KeptEvaluation, type KeptReplay } from './receipt';
 import { decidedWithRules } from './rules';
 
 /** One stored evaluation: as its session row keeps it, with the session's stored facts. */
@@ -32,11 +34,12 @@ export interface ReplayableEvaluation {
 }
 
 /**
- * The fields rules can name that an evaluation does not keep: the signals' details, the linked
- * accounts' match types, and the account's details but its id (which it keeps) — the account
- * as it is now is not the account as it was evaluated.
+ * The fields an evaluation keeps since format 2 (receipt.ts): the signals' details, the linked
+ * accounts' match types, and the account's details but its id (kept since format 1). A row
+ * written before cannot replay them (an unauthenticated one has no account: its account fields
+ * replay, as absent).
  */
-export function unreplayable(field: string): boolean {
+export function keptSince2(field: string): boolean {
   if (field === 'account.account.id') return false;
   return (
     field.startsWith('account.') ||
@@ -45,9 +48,55 @@ export function unreplayable(field: string): boolean {
   );
 }
 
+/** Whether the stored evaluation replays the field exactly. */
+export function replaysField(e: Pick<KeptEvaluation, 'inputs'>, field: string): boolean {
+  if (e.inputs.replay || !keptSince2(field)) return true;
+  return field.startsWith('account.') && e.inputs.accountId === null;
+}
+
+/** The fields read from the account's row at backtest time (the session row keeps no personal data). */
+export function readFromAccountRow(field: string): boolean {
+  return (
+    field === 'account.account.email' ||
+    field.startsWith('account.account.metadata.') ||
+    field.startsWith('account.email.')
+  );
+}
+
+/**
+ * The account's details as the rules read them at evaluation time: the kept ones, and its
+ * address (with the email intelligence recomputed from it and the kept history) and metadata
+ * from its row now (`row`: absent when the draft names neither).
+ */
+function keptAccountDetails(id: string, r: KeptReplay, row?: AccountRecord): RuleSubject['account'] {
+  const a = r.account!;
+  const email = row && a.email ? accountEmail(row, a.email.history, a.email.now) : undefined;
+  return {
+    account: {
+      id,
+      metadata: row?.metadata ?? {},
+      ...(row?.email !== undefined ? { email: row.email } : {}),
+      group: a.group,
+    },
+    num_sessions: a.numSessions,
+    countries: a.countries,
+    ...(a.country !== undefined ? { country: a.country } : {}),
+    unique_devices: a.uniqueDevices,
+    unique_networks: a.uniqueNetworks,
+    risk_signal_average: a.riskSignalAverage,
+    ...(email ? { email } : {}),
+  } as RuleSubject['account'];
+}
+
 /** What the rules read of a stored evaluation, its decision the scores' and lists' at `threshold`. */
-export function keptSubject(e: ReplayableEvaluation, b: Breakdowns, decision: Decision): RuleSubject {
+export function keptSubject(
+  e: ReplayableEvaluation,
+  b: Breakdowns,
+  decision: Decision,
+  row?: AccountRecord,
+): RuleSubject {
   const { kept } = e;
+  const r = kept.inputs.replay;
   const flags = Object.fromEntries(
     Object.entries(kept.riskScores).map(([name, score]) => [name, score >= ON_THRESHOLD]),
   ) as Omit<EvaluatedRiskSignals, 'spoofed_ip'>;
@@ -63,12 +112,17 @@ export function keptSubject(e: ReplayableEvaluation, b: Breakdowns, decision: De
       ...e.session,
       risk_signals: { ...flags, spoofed_ip: kept.spoofedIp },
       risk_signal_scores: kept.riskScores,
-      risk_signal_details: { network: [], device: [] },
+      risk_signal_details: r?.details ?? { network: [], device: [] },
     },
     ...(kept.inputs.accountId !== null
-      ? { account: { account: { id: kept.inputs.accountId } } as unknown as RuleSubject['account'] }
+      ? {
+          account: r?.account
+            ? keptAccountDetails(kept.inputs.accountId, r, row)
+            : ({ account: { id: kept.inputs.accountId } } as unknown as RuleSubject['account']),
+        }
       : {}),
-    linked_accounts: [],
+    // Only the match types are named by rules: the id and score are not kept.
+    linked_accounts: (r?.linkMatchTypes ?? []).map((match_type) => ({ account_id: '', score: 0, match_type })),
   };
 }
 
@@ -77,12 +131,13 @@ export function replay(
   e: ReplayableEvaluation,
   rules: CompiledRules,
   threshold: number,
+  row?: AccountRecord,
 ): { decision: Decision; decidedBy: DecisionSource; matched: string[]; accountScore: number } {
   const { kept } = e;
   const b = breakdownsOf(kept);
   const lists = kept.inputs.lists;
   const byScores = decide(b.account_score.value, threshold, lists);
-  const { ruled, decision } = decidedWithRules(rules, keptSubject(e, b, byScores), lists);
+  const { ruled, decision } = decidedWithRules(rules, keptSubject(e, b, byScores, row), lists);
   const accountScore = b.account_score.value;
   // A test project's forced outcome: its scores and lists decide, not the rules (domain/test-mode).
   if (kept.inputs.forced)
@@ -113,7 +168,12 @@ export interface ReplayedEvaluation {
 }
 
 /** One stored evaluation replayed with the draft (at the draft's threshold, or else its own): what a backtest keeps of it. */
-export function replayed(e: ReplayableEvaluation, draft: CompiledRules, draftThreshold?: number): ReplayedEvaluation {
+export function replayed(
+  e: ReplayableEvaluation,
+  draft: CompiledRules,
+  draftThreshold?: number,
+  row?: AccountRecord,
+): ReplayedEvaluation {
   const k = e.kept;
   return {
     kept: {
@@ -123,7 +183,7 @@ export function replayed(e: ReplayableEvaluation, draft: CompiledRules, draftThr
       decision: k.decision,
       accountId: k.inputs.accountId,
     },
-    after: replay(e, draft, draftThreshold ?? k.inputs.threshold),
+    after: replay(e, draft, draftThreshold ?? k.inputs.threshold, row),
   };
 }
 

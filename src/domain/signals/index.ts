@@ -10,6 +10,7 @@ import { impossibleTravel, ipReputation, recentFraudIp } from './history';
 import { datacenter, proxy, spoofedAddresses, tor, vpn } from './network';
 
 export { AUTOMATION_CONDITION } from './device';
+export { CONDITION_IDS, conditionCode, conditionName } from './conditions';
 export { ipLocationAccuracyKm } from './geo';
 export { isAnonymised } from './network';
 export {

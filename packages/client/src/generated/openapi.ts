@@ -895,10 +895,12 @@ export interface paths {
          *     decisions would change, in which direction, with examples, and how often each rule
          *     would match and decide. The scores replayed are exactly the evaluation's (rebuilt as
          *     its receipt is, `GET /evaluation/{request_id}`); the rules read them, the lists that
-         *     weighed, the session's facts and signal scores and the account's id. A draft naming a
-         *     field an evaluation does not keep (`account.` fields but `account.account.id`,
-         *     `linked_accounts.match_type`, `session.risk_signal_details.`) is a `400` naming its
-         *     path. The `allow` and `block` lists keep their word, and a test project's forced
+         *     weighed, the session's facts and signal scores, its signals' details, its linked
+         *     accounts' match types and its account's details as they were at evaluation, but the
+         *     account's address and metadata, read from the account as it is now. Over an evaluation
+         *     recorded before evaluations kept them, a draft naming the signals' details, the match
+         *     types or an `account.` field but `account.account.id` is a `400` naming its path and
+         *     the evaluation. The `allow` and `block` lists keep their word, and a test project's forced
          *     outcomes are not the rules' to change, as at evaluation. With labelled accounts among
          *     them, the current decisions, the draft's and each rule's precision and recall against
          *     the accounts' current labels. A document that is not valid is a `400` naming the path

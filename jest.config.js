@@ -9,12 +9,15 @@ module.exports = {
     // cannot run without --experimental-vm-modules: that one package is compiled like the sources
     // (SWC turns the import() into a require()).
     '/@opentelemetry/otlp-exporter-base/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    // openid-client and the two packages it is made of are ES modules only (Node requires them
+    // natively; Jest's module registry cannot): compiled to CommonJS like the sources.
+    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
     '^.+\\.ts$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'], // (see transform)
+  transformIgnorePatterns: ['/node_modules/(?!(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose)/)'], // (see transform)
   // The packages' sources import each other as Node's ES modules must, './webhooks.js' for
   // webhooks.ts; Jest resolves './webhooks' (a .js file first where one exists).
   moduleNameMapper: { '^(\\./.*)\\.js$': '$1' },

@@ -155,3 +155,4 @@ export type Operator = Schemas['Operator'];
 export type OperatorRole = Schemas['OperatorRole'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleLoginRequest = Schemas['ConsoleLoginRequest'];
+export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];

@@ -156,6 +156,8 @@ export function createApp(deps: AppDeps): Express {
   });
   const sdk = makeSdkHandlers(services.ingest);
   const consoleAuth = makeConsoleHandlers(services.operators, {
+    logger,
+    ...(services.edges.oidc ? { oidc: services.edges.oidc } : {}),
     insecureCookie: config.consoleInsecureCookie,
     attempt: limits.consoleLogins(config.consoleLoginLimitPerIp, config.consoleLoginLimitPerAccount),
   });
@@ -205,6 +207,9 @@ export function createApp(deps: AppDeps): Express {
   app.post('/console/login', consoleAuth.consoleLogin);
   app.post('/console/logout', consoleAuth.consoleLogout);
   app.get('/console/me', consoleAuth.getConsoleSession);
+  app.get('/console/sign-in-options', consoleAuth.getConsoleSignInOptions);
+  app.get('/console/oidc/login', consoleAuth.startConsoleOidcSignIn);
+  app.get('/console/oidc/callback', consoleAuth.finishConsoleOidcSignIn);
   app.post('/ingest/challenge', sdk.createIngestChallenge);
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);

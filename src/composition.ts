@@ -62,6 +62,7 @@ import { timedAnalysis } from './telemetry/analysis';
 import { knexPool, makeMetrics, type Metrics } from './telemetry/metrics';
 import { makeTracing, NO_TRACING, type Tracing } from './telemetry/tracing';
 import { operationIds } from './spec';
+import { makeOidcSignIn, type OidcSignIn } from './security/oidc';
 
 /** The edge dependencies: everything the use cases reach outside pure code. */
 export interface CoreDeps {
@@ -96,6 +97,8 @@ export interface CoreDeps {
   metrics?: Metrics;
   /** OpenTelemetry tracing; absent: off (telemetry/tracing.ts NO_TRACING). */
   tracing?: Tracing;
+  /** The console's OpenID Connect provider (config oidc, security/oidc.ts); absent: sign-in with a password only. */
+  oidc?: OidcSignIn;
 }
 
 /**
@@ -377,6 +380,7 @@ export async function makeRuntime(
         ? makeMetrics({ operations: operationIds(), clusterWorker: cluster.isWorker })
         : undefined,
     tracing,
+    ...(config.oidc ? { oidc: makeOidcSignIn(config.oidc) } : {}),
   };
   const services = makeServices(deps);
   return {

@@ -181,3 +181,57 @@ describe('METRICS, METRICS_TOKEN and the OpenTelemetry variables', () => {
     }
   });
 });
+
+describe('OIDC_* (the console single sign-on)', () => {
+  const sso = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'trustgate' };
+
+  it('is off without OIDC_ISSUER, and refuses its other variables alone', () => {
+    expect(loadConfig({}).oidc).toBeUndefined();
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'x' })).toThrow(
+      new ConfigError('OIDC_CLIENT_ID set without OIDC_ISSUER'),
+    );
+  });
+
+  it('takes the redirect URL from PUBLIC_BASE_URL (with its path) unless OIDC_REDIRECT_URL is given', () => {
+    expect(loadConfig({ ...sso, PUBLIC_BASE_URL: 'https://tg.example.com/fraud/' }).oidc).toEqual({
+      issuer: 'https://login.example.com',
+      clientId: 'trustgate',
+      redirectUrl: 'https://tg.example.com/fraud/console/oidc/callback',
+      scopes: 'openid email',
+      label: 'Single sign-on',
+    });
+    const own = loadConfig({
+      ...sso,
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_REDIRECT_URL: 'https://console.example.com/console/oidc/callback',
+      OIDC_SCOPES: 'openid  email profile',
+      OIDC_LABEL: 'Acme SSO',
+    }).oidc;
+    expect(own).toMatchObject({
+      clientSecret: 's3cret',
+      redirectUrl: 'https://console.example.com/console/oidc/callback',
+      scopes: 'openid email profile',
+      label: 'Acme SSO',
+    });
+  });
+
+  it.each([
+    [{ OIDC_ISSUER: 'https://login.example.com' }, /OIDC_CLIENT_ID is required/],
+    [{ ...sso }, /needs PUBLIC_BASE_URL/],
+    [{ ...sso, OIDC_ISSUER: 'http://login.example.com', PUBLIC_BASE_URL: 'https://tg.example.com' }, /https URL/],
+    [{ ...sso, OIDC_REDIRECT_URL: 'https://tg.example.com/elsewhere' }, /must end with \/console\/oidc\/callback/],
+    [{ ...sso, PUBLIC_BASE_URL: 'https://tg.example.com', OIDC_SCOPES: 'openid' }, /must include openid and email/],
+    [{ ...sso, OIDC_ISSUER: 'not a url', PUBLIC_BASE_URL: 'https://tg.example.com' }, /OIDC_ISSUER must be a URL/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('accepts plain http for a provider and a console on this machine only', () => {
+    const local = loadConfig({
+      ...sso,
+      OIDC_ISSUER: 'http://127.0.0.1:8080/realms/dev',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+    }).oidc;
+    expect(local?.redirectUrl).toBe('http://localhost:3000/console/oidc/callback');
+  });
+});

@@ -12,6 +12,7 @@ export type AccountPage = Schemas['AccountPage'];
 export type AccountResponse = Schemas['AccountResponse'];
 export type AccountSummary = Schemas['AccountSummary'];
 export type ConsoleSession = Schemas['ConsoleSession'];
+export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];
 export type Decision = Schemas['Decision'];
 export type ErrorBody = Schemas['ErrorBody'];
 export type LabelValue = Schemas['LabelValue'];

@@ -5,7 +5,7 @@
  *   trustgate project list [--json]
  *   trustgate project rotate-key <project_id> [--json]
  *   trustgate project add-key <project_id> [--read-only] [--json]
- *   trustgate user add --project P --email E --role R [--json] | list [--project P] [--json] | disable <email>
+ *   trustgate user add --project P --email E --role R [--sso-only] [--json] | list [--project P] [--json] | disable <email>
  *   trustgate project set-webhook <project_id> <url|--clear>
  *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
  *                         [--webhook-events E,E] [--retention-sessions-days N|keep]

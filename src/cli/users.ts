@@ -55,9 +55,10 @@ export function makeReadSecret(input: SecretInput): ReadSecret {
 export const readSecretFromStdin: ReadSecret = (prompt) =>
   makeReadSecret({ stdin: process.stdin, prompt: process.stderr })(prompt);
 
-export const USER_USAGE = `  trustgate user add --project PROJECT_ID --email EMAIL --role (viewer | analyst | admin) [--json]
+export const USER_USAGE = `  trustgate user add --project PROJECT_ID --email EMAIL --role (viewer | analyst | admin) [--sso-only] [--json]
       adds an operator of the console; its password (at least 12 characters) is read from
-      the terminal without echo, or from the first line of stdin (never from the arguments)
+      the terminal without echo, or from the first line of stdin (never from the arguments);
+      with --sso-only it has none and signs in through OpenID Connect only (OIDC_ISSUER)
   trustgate user list [--project PROJECT_ID] [--json]
   trustgate user disable EMAIL
       the operator can no longer sign in, and its sessions end at once
@@ -78,6 +79,7 @@ export async function runUser(
       project: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      'sso-only': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -86,7 +88,7 @@ export async function runUser(
   if (command === 'add' && rest.length === 0) {
     if (!values.project || !values.email || !values.role)
       throw new UserUsageError('user add needs --project, --email and --role\n' + USER_USAGE);
-    const password = await readSecret(`password for ${values.email}: `);
+    const password = values['sso-only'] ? null : await readSecret(`password for ${values.email}: `);
     const added = await operators.add({
       projectId: values.project,
       email: values.email,

@@ -4,8 +4,9 @@
  *
  * - `/console/assets/*`: Vite's hashed files, cached for a year (`immutable`); a missing one is a 404.
  * - Any other GET under /console (a client route: /console/search, /console/accounts/u1) is
- *   index.html, never cached, so that a new build is picked up at the next load. `/console/me`
- *   is the contract's (getConsoleSession) and passes through, as do the POSTs of signing in and out.
+ *   index.html, never cached, so that a new build is picked up at the next load. The contract's
+ *   GETs under /console pass through (`/console/me`, `/console/sign-in-options` and the single
+ *   sign-on's `/console/oidc/…`), as do the POSTs of signing in and out.
  * - Every answer carries a strict Content-Security-Policy: scripts, styles, fonts and requests
  *   from this origin only (no CDN, no third-party host). Styles also allow inline ones: Mantine
  *   writes its CSS variables into a <style> element and sets style attributes.
@@ -64,8 +65,8 @@ export function makeConsoleAppRouter(dir: string = CONSOLE_DIST): Router {
   router.use('/console/assets', (_req, res) => {
     res.status(404).type('text').send('Not found');
   });
-  // Client routes: every GET under /console but the contract's GET /console/me.
-  router.get(/^\/console(\/(?!me$).*)?$/, (_req, res) => {
+  // Client routes: every GET under /console but the contract's.
+  router.get(/^\/console(\/(?!(me|sign-in-options|oidc\/.*)$).*)?$/, (_req, res) => {
     secure(res);
     res.set('cache-control', 'no-store');
     if (!fs.existsSync(index)) {

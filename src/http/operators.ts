@@ -13,6 +13,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { refusal, type Credential } from '../domain/operators';
 import { ForbiddenError, InternalError, UnauthorizedError } from '../errors';
 import type { Logger } from '../logger';
+import type { OidcTransaction } from '../security/oidc';
 import { csrfTokenMatches, type ConsoleContext, type OperatorUseCases } from '../usecases/operators';
 
 /** The cookie's name in the contract (the `ConsoleSession` scheme). */
@@ -24,14 +25,14 @@ const cookieName = (insecure: boolean) => (insecure ? INSECURE_SESSION_COOKIE : 
 const cookieOptions = (insecure: boolean) =>
   ({ httpOnly: true, secure: !insecure, sameSite: 'strict', path: '/' }) as const;
 
-/** The value of one cookie of the request, if it is there (the first, as browsers send the most specific first). */
-function cookieValue(header: string | undefined, name: string): string | undefined {
+/** The value of one cookie of the request if it is there and of the expected form (the first, as browsers send the most specific first). */
+function cookieValue(header: string | undefined, name: string, form = /^[A-Za-z0-9_-]{1,128}$/): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
-    return /^[A-Za-z0-9_-]{1,128}$/.test(value) ? value : undefined;
+    return form.test(value) ? value : undefined;
   }
   return undefined;
 }
@@ -56,6 +57,39 @@ export function setSessionCookie(res: Response, insecure: boolean, token: string
 
 export function clearSessionCookie(res: Response, insecure: boolean): void {
   res.clearCookie(cookieName(insecure), cookieOptions(insecure));
+}
+
+/**
+ * A single sign-on under way (GET /console/oidc/login until the provider's redirect back): its
+ * state, nonce and PKCE verifier in a cookie of its own, `SameSite=Lax` (the provider's
+ * redirect back is a top-level navigation from another site, which a Strict cookie would not
+ * be sent with), ten minutes, `__Host-` like the session's.
+ */
+const OIDC_COOKIE = '__Host-tg_oidc';
+const INSECURE_OIDC_COOKIE = 'tg_oidc';
+const OIDC_COOKIE_MS = 10 * 60_000;
+const oidcCookieName = (insecure: boolean) => (insecure ? INSECURE_OIDC_COOKIE : OIDC_COOKIE);
+const oidcCookieOptions = (insecure: boolean) =>
+  ({ httpOnly: true, secure: !insecure, sameSite: 'lax', path: '/' }) as const;
+
+export function setOidcCookie(res: Response, insecure: boolean, t: OidcTransaction): void {
+  res.cookie(oidcCookieName(insecure), [t.state, t.nonce, t.verifier].join('.'), {
+    ...oidcCookieOptions(insecure),
+    maxAge: OIDC_COOKIE_MS,
+  });
+}
+
+/** The sign-in under way in this browser, if any; the cookie is cleared (it serves one return). */
+export function takeOidcCookie(req: Request, res: Response, insecure: boolean): OidcTransaction | undefined {
+  const value = cookieValue(
+    req.header('cookie'),
+    oidcCookieName(insecure),
+    /^[A-Za-z0-9_-]{16,128}(\.[A-Za-z0-9_-]{16,128}){2}$/,
+  );
+  res.clearCookie(oidcCookieName(insecure), oidcCookieOptions(insecure));
+  if (!value) return undefined;
+  const [state, nonce, verifier] = value.split('.') as [string, string, string];
+  return { state, nonce, verifier };
 }
 
 /** The `ConsoleSession` security handler: the cookie's session, if it is live, sets the request's project and operator. */

@@ -16,6 +16,7 @@ import type { Operator, OperatorRole } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { isOperatorRole, normaliseEmail } from '../domain/operators';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import type { OidcIdentity } from '../security/oidc';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../security/passwords';
 import { constantTimeEqual } from '../security/secrets';
 import type { Db } from '../storage/db';
@@ -76,13 +77,34 @@ export function makeOperatorUseCases(deps: OperatorDeps) {
   const ttlMs = deps.consoleSessionTtlMs ?? DEFAULT_CONSOLE_SESSION_TTL_MS;
   const idleMs = deps.consoleSessionIdleMs ?? DEFAULT_CONSOLE_SESSION_IDLE_MS;
 
+  /** A new session of an operator who has proven who they are, and its token (for the cookie). */
+  async function openSession(found: OperatorRecord): Promise<(ConsoleContext & { token: string }) | undefined> {
+    const project = await projects.findWithRules(found.projectId);
+    if (!project) return undefined;
+    const now = clock.now();
+    const token = random.bytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + ttlMs);
+    await db.transaction(async (trx) => {
+      await operators.deleteExpiredSessions(now, trx);
+      await operators.insertSession(
+        { tokenHash: hashToken(token), operatorId: found.id, createdAt: now, expiresAt, lastSeenAt: now },
+        trx,
+      );
+    });
+    return { operator: operatorView(found), project, csrfToken: csrfTokenOf(token), expiresAt, token };
+  }
+
   return {
-    /** Adds an operator to a project (`trustgate user add`); the password is hashed here and nowhere kept. */
-    async add(input: { projectId: string; email: string; role: string; password: string }): Promise<Operator> {
+    /**
+     * Adds an operator to a project (`trustgate user add`); the password is hashed here and
+     * nowhere kept. Without one (null: `--sso-only`) the operator signs in through OpenID
+     * Connect only: the stored hash is of 256 random bits nobody is given.
+     */
+    async add(input: { projectId: string; email: string; role: string; password: string | null }): Promise<Operator> {
       const email = checkedEmail(input.email);
       if (!isOperatorRole(input.role))
         throw new BadRequestError(`role ${JSON.stringify(input.role)} is not one of viewer, analyst, admin`);
-      if ([...input.password].length < MIN_PASSWORD_LENGTH)
+      if (input.password !== null && [...input.password].length < MIN_PASSWORD_LENGTH)
         throw new BadRequestError(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
       if (!(await projects.findById(input.projectId))) throw new NotFoundError('project', input.projectId);
       if (await operators.findByEmail(email)) throw new ConflictError(`an operator with the email ${email} exists`);
@@ -91,7 +113,7 @@ export function makeOperatorUseCases(deps: OperatorDeps) {
         projectId: input.projectId,
         email,
         role: input.role as OperatorRole,
-        passwordHash: await hashPassword(input.password),
+        passwordHash: await hashPassword(input.password ?? random.bytes(32).toString('base64url')),
         createdAt: clock.now(),
         disabledAt: null,
       };
@@ -122,19 +144,21 @@ export function makeOperatorUseCases(deps: OperatorDeps) {
       const found = await operators.findByEmail(normaliseEmail(email));
       if (!found || found.disabledAt !== null) return verifyNothing(password).then(() => undefined);
       if (!(await verifyPassword(found.passwordHash, password))) return undefined;
-      const project = await projects.findWithRules(found.projectId);
-      if (!project) return undefined;
-      const now = clock.now();
-      const token = random.bytes(32).toString('base64url');
-      const expiresAt = new Date(now.getTime() + ttlMs);
-      await db.transaction(async (trx) => {
-        await operators.deleteExpiredSessions(now, trx);
-        await operators.insertSession(
-          { tokenHash: hashToken(token), operatorId: found.id, createdAt: now, expiresAt, lastSeenAt: now },
-          trx,
-        );
-      });
-      return { operator: operatorView(found), project, csrfToken: csrfTokenOf(token), expiresAt, token };
+      return openSession(found);
+    },
+
+    /**
+     * Signs in the operator whose email a provider vouched for (OpenID Connect: the ID token's
+     * `email`, with `email_verified` true); the operator must exist and be active. The refusal
+     * says why, for the sign-in page: no verified email, or no active operator with it.
+     */
+    async signInWith(
+      identity: OidcIdentity,
+    ): Promise<(ConsoleContext & { token: string }) | { refused: 'email_unverified' | 'unknown_operator' }> {
+      if (identity.email === undefined || !identity.emailVerified) return { refused: 'email_unverified' };
+      const found = await operators.findByEmail(normaliseEmail(identity.email));
+      if (!found || found.disabledAt !== null) return { refused: 'unknown_operator' };
+      return (await openSession(found)) ?? { refused: 'unknown_operator' };
     },
 
     /** The signed-in operator of a session token; undefined when the session is unknown, ended or its operator disabled. */

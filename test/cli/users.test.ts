@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { cli } from '../../src/cli/main';
 import { makeReadSecret } from '../../src/cli/users';
+import { verifyPassword } from '../../src/security/passwords';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -73,6 +74,20 @@ describe('trustgate user', () => {
     expect(JSON.parse((await trustgate(['user', 'list', '--project', projectId, '--json'])).stdout)[0].disabled).toBe(
       true,
     );
+  });
+
+  it('when an operator is added --sso-only, then no password is asked and none signs it in (an unusable hash is stored)', async () => {
+    const projectId = await newProject();
+    const r = await trustgate(
+      ['user', 'add', '--project', projectId, '--email', 'sso@example.com', '--role', 'viewer', '--sso-only', '--json'],
+      'never asked',
+    );
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual([]);
+    const row = await testDb.db('operators').where({ email: 'sso@example.com' }).first();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(row.password_hash, 'never asked')).toBe(false);
+    expect(await verifyPassword(row.password_hash, '')).toBe(false);
   });
 
   it('when the role, the email or the password is not acceptable, or the email is taken, then exit 1 and nothing is stored', async () => {

@@ -20,6 +20,7 @@ import { hostingAsns } from '../../src/geo/hosting-asns';
 import { makeNetworkDataStatus } from '../../src/geo/data-age';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
 import { openIpLists, type IpLists } from '../../src/geo/ip-lists';
+import type { OidcSignIn } from '../../src/security/oidc';
 import type { Metrics } from '../../src/telemetry/metrics';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { makeTestDb, type TestDb } from './db';
@@ -63,6 +64,8 @@ export interface TestDeps {
   metrics?: Metrics;
   /** Tracing (src/telemetry/tracing.ts makeTracing); off unless given. */
   tracing?: Tracing;
+  /** The console's OpenID Connect provider (src/security/oidc.ts makeOidcSignIn); off unless given. */
+  oidc?: OidcSignIn;
 }
 
 /** The public base URL of test contexts: every absolute URL the service makes starts with it. */
@@ -98,6 +101,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     publicBaseUrl: extra.publicBaseUrl ?? (() => TEST_BASE_URL),
     ...(extra.metrics ? { metrics: extra.metrics } : {}),
     ...(extra.tracing ? { tracing: extra.tracing } : {}),
+    ...(extra.oidc ? { oidc: extra.oidc } : {}),
   };
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {

@@ -846,6 +846,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/sign-in-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get how operators can sign in
+         * @description What the console's sign-in page offers: the email and password form always, and a
+         *     single sign-on button when the server is configured with an OpenID Connect provider
+         *     (`OIDC_ISSUER`; docs/console-auth.md, "Single sign-on").
+         */
+        get: operations["getConsoleSignInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a single sign-on (OpenID Connect)
+         * @description Sends the browser to the OpenID Connect provider's authorization endpoint (the
+         *     authorization code flow with PKCE `S256`, a `state` and a `nonce`). The three are kept
+         *     until the provider sends the browser back in a cookie of this sign-in only
+         *     (`__Host-tg_oidc`, or `tg_oidc` with `CONSOLE_INSECURE_COOKIE=1`: `HttpOnly`,
+         *     `SameSite=Lax` so that the provider's redirect back carries it, 10 minutes). `404` when
+         *     no provider is configured; `503` when the provider's discovery document cannot be read.
+         */
+        get: operations["startConsoleOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finish a single sign-on (the provider's redirect back)
+         * @description Where the provider sends the browser back (`OIDC_REDIRECT_URL`). The code is exchanged
+         *     at the provider's token endpoint with the PKCE verifier of the sign-in's cookie, and the
+         *     ID token is validated (signature, issuer, audience, expiry, `state`, `nonce`). The
+         *     operator is the active one whose email is the token's `email`, which the provider must
+         *     have verified (`email_verified`); the operator must exist already (`trustgate user add`,
+         *     `--sso-only` for one without a password). Signed in, the answer sets the session cookie
+         *     as `POST /console/login` does and sends the browser to the console; otherwise to the
+         *     console's sign-in page with `sign_in_error` saying why: `expired` (no sign-in under way
+         *     in this browser, or it took over 10 minutes), `refused` (the provider answered an
+         *     error, e.g. the person cancelled), `failed` (the code or the ID token did not check
+         *     out), `email_unverified`, `unknown_operator` (no active operator with that email). The
+         *     sign-in's cookie is cleared either way. A provider may add parameters of its own
+         *     (`session_state`, `iss`, …): they are accepted.
+         */
+        get: operations["finishConsoleOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/evaluation/{request_id}": {
         parameters: {
             query?: never;
@@ -2493,6 +2572,19 @@ export interface components {
              */
             expires_at: string;
         };
+        /** @description How operators can sign in to the console. */
+        ConsoleSignInOptions: {
+            /**
+             * @description Email and password (`POST /console/login`), always offered.
+             * @constant
+             */
+            password: true;
+            /** @description Single sign-on through OpenID Connect (`GET /console/oidc/login`), when configured; else null. */
+            oidc: null | {
+                /** @description The sign-in button's text (`OIDC_LABEL`). */
+                label: string;
+            };
+        };
         /** @description A page of audit events, newest first. */
         AuditEvents: {
             request_id: string;
@@ -3252,6 +3344,15 @@ export interface components {
          *     written, and the request may be sent again.
          */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description No OpenID Connect provider is configured (`OIDC_ISSUER`). */
+        OidcNotConfigured: {
             headers: {
                 [name: string]: unknown;
             };
@@ -5012,6 +5113,103 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsoleSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSignInOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startConsoleOidcSignIn: {
+        parameters: {
+            query?: {
+                /** @description Passed on to the provider (OpenID Connect's `login_hint`), e.g. the email the operator typed. */
+                login_hint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider's authorization URL. */
+            302: {
+                headers: {
+                    /** @description The provider's authorization endpoint with the request's parameters. */
+                    Location?: string;
+                    /** @description The sign-in's cookie (`__Host-tg_oidc=…; Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax`). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["OidcNotConfigured"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider's discovery document could not be read. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finishConsoleOidcSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to the console, signed in or on the sign-in page with `sign_in_error`. */
+            303: {
+                headers: {
+                    /** @description `<base>/console/`, or `<base>/console/?sign_in_error=<reason>`. */
+                    Location?: string;
+                    /** @description The session cookie when signed in (as `POST /console/login` sets it); the sign-in's cookie cleared. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["OidcNotConfigured"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

@@ -626,6 +626,7 @@ test('every statement of an evaluation starts from an index', async () => {
     { fingerprint: fp },
     { ipAddress: s.ip, seenFrom: new Date(NOW.getTime() - 30 * DAY), seenTo: NOW },
     { network: s.block },
+    { emailKey: 'ada@gmail.com', decision: 'Real' as const, list: 'vip', deviceId: s.deviceId },
   ];
   for (const f of accountForms) {
     await repos.search.accounts(p, f, undefined, 50);

@@ -313,26 +313,12 @@ function BacktestResult({ result }: { result: RulesTestResult }) {
       <Title order={3} size="h4">
         Each rule
       </Title>
-      <Scrolling label="Rule matches" minWidth={360}>
-        <Table aria-label="Rule matches">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Rule</Table.Th>
-              <Table.Th>Matched</Table.Th>
-              <Table.Th>Decided</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.rules.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{r.id}</Table.Td>
-                <Table.Td>{r.matched}</Table.Td>
-                <Table.Td>{r.decided}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scrolling>
+      <DataTable
+        label="Rule matches"
+        minWidth={360}
+        headers={['Rule', 'Matched', 'Decided']}
+        rows={result.rules.map((r) => ({ key: r.id, cells: [r.id, r.matched, r.decided] }))}
+      />
 
       <Title order={3} size="h4">
         Against the labels
@@ -347,28 +333,16 @@ function BacktestResult({ result }: { result: RulesTestResult }) {
             Over the {result.labels.labelled} replayed evaluations of labelled accounts; fraud is the positive class (a
             Fake decision, a rule’s match).
           </Text>
-          <Scrolling label="Precision and recall" minWidth={560}>
-            <Table aria-label="Precision and recall">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Row</Table.Th>
-                  <Table.Th>TP</Table.Th>
-                  <Table.Th>FP</Table.Th>
-                  <Table.Th>FN</Table.Th>
-                  <Table.Th>TN</Table.Th>
-                  <Table.Th>Precision</Table.Th>
-                  <Table.Th>Recall</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                <Counts name="Current decisions" counts={result.labels.current} />
-                <Counts name="Draft decisions" counts={result.labels.draft} />
-                {result.labels.rules.map((r) => (
-                  <Counts key={r.id} name={r.id} counts={r} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Scrolling>
+          <DataTable
+            label="Precision and recall"
+            minWidth={560}
+            headers={['Row', 'TP', 'FP', 'FN', 'TN', 'Precision', 'Recall']}
+            rows={[
+              counts('Current decisions', result.labels.current),
+              counts('Draft decisions', result.labels.draft),
+              ...result.labels.rules.map((r) => counts(r.id, r)),
+            ]}
+          />
         </>
       )}
 
@@ -378,75 +352,86 @@ function BacktestResult({ result }: { result: RulesTestResult }) {
       {result.examples.length === 0 ? (
         <Text size="sm">No decision would change.</Text>
       ) : (
-        <Scrolling label="Changed decisions" minWidth={720}>
-          <Table aria-label="Changed decisions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Evaluated</Table.Th>
-                <Table.Th>Account</Table.Th>
-                <Table.Th>Before</Table.Th>
-                <Table.Th>After</Table.Th>
-                <Table.Th>Decided by</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {result.examples.map((x) => (
-                <Table.Tr key={x.request_id}>
-                  <Table.Td>{time(x.created_at)}</Table.Td>
-                  <Table.Td>
-                    {x.account_id ? (
-                      <Anchor component={Link} to={`/accounts/${encodeURIComponent(x.account_id)}`}>
-                        {x.account_id}
-                      </Anchor>
-                    ) : (
-                      'unauthenticated'
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <DecisionBadge decision={x.before} />
-                  </Table.Td>
-                  <Table.Td>
-                    <DecisionBadge decision={x.after} />
-                  </Table.Td>
-                  <Table.Td>
-                    {x.decided_by.source === 'rule'
-                      ? `rule ${x.decided_by.rule}`
-                      : x.decided_by.source === 'list'
-                        ? `list ${x.decided_by.list}`
-                        : x.decided_by.source.replace('_', ' ')}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Scrolling>
+        <DataTable
+          label="Changed decisions"
+          minWidth={720}
+          headers={['Evaluated', 'Account', 'Before', 'After', 'Decided by']}
+          rows={result.examples.map((x) => ({
+            key: x.request_id,
+            cells: [
+              time(x.created_at),
+              x.account_id ? (
+                <Anchor component={Link} to={`/accounts/${encodeURIComponent(x.account_id)}`}>
+                  {x.account_id}
+                </Anchor>
+              ) : (
+                'unauthenticated'
+              ),
+              <DecisionBadge decision={x.before} />,
+              <DecisionBadge decision={x.after} />,
+              x.decided_by.source === 'rule'
+                ? `rule ${x.decided_by.rule}`
+                : x.decided_by.source === 'list'
+                  ? `list ${x.decided_by.list}`
+                  : x.decided_by.source.replace('_', ' '),
+            ],
+          }))}
+        />
       )}
     </Stack>
   );
 }
 
 /**
- * A table that scrolls sideways on a narrow screen: a focusable, labelled region, so that the
- * keyboard can scroll it too (WCAG's scrollable-region-focusable).
+ * A labelled table of header cells and rows, in a region that scrolls sideways on a narrow
+ * screen: focusable and labelled, so that the keyboard scrolls it too (WCAG's
+ * scrollable-region-focusable).
  */
-function Scrolling({ label, minWidth, children }: { label: string; minWidth: number; children: ReactNode }) {
+function DataTable({
+  label,
+  minWidth,
+  headers,
+  rows,
+}: {
+  label: string;
+  minWidth: number;
+  headers: string[];
+  rows: { key: string; cells: ReactNode[] }[];
+}) {
   return (
     <Box role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
-      <Box miw={minWidth}>{children}</Box>
+      <Table aria-label={label} miw={minWidth}>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((h) => (
+              <Table.Th key={h}>{h}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.key}>
+              {r.cells.map((c, i) => (
+                <Table.Td key={i}>{c}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </Box>
   );
 }
 
-function Counts({ name, counts }: { name: string; counts: ConfusionCounts }) {
-  return (
-    <Table.Tr>
-      <Table.Td>{name}</Table.Td>
-      <Table.Td>{counts.true_positives}</Table.Td>
-      <Table.Td>{counts.false_positives}</Table.Td>
-      <Table.Td>{counts.false_negatives}</Table.Td>
-      <Table.Td>{counts.true_negatives}</Table.Td>
-      <Table.Td>{ratio(counts.precision)}</Table.Td>
-      <Table.Td>{ratio(counts.recall)}</Table.Td>
-    </Table.Tr>
-  );
-}
+/** A row of the precision/recall table. */
+const counts = (name: string, c: ConfusionCounts) => ({
+  key: name,
+  cells: [
+    name,
+    c.true_positives,
+    c.false_positives,
+    c.false_negatives,
+    c.true_negatives,
+    ratio(c.precision),
+    ratio(c.recall),
+  ],
+});

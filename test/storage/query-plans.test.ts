@@ -665,7 +665,7 @@ test('every statement of an evaluation starts from an index', async () => {
   expect(failures).toEqual([]);
   // The accounts of one email address are found from its index, never by paging the project in
   // id order (which the known broad read of search.accounts would otherwise let pass).
-  const byEmail = report.filter((r) => r.startsWith('-- search.accounts') && r.includes('a.email_key = ?'));
+  const byEmail = report.filter((r) => r.startsWith('-- search.accounts') && /a\.email_key = (\?|\$\d+)/.test(r));
   expect(byEmail.length).toBeGreaterThan(0);
   for (const r of byEmail) expect(r).toMatch(/accounts_project_id_email_key_index/);
 }, 120_000);

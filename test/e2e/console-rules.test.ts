@@ -66,7 +66,11 @@ beforeAll(async () => {
   ] as const) {
     const answer = await run.signIn(
       { id, email: `${id.replace('-', '')}@example.org` },
-      { device_id: `device-${id}`, ...(id === 'good-1' ? { browser_fingerprint: FINGERPRINT } : {}) },
+      // good-2's device id is its account id: the search box offers both.
+      {
+        device_id: id === 'good-2' ? id : `device-${id}`,
+        ...(id === 'good-1' ? { browser_fingerprint: FINGERPRINT } : {}),
+      },
     );
     if (id === 'good-1') goodSession = answer.session_id;
     const labelled = await request(ctx.app)
@@ -224,11 +228,11 @@ describe('the search box', () => {
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
   test.each([
-    ['an account id', 'good-2', '/accounts/good-2', 'Account good-2'],
+    ['an account id', 'bad-2', '/accounts/bad-2', 'Account bad-2'],
     ['an email', 'Good1@Example.org', `/search?${q({ tab: 'accounts', email: 'Good1@Example.org' })}`, 'good-1'],
     ['an @domain', '@example.org', `/search?${q({ tab: 'accounts', email_domain: 'example.org' })}`, 'bad-2'],
-    ['a bare domain', 'example.org', `/search?${q({ tab: 'accounts', email_domain: 'example.org' })}`, 'bad-2'],
     ['a device id', 'device-bad-1', `/search?${q({ tab: 'sessions', device_id: 'device-bad-1' })}`, 'bad-1'],
+    ['a bare domain', 'example.org', `/search?${q({ tab: 'accounts', email_domain: 'example.org' })}`, 'bad-2'],
     ['a fingerprint', FINGERPRINT, `/search?${q({ tab: 'accounts', fingerprint: FINGERPRINT })}`, 'good-1'],
     ['an IP address', LONDON_IP, `/search?${q({ tab: 'sessions', ip_address: LONDON_IP })}`, 'good-2'],
     ['a network', '81.2.69.0/24', `/search?${q({ tab: 'sessions', network: '81.2.69.0/24' })}`, 'good-2'],
@@ -248,6 +252,20 @@ describe('the search box', () => {
     const rows = page.getByRole('table', { name: 'Sessions' }).locator('tbody tr');
     await rows.first().waitFor();
     await expect(rows.allTextContents()).resolves.toEqual([expect.stringContaining(goodSession)]);
+  });
+
+  test('when an identifier is two things, then the box offers both, and the one chosen opens', async () => {
+    await box().fill('good-2');
+    await box().press('Enter');
+    const matches = page.getByLabel('Matches');
+    await matches.getByRole('link', { name: 'a device' }).waitFor();
+    await expect(matches.getByRole('link').allTextContents()).resolves.toEqual(['an account', 'a device']);
+    await shot(page, 'desktop-search-box-choice');
+    await matches.getByRole('link', { name: 'a device' }).click();
+    await page.waitForURL(
+      (url) => url.pathname + url.search === `/console/search?${q({ tab: 'sessions', device_id: 'good-2' })}`,
+    );
+    await expect(matches.count()).resolves.toBe(0);
   });
 
   test('when nothing has the text, then the box says so and stays', async () => {

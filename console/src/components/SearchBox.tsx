@@ -4,7 +4,7 @@
  * the kind is told). When an identifier is several things at once, a short list to choose from.
  */
 import { Anchor, Button, Group, Popover, Stack, Text, TextInput } from '@mantine/core';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, navigate } from '../router';
 import { classify, resolveIdentifier, type Destination } from './quick-search';
 
@@ -14,6 +14,8 @@ export function SearchBox({ onDone }: { onDone?: () => void }) {
   const [choices, setChoices] = useState<Destination[]>();
   const [message, setMessage] = useState<string>();
   const messageId = useId();
+  /** The latest search: an answer to an earlier one (the operator typed on) is dropped. */
+  const latest = useRef(0);
 
   const go = (to: string) => {
     setChoices(undefined);
@@ -30,15 +32,20 @@ export function SearchBox({ onDone }: { onDone?: () => void }) {
     setMessage(undefined);
     setChoices(undefined);
     const known = classify(value);
-    if (known) return go(known.to);
+    if (known) {
+      latest.current++;
+      return go(known.to);
+    }
+    const search = ++latest.current;
     setBusy(true);
     try {
       const found = await resolveIdentifier(value);
+      if (search !== latest.current) return;
       if (found.length === 1) go(found[0]!.to);
       else if (found.length > 1) setChoices(found);
       else setMessage(`Nothing found for “${value}”: no account, session, device or fingerprint has it.`);
     } finally {
-      setBusy(false);
+      if (search === latest.current) setBusy(false);
     }
   };
 
@@ -63,7 +70,11 @@ export function SearchBox({ onDone }: { onDone?: () => void }) {
               aria-label="Search accounts, sessions, emails, devices and addresses"
               placeholder="Account, email, device, IP, session…"
               value={text}
-              onChange={(e) => setText(e.currentTarget.value)}
+              onChange={(e) => {
+                latest.current++;
+                setBusy(false);
+                setText(e.currentTarget.value);
+              }}
               size="xs"
               w={{ base: '100%', sm: 280 }}
               aria-describedby={message ? messageId : undefined}

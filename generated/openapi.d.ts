@@ -3605,6 +3605,12 @@ export interface components {
         /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
         SearchCountry: components["schemas"]["CountryCode"];
         /**
+         * @description Only the accounts with this email address, compared as linking compares addresses
+         *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
+         *     account of `adal@gmail.com`). Read from the accounts' address index.
+         */
+        SearchEmail: components["schemas"]["Text"];
+        /**
          * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
          *     those authenticated with such an account.
          */
@@ -4408,6 +4414,12 @@ export interface operations {
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
                 /**
+                 * @description Only the accounts with this email address, compared as linking compares addresses
+                 *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
+                 *     account of `adal@gmail.com`). Read from the accounts' address index.
+                 */
+                email?: components["parameters"]["SearchEmail"];
+                /**
                  * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
                  *     those authenticated with such an account.
                  */
@@ -4475,6 +4487,12 @@ export interface operations {
                 to?: components["parameters"]["SearchSeenTo"];
                 /** @description Only the sessions located in this country; for accounts, those whose latest session was (`country`). */
                 country?: components["parameters"]["SearchCountry"];
+                /**
+                 * @description Only the accounts with this email address, compared as linking compares addresses
+                 *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
+                 *     account of `adal@gmail.com`). Read from the accounts' address index.
+                 */
+                email?: components["parameters"]["SearchEmail"];
                 /**
                  * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
                  *     those authenticated with such an account.

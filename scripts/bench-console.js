@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Latency of the console's reads on a seeded history: the Search API (GET /sessions and
-// GET /accounts with the filters a console sends, docs/api-search.md) and the account page
-// (GET /account/{id} with its sessions, GET /sessions?account_id=), p50 and p99 of each.
+// Latency of the console's reads on a seeded history, p50 and p99 of each: every request the
+// shell's search box makes for each kind of text (console/src/components/quick-search.ts: an
+// email, an @domain, an IP address, a network, and an identifier's four probes, a session id's
+// page), the search page's filters (GET /sessions and GET /accounts, docs/api-search.md), and
+// every request the account page makes (GET /account/{id}, its sessions, its linked accounts,
+// an evaluation's receipt, the lists).
 //
 //   npm run build && npm run bench:console [-- --sessions N | --million] [--duration 10]
 //       [--connections 4] [--keep | --reuse <folder>]
@@ -12,8 +15,10 @@
 //    a database a previous run kept (--keep here, or `npm run bench:authenticate -- --keep`).
 // 2. Starts the compiled server as bench-authenticate.js does (its --serve: makeRuntime +
 //    createApp with the production configuration, the rate limit raised), in a process of its own.
-// 3. Reads sample values through the API (accounts, devices, addresses, blocks of the newest
-//    sessions), then loads each scenario with autocannon for --duration seconds over
+// 3. Reads sample values through the API (accounts, emails, devices, addresses, blocks of the
+//    newest sessions; fingerprints as the seeding makes them), authenticates --receipts live
+//    sessions of the seeded history (default 200; each evaluation's request id is a receipt to
+//    read, and each account one with a latest evaluation), then loads each scenario with autocannon for --duration seconds over
 //    --connections connections, every request with the next sample value, and prints the
 //    latencies. The target of issue 20: search and the account page within 300 ms on 1,000,000
 //    sessions on the project's 2-core machine.
@@ -23,6 +28,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { fork } = require('node:child_process');
+const { createHash } = require('node:crypto');
 const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -30,6 +36,8 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'src', 'app.js'))) {
   console.error('bench-console: run `npm run build` first');
   process.exit(1);
 }
+/** Issue 20's target for search and the account page, at the 99th percentile. */
+const TARGET_MS = 300;
 const AUTHENTICATE_BENCH = path.join(__dirname, 'bench-authenticate.js');
 const { prepare } = require(AUTHENTICATE_BENCH);
 
@@ -41,6 +49,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '4' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    receipts: { type: 'string', default: '200' },
   },
 });
 
@@ -82,6 +91,7 @@ async function samples(base, headers) {
   const { accounts } = await get('/accounts?limit=500');
   const distinct = (xs) => [...new Set(xs.filter(Boolean))];
   const domains = distinct(accounts.map((a) => a.account.email?.split('@')[1]));
+  const emails = distinct(accounts.map((a) => a.account.email));
   const accountIds = distinct(sessions.flatMap((s) => s.account_ids));
   const blocks = distinct(sessions.map((s) => s.ip_address.split('.').slice(0, 3).join('.'))).map((b) => `${b}.0/24`);
   if (!accountIds.length) throw new Error('no account in the seeded history');
@@ -91,17 +101,67 @@ async function samples(base, headers) {
     ips: distinct(sessions.map((s) => s.ip_address)),
     blocks: blocks.filter((b) => /^\d+\.\d+\.\d+\.0\/24$/.test(b)),
     domains,
+    emails,
     countries: distinct(sessions.map((s) => s.country_code)),
+    sessions: sessions.map((s) => ({ id: s.session_id, device: s.device_id, start: Date.parse(s.start_time) })),
+    // bench-authenticate.js's seeding: a browser's fingerprint is the first 32 hex digits of sha256('fp-<k>').
+    fingerprints: Array.from({ length: 200 }, (_, k) =>
+      createHash('sha256').update(`fp-${k}`).digest('hex').slice(0, 32),
+    ),
   };
 }
 
+/**
+ * Authenticates `count` live sessions of the seeded history (the next unused ones, as
+ * bench-authenticate.js takes them) and answers their request ids and accounts: the receipts
+ * (GET /evaluation/{request_id}) and the evaluated accounts the account page is measured on.
+ */
+async function evaluateSome(base, headers, bench, count) {
+  const live = bench.live ?? [];
+  const out = { requestIds: [], accountIds: [] };
+  for (let i = 0; i < Math.min(count, live.length); i++) {
+    const res = await fetch(`${base}/session/authenticate?accounts_linked=true`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: live[bench.used++ % live.length],
+    });
+    if (!res.ok) throw new Error(`POST /session/authenticate: ${res.status} ${await res.text()}`);
+    const answer = await res.json();
+    out.requestIds.push(answer.request_id);
+    out.accountIds.push(answer.account.account.id);
+  }
+  if (!out.requestIds.length) throw new Error('no live session to authenticate in the seeded history');
+  return out;
+}
+
 /** The scenarios: a name and the paths its requests take in turn. */
-function scenarios(s, now) {
+function scenarios(s, evaluated, now) {
   const day = 24 * 3_600_000;
   const iso = (ms) => encodeURIComponent(new Date(ms).toISOString());
   const week = `from=${iso(now - 7 * day)}&to=${iso(now)}`;
   const each = (xs, f) => xs.map(f);
+  const e = encodeURIComponent;
+  const accountIds = evaluated.accountIds;
   return [
+    // The shell's search box (quick-search.ts): what each kind of text costs.
+    ['search box: an email, GET /accounts?email=', each(s.emails, (m) => `/accounts?email=${e(m)}`)],
+    ['search box: an @domain, GET /accounts?email_domain=', each(s.domains, (d) => `/accounts?email_domain=${e(d)}`)],
+    // Not an account: answered 400 "Account not found", as the production service answers.
+    ['search box: an identifier, GET /account/{id} (not one)', each(s.devices, (d) => `/account/${e(d)}`), 400],
+    [
+      'search box: an identifier, GET /sessions?device_id=&limit=1',
+      each(s.devices, (d) => `/sessions?device_id=${e(d)}&limit=1`),
+    ],
+    [
+      'search box: an identifier, GET /accounts?fingerprint=&limit=1',
+      each(s.fingerprints, (f) => `/accounts?fingerprint=${f}&limit=1`),
+    ],
+    ['search box: a session id, GET /session/{id}', each(s.sessions, (x) => `/session/${x.id}`)],
+    [
+      "search box: a session's page, GET /sessions?device_id=&from=&to=",
+      each(s.sessions, (x) => `/sessions?device_id=${e(x.device)}&from=${iso(x.start)}&to=${iso(x.start + 1)}`),
+    ],
+    // The search page's filters.
     ['search: GET /sessions (newest)', ['/sessions']],
     ['search: GET /sessions?decision=Fake', ['/sessions?decision=Fake']],
     ['search: GET /sessions?signal=vpn&min_score=0.5', ['/sessions?signal=vpn&min_score=0.5']],
@@ -120,11 +180,21 @@ function scenarios(s, now) {
       each(s.domains, (d) => `/accounts?email_domain=${d}&decision=Real`),
     ],
     ['search: GET /accounts?device_id=', each(s.devices, (d) => `/accounts?device_id=${encodeURIComponent(d)}`)],
-    ['account page: GET /account/{id}', each(s.accountIds, (id) => `/account/${encodeURIComponent(id)}`)],
+    ['search: GET /accounts?fingerprint=', each(s.fingerprints, (f) => `/accounts?fingerprint=${f}`)],
+    ['search: GET /accounts?ip_address=', each(s.ips, (ip) => `/accounts?ip_address=${e(ip)}`)],
+    ['search: GET /accounts?network=', each(s.blocks, (b) => `/accounts?network=${e(b)}`)],
+    ['search: GET /accounts?country=&min_score=0.5', each(s.countries, (c) => `/accounts?country=${c}&min_score=0.5`)],
+    ['search: GET /sessions?list=block', ['/sessions?list=block']],
+    ['search: GET /sessions?email_domain=', each(s.domains, (d) => `/sessions?email_domain=${e(d)}`)],
+    // The account page (AccountPage.tsx), on accounts with a latest evaluation.
+    ['account page: GET /account/{id}', each(accountIds, (id) => `/account/${e(id)}`)],
     [
-      'account page: GET /sessions?account_id=',
-      each(s.accountIds, (id) => `/sessions?account_id=${encodeURIComponent(id)}`),
+      'account page: GET /sessions?account_id=&limit=20',
+      each(accountIds, (id) => `/sessions?account_id=${e(id)}&limit=20`),
     ],
+    ['account page: GET /account/{id}/accounts-linked', each(accountIds, (id) => `/account/${e(id)}/accounts-linked`)],
+    ['account page: GET /evaluation/{request_id}', each(evaluated.requestIds, (r) => `/evaluation/${e(r)}`)],
+    ['account page: GET /list', ['/list']],
   ];
 }
 
@@ -155,7 +225,8 @@ async function main() {
   try {
     const headers = { 'x-api-key': bench.apiKey };
     const s = await samples(server.base, headers);
-    for (const [name, paths] of scenarios(s, bench.seededAt ?? Date.now())) {
+    const evaluated = await evaluateSome(server.base, headers, bench, Number(args.receipts));
+    for (const [name, paths, expected = 200] of scenarios(s, evaluated, bench.seededAt ?? Date.now())) {
       let i = 0;
       const r = await load(autocannon, {
         url: server.base,
@@ -173,10 +244,20 @@ async function main() {
         ],
       });
       const row = { name, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, total: r.requests.total };
-      row.failed = r.non2xx + r.errors + r.timeouts;
+      // Any answer but the expected status is a failure (the search box's probe of an account id that is not one: 400).
+      const unexpected = Object.entries(r.statusCodeStats ?? {})
+        .filter(([code]) => Number(code) !== expected)
+        .reduce((sum, [, { count }]) => sum + count, 0);
+      row.failed = unexpected + r.errors + r.timeouts;
       results.push(row);
       console.log(
-        `${name.padEnd(62)} p50 ${String(row.p50).padStart(5)} ms  p99 ${String(row.p99).padStart(5)} ms  ${row.rps.toFixed(0).padStart(6)} req/s${row.failed ? `  (${row.failed} failed)` : ''}`,
+        `${name.padEnd(66)} p50 ${String(row.p50).padStart(5)} ms  p99 ${String(row.p99).padStart(5)} ms  ${row.rps.toFixed(0).padStart(6)} req/s${row.p99 > TARGET_MS ? '  OVER 300 ms' : ''}${
+          row.failed
+            ? `  (${row.failed} failed: ${Object.entries(r.statusCodeStats ?? {})
+                .map(([code, { count }]) => `${count} × ${code}`)
+                .join(', ')})`
+            : ''
+        }`,
       );
     }
   } finally {
@@ -184,8 +265,9 @@ async function main() {
     await discard(bench);
   }
   const slowest = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+  const over = results.filter((r) => r.p99 > TARGET_MS).length;
   console.log(
-    `\n${bench.n.toLocaleString('en')} sessions, ${bench.dialect}, ${connections} connections, ${duration} s each: slowest p99 ${slowest.p99} ms (${slowest.name}); the target is 300 ms on 1,000,000 sessions`,
+    `\n${bench.n.toLocaleString('en')} sessions, ${bench.dialect}, ${connections} connections, ${duration} s each: slowest p99 ${slowest.p99} ms (${slowest.name}); ${over ? `${over} of ${results.length} over` : 'all within'} the target, ${TARGET_MS} ms on 1,000,000 sessions`,
   );
   if (results.some((r) => r.failed)) process.exitCode = 1;
 }

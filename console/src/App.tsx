@@ -9,6 +9,7 @@ import { api, setCsrfToken, whenSignedOut, type ConsoleSession } from './api';
 import { navigate, useLocation } from './router';
 import { AccountPage } from './pages/AccountPage';
 import { NotFound } from './pages/NotFound';
+import { RulesPage } from './pages/RulesPage';
 import { SearchPage } from './pages/SearchPage';
 import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignInPage';
@@ -65,6 +66,7 @@ export function App() {
 function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/' || path === '/sign-in') return <Redirect to="/search" />;
   if (path === '/search') return <SearchPage />;
+  if (path === '/rules') return <RulesPage operator={operator.operator} />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1]!)} operator={operator.operator} />;
   return <NotFound />;

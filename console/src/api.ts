@@ -11,6 +11,7 @@ type Schemas = components['schemas'];
 export type AccountPage = Schemas['AccountPage'];
 export type AccountResponse = Schemas['AccountResponse'];
 export type AccountSummary = Schemas['AccountSummary'];
+export type ConfusionCounts = Schemas['ConfusionCounts'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];
 export type Decision = Schemas['Decision'];
@@ -19,6 +20,9 @@ export type LabelValue = Schemas['LabelValue'];
 export type LinkedAccount = Schemas['LinkedAccount'];
 export type ListSummary = Schemas['ListSummary'];
 export type Operator = Schemas['Operator'];
+export type RuleDefinition = Schemas['RuleDefinition'];
+export type Rules = Schemas['Rules'];
+export type RulesTestResult = Schemas['RulesTestResult'];
 export type SessionPage = Schemas['SessionPage'];
 export type SessionSummary = Schemas['SessionSummary'];
 export type AccountFilters = NonNullable<paths['/accounts']['get']['parameters']['query']>;
@@ -60,3 +64,6 @@ export function errorMessage(error: unknown, response?: Response): string {
 
 /** Whether an operator of this role may change accounts (lists and labels): analysts and admins (docs/console-auth.md). */
 export const mayAct = (operator: Operator): boolean => operator.role === 'analyst' || operator.role === 'admin';
+
+/** Whether an operator of this role may publish a rules document (putRules: admins; domain/operators.ts). */
+export const mayPublishRules = (operator: Operator): boolean => operator.role === 'admin';

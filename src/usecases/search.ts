@@ -13,6 +13,7 @@ import type {
   SessionSearchQuery,
   SessionSummary,
 } from '../api-types';
+import { emailFacts } from '../domain/email';
 import { ipBlock, normaliseIp } from '../domain/enrichment/ip';
 import { round3 } from '../domain/numbers';
 import { AVERAGED_SIGNALS } from '../domain/scoring';
@@ -124,6 +125,13 @@ function commonFilters(q: SessionSearchQuery | AccountSearchQuery) {
   };
 }
 
+/** An address as the accounts' `email_key` keeps it (the evaluation's own normalisation, usecases/evaluation.ts). */
+function emailKeyOf(email: string): string {
+  const key = emailFacts(email.trim()).normalised;
+  if (!key.includes('@')) throw new BadRequestError('request/query/email must be an email address');
+  return key;
+}
+
 export function accountFilters(q: AccountSearchQuery): AccountFilters {
   const { from, to, ...common } = commonFilters(q);
   return {
@@ -131,6 +139,7 @@ export function accountFilters(q: AccountSearchQuery): AccountFilters {
     ...(from ? { seenFrom: from } : {}),
     ...(to ? { seenTo: to } : {}),
     ...(q.fingerprint !== undefined ? { fingerprint: q.fingerprint } : {}),
+    ...(q.email !== undefined ? { emailKey: emailKeyOf(q.email) } : {}),
   };
 }
 

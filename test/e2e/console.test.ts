@@ -12,35 +12,33 @@
  * http://127.0.0.1, where a __Host- cookie (Secure) is not kept. The clock is the real one: the
  * cookie's expiry is the browser's to check.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import request from 'supertest';
 import type { AuditEvent, OperatorRole } from '../../src/api-types';
-import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
+import {
+  accessibilityViolations,
+  overflows,
+  shot,
+  signInAs,
+  SIZES,
+  watchedContext,
+  type Watch,
+} from '../helpers/console-e2e';
 import { scenario } from '../helpers/evaluation';
 
-const ARTEFACTS = path.join(PACKAGE_ROOT, 'test-artifacts', 'console');
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'correct horse battery staple';
-const SIZES: [string, BrowserContextOptions][] = [
-  ['desktop', { viewport: { width: 1280, height: 800 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
-];
 
 let ctx: TestContext;
 let trustgate: Listening;
 let browser: Browser;
 const operators: Partial<Record<OperatorRole, { id: string; email: string }>> = {};
-/** Uncaught errors and console errors of every page (a CSP violation is one). */
-const pageErrors: string[] = [];
-/** Every request a page made to another origin than Trustgate's. */
-const elsewhere: string[] = [];
+/** Uncaught errors and console errors of every page (a CSP violation is one), and requests to other origins. */
+const watch: Watch = { pageErrors: [], elsewhere: [] };
+const { pageErrors, elsewhere } = watch;
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTEFACTS, { recursive: true });
   ctx = await makeTestContext({ consoleInsecureCookie: true, trustProxy: 'loopback' });
   ctx.clock.set(new Date());
   for (const role of ['analyst', 'viewer'] as const) {
@@ -66,59 +64,13 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  context.setDefaultTimeout(10_000);
-  context.on('page', (p) => {
-    p.on('pageerror', (e) => pageErrors.push(e.message));
-    p.on('console', (m) => {
-      // Chromium logs every 4xx answer as an error: the tests cause some (a wrong password, a bad filter); 5xx are counted below.
-      if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text()))
-        pageErrors.push(m.text());
-    });
-    p.on('response', (r) => {
-      if (r.status() >= 500) pageErrors.push(`${r.status()} ${r.url()}`);
-    });
-  });
-  context.on('request', (r) => {
-    if (new URL(r.url()).origin !== trustgate.origin) elsewhere.push(r.url());
-  });
-  return context;
-}
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
-
-/** Whether the page is wider than the window (a phone would scroll sideways). */
-const overflows = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-
-async function signIn(page: Page, role: OperatorRole) {
-  await page.goto(`${trustgate.origin}/console`);
-  await page.getByLabel('Email').fill(operators[role]!.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/console/search');
-}
+const newContext = (options: BrowserContextOptions = {}) => watchedContext(browser, trustgate.origin, watch, options);
+const signIn = (page: Page, role: OperatorRole) => signInAs(page, trustgate.origin, operators[role]!.email, PASSWORD);
 
 /** The account's decision from a new evaluation through the API (a machine's call, with the key). */
 async function evaluate(accountId: string) {
   const res = await scenario(ctx).signIn({ id: accountId, email: 'shopper0@example.org' });
   return res.decision;
-}
-
-/** axe-core's WCAG 2 A and AA violations on the page, by rule id and the nodes' targets. */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('an analyst', () => {

@@ -274,6 +274,24 @@ describe('authorisation of operators', () => {
     expect(event).toMatchObject({ actor: `operator:${s.id}`, action: 'project.updated' });
   });
 
+  test('when an admin publishes rules, then the audit names the operator as the actor', async () => {
+    const s = await operatorOf('admin');
+    const put = await request(ctx.app)
+      .put('/rules')
+      .set('cookie', s.cookie)
+      .set('x-csrf-token', s.csrf)
+      .send({ expected_version: 0, rules: [] });
+    expect(put.status).toBe(200);
+    expect(put.body.version).toBe(1);
+    const audit = await request(ctx.app).get('/audit').set('cookie', s.cookie);
+    const [event] = audit.body.events as AuditEvent[];
+    expect(event).toMatchObject({
+      actor: `operator:${s.id}`,
+      action: 'rules.updated',
+      changes: [{ field: 'rules_version', before: 0, after: 1 }],
+    });
+  });
+
   test('when the CSRF token is missing, wrong or another session’s, then 403 and nothing changes', async () => {
     const s = await operatorOf('admin');
     const other = await signIn(s.email);

@@ -224,6 +224,12 @@ describe('listAccounts', () => {
       { email_domain: 'gmail.com', decision: 'Real' },
       (a: ModelAccount) => a.domain === 'gmail.com' && a.decision === 'Real',
     ],
+    ['email (any case)', { email: 'USER4@Acme.com' }, (a: ModelAccount) => a.id === 'acct-0004'],
+    [
+      'email (a provider alias) and decision',
+      { email: 'User.3+promo@gmail.com', decision: 'Real' },
+      (a: ModelAccount) => a.id === 'acct-0003',
+    ],
     ['country', { country: 'FR' }, (a: ModelAccount) => latest(a).country === 'FR'],
     ['device_id', { device_id: 'device-3' }, (a: ModelAccount) => a.sessions.some((s) => s.deviceId === 'device-3')],
     [
@@ -618,6 +624,8 @@ describe('bad input', () => {
     ['/accounts', { signal: 'vpn' }, 'signal'],
     ['/accounts', { ip_address: '300.1.1.1' }, 'ip_address'],
     ['/accounts', { network: '81.2.3.0/16' }, 'network'],
+    ['/accounts', { email: 'no-at-sign' }, 'email'],
+    ['/sessions', { email: 'user1@gmail.com' }, 'email'],
     ['/sessions', { network: 'nonsense' }, 'network'],
     ['/sessions', { from: 'yesterday' }, 'from'],
     ['/sessions', { from: '2026-11-20T00:00:00Z', to: '2026-11-19T00:00:00Z' }, 'from'],
@@ -638,6 +646,8 @@ describe('bad input', () => {
 describe('through the real evaluation path', () => {
   test('when a session is authenticated, then the searches find it with the evaluation it got', async () => {
     const evaluated = await scenario(ctx).signIn({ id: 'real-user', email: 'Real.User@RealPath.test' });
+    const byEmail = await get('/accounts', { email: ' real.user@realpath.test ' });
+    expect((byEmail.body as AccountPage).accounts.map((a) => a.account.id)).toEqual(['real-user']);
     const accountsRes = await get('/accounts', { email_domain: 'realpath.test' });
     expect(accountsRes.status).toBe(200);
     expect((accountsRes.body as AccountPage).accounts).toEqual([

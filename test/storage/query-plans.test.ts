@@ -626,6 +626,7 @@ test('every statement of an evaluation starts from an index', async () => {
     { fingerprint: fp },
     { ipAddress: s.ip, seenFrom: new Date(NOW.getTime() - 30 * DAY), seenTo: NOW },
     { network: s.block },
+    { emailKey: 'ada@gmail.com', decision: 'Real' as const, list: 'vip', deviceId: s.deviceId },
   ];
   for (const f of accountForms) {
     await repos.search.accounts(p, f, undefined, 50);
@@ -662,6 +663,11 @@ test('every statement of an evaluation starts from an index', async () => {
     );
   }
   expect(failures).toEqual([]);
+  // The accounts of one email address are found from its index, never by paging the project in
+  // id order (which the known broad read of search.accounts would otherwise let pass).
+  const byEmail = report.filter((r) => r.startsWith('-- search.accounts') && /a\.email_key = (\?|\$\d+)/.test(r));
+  expect(byEmail.length).toBeGreaterThan(0);
+  for (const r of byEmail) expect(r).toMatch(/accounts_project_id_email_key_index/);
 }, 120_000);
 
 test('every statement of a retention pass starts from an index', async () => {

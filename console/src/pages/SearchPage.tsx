@@ -66,6 +66,7 @@ const FIELDS: Record<Kind, Field[]> = {
     MAX_SCORE,
     EMAIL_DOMAIN,
     ...MORE,
+    { name: 'email', label: 'Email', kind: 'text', placeholder: 'ada@example.com' },
     { name: 'fingerprint', label: 'Fingerprint', kind: 'text' },
   ],
   sessions: [

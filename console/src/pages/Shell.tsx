@@ -3,13 +3,17 @@
  * what, Sign out) and the navigation, which folds behind a menu button on a phone. Later
  * pages (overview, review queue, rules, webhooks) add a link to NAV.
  */
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Operator } from '../api';
+import { SearchBox } from '../components/SearchBox';
 import { Link, useLocation } from '../router';
 
-const NAV = [{ to: '/search', label: 'Search', matches: (p: string) => p === '/search' || p.startsWith('/accounts/') }];
+const NAV = [
+  { to: '/search', label: 'Search', matches: (p: string) => p === '/search' || p.startsWith('/accounts/') },
+  { to: '/rules', label: 'Rules', matches: (p: string) => p === '/rules' },
+];
 
 export function Shell({
   operator,
@@ -36,6 +40,9 @@ export function Shell({
               Trustgate
             </Title>
           </Group>
+          <Box visibleFrom="sm">
+            <SearchBox />
+          </Box>
           <Group gap="sm" wrap="nowrap">
             <Text size="sm" visibleFrom="xs" data-testid="signed-in-as">
               {operator.email} ({operator.role})
@@ -47,6 +54,9 @@ export function Shell({
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+        <Box hiddenFrom="sm" mb="xs">
+          <SearchBox onDone={close} />
+        </Box>
         {NAV.map((item) => (
           <NavLink
             key={item.to}

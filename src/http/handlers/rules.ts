@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import type { Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../../api-types';
 import type { RulesUseCases } from '../../usecases/rules';
-import { projectOf } from '../context';
+import { actorOf, projectOf } from '../context';
 
 export function makeRulesHandlers(rules: RulesUseCases) {
   return {
@@ -14,9 +14,8 @@ export function makeRulesHandlers(rules: RulesUseCases) {
       res.json(await rules.test(projectOf(req).id, req.body, req.requestId));
     },
     async putRules(req: Request<Record<string, string>, unknown, RulesDocument>, res: Response) {
-      // The security handler has checked the key: it is there (only its hash is recorded).
-      const apiKey = req.header('x-api-key') ?? '';
-      const stored = await rules.replace(projectOf(req).id, req.body, { apiKey }, req.requestId);
+      // The key's hash or the console operator's id is recorded (actorOf), never the key.
+      const stored = await rules.replace(projectOf(req).id, req.body, actorOf(req), req.requestId);
       const body: Rules = { request_id: req.requestId, ...stored };
       res.json(body);
     },

@@ -31,6 +31,8 @@ export interface AccountFilters {
   seenTo?: Date;
   country?: string;
   emailDomain?: string;
+  /** The address as email_key keeps it (normalised). */
+  emailKey?: string;
   deviceId?: string;
   fingerprint?: string;
   ipAddress?: string;
@@ -163,7 +165,13 @@ export function makeSearchRepository(db: Knex) {
     let key: string;
     const where: Sql[] = [];
     const identifier = (['deviceId', 'fingerprint'] as const).find((k) => f[k] !== undefined);
-    if (identifier) {
+    if (f.emailKey !== undefined) {
+      // An address is one account's or a few's: its index (project_id, email_key), the few sorted by id.
+      used.add('emailKey');
+      from = pg ? 'accounts a' : 'accounts a INDEXED BY accounts_project_id_email_key_index';
+      key = 'a.id';
+      where.push({ sql: 'a.project_id = ? AND a.email_key = ?', bindings: [projectId, f.emailKey] });
+    } else if (identifier) {
       used.add(identifier);
       from = 'identifier_accounts i';
       key = 'i.account_id';

@@ -11,6 +11,13 @@ type Schemas = components['schemas'];
 export type AccountPage = Schemas['AccountPage'];
 export type AccountResponse = Schemas['AccountResponse'];
 export type AccountSummary = Schemas['AccountSummary'];
+export type AccountVerification = Schemas['AccountVerification'];
+export type EmailIntelligence = Schemas['EmailIntelligence'];
+export type EvaluationReceipt = Schemas['EvaluationReceipt'];
+export type MatchType = Schemas['MatchType'];
+export type ScoreBreakdown = Schemas['ScoreBreakdown'];
+export type Session = Schemas['Session'];
+export type SignalAverages = Schemas['SignalAverages'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type Decision = Schemas['Decision'];
 export type ErrorBody = Schemas['ErrorBody'];
@@ -59,3 +66,5 @@ export function errorMessage(error: unknown, response?: Response): string {
 
 /** Whether an operator of this role may change accounts (lists and labels): analysts and admins (docs/console-auth.md). */
 export const mayAct = (operator: Operator): boolean => operator.role === 'analyst' || operator.role === 'admin';
+/** Whether an operator of this role may erase accounts: admins only (deleteAccount, domain/operators.ts). */
+export const mayErase = (operator: Operator): boolean => operator.role === 'admin';

@@ -344,6 +344,8 @@ export interface paths {
          * Erase an account
          * @description Erases the account's personal data (identifiers, names, metadata), its links to
          *     sessions and its list memberships. The sessions themselves stay, without the account.
+         *     The erasure is recorded in the audit log as `account.erased` (in the same transaction;
+         *     without the account id or any of its data).
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -383,6 +385,33 @@ export interface paths {
          * @description The same linked accounts that `POST /session/authenticate?accounts_linked=true` reports, strongest first.
          */
         get: operations["getAccountLinkedAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's verification sessions
+         * @description The account's Face Match and ID Check sessions, newest first (at most `limit`): how
+         *     each ended, the result's decision, risk score and risk flags, and its captured images
+         *     as signed URLs valid for 5 minutes (`/media/{id}?expires=…&signature=…`: an HMAC over
+         *     the image's id and the expiry with the server's media key; no API key or cookie is
+         *     needed to fetch one, and it is refused once expired or altered). Images erased with
+         *     the account, or by the project's `retention_verification_media_days`, are gone:
+         *     `media_erased` is then true and `images` empty. An unknown account is a `400`
+         *     (`Account not found`); an erased one has no sessions left to show.
+         */
+        get: operations["listAccountVerifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1327,6 +1356,15 @@ export interface components {
             account_score?: components["schemas"]["Score"];
             /** @description The risk signals its latest evaluation raised; empty before its first. */
             risk_signals: components["schemas"]["RiskSignalName"][];
+            /**
+             * @description The `request_id` of its latest evaluation, whose receipt `GET /evaluation/{request_id}`
+             *     gives; absent before its first and once the receipt is forgotten (the account erased).
+             */
+            evaluation_request_id?: components["schemas"]["RequestId"];
+            /** @description Where its IP address is located (`location.latitude`, to 4 decimals), when it is. */
+            latitude?: number;
+            /** @description Where its IP address is located (`location.longitude`, to 4 decimals), when it is. */
+            longitude?: number;
         };
         /** @description A page of sessions; `next_cursor` is null on the last page. */
         SessionPage: {
@@ -2111,6 +2149,45 @@ export interface components {
             /** @constant */
             success: true;
         };
+        /** @description An account's verification sessions, newest first. */
+        AccountVerifications: {
+            request_id: string;
+            account_id: string;
+            verifications: components["schemas"]["AccountVerification"][];
+        };
+        /**
+         * @description One verification session of the account: its state, how it ended (`outcome`: `success`
+         *     or the webhook's error code; null while open), the result's decision, risk score and
+         *     flags (absent without a result: not ended, failed, or erased), and its images.
+         */
+        AccountVerification: {
+            session_id: components["schemas"]["SessionId"];
+            type: components["schemas"]["VerificationType"];
+            /** @enum {string} */
+            state: "open" | "ended";
+            outcome: string | null;
+            decision?: components["schemas"]["Decision"];
+            risk_score?: components["schemas"]["Score"];
+            risk_flags: components["schemas"]["RiskFlag"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @description The images and result were erased (retention or the account's erasure). */
+            media_erased: boolean;
+            /** @description The newest capture of each kind, as a signed URL valid for 5 minutes. */
+            images: components["schemas"]["VerificationImage"][];
+        };
+        VerificationImage: {
+            kind: components["schemas"]["CaptureKind"];
+            /**
+             * Format: uri
+             * @description The image, on the configured public base URL; no credentials needed until `expires_at`.
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
         /** @description The ids of an account's sessions, newest first. */
         AccountSessions: {
             request_id: string;
@@ -2516,9 +2593,12 @@ export interface components {
              *     per membership; adding to a standard list removes it from the other two). Lists changed by an
              *     evaluation (authenticate's `lists`, rules' list actions) are not audited: their
              *     `list.account_added` / `list.account_removed` webhooks report them.
+             *     `account.erased`: an account erased (`DELETE /account/{account_id}`); it names neither
+             *     the account nor anything about it (the account id is personal data), only who erased
+             *     one and when, and the request; its `changes` are empty.
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased";
             /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
@@ -4279,6 +4359,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountLinks"];
+                };
+            };
+            400: components["responses"]["AccountOrListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccountVerifications: {
+        parameters: {
+            query?: {
+                /** @description How many sessions to return. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's verification sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountVerifications"];
                 };
             };
             400: components["responses"]["AccountOrListBadRequest"];

@@ -172,6 +172,7 @@ export function createApp(deps: AppDeps): Express {
   app.delete('/account/:account_id', account.deleteAccount);
   app.get('/account/:account_id/sessions', account.getAccountSessions);
   app.get('/account/:account_id/accounts-linked', account.getAccountLinkedAccounts);
+  app.get('/account/:account_id/verifications', account.listAccountVerifications);
   app.post('/account/:account_id/label', account.labelAccount);
   app.get('/account/:account_id/labels', account.listAccountLabels);
   app.get('/labels/report', account.getLabelReport);

@@ -246,6 +246,7 @@ export function makeServices(edges: EdgeDeps) {
       ...repos,
       evaluation,
       forgetVerifications: verification.forgetAccount,
+      mediaUrls,
       webhooksQueued: webhookWake.wake,
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),

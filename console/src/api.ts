@@ -12,6 +12,13 @@ export type AccountPage = Schemas['AccountPage'];
 export type AccountResponse = Schemas['AccountResponse'];
 export type AccountSummary = Schemas['AccountSummary'];
 export type ConfusionCounts = Schemas['ConfusionCounts'];
+export type AccountVerification = Schemas['AccountVerification'];
+export type EmailIntelligence = Schemas['EmailIntelligence'];
+export type EvaluationReceipt = Schemas['EvaluationReceipt'];
+export type MatchType = Schemas['MatchType'];
+export type ScoreBreakdown = Schemas['ScoreBreakdown'];
+export type Session = Schemas['Session'];
+export type SignalAverages = Schemas['SignalAverages'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];
 export type Decision = Schemas['Decision'];
@@ -67,3 +74,5 @@ export const mayAct = (operator: Operator): boolean => operator.role === 'analys
 
 /** Whether an operator of this role may publish a rules document (putRules: admins; domain/operators.ts). */
 export const mayPublishRules = (operator: Operator): boolean => operator.role === 'admin';
+/** Whether an operator of this role may erase accounts: admins only (deleteAccount, domain/operators.ts). */
+export const mayErase = (operator: Operator): boolean => operator.role === 'admin';

@@ -50,6 +50,8 @@ export const OPERATION_ROLES = {
   deleteAccount: 'admin',
   getAccountSessions: 'viewer',
   getAccountLinkedAccounts: 'viewer',
+  // The images come as 5-minute signed URLs; reading them is a read like the account's own data.
+  listAccountVerifications: 'viewer',
   labelAccount: 'analyst',
   listAccountLabels: 'viewer',
   getLabelReport: 'viewer',

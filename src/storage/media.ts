@@ -15,6 +15,8 @@ import { constantTimeEqual, type SecretBox } from '../security/secrets';
 export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 /** Signed media URLs are valid this long. */
 export const MEDIA_URL_LIFETIME_MS = 60 * 60_000;
+/** The console's signed media URLs (GET /account/{account_id}/verifications) are valid this long. */
+export const CONSOLE_MEDIA_URL_LIFETIME_MS = 5 * 60_000;
 
 /** The image type from the magic bytes: JPEG FF D8 FF, PNG 89 50 4E 47, WEBP RIFF....WEBP. */
 export function sniffImage(bytes: Buffer): ImageType | undefined {
@@ -136,12 +138,18 @@ export function makeMediaUrls(store: MediaStore, clock: Clock, publicBaseUrl: ()
   async function sign(url: string): Promise<string> {
     const id = /\/media\/([0-9a-f-]{36})$/.exec(url)?.[1];
     if (!id) throw new Error(`not a stored media URL: ${url}`);
-    const expires = Math.floor((clock.now().getTime() + MEDIA_URL_LIFETIME_MS) / 1000);
-    return `${unsigned(id)}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
+    return (await signId(id, MEDIA_URL_LIFETIME_MS)).url;
+  }
+  /** The media `id`'s URL signed for `lifetimeMs` from now (whole seconds, rounded down), and when it expires. */
+  async function signId(id: string, lifetimeMs: number): Promise<{ url: string; expiresAt: Date }> {
+    const expires = Math.floor((clock.now().getTime() + lifetimeMs) / 1000);
+    const url = `${unsigned(id)}?expires=${expires}&signature=${signatureOf(await store.signingKey(), id, expires)}`;
+    return { url, expiresAt: new Date(expires * 1000) };
   }
   return {
     unsigned,
     sign,
+    signId,
     /** The image behind a signed URL; 403 when the URL is expired or altered. */
     async open(id: string, expires: unknown, signature: unknown): Promise<StoredMedia> {
       const forbidden = new ForbiddenError('The media URL is expired or its signature is not valid');

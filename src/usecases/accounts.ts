@@ -5,22 +5,27 @@ import type {
   AccountResponse,
   AccountSessions,
   AccountInput,
+  AccountVerification,
+  AccountVerifications,
+  Decision,
   StoredAccount,
 } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import type { Db } from '../storage/db';
+import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
+import type { VerificationRepository } from '../storage/repositories/verifications';
 import type { Project } from '../storage/repositories/projects';
 import type { Outbox } from '../webhooks/outbox';
 import type { EvaluationUseCases } from './evaluation';
 import { labelOf } from './labels';
-import type { Actor } from './actor';
+import { actorName, type Actor } from './actor';
 import { changeMemberships } from './list-events';
 
 export interface AccountDeps {
@@ -42,6 +47,16 @@ export interface AccountDeps {
   webhooksQueued(): void;
   /** Erases the account's verification data (results, images, enrolled face and document); true when there was some. */
   forgetVerifications(projectId: string, accountId: string): Promise<boolean>;
+  /** The account's verification sessions are read here, their images signed by mediaUrls. */
+  verifications: VerificationRepository;
+  mediaUrls: MediaUrls;
+}
+
+/** What the account page shows of a stored verification result (the rest is the webhook's). */
+interface ResultSummary {
+  decision?: Decision;
+  risk_score?: number;
+  risk_flags?: AccountVerification['risk_flags'];
 }
 
 /** An account's members as the Account and Search APIs report them (`StoredAccount`). */
@@ -135,13 +150,31 @@ export function makeAccountUseCases(deps: AccountDeps) {
       return view(project, await found(project, id), requestId);
     },
 
-    /** Erases the account: its personal data, links, memberships and labels (whose notes are personal data). */
-    async delete(project: Project, id: string, requestId: string): Promise<AccountDeleted> {
+    /**
+     * Erases the account: its personal data, links, memberships and labels (whose notes are
+     * personal data). The erasure is audited as `account.erased` in its transaction, naming who
+     * erased and the request, never the account (its id is personal data).
+     */
+    async delete(project: Project, id: string, actor: Actor, requestId: string): Promise<AccountDeleted> {
       const verified = await deps.forgetVerifications(project.id, id);
       // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
       const deleted = await db.transaction(async (trx) => {
         await receipts.deleteForAccount(project.id, id, trx);
-        return eraseAccount(deps, project.id, id, trx);
+        const erased = await eraseAccount(deps, project.id, id, trx);
+        if (erased || verified)
+          await deps.auditEvents.insert(
+            {
+              id: deps.random.uuid(),
+              projectId: project.id,
+              actor: actorName(actor),
+              action: 'account.erased',
+              requestId,
+              changes: [],
+              createdAt: clock.now(),
+            },
+            trx,
+          );
+        return erased;
       });
       if (!deleted && !verified) throw new AccountNotFoundError();
       return { request_id: requestId, account_id: id, success: true };
@@ -151,6 +184,40 @@ export function makeAccountUseCases(deps: AccountDeps) {
       await found(project, id);
       const rows = await deps.facts.accountSessions(project.id, id, limit);
       return { request_id: requestId, account_id: id, sessions: rows.map((r) => r.id) };
+    },
+
+    /** The account's verification sessions, newest first, their images signed for 5 minutes. */
+    async verifications(project: Project, id: string, limit: number, requestId: string): Promise<AccountVerifications> {
+      await found(project, id);
+      const records = await deps.verifications.ofAccount(project.id, id, limit);
+      const captures = await deps.verifications.latestCapturesOf(records.map((r) => r.id));
+      const verifications = await Promise.all(
+        records.map(async (r): Promise<AccountVerification> => {
+          const result = (r.result ?? {}) as ResultSummary;
+          const images = r.mediaErased
+            ? []
+            : await Promise.all(
+                (captures.get(r.id) ?? []).map(async (c) => {
+                  const signed = await deps.mediaUrls.signId(c.mediaId, CONSOLE_MEDIA_URL_LIFETIME_MS);
+                  return { kind: c.kind, url: signed.url, expires_at: signed.expiresAt.toISOString() };
+                }),
+              );
+          return {
+            session_id: r.id,
+            type: r.type,
+            state: r.state,
+            outcome: r.outcome ?? null,
+            ...(result.decision ? { decision: result.decision } : {}),
+            ...(typeof result.risk_score === 'number' ? { risk_score: result.risk_score } : {}),
+            risk_flags: result.risk_flags ?? [],
+            created_at: r.createdAt.toISOString(),
+            ended_at: r.endedAt ? r.endedAt.toISOString() : null,
+            media_erased: r.mediaErased,
+            images,
+          };
+        }),
+      );
+      return { request_id: requestId, account_id: id, verifications };
     },
 
     async linked(project: Project, id: string, requestId: string): Promise<AccountLinks> {

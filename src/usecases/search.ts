@@ -192,6 +192,9 @@ function raisedSignals(riskScores: string | null): RiskSignalName[] {
   return SIGNALS.filter((s) => (s === 'spoofed_ip' ? spoofedIp : (scores[s] ?? 0) >= ON_THRESHOLD));
 }
 
+/** A stored coordinate to 4 decimals (about 11 m): PostgreSQL keeps them as `real`, whose last digits are noise. */
+const coordinate = (value: number | string) => Math.round(Number(value) * 1e4) / 1e4;
+
 function sessionSummary(row: SessionSearchRow, accountIds: string[]): SessionSummary {
   return {
     session_id: row.id,
@@ -204,6 +207,10 @@ function sessionSummary(row: SessionSearchRow, accountIds: string[]): SessionSum
     ...(row.decision ? { decision: row.decision as Decision } : {}),
     ...(row.account_score != null ? { account_score: round3(Number(row.account_score)) } : {}),
     risk_signals: raisedSignals(row.risk_scores),
+    ...(row.evaluation_request_id ? { evaluation_request_id: row.evaluation_request_id } : {}),
+    ...(row.latitude != null && row.longitude != null
+      ? { latitude: coordinate(row.latitude), longitude: coordinate(row.longitude) }
+      : {}),
   };
 }
 

@@ -12,31 +12,16 @@
  * http://127.0.0.1, where a __Host- cookie (Secure) is not kept. The clock is the real one: the
  * cookie's expiry is the browser's to check.
  */
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import type { AuditEvent, OperatorRole } from '../../src/api-types';
 import { makeTestContext, type TestContext } from '../helpers/app';
-import { launchChromium, listen, type Listening } from '../helpers/browser';
-import {
-  accessibilityViolations,
-  overflows,
-  shot,
-  signInAs,
-  SIZES,
-  watchedContext,
-  type Watch,
-} from '../helpers/console-e2e';
+import { checkPage, consoleBrowser, PASSWORD, shot, SIZES, type ConsoleBrowser } from '../helpers/console-e2e';
 import { scenario } from '../helpers/evaluation';
 
-const PASSWORD = 'correct horse battery staple';
-
 let ctx: TestContext;
-let trustgate: Listening;
-let browser: Browser;
+let harness: ConsoleBrowser;
 const operators: Partial<Record<OperatorRole, { id: string; email: string }>> = {};
-/** Uncaught errors and console errors of every page (a CSP violation is one), and requests to other origins. */
-const watch: Watch = { pageErrors: [], elsewhere: [] };
-const { pageErrors, elsewhere } = watch;
 
 beforeAll(async () => {
   ctx = await makeTestContext({ consoleInsecureCookie: true, trustProxy: 'loopback' });
@@ -54,18 +39,16 @@ beforeAll(async () => {
       first_name: 'Ada',
       last_name: 'Lovelace',
     });
-  trustgate = await listen(ctx.app);
-  browser = await launchChromium();
+  harness = await consoleBrowser(ctx.app);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await trustgate?.close();
+  await harness?.close();
   await ctx?.close();
 });
 
-const newContext = (options: BrowserContextOptions = {}) => watchedContext(browser, trustgate.origin, watch, options);
-const signIn = (page: Page, role: OperatorRole) => signInAs(page, trustgate.origin, operators[role]!.email, PASSWORD);
+const newContext: ConsoleBrowser['newContext'] = (options) => harness.newContext(options);
+const signIn = (page: Page, role: OperatorRole) => harness.signIn(page, operators[role]!.email);
 
 /** The account's decision from a new evaluation through the API (a machine's call, with the key). */
 async function evaluate(accountId: string) {
@@ -83,7 +66,7 @@ describe('an analyst', () => {
   afterAll(() => context?.close());
 
   test('when the password is wrong, then one message for it, and nothing else shows', async () => {
-    await page.goto(`${trustgate.origin}/console`);
+    await page.goto(`${harness.origin}/console`);
     await page.getByLabel('Email').fill(operators.analyst!.email);
     await page.getByRole('textbox', { name: 'Password' }).fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -108,7 +91,7 @@ describe('an analyst', () => {
   });
 
   test('when the sign-in form is used with the keyboard alone, then Tab reaches email, password and the button, and Enter signs in', async () => {
-    await page.goto(`${trustgate.origin}/console`);
+    await page.goto(`${harness.origin}/console`);
     await page.getByLabel('Email').waitFor();
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.getAttribute('type'))).resolves.toBe('email');
@@ -160,7 +143,7 @@ describe('an analyst', () => {
   });
 
   test('when the analyst opens an account, adds it to the block list and labels it fraud, then its next evaluation is Fake and the audit names the operator', async () => {
-    await page.goto(`${trustgate.origin}/console/search?tab=accounts`);
+    await page.goto(`${harness.origin}/console/search?tab=accounts`);
     await page.getByRole('table', { name: 'Accounts' }).getByRole('link', { name: 'shopper-0' }).click();
     await page.waitForURL('**/console/accounts/shopper-0');
     await page.getByRole('heading', { name: 'Account shopper-0' }).waitFor();
@@ -206,10 +189,9 @@ describe('an analyst', () => {
   test('when the analyst signs out, then the sign-in page, and the session no longer answers', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const me = await page.request.get(`${trustgate.origin}/console/me`);
+    const me = await page.request.get(`${harness.origin}/console/me`);
     expect(me.status()).toBe(401);
-    expect(pageErrors).toEqual([]);
-    expect(elsewhere).toEqual([]);
+    harness.expectNothingAmiss();
   });
 });
 
@@ -219,7 +201,7 @@ describe('a viewer', () => {
     try {
       const page = await context.newPage();
       await signIn(page, 'viewer');
-      await page.goto(`${trustgate.origin}/console/accounts/shopper-1`);
+      await page.goto(`${harness.origin}/console/accounts/shopper-1`);
       await page.getByRole('heading', { name: 'Account shopper-1' }).waitFor();
       await page.getByRole('heading', { name: /Linked accounts/ }).waitFor();
       for (const name of ['Label fraud', 'Label legit', 'Add', 'Confirm'])
@@ -238,8 +220,7 @@ describe('a viewer', () => {
       expect(status).toBe(403);
       const account = await request(ctx.app).get('/account/shopper-1').set('x-api-key', ctx.project.api_key);
       expect(account.body.lists).toEqual([]);
-      expect(pageErrors).toEqual([]);
-      expect(elsewhere).toEqual([]);
+      harness.expectNothingAmiss();
     } finally {
       await context.close();
     }
@@ -252,17 +233,13 @@ describe.each(SIZES)('every page on a %s', (size, options) => {
     const context = await newContext({ ...options, bypassCSP: true });
     try {
       const page = await context.newPage();
-      await page.goto(`${trustgate.origin}/console`);
+      await page.goto(`${harness.origin}/console`);
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      await shot(page, `${size}-sign-in`);
-      expect(await overflows(page)).toBe(false);
-      await expect(accessibilityViolations(page)).resolves.toEqual([]);
+      await checkPage(page, `${size}-sign-in`);
 
       await signIn(page, 'analyst');
       await page.getByRole('table', { name: 'Accounts' }).getByRole('link', { name: 'shopper-2' }).waitFor();
-      await shot(page, `${size}-search`);
-      expect(await overflows(page)).toBe(false);
-      await expect(accessibilityViolations(page)).resolves.toEqual([]);
+      await checkPage(page, `${size}-search`);
 
       if (size === 'phone') {
         await page.getByRole('button', { name: 'Navigation' }).click();
@@ -271,14 +248,11 @@ describe.each(SIZES)('every page on a %s', (size, options) => {
         await page.getByRole('button', { name: 'Navigation' }).click();
       }
 
-      await page.goto(`${trustgate.origin}/console/accounts/shopper-2`);
+      await page.goto(`${harness.origin}/console/accounts/shopper-2`);
       await page.getByRole('heading', { name: 'Account shopper-2' }).waitFor();
       await page.getByRole('heading', { name: /Linked accounts/ }).waitFor();
-      await shot(page, `${size}-account`);
-      expect(await overflows(page)).toBe(false);
-      await expect(accessibilityViolations(page)).resolves.toEqual([]);
-      expect(pageErrors).toEqual([]);
-      expect(elsewhere).toEqual([]);
+      await checkPage(page, `${size}-account`);
+      harness.expectNothingAmiss();
     } finally {
       await context.close();
     }

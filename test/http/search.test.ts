@@ -672,6 +672,15 @@ describe('through the real evaluation path', () => {
         ),
       }),
     ]);
+    // The latest evaluation's request id (its receipt) and where the address is, for the console's account page.
+    const [found] = (sessionsRes.body as SessionPage).sessions;
+    expect(found!.evaluation_request_id).toBe(evaluated.request_id);
+    // To 4 decimals (PostgreSQL keeps them as `real`).
+    expect(found!.latitude).toBeCloseTo(evaluated.session.location.latitude!, 4);
+    expect(found!.longitude).toBeCloseTo(evaluated.session.location.longitude!, 4);
+    const receipt = await get(`/evaluation/${found!.evaluation_request_id}`, {});
+    expect(receipt.status).toBe(200);
+    expect(receipt.body).toMatchObject({ session_id: evaluated.session_id, account_id: 'real-user' });
     const exported = await get('/sessions/export', { format: 'csv', account_id: 'real-user' });
     expect(parseCsv(exported.text).map((r) => r[0])).toEqual(['session_id', evaluated.session_id]);
   });

@@ -737,3 +737,54 @@ test('every statement of a retention pass starts from an index', async () => {
     console.log(`${testDb.dialect} retention:\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`);
   expect(failures).toEqual([]);
 }, 120_000);
+
+test("every statement of the account page's verifications read starts from an index", async () => {
+  const p = project.id;
+  // Forty sessions over four accounts, each with a capture: the page reads one account's.
+  const id = (n: number, part: number) =>
+    `e${String(part).padStart(7, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  for (let n = 0; n < 40; n++) {
+    await testDb.db('verification_sessions').insert({
+      id: id(n, 1),
+      project_id: p,
+      type: 'face-match',
+      account_id: `verified-${n % 4}`,
+      token_hash: 'x'.repeat(64),
+      state: 'ended',
+      outcome: 'success',
+      created_at: NOW.getTime() - n * HOUR,
+      expires_at: NOW.getTime() + DAY,
+      ended_at: NOW.getTime() - n * HOUR,
+    });
+    await testDb.db('verification_captures').insert({
+      id: id(n, 2),
+      session_id: id(n, 1),
+      kind: 'selfie',
+      media_id: id(n, 3),
+      content_type: 'image/jpeg',
+      size: 10,
+      created_at: NOW.getTime() - n * HOUR,
+    });
+  }
+  if (testDb.dialect === 'postgresql') await testDb.db.raw('ANALYZE');
+  statements.clear();
+  exercised.clear();
+  const repos = services.repos;
+  const found = await repos.verifications.ofAccount(p, 'verified-1', 20);
+  expect(found).toHaveLength(10);
+  const captures = await repos.verifications.latestCapturesOf(found.map((v) => v.id));
+  expect([...captures.values()].every((c) => c.length === 1)).toBe(true);
+  await testDb.db.transaction((trx) => repos.verifications.forgetAccount(p, 'verified-2', trx));
+  expect(
+    ['verifications.ofAccount', 'verifications.latestCapturesOf', 'verifications.forgetAccount'].filter(
+      (m) => !exercised.has(m),
+    ),
+  ).toEqual([]);
+
+  const { report, broad, failures } = await explainAll();
+  if (process.env.TRUSTGATE_PRINT_PLANS)
+    console.log(
+      `${testDb.dialect} account verifications:\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`,
+    );
+  expect(failures).toEqual([]);
+}, 120_000);

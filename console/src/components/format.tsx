@@ -24,3 +24,11 @@ export const score = (value?: number | null) => (value === undefined || value ==
 
 export const time = (iso?: string | null) =>
   iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—';
+
+/** The four scores of an evaluation, in the order the pages show them, with their names. */
+export const SCORES = [
+  ['account_score', 'Account score'],
+  ['bot', 'Bot'],
+  ['multiple_accounts', 'Multiple accounts'],
+  ['risk_signals', 'Risk signals'],
+] as const;

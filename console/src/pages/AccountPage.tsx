@@ -1,9 +1,13 @@
 /**
  * An account: its decision and the four scores of its latest evaluation (GET /account/{id}),
- * its lists and current label, its sessions (GET /sessions?account_id=, paged on the server)
- * and the accounts linked to it (GET /account/{id}/accounts-linked). An analyst or admin can
- * add it to a list, take it off one and label it fraud or legit, each after a confirmation;
- * a viewer gets no such buttons (and the API would refuse them: 403).
+ * the latest evaluation's receipt drawn as each score's terms (GET /evaluation/{request_id},
+ * the newest evaluated session's `evaluation_request_id`), the newest session's signal details
+ * (GET /session/{id}) and the email intelligence, its lists and current label, its sessions
+ * (GET /sessions?account_id=, paged on the server) over time and on a map, its verification
+ * results with their images (GET /account/{id}/verifications), and the accounts linked to it
+ * as a graph (GET /account/{id}/accounts-linked). An analyst or admin can add it to a list,
+ * take it off one and label it fraud or legit, each after a confirmation; an admin can erase
+ * it (typing its id); a viewer gets no such buttons (and the API would refuse them: 403).
  */
 import {
   Alert,
@@ -12,7 +16,6 @@ import {
   Button,
   Card,
   Group,
-  List,
   Loader,
   Modal,
   Select,
@@ -27,23 +30,26 @@ import {
   api,
   errorMessage,
   mayAct,
+  mayErase,
   type AccountResponse,
+  type AccountVerification,
+  type EvaluationReceipt,
   type LabelValue,
   type LinkedAccount,
   type ListSummary,
   type Operator,
+  type Session,
   type SessionSummary,
 } from '../api';
-import { DecisionBadge, GREEN, RED, score, time } from '../components/format';
+import { DecisionBadge, GREEN, RED, SCORES, score, time } from '../components/format';
 import { Link } from '../router';
+import { EraseAccount } from './account/EraseAccount';
+import { LinkedGraph } from './account/LinkedGraph';
+import { ReceiptChart } from './account/ReceiptChart';
+import { SessionsPlot } from './account/SessionsPlot';
+import { EmailCard, SignalDetails } from './account/Signals';
+import { Verifications } from './account/Verifications';
 import { SessionsTable } from './SearchPage';
-
-const SCORES = [
-  ['account_score', 'Account score'],
-  ['bot', 'Bot'],
-  ['multiple_accounts', 'Multiple accounts'],
-  ['risk_signals', 'Risk signals'],
-] as const;
 
 /** A change waiting for the operator's confirmation. */
 type Pending =
@@ -55,6 +61,11 @@ interface Loaded {
   sessionsNext: string | null;
   linked: LinkedAccount[];
   lists: ListSummary[];
+  verifications: AccountVerification[];
+  /** The receipt of the newest evaluated session's latest evaluation. */
+  receipt?: EvaluationReceipt | undefined;
+  /** The newest session, for its signal details. */
+  latest?: Session | undefined;
 }
 
 export function AccountPage({ accountId, operator }: { accountId: string; operator: Operator }) {
@@ -66,33 +77,47 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
   const [listToAdd, setListToAdd] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string>();
+  const [erased, setErased] = useState(false);
   const canAct = mayAct(operator);
   const path = { account_id: accountId };
 
   const load = useCallback(async () => {
-    const [account, sessions, linked, lists] = await Promise.all([
-      api.GET('/account/{account_id}', { params: { path: { account_id: accountId } } }),
+    const accountPath = { params: { path: { account_id: accountId } } };
+    const [account, sessions, linked, lists, verifications] = await Promise.all([
+      api.GET('/account/{account_id}', accountPath),
       api.GET('/sessions', { params: { query: { account_id: accountId, limit: 20 } } }),
-      api.GET('/account/{account_id}/accounts-linked', { params: { path: { account_id: accountId } } }),
+      api.GET('/account/{account_id}/accounts-linked', accountPath),
       api.GET('/list'),
+      api.GET('/account/{account_id}/verifications', accountPath),
     ]);
     if (!account.data) {
       setError(errorMessage(account.error, account.response));
       return;
     }
+    const rows = sessions.data?.sessions ?? [];
+    const evaluated = rows.find((r) => r.evaluation_request_id !== undefined)?.evaluation_request_id;
+    const last = account.data.last_session;
+    const [receipt, latest] = await Promise.all([
+      evaluated ? api.GET('/evaluation/{request_id}', { params: { path: { request_id: evaluated } } }) : undefined,
+      last ? api.GET('/session/{session_id}', { params: { path: { session_id: last } } }) : undefined,
+    ]);
     setError(undefined);
     setLoaded({
       account: account.data,
-      sessions: sessions.data?.sessions ?? [],
+      sessions: rows,
       sessionsNext: sessions.data?.next_cursor ?? null,
       linked: linked.data?.accounts_linked ?? [],
       lists: lists.data?.lists ?? [],
+      verifications: verifications.data?.verifications ?? [],
+      receipt: receipt?.data,
+      latest: latest?.data,
     });
   }, [accountId]);
 
   useEffect(() => {
     setLoaded(undefined);
     setNotice(undefined);
+    setErased(false);
     load().catch(() => setError('The server could not be reached'));
   }, [load]);
 
@@ -144,6 +169,19 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
         <Alert color="red" role="alert" title="Cannot show this account">
           {error}
         </Alert>
+      </Stack>
+    );
+  if (erased)
+    return (
+      <Stack>
+        <Title order={1}>Account {accountId}</Title>
+        <Alert color="green" role="status" title="Erased">
+          The account was erased: its personal data, labels, list memberships, links and verification images are gone;
+          its sessions stay, without it.
+        </Alert>
+        <Anchor component={Link} to="/search">
+          Back to search
+        </Anchor>
       </Stack>
     );
   if (!loaded) return <Loader aria-label="Loading" />;
@@ -245,9 +283,21 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
         </Card>
       </SimpleGrid>
 
+      {loaded.receipt ? (
+        <ReceiptChart receipt={loaded.receipt} />
+      ) : (
+        <Text>No evaluation receipt: the account’s sessions were not evaluated, or their receipts were forgotten.</Text>
+      )}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <SignalDetails averages={account.risk_signal_average} latest={loaded.latest} />
+        <EmailCard email={account.email} />
+      </SimpleGrid>
+
       <Title order={2} size="h3">
         Sessions
       </Title>
+      <SessionsPlot sessions={loaded.sessions} />
       {loaded.sessions.length === 0 ? <Text>No sessions.</Text> : <SessionsTable rows={loaded.sessions} />}
       {loaded.sessionsNext && (
         <Anchor component={Link} to={`/search?tab=sessions&account_id=${encodeURIComponent(account.account.id)}`}>
@@ -255,25 +305,11 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
         </Anchor>
       )}
 
-      <Title order={2} size="h3">
-        Linked accounts ({account.accounts_linked})
-      </Title>
-      {loaded.linked.length === 0 ? (
-        <Text>No linked accounts.</Text>
-      ) : (
-        <List aria-label="Linked accounts">
-          {loaded.linked.slice(0, 100).map((l) => (
-            <List.Item key={l.account_id}>
-              <Anchor component={Link} to={`/accounts/${encodeURIComponent(l.account_id)}`}>
-                {l.account_id}
-              </Anchor>{' '}
-              <Text span size="sm">
-                score {score(l.score)}, shares {l.match_type.join(', ')}
-              </Text>
-            </List.Item>
-          ))}
-        </List>
-      )}
+      <Verifications verifications={loaded.verifications} />
+
+      <LinkedGraph accountId={account.account.id} linked={loaded.linked} total={account.accounts_linked} />
+
+      {mayErase(operator) && <EraseAccount accountId={account.account.id} onErased={() => setErased(true)} />}
 
       <Modal
         opened={pending !== undefined}

@@ -20,11 +20,15 @@ export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseC
       res.json(await accounts.put(projectOf(req), req.params.account_id, account, actorOf(req), req.requestId));
     },
     async deleteAccount(req: ById, res: Response) {
-      res.json(await accounts.delete(projectOf(req), req.params.account_id, req.requestId));
+      res.json(await accounts.delete(projectOf(req), req.params.account_id, actorOf(req), req.requestId));
     },
     async getAccountSessions(req: ById, res: Response) {
       const limit = (req.query as { limit?: number }).limit ?? 50;
       res.json(await accounts.sessions(projectOf(req), req.params.account_id, limit, req.requestId));
+    },
+    async listAccountVerifications(req: ById, res: Response) {
+      const limit = (req.query as { limit?: number }).limit ?? 20;
+      res.json(await accounts.verifications(projectOf(req), req.params.account_id, limit, req.requestId));
     },
     async getAccountLinkedAccounts(req: ById, res: Response) {
       res.json(await accounts.linked(projectOf(req), req.params.account_id, req.requestId));

@@ -75,6 +75,9 @@ export interface SessionSearchRow {
   decision: string | null;
   account_score: number | null;
   risk_scores: string | null;
+  evaluation_request_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
 }
 
 export interface SearchPage<Row, Key> {
@@ -115,6 +118,9 @@ const SESSION_COLUMNS = [
   'decision',
   'account_score',
   'risk_scores',
+  'evaluation_request_id',
+  'latitude',
+  'longitude',
 ] as const satisfies readonly (keyof SessionSearchRow)[];
 
 export function makeSearchRepository(db: Knex) {

@@ -54,7 +54,44 @@ function toRecord(r: Record<string, unknown>, box: SecretBox): VerificationRecor
   };
 }
 
+function captureOf(r: Record<string, unknown>): CaptureRecord {
+  return {
+    id: String(r.id),
+    sessionId: String(r.session_id),
+    kind: r.kind as CaptureRecord['kind'],
+    mediaId: String(r.media_id),
+    contentType: String(r.content_type),
+    size: Number(r.size),
+    createdAt: new Date(Number(r.created_at)),
+  };
+}
+
 export function makeVerificationRepository(db: Knex, box: SecretBox) {
+  /** The newest capture of each kind of each of these sessions (by `(session_id, kind, created_at)`). */
+  async function latestCapturesOf(
+    sessionIds: readonly string[],
+    trx: Knex = db,
+  ): Promise<Map<string, CaptureRecord[]>> {
+    const out = new Map<string, CaptureRecord[]>(sessionIds.map((id) => [id, []]));
+    if (sessionIds.length === 0) return out;
+    const rows = await trx('verification_captures')
+      .whereIn('session_id', [...sessionIds])
+      .orderBy([
+        { column: 'session_id' },
+        { column: 'kind' },
+        { column: 'created_at', order: 'desc' },
+        { column: 'id' },
+      ]);
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const key = `${r.session_id}\u0000${r.kind}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.get(String(r.session_id))?.push(captureOf(r));
+    }
+    return out;
+  }
+
   return {
     async insert(v: VerificationRecord, trx: Knex = db): Promise<void> {
       await trx('verification_sessions').insert({
@@ -125,25 +162,34 @@ export function makeVerificationRepository(db: Knex, box: SecretBox) {
 
     /** The newest capture of each kind of a session. */
     async latestCaptures(sessionId: string, trx: Knex = db): Promise<CaptureRecord[]> {
-      const rows = await trx('verification_captures')
-        .where({ session_id: sessionId })
-        .orderBy('created_at', 'desc')
-        .orderBy('id');
-      const byKind = new Map<string, CaptureRecord>();
-      for (const r of rows) {
-        if (byKind.has(r.kind)) continue;
-        byKind.set(r.kind, {
-          id: String(r.id),
-          sessionId: String(r.session_id),
-          kind: r.kind,
-          mediaId: String(r.media_id),
-          contentType: String(r.content_type),
-          size: Number(r.size),
-          createdAt: new Date(Number(r.created_at)),
-        });
-      }
-      return [...byKind.values()];
+      return (await latestCapturesOf([sessionId], trx)).get(sessionId) ?? [];
     },
+
+    /**
+     * The account's sessions, newest first, at most `limit`, with whether their media and result
+     * were erased (an index range of `(project_id, account_id, created_at)`, migration 0033).
+     */
+    async ofAccount(
+      projectId: string,
+      accountId: string,
+      limit: number,
+      trx: Knex = db,
+    ): Promise<(VerificationRecord & { mediaErased: boolean })[]> {
+      const rows = await trx('verification_sessions')
+        .where({ project_id: projectId, account_id: accountId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit);
+      // Retention marks the sessions it erased; an erased account's ended sessions lost their result.
+      return rows.map((r: Record<string, unknown>) => ({
+        ...toRecord(r, box),
+        mediaErased: r.media_erased_at != null || (r.outcome === 'success' && r.result == null),
+      }));
+    },
+
+    latestCapturesOf,
 
     /** Counts one failed attempt of an open session; the new count, or undefined when it is not open. */
     async addAttempt(id: string, trx: Knex): Promise<number | undefined> {

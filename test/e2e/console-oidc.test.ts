@@ -7,21 +7,12 @@
  * Screenshots at desktop and phone sizes go to test-artifacts/console/; axe-core checks the
  * sign-in page against WCAG 2 A and AA.
  */
-import fs from 'node:fs';
 import type http from 'node:http';
-import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { launchChromium, listen, type Listening } from '../helpers/browser';
+import { accessibilityViolations, shot, SIZES } from '../helpers/console-e2e';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc';
-
-const ARTEFACTS = path.join(PACKAGE_ROOT, 'test-artifacts', 'console');
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SIZES: [string, BrowserContextOptions][] = [
-  ['desktop', { viewport: { width: 1280, height: 800 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
-];
 
 let ctx: TestContext;
 let trustgate: Listening;
@@ -30,7 +21,6 @@ let browser: Browser;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTEFACTS, { recursive: true });
   let app: TestContext['app'] | undefined;
   trustgate = await listen((req: http.IncomingMessage, res: http.ServerResponse) => app!(req, res));
   provider = await startOidcProvider(`${trustgate.origin}/console/oidc/callback`, 'localhost');
@@ -64,19 +54,6 @@ async function newPage(options: BrowserContextOptions): Promise<Page> {
   return page;
 }
 
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** Clicks the single sign-on button and answers the provider's form with `email`. */
 async function signInThroughProvider(page: Page, email: string) {
   await page.goto(`${trustgate.origin}/console`);
@@ -92,7 +69,7 @@ describe.each(SIZES)('single sign-on at %s size', (size, options) => {
     const page = await newPage({ ...options, bypassCSP: true });
     await page.goto(`${trustgate.origin}/console`);
     await page.getByRole('link', { name: 'Sign in with Test SSO' }).waitFor();
-    await page.screenshot({ path: path.join(ARTEFACTS, `${size}-sign-in-sso.png`), fullPage: true });
+    await shot(page, `${size}-sign-in-sso`);
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await signInThroughProvider(page, 'sso.analyst@example.com');
     await page.waitForURL(`${trustgate.origin}/console/search`);
@@ -108,7 +85,7 @@ describe.each(SIZES)('single sign-on at %s size', (size, options) => {
     await signInThroughProvider(page, 'stranger@example.com');
     await page.waitForURL(`${trustgate.origin}/console/?sign_in_error=unknown_operator`);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/No active console user has the email/);
-    await page.screenshot({ path: path.join(ARTEFACTS, `${size}-sign-in-sso-refused.png`), fullPage: true });
+    await shot(page, `${size}-sign-in-sso-refused`);
     await page.context().close();
   });
 });

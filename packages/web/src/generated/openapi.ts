@@ -5279,7 +5279,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Passed on to the provider (OpenID Connect's `login_hint`), e.g. the email the operator typed. */
-                login_hint?: string;
+                login_hint?: components["schemas"]["Text"];
             };
             header?: never;
             path?: never;
@@ -5318,8 +5318,11 @@ export interface operations {
     finishConsoleOidcSignIn: {
         parameters: {
             query?: {
+                /** @description As OAuth 2.0 defines it, printable ASCII (RFC 6749's VSCHAR). */
                 code?: string;
+                /** @description As OAuth 2.0 defines it, printable ASCII (RFC 6749's VSCHAR). */
                 state?: string;
+                /** @description As OAuth 2.0 defines it, printable ASCII (RFC 6749's VSCHAR). */
                 error?: string;
             };
             header?: never;

@@ -142,6 +142,7 @@ export type LabelReport = Schemas['LabelReport'];
 export type ConfusionCounts = Schemas['ConfusionCounts'];
 
 export type RiskSignalName = Schemas['RiskSignalName'];
+export type EvaluationStats = Schemas['EvaluationStats'];
 export type AccountSummary = Schemas['AccountSummary'];
 export type AccountPage = Schemas['AccountPage'];
 export type SessionSummary = Schemas['SessionSummary'];

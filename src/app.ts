@@ -190,6 +190,7 @@ export function createApp(deps: AppDeps): Express {
   app.patch('/project', project.updateProject);
   app.post('/project/webhook-secret', project.rotateWebhookSecret);
   app.get('/audit', project.listAuditEvents);
+  app.get('/stats', project.getStats);
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
   app.post('/rules/test', rules.testRules);

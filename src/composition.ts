@@ -31,6 +31,7 @@ import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
+import { makeEvaluationCountRepository } from './storage/repositories/evaluation-counts';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
 import { makeOperatorRepository } from './storage/repositories/operators';
@@ -150,6 +151,7 @@ export function makeServices(edges: EdgeDeps) {
     ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
+    evaluationCounts: makeEvaluationCountRepository(deps.db),
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
     retention: makeRetentionRepository(deps.db),
@@ -189,6 +191,7 @@ export function makeServices(edges: EdgeDeps) {
     lists: repos.lists,
     projectData: repos.projectData,
     auditEvents: repos.auditEvents,
+    evaluationCounts: repos.evaluationCounts,
     media,
   });
   const rules = makeRulesUseCases({

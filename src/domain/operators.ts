@@ -69,6 +69,7 @@ export const OPERATION_ROLES = {
   updateProject: 'admin',
   rotateWebhookSecret: 'admin',
   listAuditEvents: 'viewer',
+  getStats: 'viewer',
   getRules: 'viewer',
   putRules: 'admin',
   // A backtest reads and stores nothing (a POST for its body: read-only API keys cannot send it).

@@ -1,5 +1,6 @@
 /** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
-import type { AuditEvent, SubscribableEventType } from '../api-types';
+import type { AuditEvent, EvaluationStats, SubscribableEventType } from '../api-types';
+import { evaluationStats, statsRange } from '../domain/stats';
 import type { Clock, Random } from '../clock';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
@@ -13,6 +14,7 @@ import {
 import type { Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
 import type { AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
+import type { EvaluationCountRepository } from '../storage/repositories/evaluation-counts';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
 import type { ApiKeyScope, Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
@@ -30,6 +32,8 @@ export interface ProjectDeps {
   lists: ListRepository;
   /** The audit of settings changes, written in the change's transaction. */
   auditEvents: AuditEventRepository;
+  /** The overview's kept counts (getStats). */
+  evaluationCounts: EvaluationCountRepository;
   /** Everything a project has gathered (`reset` deletes it). */
   projectData: ProjectDataRepository;
   /** Where captured images are kept: `reset` deletes the project's. */
@@ -434,6 +438,12 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     },
 
     /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
+    /** The overview: evaluations per day by decision and the signals raised, from the kept counts (a 400 for a bad range). */
+    async stats(projectId: string, from?: string, to?: string): Promise<Omit<EvaluationStats, 'request_id'>> {
+      const range = statsRange(from, to, deps.clock.now());
+      if ('refused' in range) throw new BadRequestError(range.refused);
+      return evaluationStats(await deps.evaluationCounts.range(projectId, range.from, range.to), range);
+    },
     async auditEvents(
       projectId: string,
       limit: number,

@@ -139,6 +139,7 @@ describe('trustgate project reset', () => {
       [
         'accounts',
         'email_domains',
+        'evaluation_counts',
         'identifier_accounts',
         'ingest_challenges',
         'list_members',

@@ -44,6 +44,8 @@ const GUARDED = new Set([
   'session_accounts',
   'list_members',
   'identifier_accounts',
+  // The overview's kept counts (GET /stats): one range of its primary key.
+  'evaluation_counts',
   // What a retention pass removes from (usecases/retention.ts).
   'session_facts',
   'verification_sessions',
@@ -300,6 +302,13 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
   { label: 'search.accounts', table: 'accounts', why: 'pages the accounts in id order, a window of keys at a time' },
   { label: 'search.accounts', table: 'list_members', why: 'pages a list in account order, a window of keys at a time' },
   { label: 'search.sessions', table: 'sessions', why: 'pages the sessions newest first, a window of keys at a time' },
+  // The overview: a range of days (at most 90) of the primary key (project_id, day, metric), a
+  // few rows a day (the decisions and the signals raised that day) whatever the traffic.
+  {
+    label: 'evaluationCounts.range',
+    table: 'evaluation_counts',
+    why: 'a range of at most 90 days of (project_id, day, metric): a few rows a day',
+  },
 ];
 
 function known(labels: Set<string>, table: string): boolean {
@@ -613,6 +622,11 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.labels.current(p, s.accountId!);
   await repos.labels.page(p, s.accountId!, 50, 10);
 
+  // The overview (GET /stats): the kept counts of a range of days, never the sessions.
+  await expect(
+    repos.evaluationCounts.range(p, '2026-08-23', '2026-11-20').then((rows) => rows.length),
+  ).resolves.toBeGreaterThan(0);
+
   // The Search API (GET /accounts, GET /sessions, their exports): every driver, with the other
   // filters on its rows, a first page and one after a cursor, the short-page cursor read.
   const fp = seeded.sessions.find((x) => x.fingerprint)!.fingerprint;
@@ -653,7 +667,9 @@ test('every statement of an evaluation starts from an index', async () => {
   );
 
   expect(
-    [...ENGINE_METHODS, 'labels.evaluations', 'search.accounts', 'search.sessions'].filter((m) => !exercised.has(m)),
+    [...ENGINE_METHODS, 'labels.evaluations', 'search.accounts', 'search.sessions', 'evaluationCounts.range'].filter(
+      (m) => !exercised.has(m),
+    ),
   ).toEqual([]);
 
   const { report, broad, failures } = await explainAll();

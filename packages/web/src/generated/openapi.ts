@@ -773,6 +773,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's evaluations by day and decision, and the signals they raised
+         * @description For each UTC day from `from` to `to` (both included, at most 90 days), how many
+         *     evaluations were decided `Real` and `Fake`, and over the range how many raised each risk
+         *     signal (most first; signals never raised are left out). The counts are kept as the
+         *     evaluations are written (one row per day and count), so the answer reads a few rows a
+         *     day whatever the project's size. Evaluations written before this version are not counted.
+         *     A day in the wrong form, `from` after `to`, or a longer range is a `400` naming the field.
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rules": {
         parameters: {
             query?: never;
@@ -2671,6 +2696,25 @@ export interface components {
             events: components["schemas"]["AuditEvent"][];
             /** @description The `cursor` of the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description The project's evaluations per UTC day by decision, and the risk signals they raised. */
+        EvaluationStats: {
+            request_id: string;
+            /** @description The first day counted (UTC). */
+            from: string;
+            /** @description The last day counted (UTC). */
+            to: string;
+            /** @description Every day of the range in order, days without evaluations included (zeros). */
+            days: {
+                day: string;
+                Real: number;
+                Fake: number;
+            }[];
+            /** @description The signals raised in the range, the most raised first (then by name). */
+            signals: {
+                signal: components["schemas"]["RiskSignalName"];
+                count: number;
+            }[];
         };
         /**
          * @description A person's judgement of an account; `fraud` is the positive class of the label report.
@@ -5084,6 +5128,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEvents"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC, `YYYY-MM-DD`); default 13 days before `to`. */
+                from?: string;
+                /** @description The last day (UTC, `YYYY-MM-DD`); default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

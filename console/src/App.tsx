@@ -11,6 +11,7 @@ import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
 import { NotFound } from './pages/NotFound';
 import { RulesPage } from './pages/RulesPage';
+import { OverviewPage } from './pages/OverviewPage';
 import { ReviewPage } from './pages/ReviewPage';
 import { SearchPage } from './pages/SearchPage';
 import { Shell } from './pages/Shell';
@@ -69,6 +70,7 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/' || path === '/sign-in') return <Redirect to="/search" />;
   if (path === '/search') return <SearchPage />;
   if (path === '/rules') return <RulesPage operator={operator.operator} />;
+  if (path === '/overview') return <OverviewPage />;
   if (path === '/review') return <ReviewPage operator={operator.operator} />;
   if (path === '/audit') return <AuditPage />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);

@@ -25,6 +25,7 @@ export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];
 export type Decision = Schemas['Decision'];
 export type ErrorBody = Schemas['ErrorBody'];
+export type EvaluationStats = Schemas['EvaluationStats'];
 export type LabelValue = Schemas['LabelValue'];
 export type LinkedAccount = Schemas['LinkedAccount'];
 export type ListPage = Schemas['ListPage'];

@@ -1,7 +1,7 @@
 /**
  * A small stacked bar chart in SVG (no chart library: the overview needs one chart): one bar
- * per day, a segment per series, scaled to the tallest day, with the first and last days
- * labelled and the tallest value on the axis. For screen readers the SVG carries a summary as
+ * per day, a segment per series, scaled to the tallest day; the tallest value and the first and
+ * last days are HTML text around it (so they stay legible when the SVG shrinks on a phone). For screen readers the SVG carries a summary as
  * its name and the figure a table of every value (visually hidden), so nothing is only drawn.
  */
 import { Group, Table, Text, VisuallyHidden } from '@mantine/core';
@@ -22,19 +22,22 @@ export function StackedBars<K extends string, R extends { day: string } & Record
   series: readonly Series<K>[];
 }) {
   const W = 720;
-  const H = 200;
-  const AXIS = 40;
-  const BOTTOM = 20;
+  const H = 180;
+  const AXIS = 0;
+  const BOTTOM = 1;
   const total = (r: R) => series.reduce((sum, s) => sum + r[s.key], 0);
   const max = Math.max(1, ...rows.map(total));
   const slot = (W - AXIS) / Math.max(1, rows.length);
   const bar = Math.max(2, slot * 0.7);
-  const scale = (H - BOTTOM - 8) / max;
+  const scale = (H - BOTTOM - 2) / max;
   const sums = series.map((s) => `${rows.reduce((n, r) => n + r[s.key], 0)} ${s.label}`).join(', ');
   const first = rows[0];
   const last = rows[rows.length - 1];
   return (
     <figure style={{ margin: 0 }}>
+      <Text size="xs" aria-hidden>
+        {max} a day at most
+      </Text>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         width="100%"
@@ -42,12 +45,6 @@ export function StackedBars<K extends string, R extends { day: string } & Record
         aria-label={`${title}: ${sums} from ${first?.day ?? ''} to ${last?.day ?? ''}`}
       >
         <line x1={AXIS} y1={H - BOTTOM} x2={W} y2={H - BOTTOM} stroke="#495057" />
-        <text x={AXIS - 6} y={8 + 10} textAnchor="end" fontSize="12" fill="#212529">
-          {max}
-        </text>
-        <text x={AXIS - 6} y={H - BOTTOM} textAnchor="end" fontSize="12" fill="#212529">
-          0
-        </text>
         {rows.map((r, i) => {
           let y = H - BOTTOM;
           const x = AXIS + i * slot + (slot - bar) / 2;
@@ -61,17 +58,11 @@ export function StackedBars<K extends string, R extends { day: string } & Record
             </g>
           );
         })}
-        {first && (
-          <text x={AXIS} y={H - 4} fontSize="12" fill="#212529">
-            {first.day}
-          </text>
-        )}
-        {last && rows.length > 1 && (
-          <text x={W} y={H - 4} textAnchor="end" fontSize="12" fill="#212529">
-            {last.day}
-          </text>
-        )}
       </svg>
+      <Group justify="space-between" aria-hidden>
+        <Text size="xs">{first?.day}</Text>
+        <Text size="xs">{rows.length > 1 ? last?.day : ''}</Text>
+      </Group>
       <Group gap="md" aria-hidden>
         {series.map((s) => (
           <Group key={s.key} gap={4}>

@@ -52,6 +52,8 @@ import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeRetention } from './usecases/retention';
+import { makeStatsFlusher } from './usecases/stats-flusher';
+import { makeStatsTally } from './domain/stats';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
@@ -167,9 +169,13 @@ export function makeServices(edges: EdgeDeps) {
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
+  /** The overview's counts, tallied by the evaluations and written by the flusher (makeRuntime starts it, tests call flush). */
+  const statsTally = makeStatsTally();
+  const statsFlusher = makeStatsFlusher({ tally: statsTally, counts: repos.evaluationCounts, logger: deps.logger });
   const evaluation = makeEvaluation({
     ...deps,
     ...repos,
+    tally: statsTally,
     metrics: deps.metrics?.evaluations,
     tracing,
     webhooksQueued: webhookWake.wake,
@@ -192,6 +198,7 @@ export function makeServices(edges: EdgeDeps) {
     projectData: repos.projectData,
     auditEvents: repos.auditEvents,
     evaluationCounts: repos.evaluationCounts,
+    statsTally,
     media,
   });
   const rules = makeRulesUseCases({
@@ -244,6 +251,7 @@ export function makeServices(edges: EdgeDeps) {
     projects,
     rules,
     evaluation,
+    statsFlusher,
     accounts: makeAccountUseCases({
       ...deps,
       ...repos,
@@ -387,6 +395,7 @@ export async function makeRuntime(
     ...(config.oidc ? { oidc: makeOidcSignIn(config.oidc) } : {}),
   };
   const services = makeServices(deps);
+  services.statsFlusher.start(config.statsFlushMs);
   return {
     ...deps,
     services,
@@ -414,6 +423,8 @@ export async function makeRuntime(
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {
+      // What this process's evaluations tallied for the overview, written before the database closes.
+      await services.statsFlusher.stop();
       await tracing.shutdown();
       await analysis?.close();
       closeIpData();

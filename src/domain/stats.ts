@@ -79,3 +79,52 @@ export function evaluationStats(
       .map(([signal, count]) => ({ signal: signal as RiskSignalName, count })),
   };
 }
+
+/** What a process adds to one kept count since its last flush. */
+export interface StatsDelta extends StatsRow {
+  projectId: string;
+}
+
+/**
+ * The counts this process's evaluations add, kept in memory until the flusher writes them
+ * (usecases/stats-flusher.ts): a Map keyed by project, UTC day and metric, incremented by each
+ * evaluation once it has committed, next to the Prometheus increments (no statement). The day is
+ * the evaluation's time, passed in. Deltas only: every process adds its own, so N processes
+ * flushing to one database add up.
+ */
+export function makeStatsTally() {
+  let pending = new Map<string, StatsDelta>();
+  const addDelta = (d: StatsDelta) => {
+    const key = `${d.projectId}\u0000${d.day}\u0000${d.metric}`;
+    const kept = pending.get(key);
+    if (kept) kept.count += d.count;
+    else pending.set(key, { ...d });
+  };
+  return {
+    /** One evaluation of `projectId` at `at`: one more for each of its metrics (evaluationMetrics). */
+    add(projectId: string, at: Date, metrics: readonly string[]): void {
+      const day = dayOf(at);
+      for (const metric of metrics) addDelta({ projectId, day, metric, count: 1 });
+    },
+    /** Every delta kept, and the tally emptied (what a flush writes). */
+    drain(): StatsDelta[] {
+      const drained = [...pending.values()];
+      pending = new Map();
+      return drained;
+    },
+    /** Deltas a failed flush could not write, kept again (added to what came meanwhile). */
+    restore(deltas: readonly StatsDelta[]): void {
+      for (const d of deltas) addDelta(d);
+    },
+    /** Drops a project's deltas (its data was reset: what was counted before must not come back). */
+    forget(projectId: string): void {
+      for (const [key, d] of pending) if (d.projectId === projectId) pending.delete(key);
+    },
+    /** How many counts wait for the next flush. */
+    get size(): number {
+      return pending.size;
+    },
+  };
+}
+
+export type StatsTally = ReturnType<typeof makeStatsTally>;

@@ -1,6 +1,6 @@
 /** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
 import type { AuditEvent, EvaluationStats, SubscribableEventType } from '../api-types';
-import { evaluationStats, statsRange } from '../domain/stats';
+import { evaluationStats, statsRange, type StatsTally } from '../domain/stats';
 import type { Clock, Random } from '../clock';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
@@ -34,6 +34,8 @@ export interface ProjectDeps {
   auditEvents: AuditEventRepository;
   /** The overview's kept counts (getStats). */
   evaluationCounts: EvaluationCountRepository;
+  /** This process's counts not yet flushed: a reset drops the project's. */
+  statsTally: Pick<StatsTally, 'forget'>;
   /** Everything a project has gathered (`reset` deletes it). */
   projectData: ProjectDataRepository;
   /** Where captured images are kept: `reset` deletes the project's. */
@@ -324,6 +326,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         await deps.auditEvents.forgetAccount(projectId, undefined, trx);
         return all;
       });
+      // This process's overview counts of the project not yet flushed (others' processes keep theirs).
+      deps.statsTally.forget(projectId);
       // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
       for (const id of mediaIds) await deps.media.delete(id);
       return { project_id: projectId, test: project.test, deleted };
@@ -437,13 +441,13 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       keyCache.forgetProject(projectId);
     },
 
-    /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
     /** The overview: evaluations per day by decision and the signals raised, from the kept counts (a 400 for a bad range). */
     async stats(projectId: string, from?: string, to?: string): Promise<Omit<EvaluationStats, 'request_id'>> {
       const range = statsRange(from, to, deps.clock.now());
       if ('refused' in range) throw new BadRequestError(range.refused);
       return evaluationStats(await deps.evaluationCounts.range(projectId, range.from, range.to), range);
     },
+    /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
     async auditEvents(
       projectId: string,
       limit: number,

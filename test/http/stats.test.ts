@@ -1,6 +1,7 @@
 /**
  * GET /stats through HTTP with a real database: the evaluations of each UTC day by decision and
- * the signals they raised, from the counts each evaluation keeps in its write transaction; the
+ * the signals they raised, from the counts each evaluation tallies in memory and the flusher
+ * writes (called directly here: no timer, no sleep); two processes' flushes add up; the
  * default range (the last 14 days), every day of the range listed (zeros included), another
  * project's evaluations not counted, and refused ranges (a 400 naming the field, nothing written).
  * Response validation is on, so every answer is also checked against openapi.yaml.
@@ -8,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AuthenticateResponse, EvaluationStats } from '../../src/api-types';
+import { createApp } from '../../src/app';
+import { makeServices } from '../../src/composition';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { makeChangeProbe, type ChangeProbe } from '../helpers/db-changes';
 import { AWS_IP, LONDON_IP, scenario } from '../helpers/evaluation';
@@ -30,6 +33,8 @@ const later = (days: number) => new Date(Date.parse(TEST_NOW) + days * DAY);
 async function newProject() {
   const p = await ctx.services.projects.create({ name: `Stats ${randomUUID()}` });
   return {
+    apiKey: p.api_key,
+    projectId: p.project_id,
     ...scenario(ctx, p.api_key, p.project_id),
     stats: (query = '') => request(ctx.app).get(`/stats${query}`).set('x-api-key', p.api_key),
     block: (id: string) => request(ctx.app).post(`/list/block/account/${id}`).set('x-api-key', p.api_key),
@@ -53,10 +58,12 @@ describe('GET /stats', () => {
     const first = [await p.signIn({ id: 'ada' }, {}, LONDON_IP), await p.signIn({ id: 'bob' }, {}, AWS_IP)];
     expect((await p.block('bob')).status).toBe(200);
     first.push(await p.signIn({ id: 'bob' }, {}, LONDON_IP));
+    await ctx.services.statsFlusher.flush();
     expect(first.map((r) => r.decision)).toEqual(['Real', 'Real', 'Fake']);
     await other.signIn({ id: 'elsewhere' }); // another project's: not counted here
     ctx.clock.set(later(1));
     const second = [await p.signIn({ id: 'ada' }, {}, LONDON_IP)];
+    await ctx.services.statsFlusher.flush();
 
     const res = await p.stats('?from=2026-11-19&to=2026-11-21');
     expect(res.status).toBe(200);
@@ -80,6 +87,7 @@ describe('GET /stats', () => {
   test('when no range is given, then the 14 days to today (UTC), today last', async () => {
     const p = await newProject();
     await p.signIn({ id: 'today' });
+    await ctx.services.statsFlusher.flush();
     const body = (await p.stats()).body as EvaluationStats;
     expect(body.from).toBe('2026-11-07');
     expect(body.to).toBe('2026-11-20');
@@ -109,5 +117,53 @@ describe('GET /stats', () => {
     const body = (await p.stats('?from=2026-08-23&to=2026-11-20')).body as EvaluationStats;
     expect(body.days).toHaveLength(90);
     expect(body.signals).toEqual([]);
+  });
+
+  test('when evaluations are made, then none writes a count: GET /stats shows them once flushed, and a flush with nothing tallied writes nothing', async () => {
+    const p = await newProject();
+    const answers = [
+      await p.signIn({ id: 'n1' }, {}, LONDON_IP),
+      await p.signIn({ id: 'n2' }, {}, AWS_IP),
+      await p.signIn({ id: 'n3' }, {}, LONDON_IP),
+      await p.signIn({ id: 'n1' }, {}, LONDON_IP),
+    ];
+    const today = '?from=2026-11-20&to=2026-11-20';
+    expect(((await p.stats(today)).body as EvaluationStats).days).toEqual([{ day: '2026-11-20', Real: 0, Fake: 0 }]);
+
+    await expect(ctx.services.statsFlusher.flush()).resolves.toBeGreaterThan(0);
+    const body = (await p.stats(today)).body as EvaluationStats;
+    expect(body.days).toEqual([{ day: '2026-11-20', Real: 4, Fake: 0 }]);
+    expect(body.signals).toEqual(tally(answers));
+
+    const again = await probe.mark();
+    await expect(ctx.services.statsFlusher.flush()).resolves.toBe(0);
+    await expect(probe.writesSince(again)).resolves.toEqual([]);
+  });
+
+  test('when two processes evaluate for one project on one database, then their flushes add up', async () => {
+    const p = await newProject();
+    // A second process: its own services (tally, flusher, caches) and app on the same database.
+    const services = makeServices({ ...ctx.deps });
+    const twin = { ...ctx, app: createApp({ config: ctx.config, services }), services };
+    const q = scenario(twin, p.apiKey, p.projectId);
+    await p.signIn({ id: 'a1' }, {}, LONDON_IP);
+    await q.signIn({ id: 'b1' }, {}, LONDON_IP);
+    await q.signIn({ id: 'b2' }, {}, LONDON_IP);
+    await Promise.all([ctx.services.statsFlusher.flush(), services.statsFlusher.flush()]);
+    await p.signIn({ id: 'a2' }, {}, LONDON_IP);
+    await ctx.services.statsFlusher.flush();
+    const body = (await p.stats('?from=2026-11-20&to=2026-11-20')).body as EvaluationStats;
+    expect(body.days).toEqual([{ day: '2026-11-20', Real: 4, Fake: 0 }]);
+  });
+
+  test('when the flusher stops (a graceful shutdown), then what is left is written', async () => {
+    const p = await newProject();
+    const services = makeServices({ ...ctx.deps });
+    const twin = { ...ctx, app: createApp({ config: ctx.config, services }), services };
+    await scenario(twin, p.apiKey, p.projectId).signIn({ id: 'last' }, {}, LONDON_IP);
+    services.statsFlusher.start(3_600_000);
+    await services.statsFlusher.stop();
+    const body = (await p.stats('?from=2026-11-20&to=2026-11-20')).body as EvaluationStats;
+    expect(body.days).toEqual([{ day: '2026-11-20', Real: 1, Fake: 0 }]);
   });
 });

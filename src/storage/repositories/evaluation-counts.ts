@@ -1,24 +1,32 @@
 /**
- * The overview's kept counts (migration 0032): one row per project, UTC day and metric. An
- * evaluation adds one to its metrics in its own write transaction (countStatement, run by
- * evaluation-writes.ts); getStats reads a range of days, one range of the primary key.
+ * The overview's kept counts (migration 0032): one row per project, UTC day and metric. The
+ * evaluations add to an in-process tally (domain/stats.ts makeStatsTally), never a statement of
+ * their own; the flusher (usecases/stats-flusher.ts) adds the tally's deltas here with one
+ * additive upsert; getStats reads a range of days, one range of the primary key.
  */
 import type { Knex } from 'knex';
-import type { StatsRow } from '../../domain/stats';
-import type { Statement } from '../statements';
+import type { StatsDelta, StatsRow } from '../../domain/stats';
 
-/** The upsert adding one to each metric of the day (both engines: INSERT … ON CONFLICT DO UPDATE). */
-export function countStatement(projectId: string, day: string, metrics: readonly string[]): Statement {
-  return {
-    sql:
-      `INSERT INTO evaluation_counts (project_id, day, metric, count) VALUES ${metrics.map(() => '(?, ?, ?, 1)').join(', ')} ` +
-      `ON CONFLICT (project_id, day, metric) DO UPDATE SET count = evaluation_counts.count + 1`,
-    bindings: metrics.flatMap((metric) => [projectId, day, metric]),
-  };
-}
+/** Rows per upsert: 4 values each, well under SQLite's and PostgreSQL's bound-parameter limits. */
+const ROWS_PER_STATEMENT = 1000;
 
 export function makeEvaluationCountRepository(db: Knex) {
   return {
+    /**
+     * Adds the deltas to the kept counts: one multi-row INSERT … ON CONFLICT DO UPDATE SET
+     * count = count + excluded.count (both engines), so processes flushing at the same time add up.
+     */
+    async add(deltas: readonly StatsDelta[], trx?: Knex.Transaction): Promise<void> {
+      for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
+        const chunk = deltas.slice(i, i + ROWS_PER_STATEMENT);
+        await (trx ?? db).raw(
+          `INSERT INTO evaluation_counts (project_id, day, metric, count) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')} ` +
+            `ON CONFLICT (project_id, day, metric) DO UPDATE SET count = evaluation_counts.count + excluded.count`,
+          chunk.flatMap((d) => [d.projectId, d.day, d.metric, d.count]),
+        );
+      }
+    },
+
     /** The project's counts from `from` to `to` (UTC days, both included). */
     async range(projectId: string, from: string, to: string, trx?: Knex.Transaction): Promise<StatsRow[]> {
       const rows: { day: string; metric: string; count: number | string }[] = await (trx ?? db)('evaluation_counts')

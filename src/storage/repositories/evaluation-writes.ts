@@ -1,7 +1,7 @@
 /**
  * An evaluation's writes, in one transaction: the account (only if it has not changed since it
  * was read: its version), the session's link to it, its lists (the request's, then the rules'),
- * the session's evaluation (with what the rules did) and the overview's counts it adds to.
+ * and the session's evaluation (with what the rules did).
  * They are built here as statements (storage/statements.ts) and run by the connection that
  * serves them: on SQLite the SQLite thread's, on the connection the evaluation's reads use
  * (sqlite-thread.ts), so that its page cache survives them; on PostgreSQL a knex transaction.
@@ -11,9 +11,7 @@ import type { ListName } from '../../api-types';
 import type { AccountRecord } from '../../domain/evaluation';
 import type { ListAction } from '../../domain/rules';
 import { statementsOn, type Statement, type StatementRunner } from '../statements';
-import { dayOf, evaluationMetrics } from '../../domain/stats';
 import { evaluatedAccountStatements } from './accounts';
-import { countStatement } from './evaluation-counts';
 import { makeListRepository, type ApplyStep, type MembershipChange } from './lists';
 import { evaluationStatement, linkStatements, type SessionEvaluation } from './sessions';
 
@@ -50,12 +48,13 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
     /** Writes it all or nothing; false (nothing written) when the account changed since it was read. */
     async write(w: EvaluationWrite): Promise<boolean> {
       const { account } = w;
-      const e = w.evaluation;
-      const evaluation = evaluationStatement(w.projectId, w.sessionId, e);
-      // The overview's counts (evaluation-counts.ts), in the same transaction as the evaluation.
-      const counted = countStatement(w.projectId, dayOf(e.at), evaluationMetrics(e.decision, e.scores, e.spoofedIp));
+      const evaluation = evaluationStatement(w.projectId, w.sessionId, w.evaluation);
       const queued = w.queued ?? [];
-      if (!account) return run.transaction([evaluation, counted, ...queued]);
+      if (!account) {
+        if (queued.length) return run.transaction([evaluation, ...queued]);
+        await run.rows(evaluation.sql, evaluation.bindings);
+        return true;
+      }
       const id = account.record.id;
       const { listEvent } = account;
       const withEvents = (steps: ApplyStep[], rule?: string): Statement[] =>
@@ -88,7 +87,6 @@ export function makeEvaluationWritesRepository(db: Knex, run: StatementRunner) {
         ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
         ...listStatements,
         evaluation,
-        counted,
         ...queued,
       ];
       return run.transaction(statements);

@@ -9,12 +9,8 @@ import { makeTestContext, type TestContext } from '../../helpers/app';
 import { statementsDuring } from '../../helpers/db';
 import { personSession, scenario, US_IP } from '../../helpers/evaluation';
 
-/**
- * The issue's budget for authenticate?accounts_linked=true, writes included (12), plus the
- * overview's kept counts (GET /stats: one upsert in the evaluation's transaction, in the same
- * round trip on PostgreSQL; docs/pipeline.md).
- */
-const STATEMENT_BUDGET = 13;
+/** The budget for authenticate?accounts_linked=true, writes included. */
+const STATEMENT_BUDGET = 12;
 
 let ctx: TestContext;
 beforeEach(async () => {

@@ -785,8 +785,11 @@ export interface paths {
          * @description For each UTC day from `from` to `to` (both included, at most 90 days), how many
          *     evaluations were decided `Real` and `Fake`, and over the range how many raised each risk
          *     signal (most first; signals never raised are left out). The counts are kept as the
-         *     evaluations are written (one row per day and count), so the answer reads a few rows a
-         *     day whatever the project's size. Evaluations written before this version are not counted.
+         *     evaluations are made (one row per day and count), so the answer reads a few rows a
+         *     day whatever the project's size. Each server process writes its evaluations' counts every
+         *     few seconds (`STATS_FLUSH_MS`), so the newest evaluations may not be counted yet, and a
+         *     process killed without a graceful stop loses up to that interval of its evaluations from
+         *     these counts (never from decisions). Evaluations written before this version are not counted.
          *     A day in the wrong form, `from` after `to`, or a longer range is a `400` naming the field.
          */
         get: operations["getStats"];

@@ -53,6 +53,7 @@ import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeRetention } from './usecases/retention';
 import { makeStatsFlusher } from './usecases/stats-flusher';
+import { makeWebhookDeliveries } from './usecases/webhook-deliveries';
 import { makeStatsTally } from './domain/stats';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { isRendered } from './domain/webhook-events';
@@ -262,6 +263,7 @@ export function makeServices(edges: EdgeDeps) {
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
     search: makeSearchUseCases(repos),
+    webhookDeliveries: makeWebhookDeliveries({ ...deps, outbox: repos.outbox, webhooksQueued: webhookWake.wake }),
     operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({

@@ -17,8 +17,25 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('count').notNullable();
     t.primary(['project_id', 'day', 'metric']);
   });
+  // The console's webhooks page (listWebhookDeliveries, getWebhookDelivery): a project's
+  // deliveries newest first, a page at a time from a keyset cursor (created_at, request_id),
+  // all of them or those of one status; and the first 512 bytes of each attempt's answer.
+  await knex.schema.alterTable('webhooks', (t) => {
+    t.index(['project_id', 'created_at', 'request_id'], 'webhooks_project_page');
+    t.index(['project_id', 'status', 'created_at', 'request_id'], 'webhooks_project_status_page');
+  });
+  await knex.schema.alterTable('webhook_attempts', (t) => {
+    t.text('answer').nullable();
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('webhook_attempts', (t) => {
+    t.dropColumn('answer');
+  });
+  await knex.schema.alterTable('webhooks', (t) => {
+    t.dropIndex([], 'webhooks_project_status_page');
+    t.dropIndex([], 'webhooks_project_page');
+  });
   await knex.schema.dropTable('evaluation_counts');
 }

@@ -16,6 +16,7 @@ import { ReviewPage } from './pages/ReviewPage';
 import { SearchPage } from './pages/SearchPage';
 import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignInPage';
+import { WebhookDeliveryPage, WebhooksPage } from './pages/WebhooksPage';
 
 type State = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; session: ConsoleSession };
 
@@ -73,6 +74,9 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/overview') return <OverviewPage />;
   if (path === '/review') return <ReviewPage operator={operator.operator} />;
   if (path === '/audit') return <AuditPage />;
+  if (path === '/webhooks') return <WebhooksPage />;
+  const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
+  if (webhook) return <WebhookDeliveryPage requestId={decodeURIComponent(webhook[1]!)} operator={operator.operator} />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1]!)} operator={operator.operator} />;
   return <NotFound />;

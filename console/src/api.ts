@@ -36,6 +36,11 @@ export type Rules = Schemas['Rules'];
 export type RulesTestResult = Schemas['RulesTestResult'];
 export type SessionPage = Schemas['SessionPage'];
 export type SessionSummary = Schemas['SessionSummary'];
+export type SubscribableEventType = Schemas['WebhookEvents'][number];
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type WebhookFilters = NonNullable<paths['/webhooks/deliveries']['get']['parameters']['query']>;
 export type AccountFilters = NonNullable<paths['/accounts']['get']['parameters']['query']>;
 export type SessionFilters = NonNullable<paths['/sessions']['get']['parameters']['query']>;
 

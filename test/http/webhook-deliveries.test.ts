@@ -19,16 +19,12 @@ import type {
   WebhookDeliveryDetail,
   WebhookDeliveryReplayed,
 } from '../../src/api-types';
-import { makeLogger } from '../../src/logger';
-import { REFERENCE_RETRY_POLICY } from '../../src/webhooks/backoff';
-import { makeDispatcher } from '../../src/webhooks/dispatcher';
-import { makeWebhookTransport } from '../../src/webhooks/transport';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { makeChangeProbe, type ChangeProbe } from '../helpers/db-changes';
 import { LONDON_IP, scenario } from '../helpers/evaluation';
+import { deliverDue } from '../helpers/verification';
 
 const PASSWORD = 'correct horse battery staple';
-const transport = makeWebhookTransport({ allowPrivate: true });
 
 /** A receiver on loopback: each request of an event gets its next planned [status, answer body], else [200, 'ok']. */
 async function receiver() {
@@ -66,7 +62,6 @@ beforeAll(async () => {
   probe = await makeChangeProbe(ctx.testDb);
 });
 afterAll(async () => {
-  transport.close();
   await probe.close();
   await rx.close();
   await ctx.close();
@@ -74,20 +69,7 @@ afterAll(async () => {
 beforeEach(() => ctx.clock.set(TEST_NOW));
 
 /** Runs the dispatcher over what is due (`maxRetries: 0`: a failed attempt fails the webhook). */
-function deliver(options: { maxRetries?: number } = {}): Promise<number> {
-  return makeDispatcher({
-    outbox: ctx.services.repos.outbox,
-    clock: ctx.clock,
-    random: () => 0,
-    logger: makeLogger('silent'),
-    post: transport.post,
-    target: ctx.services.jobs.dispatch.target,
-    policy: {
-      ...REFERENCE_RETRY_POLICY,
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    },
-  }).runOnce();
-}
+const deliver = (options: { maxRetries?: number } = {}) => deliverDue(ctx, options);
 
 /** A project sent list events at the receiver; `list(op, list, id)` queues one through the List API. */
 async function newProject() {

@@ -166,4 +166,23 @@ describe('GET /stats', () => {
     const body = (await p.stats('?from=2026-11-20&to=2026-11-20')).body as EvaluationStats;
     expect(body.days).toEqual([{ day: '2026-11-20', Real: 1, Fake: 0 }]);
   });
+
+  test('when a project is reset, then its counts are gone, flushed or not, and another project’s stay', async () => {
+    const created = await ctx.services.projects.create({ name: `Reset ${randomUUID()}`, test: true });
+    const p = scenario(ctx, created.api_key, created.project_id);
+    const kept = await newProject();
+    const stats = (key: string) => request(ctx.app).get('/stats?from=2026-11-20&to=2026-11-20').set('x-api-key', key);
+    await p.signIn({ id: 'flushed' }, {}, LONDON_IP);
+    await ctx.services.statsFlusher.flush();
+    await p.signIn({ id: 'tallied' }, {}, LONDON_IP);
+    await kept.signIn({ id: 'neighbour' }, {}, LONDON_IP);
+    await ctx.services.projects.reset(created.project_id);
+    await ctx.services.statsFlusher.flush();
+    expect(((await stats(created.api_key)).body as EvaluationStats).days).toEqual([
+      { day: '2026-11-20', Real: 0, Fake: 0 },
+    ]);
+    expect(((await kept.stats('?from=2026-11-20&to=2026-11-20')).body as EvaluationStats).days).toEqual([
+      { day: '2026-11-20', Real: 1, Fake: 0 },
+    ]);
+  });
 });

@@ -124,6 +124,10 @@ describe('the webhooks page', () => {
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'failed' }).click();
       await page.waitForURL('**/console/webhooks?status=failed');
+      // The filtered page replaces the first (one frame may still show the first page's rows).
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Webhook deliveries"] tbody tr').length === 1,
+      );
       await expect(table.getByRole('row').count()).resolves.toBe(2);
       await table.getByRole('link').first().click();
       await page.waitForURL(`**/console/webhooks/${failedId}`);

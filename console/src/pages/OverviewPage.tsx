@@ -1,8 +1,8 @@
 /**
  * The overview: the project's evaluations per day by decision and the signals they raised most
- * (GET /stats, counts the server keeps per day: never a read of the sessions), over the last
- * 7, 14, 30 or 90 days (`?days=` in the address), and the lists' sizes (GET /list), each a
- * link to its accounts in Search. Every operator may read it.
+ * (GET /stats, counts the servers keep per day, written every few seconds: never a read of the
+ * sessions), over the last 7, 14, 30 or 90 days (`?days=` in the address), and the lists'
+ * sizes (GET /list), each a link to its accounts in Search. Every operator may read it.
  */
 import { Alert, Anchor, Card, Group, Loader, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -52,6 +52,7 @@ export function OverviewPage() {
           w={180}
         />
       </Group>
+      <Text size="sm">Each server writes its evaluations’ counts every few seconds: the newest may not show yet.</Text>
       {error && (
         <Alert color="red" role="alert" title="Cannot show the overview">
           {error}

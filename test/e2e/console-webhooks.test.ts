@@ -11,28 +11,16 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import type { OperatorRole, WebhookDeliveries } from '../../src/api-types';
 import { makeTestContext, type TestContext } from '../helpers/app';
-import { launchChromium, listen, type Listening } from '../helpers/browser';
-import {
-  accessibilityViolations,
-  overflows,
-  shot,
-  signInAs,
-  SIZES,
-  watchedContext,
-  type Watch,
-} from '../helpers/console-e2e';
+import { checkPage, consoleBrowser, PASSWORD, shot, SIZES, type ConsoleBrowser } from '../helpers/console-e2e';
 import { scenario } from '../helpers/evaluation';
 import { deliverDue } from '../helpers/verification';
 
-const PASSWORD = 'correct horse battery staple';
-
 let ctx: TestContext;
-let trustgate: Listening;
-let browser: Browser;
+let harness: ConsoleBrowser;
 const operators: Partial<Record<OperatorRole, string>> = {};
 
 /** The receiver: records each request's x-event-id; answers 500 "down" to the events in `failing`, else 200 "ok". */
@@ -84,28 +72,17 @@ beforeAll(async () => {
   failing.add(failedId);
   await deliver();
   failing.delete(failedId);
-  trustgate = await listen(ctx.app);
-  browser = await launchChromium();
+  harness = await consoleBrowser(ctx.app);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await trustgate?.close();
+  await harness?.close();
   await new Promise<void>((r) => (receiver.closeAllConnections(), receiver.close(() => r())));
   await ctx?.close();
 });
 
-const watched: Watch = { pageErrors: [], elsewhere: [] };
-const { pageErrors, elsewhere } = watched;
-const newContext = (options: BrowserContextOptions = {}) => watchedContext(browser, trustgate.origin, watched, options);
-const signIn = (page: Page, role: OperatorRole) => signInAs(page, trustgate.origin, operators[role]!, PASSWORD);
-
-/** A page as every size check wants it: a screenshot, no sideways scrolling, no axe violation. */
-async function expectWellShown(page: Page, name: string): Promise<void> {
-  await shot(page, name);
-  expect(await overflows(page)).toBe(false);
-  await expect(accessibilityViolations(page)).resolves.toEqual([]);
-}
+const newContext: ConsoleBrowser['newContext'] = (options) => harness.newContext(options);
+const signIn = (page: Page, role: OperatorRole) => harness.signIn(page, operators[role]!);
 
 describe('the webhooks page', () => {
   test('when an analyst filters the failed delivery, opens it and sends it again, then the receiver gets the same event id and the page shows the second attempt', async () => {
@@ -151,8 +128,7 @@ describe('the webhooks page', () => {
       await expect(attempts.getByRole('row').count()).resolves.toBe(3);
       await expect(attempts.getByRole('row').nth(2).textContent()).resolves.toMatch(/^2.*HTTP 200 in \d+ msok$/);
       await expect(page.getByRole('table', { name: 'Delivery' }).textContent()).resolves.toMatch(/delivered/);
-      expect(pageErrors).toEqual([]);
-      expect(elsewhere).toEqual([]);
+      harness.expectNothingAmiss();
     } finally {
       await context.close();
     }
@@ -163,7 +139,7 @@ describe('the webhooks page', () => {
     try {
       const page = await context.newPage();
       await signIn(page, 'viewer');
-      await page.goto(`${trustgate.origin}/console/webhooks/${failedId}`);
+      await page.goto(`${harness.origin}/console/webhooks/${failedId}`);
       await page.getByRole('table', { name: 'Attempts' }).waitFor();
       await expect(page.getByRole('button', { name: 'Send again' }).count()).resolves.toBe(0);
       const before = received.length;
@@ -179,8 +155,7 @@ describe('the webhooks page', () => {
       await deliver();
       expect(received.length).toBe(before);
       await shot(page, 'desktop-webhook-delivery-viewer');
-      expect(pageErrors).toEqual([]);
-      expect(elsewhere).toEqual([]);
+      harness.expectNothingAmiss();
     } finally {
       await context.close();
     }
@@ -194,15 +169,14 @@ describe.each(SIZES)('the webhooks pages on a %s', (size, options) => {
     try {
       const page = await context.newPage();
       await signIn(page, 'analyst');
-      await page.goto(`${trustgate.origin}/console/webhooks`);
+      await page.goto(`${harness.origin}/console/webhooks`);
       await page.getByRole('table', { name: 'Webhook deliveries' }).waitFor();
-      await expectWellShown(page, `${size}-webhooks-list`);
+      await checkPage(page, `${size}-webhooks-list`);
 
-      await page.goto(`${trustgate.origin}/console/webhooks/${failedId}`);
+      await page.goto(`${harness.origin}/console/webhooks/${failedId}`);
       await page.getByRole('table', { name: 'Attempts' }).waitFor();
-      await expectWellShown(page, `${size}-webhooks-delivery`);
-      expect(pageErrors).toEqual([]);
-      expect(elsewhere).toEqual([]);
+      await checkPage(page, `${size}-webhooks-delivery`);
+      harness.expectNothingAmiss();
     } finally {
       await context.close();
     }

@@ -18,6 +18,7 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
   'rules.updated': 'Rules replaced',
   'account.labelled': 'Account labelled',
   'account.lists_changed': 'Account’s lists changed',
+  'account.erased': 'Account erased',
 };
 
 type Change = AuditEvent['changes'][number];

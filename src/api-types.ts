@@ -142,6 +142,14 @@ export type LabelReport = Schemas['LabelReport'];
 export type ConfusionCounts = Schemas['ConfusionCounts'];
 
 export type RiskSignalName = Schemas['RiskSignalName'];
+export type EvaluationStats = Schemas['EvaluationStats'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
+export type WebhookDeliveryReplayed = Schemas['WebhookDeliveryReplayed'];
+export type WebhookDeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 export type AccountSummary = Schemas['AccountSummary'];
 export type AccountPage = Schemas['AccountPage'];
 export type SessionSummary = Schemas['SessionSummary'];

@@ -21,6 +21,7 @@ import { makeListHandlers } from './http/handlers/list';
 import { makeProjectHandlers } from './http/handlers/project';
 import { makeRulesHandlers } from './http/handlers/rules';
 import { makeSearchHandlers } from './http/handlers/search';
+import { makeWebhookHandlers } from './http/handlers/webhooks';
 import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
@@ -146,6 +147,7 @@ export function createApp(deps: AppDeps): Express {
   const project = makeProjectHandlers(services.projects);
   const rules = makeRulesHandlers(services.rules);
   const search = makeSearchHandlers(services.search, logger);
+  const webhooks = makeWebhookHandlers(services.webhookDeliveries);
   const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
   const system = makeSystemHandlers({
     db,
@@ -190,6 +192,10 @@ export function createApp(deps: AppDeps): Express {
   app.patch('/project', project.updateProject);
   app.post('/project/webhook-secret', project.rotateWebhookSecret);
   app.get('/audit', project.listAuditEvents);
+  app.get('/stats', project.getStats);
+  app.get('/webhooks/deliveries', webhooks.listWebhookDeliveries);
+  app.get('/webhooks/deliveries/:request_id', webhooks.getWebhookDelivery);
+  app.post('/webhooks/deliveries/:request_id/replay', webhooks.replayWebhookDelivery);
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
   app.post('/rules/test', rules.testRules);

@@ -31,6 +31,7 @@ import { makeListRepository } from './storage/repositories/lists';
 import { makeProjectDataRepository } from './storage/repositories/project-data';
 import { makeProjectRepository } from './storage/repositories/projects';
 import { makeAuditEventRepository } from './storage/repositories/audit-events';
+import { makeEvaluationCountRepository } from './storage/repositories/evaluation-counts';
 import { makeRulesRepository } from './storage/repositories/rules';
 import { makeLabelRepository } from './storage/repositories/labels';
 import { makeOperatorRepository } from './storage/repositories/operators';
@@ -51,6 +52,9 @@ import { makeProjectUseCases } from './usecases/projects';
 import { makeRulesUseCases } from './usecases/rules';
 import { makeReadiness } from './usecases/readiness';
 import { makeRetention } from './usecases/retention';
+import { makeStatsFlusher } from './usecases/stats-flusher';
+import { makeWebhookDeliveries } from './usecases/webhook-deliveries';
+import { makeStatsTally } from './domain/stats';
 import { makeVerificationUseCases } from './usecases/verification/sessions';
 import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
@@ -150,6 +154,7 @@ export function makeServices(edges: EdgeDeps) {
     ingestChallenges: makeIngestChallengeRepository(deps.db),
     projectData: makeProjectDataRepository(),
     auditEvents: makeAuditEventRepository(deps.db),
+    evaluationCounts: makeEvaluationCountRepository(deps.db),
     rules: makeRulesRepository(deps.db),
     labels: makeLabelRepository(deps.db),
     retention: makeRetentionRepository(deps.db),
@@ -165,9 +170,13 @@ export function makeServices(edges: EdgeDeps) {
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   const webhookWake = makeWake();
+  /** The overview's counts, tallied by the evaluations and written by the flusher (makeRuntime starts it, tests call flush). */
+  const statsTally = makeStatsTally();
+  const statsFlusher = makeStatsFlusher({ tally: statsTally, counts: repos.evaluationCounts, logger: deps.logger });
   const evaluation = makeEvaluation({
     ...deps,
     ...repos,
+    tally: statsTally,
     metrics: deps.metrics?.evaluations,
     tracing,
     webhooksQueued: webhookWake.wake,
@@ -189,6 +198,8 @@ export function makeServices(edges: EdgeDeps) {
     lists: repos.lists,
     projectData: repos.projectData,
     auditEvents: repos.auditEvents,
+    evaluationCounts: repos.evaluationCounts,
+    statsTally,
     media,
   });
   const rules = makeRulesUseCases({
@@ -241,6 +252,7 @@ export function makeServices(edges: EdgeDeps) {
     projects,
     rules,
     evaluation,
+    statsFlusher,
     accounts: makeAccountUseCases({
       ...deps,
       ...repos,
@@ -251,6 +263,7 @@ export function makeServices(edges: EdgeDeps) {
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
     search: makeSearchUseCases(repos),
+    webhookDeliveries: makeWebhookDeliveries({ ...deps, outbox: repos.outbox, webhooksQueued: webhookWake.wake }),
     operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({
@@ -384,6 +397,7 @@ export async function makeRuntime(
     ...(config.oidc ? { oidc: makeOidcSignIn(config.oidc) } : {}),
   };
   const services = makeServices(deps);
+  services.statsFlusher.start(config.statsFlushMs);
   return {
     ...deps,
     services,
@@ -411,6 +425,8 @@ export async function makeRuntime(
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {
+      // What this process's evaluations tallied for the overview, written before the database closes.
+      await services.statsFlusher.stop();
       await tracing.shutdown();
       await analysis?.close();
       closeIpData();

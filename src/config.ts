@@ -52,6 +52,11 @@ export interface Config {
    * by this process stops working at once; rotated by another (the CLI), within this time.
    */
   apiKeyCacheTtlMs: number;
+  /**
+   * How often the overview's counts (GET /stats) tallied in this process's memory are written,
+   * in milliseconds (STATS_FLUSH_MS); a process killed without a graceful stop loses up to this much.
+   */
+  statsFlushMs: number;
   /** Server processes on this machine (node:cluster workers when above 1). */
   webConcurrency: number;
   /** SDK posts per minute per client address, and per project. */
@@ -435,6 +440,8 @@ export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 256, sqliteMmapMb: 102
 export const RETENTION_DEFAULTS = { intervalMs: 3_600_000, batch: 200, maxBatch: 500 } as const;
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
+/** How often the overview's counts are written (STATS_FLUSH_MS). */
+export const DEFAULT_STATS_FLUSH_MS = 5_000;
 
 /** A number of processes, or `auto`: one per core this process may use. */
 function webConcurrency(raw: string | undefined): number {
@@ -502,6 +509,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(oidc ? { oidc } : {}),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
+    statsFlushMs: integer(env, 'STATS_FLUSH_MS', DEFAULT_STATS_FLUSH_MS, 100, 3_600_000),
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY),
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),

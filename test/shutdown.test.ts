@@ -1,14 +1,19 @@
 /**
  * The server's graceful shutdown, as a real OS process: on SIGTERM it stops taking connections,
- * answers the requests under way, then exits 0.
+ * answers the requests under way, writes the overview's counts its evaluations tallied, then
+ * exits 0.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { systemRandom } from '../src/clock';
+import { makeServices } from '../src/composition';
+import { makeSecretBox } from '../src/security/secrets';
 import { makeTestDb, type TestDb } from './helpers/db';
-import { compileSources, databaseEnv, killAll, removeCompiled, startServer, until } from './helpers/processes';
+import { personSession } from './helpers/evaluation';
+import { compileSources, databaseEnv, killAll, removeCompiled, send, startServer, until } from './helpers/processes';
 
 let testDb: TestDb;
 let dataDir: string;
@@ -57,4 +62,49 @@ test('when SIGTERM arrives while a request is under way, then that request is an
   expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   expect(answer).toContain('"statusCode":401');
   socket.destroy();
+}, 90_000);
+
+test('when SIGTERM arrives after evaluations, then the overview counts they tallied are written before the server exits', async () => {
+  const secretKey = randomBytes(32);
+  const project = await makeServices({
+    db: testDb.db,
+    secretBox: makeSecretBox(secretKey, systemRandom),
+  }).projects.create({
+    name: 'Counts at shutdown',
+  });
+  const server = await startServer({
+    ...databaseEnv(testDb, dataDir, secretKey),
+    ANALYSIS_ENGINE: 'off',
+    WEBHOOK_WORKER: 'off',
+    // No flush by the timer during the test: only the one at shutdown.
+    STATS_FLUSH_MS: '3600000',
+  });
+  for (let i = 0; i < 3; i++) {
+    const session = personSession();
+    const posted = await send(server.port, 'POST', '/ingest/session', { 'x-project-id': project.project_id }, session);
+    expect(posted.status).toBe(200);
+    const evaluated = await send(
+      server.port,
+      'POST',
+      '/session/unauthenticated',
+      { 'x-api-key': project.api_key },
+      { session_id: session.session_id },
+    );
+    expect(evaluated.status).toBe(200);
+  }
+  const decisions = async () =>
+    Number(
+      (
+        await testDb
+          .db('evaluation_counts')
+          .where({ project_id: project.project_id })
+          .where('metric', 'like', 'decision:%')
+          .sum({ n: 'count' })
+          .first()
+      )?.n ?? 0,
+    );
+  await expect(decisions()).resolves.toBe(0);
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+  await expect(decisions()).resolves.toBe(3);
 }, 90_000);

@@ -8,11 +8,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, setCsrfToken, whenSignedOut, type ConsoleSession } from './api';
 import { navigate, useLocation } from './router';
 import { AccountPage } from './pages/AccountPage';
+import { AuditPage } from './pages/AuditPage';
 import { NotFound } from './pages/NotFound';
 import { RulesPage } from './pages/RulesPage';
+import { OverviewPage } from './pages/OverviewPage';
+import { ReviewPage } from './pages/ReviewPage';
 import { SearchPage } from './pages/SearchPage';
 import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignInPage';
+import { WebhookDeliveryPage, WebhooksPage } from './pages/WebhooksPage';
 
 type State = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; session: ConsoleSession };
 
@@ -67,6 +71,12 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/' || path === '/sign-in') return <Redirect to="/search" />;
   if (path === '/search') return <SearchPage />;
   if (path === '/rules') return <RulesPage operator={operator.operator} />;
+  if (path === '/overview') return <OverviewPage />;
+  if (path === '/review') return <ReviewPage operator={operator.operator} />;
+  if (path === '/audit') return <AuditPage />;
+  if (path === '/webhooks') return <WebhooksPage />;
+  const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
+  if (webhook) return <WebhookDeliveryPage requestId={decodeURIComponent(webhook[1]!)} operator={operator.operator} />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1]!)} operator={operator.operator} />;
   return <NotFound />;

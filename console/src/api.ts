@@ -19,12 +19,16 @@ export type MatchType = Schemas['MatchType'];
 export type ScoreBreakdown = Schemas['ScoreBreakdown'];
 export type Session = Schemas['Session'];
 export type SignalAverages = Schemas['SignalAverages'];
+export type AuditEvent = Schemas['AuditEvent'];
+export type AuditPage = Schemas['AuditEvents'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleSignInOptions = Schemas['ConsoleSignInOptions'];
 export type Decision = Schemas['Decision'];
 export type ErrorBody = Schemas['ErrorBody'];
+export type EvaluationStats = Schemas['EvaluationStats'];
 export type LabelValue = Schemas['LabelValue'];
 export type LinkedAccount = Schemas['LinkedAccount'];
+export type ListPage = Schemas['ListPage'];
 export type ListSummary = Schemas['ListSummary'];
 export type Operator = Schemas['Operator'];
 export type RuleDefinition = Schemas['RuleDefinition'];
@@ -32,6 +36,11 @@ export type Rules = Schemas['Rules'];
 export type RulesTestResult = Schemas['RulesTestResult'];
 export type SessionPage = Schemas['SessionPage'];
 export type SessionSummary = Schemas['SessionSummary'];
+export type SubscribableEventType = Schemas['WebhookEvents'][number];
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type WebhookFilters = NonNullable<paths['/webhooks/deliveries']['get']['parameters']['query']>;
 export type AccountFilters = NonNullable<paths['/accounts']['get']['parameters']['query']>;
 export type SessionFilters = NonNullable<paths['/sessions']['get']['parameters']['query']>;
 
@@ -76,3 +85,5 @@ export const mayAct = (operator: Operator): boolean => operator.role === 'analys
 export const mayPublishRules = (operator: Operator): boolean => operator.role === 'admin';
 /** Whether an operator of this role may erase accounts: admins only (deleteAccount, domain/operators.ts). */
 export const mayErase = (operator: Operator): boolean => operator.role === 'admin';
+/** The standard lists (mutually exclusive: joining one leaves the other two, openapi.yaml addAccountToList). */
+export const STANDARD_LISTS: readonly string[] = ['allow', 'block', 'main_account'];

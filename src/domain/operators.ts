@@ -69,6 +69,11 @@ export const OPERATION_ROLES = {
   updateProject: 'admin',
   rotateWebhookSecret: 'admin',
   listAuditEvents: 'viewer',
+  getStats: 'viewer',
+  listWebhookDeliveries: 'viewer',
+  getWebhookDelivery: 'viewer',
+  // Sends an event to the customer's receiver again: an action, not a setting.
+  replayWebhookDelivery: 'analyst',
   getRules: 'viewer',
   putRules: 'admin',
   // A backtest reads and stores nothing (a POST for its body: read-only API keys cannot send it).

@@ -68,6 +68,7 @@ import type { EvaluationMetrics } from '../telemetry/metrics';
 import { NO_TRACING, type Tracing } from '../telemetry/tracing';
 import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
 import { subscribes } from '../domain/webhook-events';
+import { evaluationMetrics, type StatsTally } from '../domain/stats';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
@@ -94,6 +95,8 @@ export interface EvaluationDeps {
   ipLists: IpListLookup;
   /** Each evaluation's decision, signals and scores, recorded after it is stored (GET /metrics). */
   metrics?: EvaluationMetrics;
+  /** The overview's counts (GET /stats), added to in memory once stored and flushed later (usecases/stats-flusher.ts). */
+  tally: Pick<StatsTally, 'add'>;
   /** Spans for the stages: gather, evaluate, persist. */
   tracing?: Pick<Tracing, 'span'>;
   /** `evaluation.rule_matched` and list events, queued in the evaluation's transaction (webhooks/outbox.ts). */
@@ -452,6 +455,17 @@ export function makeEvaluation(deps: EvaluationDeps) {
     });
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
     if (written && queued) deps.webhooksQueued();
+    // The overview's counts: in-memory increments like the metrics', on the evaluation's day; no statement.
+    if (written)
+      deps.tally.add(
+        project.id,
+        now,
+        evaluationMetrics(
+          outcome.decision,
+          outcome.signals.risk_signal_scores,
+          outcome.signals.risk_signals.spoofed_ip,
+        ),
+      );
     return written;
   }
 

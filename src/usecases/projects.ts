@@ -1,5 +1,6 @@
 /** Projects: creation with their first key and webhook secret, key rotation, settings and their audit. */
-import type { AuditEvent, SubscribableEventType } from '../api-types';
+import type { AuditEvent, EvaluationStats, SubscribableEventType } from '../api-types';
+import { evaluationStats, statsRange, type StatsTally } from '../domain/stats';
 import type { Clock, Random } from '../clock';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import {
@@ -13,6 +14,7 @@ import {
 import type { Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
 import type { AuditEventRepository, AuditValue } from '../storage/repositories/audit-events';
+import type { EvaluationCountRepository } from '../storage/repositories/evaluation-counts';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ProjectDataRepository, ProjectDataTable } from '../storage/repositories/project-data';
 import type { ApiKeyScope, Project, ProjectRepository, ProjectSettingsRecord } from '../storage/repositories/projects';
@@ -30,6 +32,10 @@ export interface ProjectDeps {
   lists: ListRepository;
   /** The audit of settings changes, written in the change's transaction. */
   auditEvents: AuditEventRepository;
+  /** The overview's kept counts (getStats). */
+  evaluationCounts: EvaluationCountRepository;
+  /** This process's counts not yet flushed: a reset drops the project's. */
+  statsTally: Pick<StatsTally, 'forget'>;
   /** Everything a project has gathered (`reset` deletes it). */
   projectData: ProjectDataRepository;
   /** Where captured images are kept: `reset` deletes the project's. */
@@ -320,6 +326,8 @@ export function makeProjectUseCases(deps: ProjectDeps) {
         await deps.auditEvents.forgetAccount(projectId, undefined, trx);
         return all;
       });
+      // This process's overview counts of the project not yet flushed (others' processes keep theirs).
+      deps.statsTally.forget(projectId);
       // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
       for (const id of mediaIds) await deps.media.delete(id);
       return { project_id: projectId, test: project.test, deleted };
@@ -433,6 +441,12 @@ export function makeProjectUseCases(deps: ProjectDeps) {
       keyCache.forgetProject(projectId);
     },
 
+    /** The overview: evaluations per day by decision and the signals raised, from the kept counts (a 400 for a bad range). */
+    async stats(projectId: string, from?: string, to?: string): Promise<Omit<EvaluationStats, 'request_id'>> {
+      const range = statsRange(from, to, deps.clock.now());
+      if ('refused' in range) throw new BadRequestError(range.refused);
+      return evaluationStats(await deps.evaluationCounts.range(projectId, range.from, range.to), range);
+    },
     /** A page of the project's audit events, newest first; `cursor` is the previous page's `next_cursor`. */
     async auditEvents(
       projectId: string,

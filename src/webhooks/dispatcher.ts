@@ -13,7 +13,7 @@ import type { Clock } from '../clock';
 import { trackLoop } from '../loops';
 import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
-import type { Outbox, Outcome, Settlement, WebhookRecord } from './outbox';
+import { ANSWER_KEPT_BYTES, type Outbox, type Outcome, type Settlement, type WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
 import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
 import { makeWake, type Wake } from './wake';
@@ -52,6 +52,19 @@ export interface DispatcherDeps {
   metrics?: WebhookMetrics;
 }
 
+/**
+ * The receiver's answer as an attempt keeps it: its first ANSWER_KEPT_BYTES (the transport
+ * reads no more), without NUL characters (PostgreSQL text refuses them) and without a broken
+ * last character; undefined when empty.
+ */
+export function answerOf(body: string | undefined): string | undefined {
+  const kept = body
+    ?.replace(/\u0000/g, '')
+    .replace(/\uFFFD$/, '')
+    .slice(0, ANSWER_KEPT_BYTES);
+  return kept ? kept : undefined;
+}
+
 export function makeDispatcher(deps: DispatcherDeps) {
   const policy = deps.policy ?? REFERENCE_RETRY_POLICY;
   const leaseMs = deps.leaseMs ?? 60_000;
@@ -80,7 +93,10 @@ export function makeDispatcher(deps: DispatcherDeps) {
     const now = clock.now();
     const started = process.hrtime.bigint();
     /** The attempt as made (its error as it happened) and what follows from it. */
-    const settle = (outcome: Outcome, attempt: { statusCode?: number; error?: string }): Settlement => ({
+    const settle = (
+      outcome: Outcome,
+      attempt: { statusCode?: number; error?: string; answer?: string },
+    ): Settlement => ({
       requestId: row.requestId,
       attempt: {
         attempt: row.attempts,
@@ -91,8 +107,8 @@ export function makeDispatcher(deps: DispatcherDeps) {
       },
       outcome,
     });
-    const failed = (error: string, statusCode?: number, retryAfterMs?: number) =>
-      settle(retry(row, now, error, retryAfterMs), { statusCode, error });
+    const failed = (error: string, statusCode?: number, retryAfterMs?: number, answer?: string) =>
+      settle(retry(row, now, error, retryAfterMs), { statusCode, error, ...(answer !== undefined ? { answer } : {}) });
 
     let target: WebhookTarget;
     try {
@@ -117,11 +133,17 @@ export function makeDispatcher(deps: DispatcherDeps) {
       now,
     });
     try {
-      const response = await deps.post(target.url, { headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      const response = await deps.post(target.url, {
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        keepBody: ANSWER_KEPT_BYTES,
+      });
+      const answer = answerOf(response.body);
       if (response.status >= 200 && response.status < 300)
-        return settle({ status: 'delivered' }, { statusCode: response.status });
+        return settle({ status: 'delivered' }, { statusCode: response.status, ...(answer ? { answer } : {}) });
       const retryAfter = response.status === 429 ? parseRetryAfter(response.retryAfter, now) : undefined;
-      return failed(`HTTP ${response.status}`, response.status, retryAfter);
+      return failed(`HTTP ${response.status}`, response.status, retryAfter, answer);
     } catch (err) {
       // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
       if (err instanceof RefusedTargetError)

@@ -40,6 +40,27 @@ export interface AttemptRecord {
   statusCode?: number;
   latencyMs: number;
   error?: string;
+  /** The first ANSWER_KEPT_BYTES of the receiver's answer body (getWebhookDelivery). */
+  answer?: string;
+}
+
+/** How much of a receiver's answer each attempt keeps. */
+export const ANSWER_KEPT_BYTES = 512;
+
+/** Which of a project's webhooks a page lists (listWebhookDeliveries). */
+export interface WebhookFilter {
+  status?: WebhookStatus;
+  eventType?: string;
+  /** Queued at or after. */
+  from?: Date;
+  /** Queued before. */
+  to?: Date;
+}
+
+/** Where a page starts: after this webhook, in the order newest first (created_at, request_id). */
+export interface WebhookCursor {
+  createdAt: number;
+  requestId: string;
 }
 
 /** The PostgreSQL channel on which queued webhooks are announced (webhooks/listener.ts listens). */
@@ -61,6 +82,22 @@ export interface Settlement {
 }
 
 const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(Number(v)));
+
+/** The columns of a webhook but its body. */
+const SUMMARY_COLUMNS = [
+  'request_id',
+  'project_id',
+  'session_id',
+  'event_type',
+  'status',
+  'attempts',
+  'run_at',
+  'locked_by',
+  'last_error',
+  'first_attempt_at',
+  'delivered_at',
+  'created_at',
+];
 
 /** A webhook without its body (listing never opens the sealed bodies). */
 export type WebhookSummary = Omit<WebhookRecord, 'body'>;
@@ -193,6 +230,7 @@ export function makeOutbox(db: Knex, box: SecretBox) {
                 status_code: a.statusCode ?? null,
                 latency_ms: Math.round(a.latencyMs),
                 error: a.error ?? null,
+                answer: a.answer ?? null,
               },
             ]
           : [],
@@ -250,6 +288,39 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return row && toRecord(row, box);
     },
 
+    /** The project's webhook, or undefined when it has none with this id (another project's included). */
+    async findOf(projectId: string, requestId: string): Promise<WebhookRecord | undefined> {
+      const row = await db('webhooks').where({ project_id: projectId, request_id: requestId }).first();
+      return row && toRecord(row, box);
+    },
+
+    /**
+     * A page of the project's webhooks, newest first (created_at, then request_id), after
+     * `cursor`: one range of (project_id, created_at, request_id), or of (project_id, status,
+     * created_at, request_id) with a status (migration 0032). Bodies are not read.
+     */
+    async page(
+      projectId: string,
+      filter: WebhookFilter,
+      limit: number,
+      cursor?: WebhookCursor,
+    ): Promise<WebhookSummary[]> {
+      const q = db('webhooks')
+        .where({ project_id: projectId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'request_id', order: 'desc' },
+        ])
+        .limit(limit)
+        .select(SUMMARY_COLUMNS);
+      if (filter.status) q.where({ status: filter.status });
+      if (filter.eventType) q.where({ event_type: filter.eventType });
+      if (filter.from) q.where('created_at', '>=', filter.from.getTime());
+      if (filter.to) q.where('created_at', '<', filter.to.getTime());
+      if (cursor) q.whereRaw('(created_at, request_id) < (?, ?)', [cursor.createdAt, cursor.requestId]);
+      return (await q).map(toSummary);
+    },
+
     async list(filter: { status?: WebhookStatus; limit?: number } = {}): Promise<WebhookSummary[]> {
       const q = db('webhooks')
         .orderBy('created_at', 'desc')
@@ -267,10 +338,10 @@ export function makeOutbox(db: Knex, box: SecretBox) {
         statusCode: r.status_code === null ? undefined : Number(r.status_code),
         latencyMs: Number(r.latency_ms),
         error: (r.error as string | null) ?? undefined,
+        answer: (r.answer as string | null) ?? undefined,
       }));
     },
 
-    /** Sends a webhook again (same request_id and body) as soon as a dispatcher runs. */
     /**
      * Retention: the project's delivered webhooks created before `before`, oldest first, at most
      * `limit` (a range of `(project_id, created_at)`; pending and failed ones are never due).
@@ -297,10 +368,14 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       return trx('webhooks').whereIn('request_id', delivered).delete();
     },
 
-    async replay(requestId: string, now: Date): Promise<boolean> {
+    /**
+     * Sends a webhook again (same request_id and body) as soon as a dispatcher runs, whatever
+     * its status; only the project's when `projectId` is given. False when there is none.
+     */
+    async replay(requestId: string, now: Date, projectId?: string): Promise<boolean> {
       return db.transaction(async (trx) => {
         const changed = await trx('webhooks')
-          .where({ request_id: requestId })
+          .where({ request_id: requestId, ...(projectId !== undefined ? { project_id: projectId } : {}) })
           .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
         if (changed > 0 && postgres) await notify(trx);
         return changed > 0;

@@ -114,6 +114,8 @@ describe('trustgate project reset', () => {
     await use(test, 'mine');
     await use(other, 'theirs');
     await use(ctx.project, 'live');
+    // The evaluations' overview counts, as the server's flusher writes them (STATS_FLUSH_MS).
+    await ctx.services.statsFlusher.flush();
     const mediaFiles = () => fs.readdirSync(path.join(ctx.dataDir!, 'media')).filter((f) => f.endsWith('.bin'));
     const filesBefore = mediaFiles();
     const before = await everything();
@@ -139,6 +141,7 @@ describe('trustgate project reset', () => {
       [
         'accounts',
         'email_domains',
+        'evaluation_counts',
         'identifier_accounts',
         'ingest_challenges',
         'list_members',

@@ -3,7 +3,9 @@
  * dist/console (built by jest's globalSetup when stale): signing in (a wrong password, the
  * throttled message, the keyboard alone), search, an account, adding it to the block list (its
  * next evaluation through the API is Fake), labelling it, signing out; a viewer sees no action
- * buttons and the API refuses the action (403). No request leaves Trustgate's origin and no
+ * buttons and the API refuses the action (403). The review queue (approve: allow, reject: block,
+ * either leaves the queue), the audit log (readable changes, the operator named) and the
+ * overview (the API's counts); a viewer reads them without buttons. No request leaves Trustgate's origin and no
  * page logs an error (a CSP violation is one). At a desktop (1280×800) and a phone (390×844)
  * size it writes screenshots of each page to test-artifacts/console/; axe-core checks the
  * pages against WCAG 2 A and AA.
@@ -14,7 +16,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import type { AuditEvent, OperatorRole } from '../../src/api-types';
+import type { AuditEvent, EvaluationStats, OperatorRole } from '../../src/api-types';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { checkPage, consoleBrowser, PASSWORD, shot, SIZES, type ConsoleBrowser } from '../helpers/console-e2e';
 import { scenario } from '../helpers/evaluation';
@@ -39,6 +41,14 @@ beforeAll(async () => {
       first_name: 'Ada',
       last_name: 'Lovelace',
     });
+  // The review queue: three accounts a rule would have put on `review` (here through the List API).
+  for (let i = 0; i < 3; i++) {
+    await run.signIn({ id: `reviewee-${i}`, email: `reviewee${i}@example.net` });
+    const added = await request(ctx.app)
+      .post(`/list/review/account/reviewee-${i}`)
+      .set('x-api-key', ctx.project.api_key);
+    expect(added.status).toBe(200);
+  }
   harness = await consoleBrowser(ctx.app);
 }, 60_000);
 
@@ -195,6 +205,123 @@ describe('an analyst', () => {
   });
 });
 
+describe('the review queue and the audit log', () => {
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    context = await newContext(SIZES[0]![1]);
+    page = await context.newPage();
+    await signIn(page, 'analyst');
+  });
+  afterAll(() => context?.close());
+  const lists = async (id: string) =>
+    (await request(ctx.app).get(`/account/${id}`).set('x-api-key', ctx.project.api_key)).body.lists as string[];
+  const queue = () => page.getByRole('table', { name: 'Accounts to review' });
+
+  test('when the analyst approves one account and rejects another, then they join allow and block, leave review, and evaluate Real and Fake', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Review queue' }).click();
+    await page.waitForURL('**/console/review');
+    await queue().getByRole('link', { name: 'reviewee-2' }).waitFor();
+    await expect(queue().getByRole('link').allTextContents()).resolves.toEqual([
+      'reviewee-0',
+      'reviewee-1',
+      'reviewee-2',
+    ]);
+    await expect(page.getByTestId('queue-size').textContent()).resolves.toBe('3 accounts on review');
+    await shot(page, 'desktop-review');
+
+    await page.getByRole('button', { name: 'Approve reviewee-0' }).click();
+    const approving = page.getByRole('dialog', { name: 'Approve account reviewee-0?' });
+    await approving.waitFor();
+    await shot(page, 'desktop-review-confirm');
+    await approving.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('status').filter({ hasText: 'Account reviewee-0 approved (allow).' }).waitFor();
+    await expect(queue().getByRole('link').allTextContents()).resolves.toEqual(['reviewee-1', 'reviewee-2']);
+
+    await page.getByRole('button', { name: 'Reject reviewee-1' }).click();
+    await page
+      .getByRole('dialog', { name: 'Reject account reviewee-1?' })
+      .getByRole('button', { name: 'Confirm' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Account reviewee-1 rejected (block).' }).waitFor();
+    await expect(queue().getByRole('link').allTextContents()).resolves.toEqual(['reviewee-2']);
+
+    await expect(lists('reviewee-0')).resolves.toEqual(['allow']);
+    await expect(lists('reviewee-1')).resolves.toEqual(['block']);
+    await expect(evaluate('reviewee-0')).resolves.toBe('Real');
+    await expect(evaluate('reviewee-1')).resolves.toBe('Fake');
+  });
+
+  test('when another list is chosen as the queue, then its accounts show and the address names it', async () => {
+    await page.getByRole('combobox', { name: 'Queue (list)' }).click();
+    await page.getByRole('option', { name: 'block' }).click();
+    await page.waitForURL('**/console/review?list=block');
+    await queue().getByRole('link', { name: 'reviewee-1' }).waitFor();
+    await expect(page.getByTestId('queue-size').textContent()).resolves.toMatch(/accounts on block$/);
+    // A list that does not exist is the API's 400, shown.
+    await page.goto(`${harness.origin}/console/review?list=nothing-here`);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/List not found/);
+  });
+
+  test('when the analyst opens the audit log, then the decisions read as list changes by this operator, newest first', async () => {
+    await page.goto(`${harness.origin}/console/audit`);
+    const events = page.getByRole('table', { name: 'Audit events' });
+    await events.getByRole('link', { name: 'reviewee-1' }).first().waitFor();
+    const rows = await events.locator('tbody tr').allTextContents();
+    const actor = `operator:${operators.analyst!.id}`;
+    // Newest first: reject (joined block, then left review), approve (joined allow, then left review).
+    expect(rows.slice(0, 4)).toEqual([
+      expect.stringMatching(new RegExp(`Account’s lists changed reviewee-1left review${actor}$`)),
+      expect.stringMatching(new RegExp(`Account’s lists changed reviewee-1joined block${actor}$`)),
+      expect.stringMatching(new RegExp(`Account’s lists changed reviewee-0left review${actor}$`)),
+      expect.stringMatching(new RegExp(`Account’s lists changed reviewee-0joined allow${actor}$`)),
+    ]);
+    await shot(page, 'desktop-audit');
+    harness.expectNothingAmiss();
+  });
+});
+
+describe('the overview', () => {
+  test('when the analyst opens the overview, then the evaluations by decision, the signals raised and the lists’ sizes are the API’s', async () => {
+    // The evaluations' counts as the server's flusher would have written them by now (STATS_FLUSH_MS).
+    await ctx.services.statsFlusher.flush();
+    const context = await newContext(SIZES[0]![1]);
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'analyst');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+      await page.waitForURL('**/console/overview');
+      const stats = (await request(ctx.app).get('/stats').set('x-api-key', ctx.project.api_key))
+        .body as EvaluationStats;
+      const real = stats.days.reduce((n, d) => n + d.Real, 0);
+      const fake = stats.days.reduce((n, d) => n + d.Fake, 0);
+      // At least the six sign-ins of beforeAll (Real); the tests before may have added Fake ones.
+      expect(real).toBeGreaterThanOrEqual(6);
+      await expect(page.getByTestId('evaluation-totals').textContent()).resolves.toBe(
+        `${real + fake} evaluations from ${stats.from} to ${stats.to} (UTC): ${real} Real, ${fake} Fake`,
+      );
+      await expect(
+        page.getByRole('img', { name: new RegExp(`^Evaluations per day: ${real} Real, ${fake} Fake`) }).count(),
+      ).resolves.toBe(1);
+      const lists = page.getByRole('table', { name: 'Lists' });
+      await expect(lists.getByRole('row', { name: /^review \d+$/ }).textContent()).resolves.toBe('review1');
+      const signals = await page.getByRole('table', { name: 'Signals raised most' }).count();
+      expect(signals).toBe(stats.signals.length > 0 ? 1 : 0);
+      await shot(page, 'desktop-overview');
+
+      await page.getByRole('combobox', { name: 'Period' }).click();
+      await page.getByRole('option', { name: 'Last 7 days' }).click();
+      await page.waitForURL('**/console/overview?days=7');
+      await expect(page.getByTestId('evaluation-totals').textContent()).resolves.toMatch(
+        new RegExp(`^${real + fake} evaluations from .* to ${stats.to} \\(UTC\\)`),
+      );
+      harness.expectNothingAmiss();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('a viewer', () => {
   test('when a viewer opens an account, then no action button, and the API refuses the action (403)', async () => {
     const context = await newContext(SIZES[0]![1]);
@@ -220,6 +347,16 @@ describe('a viewer', () => {
       expect(status).toBe(403);
       const account = await request(ctx.app).get('/account/shopper-1').set('x-api-key', ctx.project.api_key);
       expect(account.body.lists).toEqual([]);
+      // The review queue and the audit log read, without a button.
+      await page.goto(`${harness.origin}/console/review`);
+      await page.getByRole('table', { name: 'Accounts to review' }).getByRole('link', { name: 'reviewee-2' }).waitFor();
+      for (const name of ['Approve reviewee-2', 'Reject reviewee-2'])
+        await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
+      await shot(page, 'desktop-review-viewer');
+      await page.goto(`${harness.origin}/console/audit`);
+      await page.getByRole('table', { name: 'Audit events' }).waitFor();
+      await page.goto(`${harness.origin}/console/overview`);
+      await page.getByTestId('evaluation-totals').waitFor();
       harness.expectNothingAmiss();
     } finally {
       await context.close();
@@ -252,6 +389,18 @@ describe.each(SIZES)('every page on a %s', (size, options) => {
       await page.getByRole('heading', { name: 'Account shopper-2' }).waitFor();
       await page.getByRole('heading', { name: /Linked accounts/ }).waitFor();
       await checkPage(page, `${size}-account`);
+
+      await page.goto(`${harness.origin}/console/overview`);
+      await page.getByTestId('evaluation-totals').waitFor();
+      await checkPage(page, `${size}-overview`);
+
+      await page.goto(`${harness.origin}/console/review`);
+      await page.getByRole('table', { name: 'Accounts to review' }).waitFor();
+      await checkPage(page, `${size}-review`);
+
+      await page.goto(`${harness.origin}/console/audit`);
+      await page.getByRole('table', { name: 'Audit events' }).waitFor();
+      await checkPage(page, `${size}-audit`);
       harness.expectNothingAmiss();
     } finally {
       await context.close();

@@ -2,6 +2,7 @@
 import request from 'supertest';
 import type { IngestSession } from '../../src/api-types';
 import { makeLogger } from '../../src/logger';
+import { REFERENCE_RETRY_POLICY, type RetryPolicy } from '../../src/webhooks/backoff';
 import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { makeWebhookTransport } from '../../src/webhooks/transport';
 import { makeTestContext, type TestContext } from './app';
@@ -18,9 +19,13 @@ export interface Started {
 /** Loopback allowed (WEBHOOK_ALLOW_PRIVATE); its idle keep-alive connections do not hold the process. */
 const loopbackTransport = makeWebhookTransport({ allowPrivate: true });
 
-/** Runs a dispatcher over the webhooks due now, as the server's worker does (loopback allowed). */
-export function deliverDue(ctx: TestContext): Promise<number> {
+/**
+ * Runs a dispatcher over the webhooks due now, as the server's worker does (loopback allowed);
+ * `policy` changes the retry schedule (`{ maxRetries: 0 }`: a failed attempt fails the webhook).
+ */
+export function deliverDue(ctx: TestContext, policy: Partial<RetryPolicy> = {}): Promise<number> {
   return makeDispatcher({
+    policy: { ...REFERENCE_RETRY_POLICY, ...policy },
     outbox: ctx.services.repos.outbox,
     clock: ctx.clock,
     random: Math.random,

@@ -44,6 +44,8 @@ const GUARDED = new Set([
   'session_accounts',
   'list_members',
   'identifier_accounts',
+  // The overview's kept counts (GET /stats): one range of its primary key.
+  'evaluation_counts',
   // What a retention pass removes from (usecases/retention.ts).
   'session_facts',
   'verification_sessions',
@@ -295,11 +297,25 @@ const KNOWN_BROAD: { label: string; table: string; why: string }[] = [
     table: 'webhooks',
     why: "the project's oldest webhooks, (project_id, created_at), LIMIT batch",
   },
+  // The console's webhooks page (listWebhookDeliveries): a page of the project's webhooks newest
+  // first from a keyset cursor, (project_id[, status], created_at, request_id), LIMIT page + 1.
+  {
+    label: 'outbox.page',
+    table: 'webhooks',
+    why: "a page of the project's webhooks, newest first, (project_id[, status], created_at, request_id), LIMIT page + 1",
+  },
   // The Search API (docs/api-search.md): a page is at most SEARCH_WINDOW keys of one index in
   // the page's order, the other filters checked on those rows; a rare filter costs more pages.
   { label: 'search.accounts', table: 'accounts', why: 'pages the accounts in id order, a window of keys at a time' },
   { label: 'search.accounts', table: 'list_members', why: 'pages a list in account order, a window of keys at a time' },
   { label: 'search.sessions', table: 'sessions', why: 'pages the sessions newest first, a window of keys at a time' },
+  // The overview: a range of days (at most 90) of the primary key (project_id, day, metric), a
+  // few rows a day (the decisions and the signals raised that day) whatever the traffic.
+  {
+    label: 'evaluationCounts.range',
+    table: 'evaluation_counts',
+    why: 'a range of at most 90 days of (project_id, day, metric): a few rows a day',
+  },
 ];
 
 function known(labels: Set<string>, table: string): boolean {
@@ -613,6 +629,13 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.labels.current(p, s.accountId!);
   await repos.labels.page(p, s.accountId!, 50, 10);
 
+  // The overview (GET /stats): the evaluations above tallied in memory, flushed (one upsert: its
+  // conflict target is the primary key), then the kept counts of a range of days, never the sessions.
+  await expect(services.statsFlusher.flush()).resolves.toBeGreaterThan(0);
+  await expect(
+    repos.evaluationCounts.range(p, '2026-08-23', '2026-11-20').then((rows) => rows.length),
+  ).resolves.toBeGreaterThan(0);
+
   // The Search API (GET /accounts, GET /sessions, their exports): every driver, with the other
   // filters on its rows, a first page and one after a cursor, the short-page cursor read.
   const fp = seeded.sessions.find((x) => x.fingerprint)!.fingerprint;
@@ -653,7 +676,14 @@ test('every statement of an evaluation starts from an index', async () => {
   );
 
   expect(
-    [...ENGINE_METHODS, 'labels.evaluations', 'search.accounts', 'search.sessions'].filter((m) => !exercised.has(m)),
+    [
+      ...ENGINE_METHODS,
+      'labels.evaluations',
+      'search.accounts',
+      'search.sessions',
+      'evaluationCounts.add',
+      'evaluationCounts.range',
+    ].filter((m) => !exercised.has(m)),
   ).toEqual([]);
 
   const { report, broad, failures } = await explainAll();
@@ -786,5 +816,62 @@ test("every statement of the account page's verifications read starts from an in
     console.log(
       `${testDb.dialect} account verifications:\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`,
     );
+  expect(failures).toEqual([]);
+}, 120_000);
+
+test('every statement of the webhooks page starts from an index', async () => {
+  const p = project.id;
+  const other = (await services.projects.create({ name: 'Webhooks elsewhere' })).project_id;
+  const statuses = ['delivered', 'delivered', 'delivered', 'failed', 'pending'] as const;
+  const types = ['list.account_added', 'list.account_removed', 'evaluation.rule_matched'];
+  const body = services.edges.secretBox.encrypt('{}');
+  const rows = Array.from({ length: 600 }, (_, i) => ({
+    request_id: `e${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
+    project_id: i % 3 === 0 ? other : p,
+    session_id: `e${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
+    event_type: types[i % types.length]!,
+    body,
+    status: statuses[i % statuses.length]!,
+    attempts: 1,
+    run_at: NOW.getTime() - i * 60_000,
+    created_at: NOW.getTime() - i * 60_000,
+  }));
+  for (let i = 0; i < rows.length; i += 100) await testDb.db('webhooks').insert(rows.slice(i, i + 100));
+  await testDb.db('webhook_attempts').insert(
+    rows.slice(0, 100).map((r) => ({
+      request_id: r.request_id,
+      attempt: 1,
+      at: r.created_at,
+      worker: 'w',
+      status_code: 200,
+      latency_ms: 5,
+      answer: 'ok',
+    })),
+  );
+  if (testDb.dialect === 'postgresql') await testDb.db.raw('ANALYZE');
+  statements.clear();
+  exercised.clear();
+  const { outbox } = services.repos;
+  const first = await outbox.page(p, {}, 51);
+  expect(first).toHaveLength(51);
+  const after = { createdAt: first[49]!.createdAt.getTime(), requestId: first[49]!.requestId };
+  await outbox.page(p, {}, 51, after);
+  await outbox.page(p, { status: 'failed' }, 51);
+  await outbox.page(p, { status: 'failed' }, 51, after);
+  await outbox.page(p, { eventType: 'list.account_removed' }, 51, after);
+  await outbox.page(p, { from: new Date(NOW.getTime() - 2 * DAY), to: new Date(NOW.getTime() - DAY) }, 51);
+  const one = first[0]!.requestId;
+  await expect(outbox.findOf(p, one)).resolves.toBeDefined();
+  await expect(outbox.findOf(other, one)).resolves.toBeUndefined();
+  await outbox.attempts(one);
+  await expect(outbox.replay(one, NOW, other)).resolves.toBe(false);
+  await expect(outbox.replay(one, NOW, p)).resolves.toBe(true);
+  expect(['outbox.page', 'outbox.findOf', 'outbox.attempts', 'outbox.replay'].filter((m) => !exercised.has(m))).toEqual(
+    [],
+  );
+
+  const { report, broad, failures } = await explainAll();
+  if (process.env.TRUSTGATE_PRINT_PLANS)
+    console.log(`${testDb.dialect} webhooks page:\n\n${report.join('\n')}\nKnown broad reads:\n${broad.join('\n')}`);
   expect(failures).toEqual([]);
 }, 120_000);

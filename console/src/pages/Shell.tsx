@@ -1,7 +1,7 @@
 /**
  * The frame of every signed-in page: a header (the console's name, who is signed in and as
  * what, Sign out) and the navigation, which folds behind a menu button on a phone. Later
- * pages (overview, review queue, rules, webhooks) add a link to NAV.
+ * pages (rules) add a link to NAV.
  */
 import { AppShell, Box, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -11,8 +11,12 @@ import { SearchBox } from '../components/SearchBox';
 import { Link, useLocation } from '../router';
 
 const NAV = [
+  { to: '/overview', label: 'Overview', matches: (p: string) => p === '/overview' },
   { to: '/search', label: 'Search', matches: (p: string) => p === '/search' || p.startsWith('/accounts/') },
   { to: '/rules', label: 'Rules', matches: (p: string) => p === '/rules' },
+  { to: '/review', label: 'Review queue', matches: (p: string) => p === '/review' },
+  { to: '/audit', label: 'Audit log', matches: (p: string) => p === '/audit' },
+  { to: '/webhooks', label: 'Webhooks', matches: (p: string) => p === '/webhooks' || p.startsWith('/webhooks/') },
 ];
 
 export function Shell({

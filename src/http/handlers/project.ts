@@ -1,6 +1,12 @@
 /** Handlers of the `Project` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AuditEvents, ProjectSettings, ProjectUpdate, WebhookSecretRotated } from '../../api-types';
+import type {
+  AuditEvents,
+  EvaluationStats,
+  ProjectSettings,
+  ProjectUpdate,
+  WebhookSecretRotated,
+} from '../../api-types';
 import type { Project } from '../../storage/repositories/projects';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS, type ProjectUseCases } from '../../usecases/projects';
 import { actorOf, projectOf } from '../context';
@@ -53,6 +59,14 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
       const body: WebhookSecretRotated = { request_id: req.requestId, ...rotated };
       // The new secret is in this answer only: never cached on the way.
       res.set('cache-control', 'no-store').json(body);
+    },
+    async getStats(req: Request, res: Response) {
+      const q = req.query as { from?: string; to?: string };
+      const body: EvaluationStats = {
+        request_id: req.requestId,
+        ...(await projects.stats(projectOf(req).id, q.from, q.to)),
+      };
+      res.json(body);
     },
     async listAuditEvents(req: Request, res: Response) {
       const q = req.query as { limit?: number; cursor?: string };

@@ -33,6 +33,7 @@ import * as m0027 from './0027_evaluation_receipts';
 import * as m0028 from './0028_retention';
 import * as m0029 from './0029_search_indexes';
 import * as m0030 from './0030_operators';
+import * as m0032 from './0032_evaluation_counts';
 import * as m0033 from './0033_account_verifications';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0028_retention': m0028,
   '0029_search_indexes': m0029,
   '0030_operators': m0030,
+  '0032_evaluation_counts': m0032,
   '0033_account_verifications': m0033,
 };
 

@@ -15,6 +15,7 @@ import type { Knex } from 'knex';
 export const PROJECT_DATA_TABLES = [
   { table: 'webhook_attempts', via: { column: 'request_id', parent: 'webhooks', key: 'request_id' } },
   { table: 'webhooks' },
+  { table: 'evaluation_counts' },
   { table: 'verification_faces' },
   { table: 'verification_documents' },
   { table: 'verification_captures', via: { column: 'session_id', parent: 'verification_sessions', key: 'id' } },

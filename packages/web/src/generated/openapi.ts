@@ -773,6 +773,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's evaluations by day and decision, and the signals they raised
+         * @description For each UTC day from `from` to `to` (both included, at most 90 days), how many
+         *     evaluations were decided `Real` and `Fake`, and over the range how many raised each risk
+         *     signal (most first; signals never raised are left out). The counts are kept as the
+         *     evaluations are made (one row per day and count), so the answer reads a few rows a
+         *     day whatever the project's size. Each server process writes its evaluations' counts every
+         *     few seconds (`STATS_FLUSH_MS`), so the newest evaluations may not be counted yet, and a
+         *     process killed without a graceful stop loses up to that interval of its evaluations from
+         *     these counts (never from decisions). Evaluations written before this version are not counted.
+         *     A day in the wrong form, `from` after `to`, or a longer range is a `400` naming the field.
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's webhook deliveries
+         * @description The webhooks queued for the project (one per event: `request_id` is the event's id, sent
+         *     as `x-event-id` on every attempt), newest first, each with its status (`pending`: waiting
+         *     for its next attempt; `delivered`: a 2xx was answered; `failed`: the retry schedule ran
+         *     out, or the target was refused) and how many attempts it took. Filters: `event_type`,
+         *     `status`, and the time it was queued (`from` included, `to` excluded). Pass
+         *     `next_cursor` as `cursor` for the next page (with the same filters); it is null on the
+         *     last page. The event's body and its attempts are in getWebhookDelivery.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook delivery, its event and its attempts
+         * @description The webhook whose event id (`x-event-id`) is `request_id`: its event as queued (the
+         *     body's JSON; a verification's media URLs are signed afresh at each attempt, so the
+         *     stored body has none), and every attempt, oldest first, with its time, the HTTP status
+         *     answered (null when no answer came: a timeout, a refused connection, a target refused
+         *     by the service's address policy), how long it took and the first 512 bytes of the
+         *     receiver's answer (as the receiver sent them: keep secrets out of your webhook answers).
+         *     Another project's webhook is a `404`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{request_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook again
+         * @description Queues the webhook again, due now: the **same** event with the **same** `request_id`
+         *     (`x-event-id`) and body, signed afresh at its attempt, whatever its status (a delivered
+         *     one is sent again; a pending one is sent now instead of at its next retry). Receivers
+         *     de-duplicate on `x-event-id` (webhooks.yaml, **Delivery**), so a receiver that already
+         *     processed the event answers 2xx and does nothing; one that lost it processes it. The
+         *     attempt is numbered after the earlier ones and is listed with them. If it fails, it is
+         *     retried only while the webhook's schedule allows (24 retries, 8 days from its first
+         *     attempt); otherwise the webhook is `failed` again. Analysts and admins only; the
+         *     answer is the delivery as queued. Another project's webhook is a `404`.
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rules": {
         parameters: {
             query?: never;
@@ -2665,12 +2773,106 @@ export interface components {
                 label: string;
             };
         };
+        /**
+         * @description `pending`: waiting for its next attempt; `delivered`: the receiver answered 2xx;
+         *     `failed`: the retry schedule ran out or the target was refused (a replay queues it again).
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        /** @description A queued webhook and where its delivery stands. */
+        WebhookDelivery: {
+            /** @description The event's id, sent as `x-event-id` on every attempt (receivers de-duplicate on it). */
+            request_id: string;
+            /** @description The event's type (webhooks.yaml's `SubscribableEventType`). */
+            event_type: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description The attempts made so far (replays included). */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the webhook was queued.
+             */
+            created_at: string;
+            /** Format: date-time */
+            first_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a 2xx was last answered; null until then.
+             */
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (pending only); null otherwise.
+             */
+            next_attempt_at: string | null;
+            /** @description What the last failed attempt ended in (null after a success). */
+            last_error: string | null;
+        };
+        /** @description A page of webhook deliveries, newest first. */
+        WebhookDeliveries: {
+            request_id: string;
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description The `cursor` of the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description One attempt to deliver a webhook. */
+        WebhookAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @description The HTTP status answered; null when none came (timeout, connection refused, target refused). */
+            status_code: number | null;
+            latency_ms: number;
+            /** @description Why the attempt failed; null when it succeeded. */
+            error: string | null;
+            /**
+             * @description The first 512 bytes of the receiver's answer body, as UTF-8 (null when there was no
+             *     answer, or for attempts made before this was kept).
+             */
+            answer: string | null;
+        };
+        /** @description One webhook delivery with its event and its attempts. */
+        WebhookDeliveryDetail: {
+            request_id: string;
+            delivery: components["schemas"]["WebhookDelivery"] & {
+                /** @description The event's body as queued (webhooks.yaml's envelope for its `event_type`). */
+                event: {
+                    [key: string]: unknown;
+                };
+                /** @description Every attempt, oldest first. */
+                attempts_made: components["schemas"]["WebhookAttempt"][];
+            };
+        };
+        /** @description A webhook queued again. */
+        WebhookDeliveryReplayed: {
+            request_id: string;
+            delivery: components["schemas"]["WebhookDelivery"];
+        };
         /** @description A page of audit events, newest first. */
         AuditEvents: {
             request_id: string;
             events: components["schemas"]["AuditEvent"][];
             /** @description The `cursor` of the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description The project's evaluations per UTC day by decision, and the risk signals they raised. */
+        EvaluationStats: {
+            request_id: string;
+            /** @description The first day counted (UTC). */
+            from: string;
+            /** @description The last day counted (UTC). */
+            to: string;
+            /** @description Every day of the range in order, days without evaluations included (zeros). */
+            days: {
+                day: string;
+                Real: number;
+                Fake: number;
+            }[];
+            /** @description The signals raised in the range, the most raised first (then by name). */
+            signals: {
+                signal: components["schemas"]["RiskSignalName"];
+                count: number;
+            }[];
         };
         /**
          * @description A person's judgement of an account; `fraud` is the positive class of the label report.
@@ -3567,6 +3769,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The project has no webhook with this event id. */
+        WebhookDeliveryNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The project has no evaluation with this request id. */
         EvaluationNotFound: {
             headers: {
@@ -3656,6 +3867,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The webhook's event id (`request_id`, sent as `x-event-id`). */
+        WebhookRequestId: components["schemas"]["RequestId"];
         /** @description When `true`, the response includes `linked_accounts`. */
         AccountsLinked: boolean;
         /** @description The customer's identifier of the account. */
@@ -5089,6 +5302,140 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC, `YYYY-MM-DD`); default 13 days before `to`. */
+                from?: string;
+                /** @description The last day (UTC, `YYYY-MM-DD`); default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the webhooks of this event (one of webhooks.yaml's `SubscribableEventType`). */
+                event_type?: string;
+                /** @description Only the webhooks in this state. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description Only the webhooks queued at or after this time. */
+                from?: string;
+                /** @description Only the webhooks queued before this time. */
+                to?: string;
+                /** @description How many webhooks to return. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's event id (`request_id`, sent as `x-event-id`). */
+                request_id: components["parameters"]["WebhookRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["WebhookDeliveryNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's event id (`request_id`, sent as `x-event-id`). */
+                request_id: components["parameters"]["WebhookRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryReplayed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["WebhookDeliveryNotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

@@ -1,0 +1,184 @@
+/**
+ * The console's webhooks page end to end in Debian's Chromium (headless), served by the app
+ * from dist/console: list events queued through the List API are delivered by the dispatcher
+ * to a real HTTP receiver on loopback (one answered 500 and failed), then an analyst lists the
+ * deliveries, filters them by status (in the address), opens the failed one (its attempt's
+ * HTTP status and answer), sends it again after a confirmation (the receiver gets the same
+ * x-event-id), and sees its second attempt. A viewer reads the page without the button and the
+ * API refuses the replay (403). No request leaves Trustgate's origin and no page logs an error;
+ * screenshots at a desktop (1280×800) and a phone (390×844) size in test-artifacts/console/, and
+ * axe-core checks both pages against WCAG 2 A and AA.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import type { OperatorRole, WebhookDeliveries } from '../../src/api-types';
+import { makeTestContext, type TestContext } from '../helpers/app';
+import { checkPage, consoleBrowser, PASSWORD, shot, SIZES, type ConsoleBrowser } from '../helpers/console-e2e';
+import { scenario } from '../helpers/evaluation';
+import { deliverDue } from '../helpers/verification';
+
+let ctx: TestContext;
+let harness: ConsoleBrowser;
+const operators: Partial<Record<OperatorRole, string>> = {};
+
+/** The receiver: records each request's x-event-id; answers 500 "down" to the events in `failing`, else 200 "ok". */
+const received: string[] = [];
+const failing = new Set<string>();
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = String(req.headers['x-event-id']);
+    received.push(id);
+    const fail = failing.has(id);
+    res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'down' : 'ok');
+  });
+});
+
+/** The dispatcher over what is due, a failed attempt failing the webhook (no retry). */
+const deliver = () => deliverDue(ctx, { maxRetries: 0 });
+
+let failedId: string;
+
+beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  ctx = await makeTestContext({ consoleInsecureCookie: true, trustProxy: 'loopback' });
+  ctx.clock.set(new Date());
+  const projectId = ctx.project.project_id;
+  const key = ctx.project.api_key;
+  for (const role of ['analyst', 'viewer'] as const) {
+    const email = `${role}@example.com`;
+    await ctx.services.operators.add({ projectId, email, role, password: PASSWORD });
+    operators[role] = email;
+  }
+  const patched = await request(ctx.app)
+    .patch('/project')
+    .set('x-api-key', key)
+    .send({
+      webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      webhook_events: ['list.account_added', 'list.account_removed'],
+    });
+  expect(patched.status).toBe(200);
+  // Two list events (customer-0 and customer-1 blocked); the newer one is answered 500 and fails.
+  const run = scenario(ctx);
+  for (const id of ['customer-0', 'customer-1']) {
+    await run.signIn({ id });
+    expect((await request(ctx.app).post(`/list/block/account/${id}`).set('x-api-key', key)).status).toBe(200);
+  }
+  const page = (await request(ctx.app).get('/webhooks/deliveries').set('x-api-key', key)).body as WebhookDeliveries;
+  expect(page.deliveries).toHaveLength(2);
+  failedId = page.deliveries[0]!.request_id;
+  failing.add(failedId);
+  await deliver();
+  failing.delete(failedId);
+  harness = await consoleBrowser(ctx.app);
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.close();
+  await new Promise<void>((r) => (receiver.closeAllConnections(), receiver.close(() => r())));
+  await ctx?.close();
+});
+
+const newContext: ConsoleBrowser['newContext'] = (options) => harness.newContext(options);
+const signIn = (page: Page, role: OperatorRole) => harness.signIn(page, operators[role]!);
+
+describe('the webhooks page', () => {
+  test('when an analyst filters the failed delivery, opens it and sends it again, then the receiver gets the same event id and the page shows the second attempt', async () => {
+    const context = await newContext(SIZES[0]![1]);
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'analyst');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.waitForURL('**/console/webhooks');
+      const table = page.getByRole('table', { name: 'Webhook deliveries' });
+      await table.waitFor();
+      await expect(table.getByRole('row').count()).resolves.toBe(3); // the header and two deliveries
+      await expect(table.textContent()).resolves.toMatch(/failed/);
+      await shot(page, 'desktop-webhooks');
+
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'failed' }).click();
+      await page.waitForURL('**/console/webhooks?status=failed');
+      // The filtered page replaces the first (one frame may still show the first page's rows).
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Webhook deliveries"] tbody tr').length === 1,
+      );
+      await expect(table.getByRole('row').count()).resolves.toBe(2);
+      await table.getByRole('link').first().click();
+      await page.waitForURL(`**/console/webhooks/${failedId}`);
+      const attempts = page.getByRole('table', { name: 'Attempts' });
+      await expect(attempts.getByRole('row').nth(1).textContent()).resolves.toMatch(/^1.*HTTP 500 in \d+ msdown$/);
+      await expect(page.getByLabel('Event body').textContent()).resolves.toContain(failedId);
+      await shot(page, 'desktop-webhook-delivery');
+
+      await page.getByRole('button', { name: 'Send again' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Send this webhook again?' });
+      await expect(dialog.textContent()).resolves.toContain(failedId);
+      await shot(page, 'desktop-webhook-replay-confirm');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByRole('status').textContent()).resolves.toMatch(/Queued again/);
+      await expect(page.getByRole('table', { name: 'Delivery' }).textContent()).resolves.toMatch(/pending/);
+
+      await deliver();
+      expect(received.filter((id) => id === failedId)).toHaveLength(2);
+      await page.reload();
+      await attempts.getByRole('row').nth(2).waitFor();
+      await expect(attempts.getByRole('row').count()).resolves.toBe(3);
+      await expect(attempts.getByRole('row').nth(2).textContent()).resolves.toMatch(/^2.*HTTP 200 in \d+ msok$/);
+      await expect(page.getByRole('table', { name: 'Delivery' }).textContent()).resolves.toMatch(/delivered/);
+      harness.expectNothingAmiss();
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when a viewer opens a delivery, then no Send again button, and the API refuses the replay (403)', async () => {
+    const context = await newContext(SIZES[0]![1]);
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'viewer');
+      await page.goto(`${harness.origin}/console/webhooks/${failedId}`);
+      await page.getByRole('table', { name: 'Attempts' }).waitFor();
+      await expect(page.getByRole('button', { name: 'Send again' }).count()).resolves.toBe(0);
+      const before = received.length;
+      const status = await page.evaluate(async (id) => {
+        const me = (await (await fetch('/console/me')).json()) as { csrf_token: string };
+        const res = await fetch(`/webhooks/deliveries/${id}/replay`, {
+          method: 'POST',
+          headers: { 'x-csrf-token': me.csrf_token },
+        });
+        return res.status;
+      }, failedId);
+      expect(status).toBe(403);
+      await deliver();
+      expect(received.length).toBe(before);
+      await shot(page, 'desktop-webhook-delivery-viewer');
+      harness.expectNothingAmiss();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.each(SIZES)('the webhooks pages on a %s', (size, options) => {
+  test('when each is shown, then a screenshot, no sideways scrolling and no WCAG 2 A/AA violation found by axe', async () => {
+    // axe is injected as an inline script, which the console's CSP refuses: this context alone bypasses it.
+    const context = await newContext({ ...options, bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'analyst');
+      await page.goto(`${harness.origin}/console/webhooks`);
+      await page.getByRole('table', { name: 'Webhook deliveries' }).waitFor();
+      await checkPage(page, `${size}-webhooks-list`);
+
+      await page.goto(`${harness.origin}/console/webhooks/${failedId}`);
+      await page.getByRole('table', { name: 'Attempts' }).waitFor();
+      await checkPage(page, `${size}-webhooks-delivery`);
+      harness.expectNothingAmiss();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});

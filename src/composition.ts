@@ -263,7 +263,12 @@ export function makeServices(edges: EdgeDeps) {
     }),
     labels: makeLabelUseCases({ ...deps, ...repos }),
     search: makeSearchUseCases(repos),
-    webhookDeliveries: makeWebhookDeliveries({ ...deps, outbox: repos.outbox, webhooksQueued: webhookWake.wake }),
+    webhookDeliveries: makeWebhookDeliveries({
+      ...deps,
+      outbox: repos.outbox,
+      auditEvents: repos.auditEvents,
+      webhooksQueued: webhookWake.wake,
+    }),
     operators: makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects }),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: webhookWake.wake }),
     ingest: makeIngestUseCases({

@@ -48,6 +48,7 @@ import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
+import { NotFoundError } from '../errors';
 import { pullRules, pushRules, testRulesFile } from './rules';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
@@ -509,7 +510,12 @@ async function runWebhooks(
   }
   const [requestId] = rest;
   if (command === 'replay' && requestId !== undefined && rest.length === 1) {
-    if (!(await outbox.replay(requestId, runtime.clock.now()))) throw new Error(`webhook ${requestId} not found`);
+    try {
+      await runtime.services.webhookDeliveries.replay(undefined, requestId, 'cli', null);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new Error(`webhook ${requestId} not found`);
+      throw err;
+    }
     print(out, values.json, { request_id: requestId, status: 'pending' }, [`webhook ${requestId} queued again`]);
     return;
   }

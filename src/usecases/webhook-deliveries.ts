@@ -3,7 +3,8 @@
  * (listWebhookDeliveries, getWebhookDelivery) and replays one (replayWebhookDelivery): the
  * outbox's rows (webhooks/outbox.ts), scoped to the project, in the contract's shapes.
  * A replay queues the same row again (same request_id, sent as x-event-id, same body), as
- * `trustgate webhooks replay` does: receivers de-duplicate on the event id.
+ * `trustgate webhooks replay` does (receivers de-duplicate on the event id), and is audited as
+ * `webhook.replayed` in the same transaction.
  */
 import type {
   WebhookAttempt,
@@ -12,13 +13,19 @@ import type {
   WebhookDeliveryQuery,
   WebhookDeliveries,
 } from '../api-types';
-import type { Clock } from '../clock';
+import type { Knex } from 'knex';
+import type { Clock, Random } from '../clock';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../domain/webhook-events';
 import { BadRequestError, NotFoundError } from '../errors';
+import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { AttemptRecord, Outbox, WebhookCursor, WebhookSummary } from '../webhooks/outbox';
+import { actorName, type Actor } from './actor';
 
 export interface WebhookDeliveryDeps {
+  db: Knex;
   clock: Clock;
+  random: Random;
+  auditEvents: Pick<AuditEventRepository, 'insert'>;
   outbox: Pick<Outbox, 'page' | 'findOf' | 'attempts' | 'replay'>;
   /** Wakes this process's dispatcher once a replay has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
@@ -97,13 +104,41 @@ export function makeWebhookDeliveries(deps: WebhookDeliveryDeps) {
       };
     },
 
-    /** Queues the delivery again, due now (same event id and body); another project's is a 404. */
-    async replay(projectId: string, requestId: string): Promise<WebhookDelivery> {
-      if (!(await outbox.replay(requestId, deps.clock.now(), projectId))) throw new NotFoundError('Webhook', requestId);
+    /**
+     * Queues the delivery again, due now (same event id and body), and audits it as
+     * `webhook.replayed` in the same transaction; only the project's when `projectId` is given
+     * (the API), any project's from the CLI. Another project's, or none, is a 404.
+     */
+    async replay(
+      projectId: string | undefined,
+      id: string,
+      actor: Actor,
+      requestId: string | null,
+    ): Promise<WebhookDelivery> {
+      const now = deps.clock.now();
+      const replayed = await deps.db.transaction(async (trx) => {
+        const r = await outbox.replay(id, now, projectId, trx);
+        if (!r) return undefined;
+        await deps.auditEvents.insert(
+          {
+            id: deps.random.uuid(),
+            projectId: r.queued.projectId,
+            actor: actorName(actor),
+            action: 'webhook.replayed',
+            requestId,
+            changes: [
+              { field: 'webhook_request_id', before: id, after: id },
+              { field: 'webhook_status', before: r.before, after: 'pending' },
+            ],
+            createdAt: now,
+          },
+          trx,
+        );
+        return r.queued;
+      });
+      if (!replayed) throw new NotFoundError('Webhook', id);
       deps.webhooksQueued();
-      const queued = await outbox.findOf(projectId, requestId);
-      if (!queued) throw new NotFoundError('Webhook', requestId);
-      return deliveryOf(queued);
+      return deliveryOf(replayed);
     },
   };
 }

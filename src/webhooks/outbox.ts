@@ -370,16 +370,27 @@ export function makeOutbox(db: Knex, box: SecretBox) {
 
     /**
      * Sends a webhook again (same request_id and body) as soon as a dispatcher runs, whatever
-     * its status; only the project's when `projectId` is given. False when there is none.
+     * its status; only the project's when `projectId` is given. Answers its status before and the
+     * webhook as queued (without its body), or nothing when there is none. In the caller's
+     * transaction when given one.
      */
-    async replay(requestId: string, now: Date, projectId?: string): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const changed = await trx('webhooks')
+    async replay(
+      requestId: string,
+      now: Date,
+      projectId?: string,
+      trx?: Knex,
+    ): Promise<{ before: WebhookStatus; queued: WebhookSummary } | undefined> {
+      const run = async (t: Knex) => {
+        const row = (await t('webhooks')
           .where({ request_id: requestId, ...(projectId !== undefined ? { project_id: projectId } : {}) })
-          .update({ status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null });
-        if (changed > 0 && postgres) await notify(trx);
-        return changed > 0;
-      });
+          .first(SUMMARY_COLUMNS)) as Record<string, unknown> | undefined;
+        if (!row) return undefined;
+        const queued = { status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null };
+        await t('webhooks').where({ request_id: requestId }).update(queued);
+        if (postgres) await notify(t);
+        return { before: row.status as WebhookStatus, queued: toSummary({ ...row, ...queued }) };
+      };
+      return trx ? run(trx) : db.transaction(run);
     },
   };
 }

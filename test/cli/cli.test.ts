@@ -446,6 +446,21 @@ describe('trustgate webhooks', () => {
     expect(replay.code).toBe(0);
     const row = await testDb.db('webhooks').where({ request_id: requestId }).first();
     expect(row.status).toBe('pending');
+    // Audited in the webhook's project, by the CLI, without a request.
+    const audited = await testDb
+      .db('audit_events')
+      .where({ project_id: row.project_id, action: 'webhook.replayed' })
+      .select('actor', 'request_id', 'changes');
+    expect(audited).toEqual([
+      {
+        actor: 'cli',
+        request_id: null,
+        changes: JSON.stringify([
+          { field: 'webhook_request_id', before: requestId, after: requestId },
+          { field: 'webhook_status', before: 'failed', after: 'pending' },
+        ]),
+      },
+    ]);
     expect(JSON.parse((await trustgate('webhooks', 'list', '--status', 'failed', '--json')).stdout).webhooks).toEqual(
       [],
     );

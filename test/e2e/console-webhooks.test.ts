@@ -128,6 +128,14 @@ describe('the webhooks page', () => {
       await expect(attempts.getByRole('row').count()).resolves.toBe(3);
       await expect(attempts.getByRole('row').nth(2).textContent()).resolves.toMatch(/^2.*HTTP 200 in \d+ msok$/);
       await expect(page.getByRole('table', { name: 'Delivery' }).textContent()).resolves.toMatch(/delivered/);
+
+      // The replay in the audit log: what, which delivery and its status before, who.
+      await page.goto(`${harness.origin}/console/audit`);
+      const events = page.getByRole('table', { name: 'Audit events' });
+      await events.waitFor();
+      await expect(events.getByRole('row').nth(1).textContent()).resolves.toMatch(
+        new RegExp(`Webhook replayed.*webhook ${failedId}.*webhook_status: failed → pending.*operator:`),
+      );
       harness.expectNothingAmiss();
     } finally {
       await context.close();

@@ -13,6 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type {
+  AuditEvents,
   ConsoleSession,
   OperatorRole,
   WebhookDeliveries,
@@ -304,6 +305,22 @@ describe('replayWebhookDelivery', () => {
       [1, 500],
       [2, 200],
     ]);
+
+    // Audited with who replayed it, the request, the delivery and its status before.
+    const audit = await request(ctx.app).get('/audit').set('x-api-key', p.key);
+    expect(audit.status).toBe(200);
+    const replays = (audit.body as AuditEvents).events.filter((e) => e.action === 'webhook.replayed');
+    expect(replays).toEqual([
+      expect.objectContaining({
+        actor: expect.stringMatching(/^api_key:[0-9a-f]{12}$/),
+        request_id: (res.body as WebhookDeliveryReplayed).request_id,
+        changes: [
+          { field: 'webhook_request_id', before: id, after: id },
+          { field: 'webhook_status', before: 'failed', after: 'pending' },
+        ],
+      }),
+    ]);
+    expect(replays[0]!.account_id).toBeUndefined();
 
     // A delivered one replayed is sent once more, with the same id: the receiver de-duplicates on it.
     expect((await p.replay(id)).status).toBe(200);

@@ -19,6 +19,7 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
   'account.labelled': 'Account labelled',
   'account.lists_changed': 'Account’s lists changed',
   'account.erased': 'Account erased',
+  'webhook.replayed': 'Webhook replayed',
 };
 
 type Change = AuditEvent['changes'][number];
@@ -31,6 +32,7 @@ export function describeChange(c: Change): string {
     if (c.after === null) return `left ${shown(c.before)}`;
     return `left ${shown(c.before)} for ${shown(c.after)}`;
   }
+  if (c.field === 'webhook_request_id') return `webhook ${shown(c.after)}`;
   if (c.field === 'label') return `label ${shown(c.after)}${c.before === null ? '' : ` (was ${shown(c.before)})`}`;
   return `${c.field}: ${shown(c.before)} → ${shown(c.after)}`;
 }
@@ -54,9 +56,9 @@ export function AuditPage() {
     <Stack>
       <Title order={1}>Audit log</Title>
       <Text size="sm">
-        Changes to the project’s settings and rules, labels and list memberships, newest first. The actor is an API key
-        (api_key: and the start of its hash), a console operator (operator: and their id) or the trustgate command
-        (cli).
+        Changes to the project’s settings and rules, labels and list memberships, erasures and webhook replays, newest
+        first. The actor is an API key (api_key: and the start of its hash), a console operator (operator: and their id)
+        or the trustgate command (cli).
       </Text>
       {error && (
         <Alert color="red" role="alert" title="Cannot show the audit log">

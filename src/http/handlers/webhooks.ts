@@ -7,7 +7,7 @@ import type {
   WebhookDeliveryReplayed,
 } from '../../api-types';
 import type { WebhookDeliveryUseCases } from '../../usecases/webhook-deliveries';
-import { projectOf } from '../context';
+import { actorOf, projectOf } from '../context';
 
 export function makeWebhookHandlers(deliveries: WebhookDeliveryUseCases) {
   return {
@@ -23,7 +23,12 @@ export function makeWebhookHandlers(deliveries: WebhookDeliveryUseCases) {
       res.set('cache-control', 'no-store').json(body);
     },
     async replayWebhookDelivery(req: Request, res: Response) {
-      const delivery = await deliveries.replay(projectOf(req).id, String(req.params.request_id));
+      const delivery = await deliveries.replay(
+        projectOf(req).id,
+        String(req.params.request_id),
+        actorOf(req),
+        req.requestId,
+      );
       const body: WebhookDeliveryReplayed = { request_id: req.requestId, delivery };
       res.json(body);
     },

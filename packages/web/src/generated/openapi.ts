@@ -872,7 +872,8 @@ export interface paths {
          *     attempt is numbered after the earlier ones and is listed with them. If it fails, it is
          *     retried only while the webhook's schedule allows (24 retries, 8 days from its first
          *     attempt); otherwise the webhook is `failed` again. Analysts and admins only; the
-         *     answer is the delivery as queued. Another project's webhook is a `404`.
+         *     answer is the delivery as queued. The replay is recorded in the audit log as
+         *     `webhook.replayed`, in the same transaction. Another project's webhook is a `404`.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -2678,14 +2679,14 @@ export interface components {
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
-             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one).
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after.
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list";
+            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
-        /** @description A change to the project's settings, a label set on one of its accounts, or a change of an account's list memberships. */
+        /** @description A change to the project's settings, a label set on one of its accounts, a change of an account's list memberships, an account's erasure or a webhook's replay. */
         AuditEvent: {
             id: string;
             /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
@@ -2703,10 +2704,13 @@ export interface components {
              *     `list.account_added` / `list.account_removed` webhooks report them.
              *     `account.erased`: an account erased (`DELETE /account/{account_id}`); it names neither
              *     the account nor anything about it (the account id is personal data), only who erased
-             *     one and when, and the request; its `changes` are empty.
+             *     one and when, and the request; its `changes` are empty. `webhook.replayed`: a webhook
+             *     delivery queued again (`POST /webhooks/deliveries/{request_id}/replay` or `trustgate
+             *     webhooks replay`); its changes are `webhook_request_id` (the delivery's, the same before
+             *     and after) and `webhook_status` (the delivery's before, and `pending`).
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed";
             /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */

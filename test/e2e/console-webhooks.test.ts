@@ -4,8 +4,9 @@
  * to a real HTTP receiver on loopback (one answered 500 and failed), then an analyst lists the
  * deliveries, filters them by status (in the address), opens the failed one (its attempt's
  * HTTP status and answer), sends it again after a confirmation (the receiver gets the same
- * x-event-id), and sees its second attempt. A viewer reads the page without the button and the
- * API refuses the replay (403). No request leaves Trustgate's origin and no page logs an error;
+ * x-event-id), sees its second attempt and the replay in the audit log. A viewer reads the page
+ * without the button and the API refuses the replay (403). With 52 deliveries, the list shows 50,
+ * then the other 2 after Older (the cursor in the address), then the first 50 after Newest. No request leaves Trustgate's origin and no page logs an error;
  * screenshots at a desktop (1280×800) and a phone (390×844) size in test-artifacts/console/, and
  * axe-core checks both pages against WCAG 2 A and AA.
  */
@@ -184,6 +185,59 @@ describe.each(SIZES)('the webhooks pages on a %s', (size, options) => {
       await page.goto(`${harness.origin}/console/webhooks/${failedId}`);
       await page.getByRole('table', { name: 'Attempts' }).waitFor();
       await checkPage(page, `${size}-webhooks-delivery`);
+      harness.expectNothingAmiss();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
+
+describe('the webhooks list, a page at a time', () => {
+  test('when there are more deliveries than a page, then Older shows the rest (the cursor in the address), each once, and Newest the first page again', async () => {
+    // 50 more events: 25 accounts blocked, then unblocked (52 deliveries in all, 50 a page).
+    const key = ctx.project.api_key;
+    const run = scenario(ctx);
+    for (let i = 0; i < 25; i++) await run.signIn({ id: `paged-${i}` });
+    for (const method of ['post', 'delete'] as const)
+      for (let i = 0; i < 25; i++)
+        expect((await request(ctx.app)[method](`/list/block/account/paged-${i}`).set('x-api-key', key)).status).toBe(
+          200,
+        );
+    const all = (await request(ctx.app).get('/webhooks/deliveries?limit=100').set('x-api-key', key))
+      .body as WebhookDeliveries;
+    expect(all.deliveries).toHaveLength(52);
+
+    const context = await newContext(SIZES[0]![1]);
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'analyst');
+      await page.goto(`${harness.origin}/console/webhooks`);
+      const table = page.getByRole('table', { name: 'Webhook deliveries' });
+      await table.waitFor();
+      const shown = () =>
+        page.$$eval('table[aria-label="Webhook deliveries"] tbody tr a', (links) =>
+          links.map((a) => a.getAttribute('href')!.split('/').pop()!),
+        );
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Webhook deliveries"] tbody tr').length === 50,
+      );
+      const first = await shown();
+      expect(first).toEqual(all.deliveries.slice(0, 50).map((d) => d.request_id));
+
+      await page.getByRole('button', { name: 'Older' }).click();
+      await page.waitForURL(/\/console\/webhooks\?cursor=/);
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Webhook deliveries"] tbody tr').length === 2,
+      );
+      expect(await shown()).toEqual(all.deliveries.slice(50).map((d) => d.request_id));
+      await expect(page.getByRole('button', { name: 'Older' }).count()).resolves.toBe(0);
+
+      await page.getByRole('button', { name: 'Newest' }).click();
+      await page.waitForURL('**/console/webhooks');
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Webhook deliveries"] tbody tr').length === 50,
+      );
+      expect(await shown()).toEqual(first);
       harness.expectNothingAmiss();
     } finally {
       await context.close();

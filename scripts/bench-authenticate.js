@@ -4,7 +4,7 @@
 // that it does not grow with the history (every query starts from an index).
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
-//       [--connections 16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
+//       [--connections 1,16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
 //       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K] [--rules N]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
@@ -26,9 +26,10 @@
 //    port, with the real shipped IP data (--stub-ip-data for none: authenticate never reads it,
 //    only ingestion does) and the shipped IP lists, and the API rate limit raised to 1,000,000
 //    a minute (counted where RATE_LIMIT_STORE says, by default in the database).
-// 3. Loads it with autocannon (duration 15 s, 16 connections): first the bare route, then
+// 3. Loads it with autocannon (duration 15 s), at 1 connection and then at 16 (`--connections`
+//    takes a list): at each, first the bare route, then
 //    POST /session/authenticate?accounts_linked=true, each request for another live session
-//    with its own account.
+//    with its own account; the ratios are printed for each number of connections.
 //
 // The bare route is POST /session/unauthenticated for a session id that does not exist: the
 // same middleware as authenticate (JSON body, rate limit, spec validation of the request, API
@@ -91,7 +92,7 @@ const { values: args } = parseArgs({
     n: { type: 'string' },
     million: { type: 'boolean', default: false },
     duration: { type: 'string', default: '15' },
-    connections: { type: 'string', default: '16' },
+    connections: { type: 'string', default: '1,16' },
     'stub-ip-data': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'spread-domains': { type: 'boolean', default: false },
@@ -785,7 +786,7 @@ async function main() {
 /** Starts the server as `processes` processes (a cluster when more than 1), loads it and stops it. */
 async function measure(bench, processes) {
   const duration = Number(args.duration);
-  const connections = Number(args.connections);
+  const levels = connectionLevels();
   const rounds = Number(args.rounds);
   const autocannon = require('autocannon');
 
@@ -841,7 +842,7 @@ async function measure(bench, processes) {
     child.send('cpu');
     return (await message((m) => m && m.cpu)).cpu;
   };
-  const run = async (request, seconds) => {
+  const run = async (request, seconds, connections) => {
     const serverBefore = await cpuOfServer();
     const cpu = process.cpuUsage();
     const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
@@ -917,15 +918,24 @@ async function measure(bench, processes) {
   await counted(BARE, () => post(bare.path, bare.body));
 
   // Warm-up (JIT, caches), then the measured runs: bare and authenticate in turn, `rounds` times.
-  await run(bare, 3);
-  await run(authenticate, 3);
+  const most = Math.max(...levels);
+  await run(bare, 3, most);
+  await run(authenticate, 3, most);
   if (args.profile) {
     child.send('profile');
     await message((m) => m && m.profile);
   }
+  // results[r][l]: round r at levels[l] connections.
   const results = [];
-  for (let r = 0; r < rounds; r++)
-    results.push({ bare: await run(bare, duration), auth: await run(authenticate, duration) });
+  for (let r = 0; r < rounds; r++) {
+    const round = [];
+    for (const connections of levels)
+      round.push({
+        bare: await run(bare, duration, connections),
+        auth: await run(authenticate, duration, connections),
+      });
+    results.push(round);
+  }
   let profile = [];
   if (args.profile) {
     child.send('profile');
@@ -936,16 +946,26 @@ async function measure(bench, processes) {
   return { processes, results, profile, statementsPer, validateResponses: ready.validateResponses, used: bench.used };
 }
 
-/** Prints one measurement; returns its medians. */
+/** The numbers of connections to load with (`--connections 1,16`). */
+function connectionLevels() {
+  const levels = String(args.connections)
+    .split(',')
+    .map((c) => Number(c.trim()));
+  if (levels.length === 0 || levels.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error('--connections must be one or more integers of at least 1, separated by commas (1,16)');
+  return levels;
+}
+
+/** Prints one measurement; returns its medians at the most connections. */
 function report(bench, { processes, results, profile, statementsPer, validateResponses, used }) {
   const duration = Number(args.duration);
-  const connections = Number(args.connections);
+  const levels = connectionLevels();
   const rounds = Number(args.rounds);
   const live = liveOf(bench);
   const cpu = os.cpus();
   console.log(
     `\n${bench.dialect}, ${bench.n.toLocaleString('en')} sessions; node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? '?'}), load average ${os.loadavg()[0].toFixed(2)}; ` +
-      `autocannon ${duration} s × ${connections} connections${rounds > 1 ? `, ${rounds} rounds` : ''}; IP data ${args['stub-ip-data'] ? 'stubbed' : 'real (shipped)'}; ` +
+      `autocannon ${duration} s × ${levels.join(' and ')} connections${rounds > 1 ? `, ${rounds} rounds` : ''}; IP data ${args['stub-ip-data'] ? 'stubbed' : 'real (shipped)'}; ` +
       `response validation ${validateResponses ? 'on' : 'off'}; ${processes} server process${processes > 1 ? 'es (node:cluster)' : ''}`,
   );
   const row = (name, r) =>
@@ -956,38 +976,44 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     (r.total !== undefined
       ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)`
       : '');
-  results.forEach((res, i) => {
-    if (rounds > 1) console.log(`round ${i + 1}`);
-    console.log(row(BARE, res.bare));
-    console.log(row(AUTH, res.auth));
-  });
-  const med = (key) => {
-    const of = (m) =>
-      results.every((x) => x[key][m] !== undefined) ? median(results.map((x) => x[key][m])) : undefined;
-    return {
-      rps: of('rps'),
-      p50: of('p50'),
-      p99: of('p99'),
-      mean: of('mean'),
-      cpuMs: of('cpuMs'),
-      mainCpuMs: of('mainCpuMs'),
+  let medians;
+  levels.forEach((connections, l) => {
+    console.log(`\nat ${connections} connection${connections > 1 ? 's' : ''}`);
+    const atLevel = results.map((round) => round[l]);
+    atLevel.forEach((res, i) => {
+      if (rounds > 1) console.log(`round ${i + 1}`);
+      console.log(row(BARE, res.bare));
+      console.log(row(AUTH, res.auth));
+    });
+    const med = (key) => {
+      const of = (m) =>
+        atLevel.every((x) => x[key][m] !== undefined) ? median(atLevel.map((x) => x[key][m])) : undefined;
+      return {
+        rps: of('rps'),
+        p50: of('p50'),
+        p99: of('p99'),
+        mean: of('mean'),
+        cpuMs: of('cpuMs'),
+        mainCpuMs: of('mainCpuMs'),
+      };
     };
-  };
-  const b = med('bare');
-  const a = med('auth');
-  if (rounds > 1) {
-    console.log(`median of ${rounds} rounds`);
-    console.log(row(BARE, b));
-    console.log(row(AUTH, a));
-  }
-  console.log(
-    `authenticate / bare: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
-      `p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 1)).toFixed(1)}` +
-      (a.cpuMs !== undefined
-        ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
-        : ''),
-  );
-  const total = results.reduce((s, x) => s + x.auth.total, 0);
+    const b = med('bare');
+    const a = med('auth');
+    if (rounds > 1) {
+      console.log(`median of ${rounds} rounds`);
+      console.log(row(BARE, b));
+      console.log(row(AUTH, a));
+    }
+    console.log(
+      `authenticate / bare at ${connections}: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
+        `p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 1)).toFixed(1)}` +
+        (a.cpuMs !== undefined
+          ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
+          : ''),
+    );
+    if (connections === Math.max(...levels)) medians = { bare: b, auth: a };
+  });
+  const total = results.flat().reduce((s, x) => s + x.auth.total, 0);
   console.log(
     `authenticated ${total} times${used > live.length ? `; the ${live.length} live sessions ran out and were authenticated again` : ', each time another live session'}` +
       `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
@@ -1003,7 +1029,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
       );
     }
   }
-  return { bare: b, auth: a };
+  return medians;
 }
 
 if (require.main !== module) {

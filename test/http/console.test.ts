@@ -2,12 +2,16 @@
  * Operators of the console through HTTP with a real database: signing in (the cookie's flags,
  * one answer for a wrong password and an unknown email, throttling per address and per email),
  * the session (expiry, idle timeout, logout, a disabled operator), CSRF, each role against a
- * sample of operations, read-only API keys, tenant isolation and the audit's actor. Response
+ * sample of operations and every action (each operation that changes something and needs more than
+ * a viewer, sent with its example request by each role below the one it needs: refused, nothing
+ * changed), read-only API keys, tenant isolation and the audit's actor. Response
  * validation is on, so every answer is also checked against openapi.yaml.
  */
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AuditEvent, ConsoleSession, OperatorRole } from '../../src/api-types';
+import { OPERATION_ROLES, OPERATOR_ROLES } from '../../src/domain/operators';
+import { bundledSpec } from '../../src/spec';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
 import { scenario } from '../helpers/evaluation';
@@ -341,6 +345,95 @@ describe('authorisation of operators', () => {
     const wrongKey = await request(ctx.app).get('/project').set('cookie', s.cookie).set('x-api-key', 'tg_unknown');
     expect(wrongKey.status).toBe(401);
   });
+});
+
+/** Every operation of the contract that changes something and needs more than a viewer, with a valid request from the spec's examples. */
+function actionsAboveViewer() {
+  type Op = {
+    operationId: string;
+    security?: Record<string, string[]>[];
+    requestBody?: { content?: Record<string, { examples?: Record<string, { value?: unknown; $ref?: string }> }> };
+  };
+  const spec = bundledSpec() as unknown as {
+    security: Record<string, string[]>[];
+    paths: Record<string, Record<string, Op>>;
+    components: { examples: Record<string, { value?: unknown }> };
+  };
+  return Object.entries(spec.paths).flatMap(([path, item]) =>
+    (['post', 'put', 'patch', 'delete'] as const).flatMap((method) => {
+      const op = item[method];
+      const required = op && (OPERATION_ROLES as Record<string, string>)[op.operationId];
+      if (!op || (required !== 'analyst' && required !== 'admin')) return [];
+      const first = Object.values(op.requestBody?.content?.['application/json']?.examples ?? {})[0];
+      const example = first?.$ref ? spec.components.examples[first.$ref.split('/').pop()!]?.value : first?.value;
+      const body = (example ?? {}) as Record<string, unknown>;
+      const target = path
+        .replace('{account_id}', typeof body.id === 'string' ? body.id : 'someone')
+        .replace('{list_name}', path.includes('/account/') ? 'block' : 'watch')
+        .replace('{request_id}', randomUUID());
+      // An operation that takes no console session (the evaluations, the verifications) answers 401 to a cookie.
+      const takesCookie = (op.security ?? spec.security).some((s) => 'ConsoleSession' in s);
+      return [{ operationId: op.operationId, method, target, body: example, required, takesCookie }];
+    }),
+  );
+}
+
+/** What an action could change in the project: every row of the tables the actions write, but the console's own sessions and the rate limits. */
+async function stateOf(projectId: string) {
+  const db = ctx.testDb.db;
+  const rows = (table: string, order: string) => db(table).where({ project_id: projectId }).orderBy(order);
+  return {
+    project: await db('projects').where({ id: projectId }),
+    accounts: await rows('accounts', 'id'),
+    lists: await rows('lists', 'name'),
+    members: await rows('list_members', 'account_id'),
+    labels: await rows('labels', 'account_id'),
+    rules: await rows('project_rules', 'version'),
+    audit: await rows('audit_events', 'seq'),
+    webhooks: await rows('webhooks', 'request_id'),
+    sessions: await rows('sessions', 'id'),
+    verifications: await rows('verification_sessions', 'id'),
+  };
+}
+
+describe('every action against the roles below it', () => {
+  const actions = actionsAboveViewer();
+  test('when the contract is read, then the actions are the ones the console offers and more', () => {
+    expect(actions.map((a) => a.operationId)).toEqual(
+      expect.arrayContaining([
+        'labelAccount',
+        'addAccountToList',
+        'deleteAccount',
+        'putRules',
+        'replayWebhookDelivery',
+      ]),
+    );
+  });
+
+  test.each(actions.map((a) => [a.operationId, a] as const))(
+    'when %s is sent with a valid request by each role below the one it needs, then 403 naming the role (401 where a cookie is no credential), and nothing is written',
+    async (_id, action) => {
+      const { projectId, key } = await newProject();
+      await scenario(ctx, key, projectId).signIn({ id: 'someone' }, {}, freshIp());
+      const below = OPERATOR_ROLES.slice(0, OPERATOR_ROLES.indexOf(action.required as OperatorRole));
+      for (const role of below) {
+        const s = await operatorOf(role, projectId);
+        const before = await stateOf(projectId);
+        const req = request(ctx.app)[action.method](action.target).set('cookie', s.cookie).set('x-csrf-token', s.csrf);
+        const res = await (action.body === undefined ? req : req.send(action.body as object));
+        if (action.takesCookie) {
+          expect({ role, status: res.status, message: res.body.message }).toEqual({
+            role,
+            status: 403,
+            message: `${action.operationId} needs the ${action.required} role; this operator is ${role === 'analyst' ? 'an' : 'a'} ${role}`,
+          });
+        } else {
+          expect({ role, status: res.status }).toEqual({ role, status: 401 });
+        }
+        await expect(stateOf(projectId)).resolves.toEqual(before);
+      }
+    },
+  );
 });
 
 describe('read-only API keys', () => {

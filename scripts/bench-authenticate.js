@@ -27,7 +27,8 @@
 //    only ingestion does) and the shipped IP lists, and the API rate limit raised to 1,000,000
 //    a minute (counted where RATE_LIMIT_STORE says, by default in the database).
 // 3. Loads it with autocannon (duration 15 s), at 1 connection and then at 16 (`--connections`
-//    takes a list): at each, first the bare route, then
+//    takes a list; latencies from each response's time, to the microsecond): at each, first the
+//    bare route, then
 //    POST /session/authenticate?accounts_linked=true, each request for another live session
 //    with its own account; the ratios are printed for each number of connections.
 //
@@ -597,18 +598,29 @@ async function seed(db, dialect, n, now) {
 // ------------------------------------------------------------------------------------------
 // Load
 
+/**
+ * Loads `url` with autocannon; the result carries each response's time as autocannon measured it
+ * (`times`, fractional milliseconds: its own percentiles are whole milliseconds, too coarse at one
+ * connection, where a request takes about one).
+ */
 function load(autocannon, url, options) {
+  const times = [];
   return new Promise((resolve, reject) => {
-    autocannon({ url, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon({ url, ...options }, (err, result) =>
+      err ? reject(err) : resolve({ ...result, times }),
+    );
+    instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
   });
 }
 
 function summary(r) {
+  const sorted = Float64Array.from(r.times).sort();
+  const at = (q) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2));
   return {
     rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    mean: r.latency.average,
+    p50: at(0.5),
+    p99: at(0.99),
+    mean: sorted.reduce((a, b) => a + b, 0) / Math.max(sorted.length, 1),
     total: r.requests.total,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
@@ -845,13 +857,12 @@ async function measure(bench, processes) {
   const run = async (request, seconds, connections) => {
     const serverBefore = await cpuOfServer();
     const cpu = process.cpuUsage();
-    const result = await load(autocannon, base, { connections, duration: seconds, requests: [request] });
+    const r = summary(await load(autocannon, base, { connections, duration: seconds, requests: [request] }));
     // The load generator shares the machine's cores with the server: what it took of them.
     const { user, system } = process.cpuUsage(cpu);
     // The server finishes the requests that were in flight when the run ended before the next starts.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const serverAfter = await cpuOfServer();
-    const r = summary(result);
     const perRequest = (key) =>
       serverBefore?.[key] !== undefined ? (serverAfter[key] - serverBefore[key]) / 1000 / r.total : undefined;
     return { ...r, loadCpu: (user + system) / 1e6 / seconds, cpuMs: perRequest('all'), mainCpuMs: perRequest('main') };
@@ -946,6 +957,9 @@ async function measure(bench, processes) {
   return { processes, results, profile, statementsPer, validateResponses: ready.validateResponses, used: bench.used };
 }
 
+/** A time in milliseconds, to the hundredth below 10 and the tenth above. */
+const ms = (v) => v.toFixed(v < 10 ? 2 : 1).padStart(6);
+
 /** The numbers of connections to load with (`--connections 1,16`). */
 function connectionLevels() {
   const levels = String(args.connections)
@@ -969,7 +983,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
       `response validation ${validateResponses ? 'on' : 'off'}; ${processes} server process${processes > 1 ? 'es (node:cluster)' : ''}`,
   );
   const row = (name, r) =>
-    `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   mean ${r.mean.toFixed(1).padStart(6)} ms` +
+    `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(r.p50)} ms   p99 ${ms(r.p99)} ms   mean ${ms(r.mean)} ms` +
     (r.cpuMs !== undefined
       ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})`
       : '') +
@@ -1006,7 +1020,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     }
     console.log(
       `authenticate / bare at ${connections}: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
-        `p50 ${(a.p50 / Math.max(b.p50, 1)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 1)).toFixed(1)}` +
+        `p50 ${(a.p50 / Math.max(b.p50, 0.01)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 0.01)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 0.01)).toFixed(1)}` +
         (a.cpuMs !== undefined
           ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
           : ''),

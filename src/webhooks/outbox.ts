@@ -381,9 +381,14 @@ export function makeOutbox(db: Knex, box: SecretBox) {
       trx?: Knex,
     ): Promise<{ before: WebhookStatus; queued: WebhookSummary } | undefined> {
       const run = async (t: Knex) => {
-        const row = (await t('webhooks')
-          .where({ request_id: requestId, ...(projectId !== undefined ? { project_id: projectId } : {}) })
-          .first(SUMMARY_COLUMNS)) as Record<string, unknown> | undefined;
+        const found = t('webhooks').where({
+          request_id: requestId,
+          ...(projectId !== undefined ? { project_id: projectId } : {}),
+        });
+        // Locked until the transaction ends, so that a dispatcher's settlement does not slip in
+        // between (SQLite's write transactions take the database's lock at their start: db.ts).
+        if (postgres) found.forUpdate();
+        const row = (await found.first(SUMMARY_COLUMNS)) as Record<string, unknown> | undefined;
         if (!row) return undefined;
         const queued = { status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null };
         await t('webhooks').where({ request_id: requestId }).update(queued);

@@ -7,8 +7,9 @@
  * x-event-id), sees its second attempt and the replay in the audit log. A viewer reads the page
  * without the button and the API refuses the replay (403). With 52 deliveries, the list shows 50,
  * then the other 2 after Older (the cursor in the address), then the first 50 after Newest. No
- * request leaves Trustgate's origin and no page logs an error; screenshots at a desktop (1280×800) and a phone (390×844) size in test-artifacts/console/, and
- * axe-core checks both pages against WCAG 2 A and AA.
+ * request leaves Trustgate's origin and no page logs an error; screenshots at a desktop
+ * (1280×800) and a phone (390×844) size in test-artifacts/console/, and axe-core checks both
+ * pages against WCAG 2 A and AA.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

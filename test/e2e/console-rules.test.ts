@@ -250,7 +250,7 @@ describe('the search box', () => {
       `/search?${q({ tab: 'sessions', device_id: 'device-good-1', from: start.toISOString(), to: new Date(start.getTime() + 1).toISOString() })}`,
     );
     const rows = page.getByRole('table', { name: 'Sessions' }).locator('tbody tr');
-    await rows.first().waitFor();
+    await page.getByText('1 on this page.').waitFor();
     await expect(rows.allTextContents()).resolves.toEqual([expect.stringContaining(goodSession)]);
   });
 

@@ -99,7 +99,9 @@ export function SearchPage() {
 
   const [draft, setDraft] = useState<Record<string, string>>(applied);
   const [more, setMore] = useState(FIELDS[kind].slice(SHOWN).some((f) => applied[f.name]));
-  const [result, setResult] = useState<Result>();
+  /** The last answer, with the request it answers: the rows of another query are never shown as this one's. */
+  const [answer, setAnswer] = useState<{ key: string; result?: Result }>();
+  const result = answer?.key === key ? answer.result : undefined;
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(false);
   /** The cursors of the pages before this one (for Previous). */
@@ -113,7 +115,7 @@ export function SearchPage() {
     const filters = { ...applied, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) };
     const done = (r: Result | undefined, failure?: string) => {
       if (!live) return;
-      setResult(r);
+      setAnswer({ key, result: r });
       setError(failure);
       setLoading(false);
     };

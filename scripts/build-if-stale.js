@@ -8,6 +8,12 @@
 //
 //   node scripts/build-if-stale.js           build when stale (or when an output is missing)
 //   node scripts/build-if-stale.js --stamp   record the inputs as built (the end of `npm run build`)
+//   node scripts/build-if-stale.js --clean   remove the compiled server (the start of `npm run build`)
+//
+// tsc writes its outputs over the last build's and never removes one: a module that became a
+// folder (geo/ip-lists.ts → geo/ip-lists/index.ts) left its old ip-lists.js beside the new
+// folder, and Node resolves the file first, so an installation updated in place ran the old
+// module (GET /healthz answered 503). The build therefore starts from an empty dist/src.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -42,6 +48,8 @@ const OUTPUTS = [
   'dist/console/index.html',
 ];
 const STAMP = 'dist/.build-stamp';
+/** What tsc compiles into (tsconfig.build.json): removed before each build. */
+const COMPILED = ['dist/src', 'dist/generated'];
 
 /** Every file under `rel` (a file or a folder), relative to root, sorted; none when it does not exist. */
 function files(root, rel) {
@@ -80,12 +88,19 @@ function writeStamp(root) {
   fs.writeFileSync(path.join(root, STAMP), `${inputsHash(root)}\n`);
 }
 
-module.exports = { inputsHash, staleness, writeStamp, INPUTS, OUTPUTS, STAMP };
+/** Removes the last build's compiled files (and its stamp: an interrupted build is stale). */
+function clean(root) {
+  for (const rel of [...COMPILED, STAMP]) fs.rmSync(path.join(root, rel), { recursive: true, force: true });
+}
+
+module.exports = { clean, inputsHash, staleness, writeStamp, COMPILED, INPUTS, OUTPUTS, STAMP };
 
 if (require.main === module) {
   const root = path.resolve(__dirname, '..');
   if (process.argv.includes('--stamp')) {
     writeStamp(root);
+  } else if (process.argv.includes('--clean')) {
+    clean(root);
   } else {
     const why = staleness(root);
     if (why) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const check = require('../../scripts/build-if-stale') as {
+  clean(root: string): void;
   staleness(root: string): string | undefined;
   writeStamp(root: string): void;
   OUTPUTS: string[];
@@ -59,4 +60,25 @@ test('when an output is missing, then a build is needed whatever the stamp says'
   check.writeStamp(root);
   fs.rmSync(path.join(root, 'dist/src/main.js'));
   expect(check.staleness(root)).toBe('dist/src/main.js is missing');
+});
+
+test("when a build starts, then the last build's compiled files are gone (an old module.js cannot shadow the folder that replaced it)", () => {
+  write('dist/src/geo/ip-lists.js', 'exports.openIpLists = () => ({});\n');
+  write('dist/src/geo/ip-lists/index.js', 'exports.openIpLists = () => ({ status() {} });\n');
+  write('dist/generated/api.js', '\n');
+  check.writeStamp(root);
+  check.clean(root);
+  expect(fs.existsSync(path.join(root, 'dist/src'))).toBe(false);
+  expect(fs.existsSync(path.join(root, 'dist/generated'))).toBe(false);
+  // The bundles are rebuilt by their own steps; an interrupted build leaves no stamp to trust.
+  expect(fs.existsSync(path.join(root, 'dist/sdk/trustgate.js'))).toBe(true);
+  expect(check.staleness(root)).toBe('dist/src/main.js is missing');
+  // npm run build cleans before tsc compiles.
+  const build = (
+    JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts.build!;
+  expect(build.indexOf('build-if-stale.js --clean')).toBeGreaterThan(-1);
+  expect(build.indexOf('build-if-stale.js --clean')).toBeLessThan(build.indexOf('tsc -p tsconfig.build.json'));
 });

@@ -50,7 +50,9 @@
 //
 // --processes N (N > 1) measures the server twice in one run, as one process and as N (a
 // node:cluster primary whose workers each call makeRuntime + createApp, as WEB_CONCURRENCY=N
-// runs it), and prints the N-process figures over the 1-process ones for both routes.
+// runs it), and prints the N-process figures over the 1-process ones for both routes and for
+// `GET /healthz` (one trivial read on the request thread's connection, nothing written: a
+// CPU-bound route that the processes do not contend for in the database).
 //
 // --live K authenticates only the first K live sessions, in turn (each with its own account,
 // already linked after its first time): the same users at any N, so that two sizes of history
@@ -111,6 +113,7 @@ const { values: args } = parseArgs({
 
 const BARE = 'bare: POST /session/unauthenticated (unknown, 400)';
 const AUTH = 'POST /session/authenticate?accounts_linked=true';
+const HEALTH = 'GET /healthz (one read, nothing written)';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RATE_LIMIT = 1_000_000;
@@ -205,9 +208,12 @@ async function serve() {
     migrate: !cluster.isWorker,
   });
 
-  // Every statement the server sends to the database is counted (the bench reports statements per request).
+  // The statements the server sends to the database are counted between two 'statements'
+  // messages (the bench reports statements per request), and only then: with nothing listening,
+  // the SQLite thread does not send its statements back (src/storage/db.ts), as in production.
   let statements = 0;
-  runtime.db.on('query', () => statements++);
+  let counting = false;
+  const count = () => statements++;
   const profile = new Map();
   if (process.env.BENCH_PROFILE) {
     const started = new Map();
@@ -243,6 +249,9 @@ async function serve() {
     } else if (m === 'statements') {
       process.send({ statements });
       statements = 0;
+      if (counting) runtime.db.off('query', count);
+      else runtime.db.on('query', count);
+      counting = !counting;
     } else if (m === 'profile') {
       process.send({ profile: [...profile.entries()] });
       profile.clear();
@@ -790,7 +799,7 @@ async function main() {
   if (many) {
     const ratio = (key) => (many[key].rps / one[key].rps).toFixed(2);
     console.log(
-      `\n${processes} processes / 1 process, req/s: bare ${ratio('bare')}x, authenticate ${ratio('auth')}x (the target with one process per core: ${(0.7 * processes).toFixed(1)}x)`,
+      `\n${processes} processes / 1 process, req/s: bare ${ratio('bare')}x, authenticate ${ratio('auth')}x, GET /healthz ${ratio('health')}x (the target with one process per core: ${(0.7 * processes).toFixed(1)}x)`,
     );
   }
 }
@@ -849,6 +858,8 @@ async function measure(bench, processes) {
       return request;
     },
   };
+  // With --processes: a route that writes nothing, to tell the processes' own scaling from the database's.
+  const health = args.processes > 1 ? { method: 'GET', path: '/healthz', headers } : undefined;
   const cpuOfServer = async () => {
     if (processes > 1) return undefined;
     child.send('cpu');
@@ -944,6 +955,7 @@ async function measure(bench, processes) {
       round.push({
         bare: await run(bare, duration, connections),
         auth: await run(authenticate, duration, connections),
+        ...(health ? { health: await run(health, duration, connections) } : {}),
       });
     results.push(round);
   }
@@ -998,6 +1010,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
       if (rounds > 1) console.log(`round ${i + 1}`);
       console.log(row(BARE, res.bare));
       console.log(row(AUTH, res.auth));
+      if (res.health) console.log(row(HEALTH, res.health));
     });
     const med = (key) => {
       const of = (m) =>
@@ -1013,10 +1026,12 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     };
     const b = med('bare');
     const a = med('auth');
+    const h = atLevel[0].health ? med('health') : undefined;
     if (rounds > 1) {
       console.log(`median of ${rounds} rounds`);
       console.log(row(BARE, b));
       console.log(row(AUTH, a));
+      if (h) console.log(row(HEALTH, h));
     }
     console.log(
       `authenticate / bare at ${connections}: ${(b.rps / a.rps).toFixed(1)}x fewer req/s (authenticate at ${((100 * a.rps) / b.rps).toFixed(1)} % of the bare route), ` +
@@ -1025,7 +1040,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
           ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
           : ''),
     );
-    if (connections === Math.max(...levels)) medians = { bare: b, auth: a };
+    if (connections === Math.max(...levels)) medians = { bare: b, auth: a, ...(h ? { health: h } : {}) };
   });
   const total = results.flat().reduce((s, x) => s + x.auth.total, 0);
   console.log(

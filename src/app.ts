@@ -2,7 +2,7 @@
  * createApp(deps): the Express application, validated against openapi.yaml (requests, and
  * responses where configured), with one error handler. It never listens; main.ts does.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
 import { makeAdmission } from './http/admission';
@@ -88,10 +88,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(makeRequestContext(random, logger));
   const telemetry = makeHttpTelemetry(metrics, services.edges.tracing ?? NO_TRACING);
   if (telemetry) app.use(telemetry);
-  app.use(makeHomeRouter({ demo: config.demo }));
-  app.use(makeDocsRouter());
-  app.use(makeWebSdkRouter());
-  app.use(makeConsoleAppRouter());
+  // The pages, the docs, the SDK file and the console's bundle answer GET (and HEAD) only: the
+  // API's other requests skip their routers instead of walking each one's routes.
+  app.use(pagesOnly(makeHomeRouter({ demo: config.demo })));
+  app.use(pagesOnly(makeDocsRouter()));
+  app.use(pagesOnly(makeWebSdkRouter()));
+  app.use(pagesOnly(makeConsoleAppRouter()));
   app.use('/ingest', sdkCors);
   app.options('/ingest/session', sdkCors);
   app.options('/ingest/challenge', sdkCors);
@@ -231,4 +233,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(notFound);
   app.use(makeErrorHandler(logger));
   return app;
+}
+
+/** `router` for GET and HEAD requests; any other request goes on without entering it. */
+function pagesOnly(router: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? router(req, res, next) : next());
 }

@@ -71,7 +71,9 @@ export function onSqliteThread<T extends object, K extends keyof T & string>(
     out[name] = async (...args: unknown[]) => {
       const thread = sqliteThreadOf(db);
       if (!thread || args.some((a) => typeof a === 'function')) return method.apply(local, args);
-      const { result, statements } = await thread.call(`${area}.${name}`, args);
+      // The statements come back only when something listens for them (the tests, the traces, the bench's count).
+      const announce = db.listenerCount('query') > 0;
+      const { result, statements } = await thread.call(`${area}.${name}`, args, announce);
       for (const s of statements) db.emit('query', { ...s, thread: 'sqlite' });
       return result;
     };

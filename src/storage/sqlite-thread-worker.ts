@@ -26,8 +26,8 @@ tuneSqliteConnection(conn, options.cacheMb, options.mmapMb);
 const bindable = (v: unknown) =>
   v instanceof Date ? v.getTime() : typeof v === 'boolean' ? Number(v) : v === undefined ? null : v;
 
-/** The statements the current call ran, with their times, for the request thread to announce. */
-let ran: ThreadStatement[] = [];
+/** The statements the current call ran, with their times, for the request thread to announce (undefined: not asked for). */
+let ran: ThreadStatement[] | undefined;
 
 /** Runs one statement: its rows (none for a statement that returns none). */
 function runOne(sql: string, bindings: readonly unknown[]): Record<string, unknown>[] {
@@ -37,7 +37,7 @@ function runOne(sql: string, bindings: readonly unknown[]): Record<string, unkno
   const rows = statement.reader
     ? (statement.all(...values) as Record<string, unknown>[])
     : (statement.run(...values), []);
-  ran.push({ sql, bindings, ms: performance.now() - at });
+  ran?.push({ sql, bindings, ms: performance.now() - at });
   return rows;
 }
 
@@ -72,10 +72,10 @@ async function answer(call: SqliteThreadCall): Promise<SqliteThreadReply> {
   const method = area !== undefined && name !== undefined ? areas[area]?.[name] : undefined;
   if (!method)
     return { id: call.id, error: { name: 'Error', message: `the SQLite thread has no method ${call.method}` } };
-  ran = [];
+  ran = call.announce ? [] : undefined;
   try {
     const result = await method(...call.args);
-    return { id: call.id, result, statements: ran };
+    return { id: call.id, result, statements: ran ?? [] };
   } catch (err) {
     return { id: call.id, error: { name: (err as Error).name, message: (err as Error).message } };
   }

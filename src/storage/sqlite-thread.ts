@@ -30,8 +30,16 @@ export interface ThreadStatement {
 }
 
 export interface SqliteThread {
-  /** Runs `method` of the thread's evaluation-facts repository with `args` (structured clones). */
-  call(method: string, args: readonly unknown[]): Promise<{ result: unknown; statements: ThreadStatement[] }>;
+  /**
+   * Runs `method` of the thread's repositories with `args` (structured clones); with `announce`,
+   * the answer lists the statements it ran (their text, values and times), else none: copying
+   * them back costs both threads, and only something listening for them needs them.
+   */
+  call(
+    method: string,
+    args: readonly unknown[],
+    announce?: boolean,
+  ): Promise<{ result: unknown; statements: ThreadStatement[] }>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +53,8 @@ export interface SqliteThreadCall {
   id: number;
   method: string;
   args: readonly unknown[];
+  /** Whether to answer the statements the call ran. */
+  announce: boolean;
 }
 
 // The thread's entry, beside this file: compiled JavaScript, or (run from the sources, as the
@@ -110,12 +120,12 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     worker.postMessage(calls);
   };
   return {
-    call(method, args) {
+    call(method, args, announce = true) {
       if (failed) return Promise.reject(failed);
       const id = next++;
       if (pending.size === 0) worker.ref();
       if (batch.length === 0) queueMicrotask(send);
-      batch.push({ id, method, args });
+      batch.push({ id, method, args, announce });
       return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
     },
     stop() {

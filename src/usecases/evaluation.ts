@@ -21,10 +21,12 @@ import type {
   UnauthenticatedResponse,
 } from '../api-types';
 import type { Clock, Random } from '../clock';
-import { emailFacts } from '../domain/email';
 import {
   ACCOUNT_SESSIONS_READ,
   accountDetails,
+  applyAccountInput,
+  emailQueryOf,
+  type EmailQuery,
   accountEmail,
   describeLinks,
   evaluate,
@@ -34,10 +36,8 @@ import {
   linkSearchOf,
   linksOf,
   SESSIONS_FOLLOWED,
-  NO_AGGREGATES,
   previousIn,
   signalsOf,
-  weighsDomainFraud,
   type AccountRecord,
   type EmailHistoryFacts,
   type PastSession,
@@ -47,8 +47,8 @@ import {
   type EvaluationOutcome,
   type LinkSearch,
 } from '../domain/evaluation';
-import { nameKey, NETWORK_CROWD_LIMIT, phoneKey, usernameKey } from '../domain/linking';
-import { listsAfter, STANDARD_LISTS } from '../domain/lists';
+import { NETWORK_CROWD_LIMIT } from '../domain/linking';
+import { listsAfter } from '../domain/lists';
 import { receiptOf, storedInputs } from '../domain/evaluation/receipt';
 import { rulesView } from '../domain/evaluation/rules';
 import { compileRules, NO_RULES, type CompiledRules } from '../domain/rules';
@@ -60,7 +60,7 @@ import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } f
 import { actorName, type Actor } from './actor';
 import { listEventWebhook, subscribesToListEvents } from './list-events';
 import { makeOneAtATime } from './one-at-a-time';
-import type { EmailQuery, EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
+import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
@@ -163,69 +163,10 @@ export function makeEvaluation(deps: EvaluationDeps) {
     id: string,
     field = 'account.',
   ): AccountRecord {
-    if (input.group !== undefined && !project.groupsEnabled) {
-      throw new BadRequestError(`${field}group is not allowed: groups are not enabled for this project`);
-    }
-    if (project.groupsEnabled) {
-      if (existing?.group !== undefined && input.group !== undefined && input.group !== existing.group) {
-        throw new BadRequestError(
-          `${field}group cannot change: the account is in group ${JSON.stringify(existing.group)}`,
-        );
-      }
-      if (existing === undefined && input.group === undefined) {
-        throw new BadRequestError(`${field}group is required: groups are enabled for this project`);
-      }
-    }
-    const standard = (input.lists ?? []).filter((l) => STANDARD_LISTS.includes(l));
-    if (new Set(standard).size > 1) {
-      throw new BadRequestError(
-        `${field}lists may hold only one of ${STANDARD_LISTS.join(', ')} (they are mutually exclusive)`,
-      );
-    }
-    const now = clock.now();
-    const next: AccountRecord = existing
-      ? { ...existing, updatedAt: now }
-      : {
-          projectId: project.id,
-          id,
-          expectedCountries: [],
-          metadata: {},
-          createdAt: now,
-          updatedAt: now,
-          aggregates: NO_AGGREGATES,
-          version: 0,
-        };
-    if (input.email !== undefined) {
-      const facts = emailFacts(input.email);
-      Object.assign(next, {
-        email: input.email,
-        emailKey: facts.normalised || undefined,
-        emailDomain: facts.domain || undefined,
-      });
-    }
-    if (input.phone !== undefined) Object.assign(next, { phone: input.phone, phoneKey: phoneKey(input.phone) });
-    if (input.first_name !== undefined) next.firstName = input.first_name;
-    if (input.last_name !== undefined) next.lastName = input.last_name;
-    next.nameKey = nameKey(next.firstName, next.lastName);
-    if (input.username !== undefined)
-      Object.assign(next, { username: input.username, usernameKey: usernameKey(input.username) });
-    if (input.expected_countries && input.expected_countries.length > 0)
-      next.expectedCountries = [...new Set(input.expected_countries)];
-    if (input.metadata !== undefined) next.metadata = input.metadata;
-    if (input.group !== undefined) next.group = input.group;
-    return next;
-  }
-
-  /** Whose email history the account's address has (none without an address). */
-  function emailQuery(record: AccountRecord): EmailQuery | undefined {
-    if (record.email === undefined) return undefined;
-    const email = emailFacts(record.email);
-    return {
-      domain: email.domain || undefined,
-      key: email.normalised || undefined,
-      excludeAccount: record.id,
-      domainFraud: weighsDomainFraud(email),
-    };
+    const context = { projectId: project.id, groupsEnabled: project.groupsEnabled, now: clock.now() };
+    const applied = applyAccountInput(context, existing, input, id, field);
+    if ('refused' in applied) throw new BadRequestError(applied.refused);
+    return applied.record;
   }
 
   /** The history without the stored account itself, which the domain's count includes once it is stored at the domain. */
@@ -269,7 +210,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     live(session, now);
     const existing = stored.get(id);
     const record = applyInput(project, existing?.record, input, id);
-    const email = emailQuery(record);
+    const email = emailQueryOf(record);
     const account = {
       record,
       existing: existing?.record,
@@ -603,7 +544,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       project: Project,
       record: AccountRecord,
     ): Promise<{ details: AccountDetails; linked: number }> {
-      const query = emailQuery(record);
+      const query = emailQueryOf(record);
       const [history, emailHistory] = await Promise.all([
         reads.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
         query ? reads.emailHistory(project.id, query) : undefined,

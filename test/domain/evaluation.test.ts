@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EvaluatedSession } from '../../src/api-types';
 import {
+  applyAccountInput,
+  emailQueryOf,
   evaluate,
   linkSearchOf,
   NO_AGGREGATES,
@@ -383,7 +385,7 @@ describe('the pieces', () => {
 
   it('when an account is searched for links, then its newest 50 sessions, its identifiers and its 10 newest networks are', () => {
     const history = Array.from({ length: 60 }, (_, i) => past(`s${i}`, i + 1, { browserFingerprint: `fp-${i % 2}` }));
-    const search = linkSearchOf({ session: session(), account: { record: account(), lists: [], sessions: history } });
+    const search = linkSearchOf({ session: session(), account: { record: account(), sessions: history } });
     // The stored ids are browsers, the fingerprints devices.
     const of = (type: string) => search.identifiers.filter((i) => i.type === type).map((i) => i.value);
     expect(of('browser')).toHaveLength(50);
@@ -392,6 +394,33 @@ describe('the pieces', () => {
     expect(search.identifiers.filter((i) => i.of === 'account').map((i) => i.type)).toEqual(['email', 'name']);
     expect(search.networks).toHaveLength(10);
     expect(search.excludeAccount).toBe('acct');
+  });
+
+  it('when an input is applied to an account, then its identifiers are normalised and a rule it breaks is returned, not thrown', () => {
+    const context = { projectId: 'p', groupsEnabled: false, now: NOW };
+    const applied = applyAccountInput(context, account(), { email: 'Ada.L+News@GMAIL.com', username: 'Ada_L' }, 'acct');
+    if (!('record' in applied)) throw new Error(applied.refused);
+    expect(applied.record).toMatchObject({ email: 'Ada.L+News@GMAIL.com', emailDomain: 'gmail.com', version: 3 });
+    expect(applied.record.emailKey).toBe(emailQueryOf(applied.record)?.key);
+    expect(emailQueryOf(applied.record)).toMatchObject({
+      domain: 'gmail.com',
+      excludeAccount: 'acct',
+      domainFraud: false,
+    });
+    expect(applyAccountInput(context, undefined, {}, 'new')).toMatchObject({ record: { version: 0, createdAt: NOW } });
+    expect(applyAccountInput(context, account(), { group: 'g' }, 'acct')).toEqual({
+      refused: 'account.group is not allowed: groups are not enabled for this project',
+    });
+    const grouped = { ...context, groupsEnabled: true };
+    expect(applyAccountInput(grouped, undefined, {}, 'new', '')).toEqual({
+      refused: 'group is required: groups are enabled for this project',
+    });
+    expect(applyAccountInput(grouped, account({ group: 'a' }), { group: 'b' }, 'acct')).toEqual({
+      refused: 'account.group cannot change: the account is in group "a"',
+    });
+    expect(applyAccountInput(context, account(), { lists: ['allow', 'block'] }, 'acct')).toMatchObject({
+      refused: expect.stringContaining('account.lists may hold only one of'),
+    });
   });
 
   it('when sessions are linked in any order, then the aggregates are the same', () => {

@@ -3,7 +3,8 @@
  * (patches/express-openapi-validator+5.6.2.patch, applied by `npm install`'s postinstall; upstream:
  * cdimascio/express-openapi-validator#1217). Unpatched, every request compiled the matcher of each
  * route it scanned (about 20 before the Session API's, which sort last): a fifth of what an
- * authenticate allocated on the request thread.
+ * authenticate allocated on the request thread. And the pages' routers (home, docs, SDK file,
+ * console bundle) answer GET and HEAD only: the API's other requests do not walk them.
  */
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../helpers/app';
@@ -45,5 +46,21 @@ test('when the same routes are requested again, then no route matcher is compile
     expect(compile).not.toHaveBeenCalled();
   } finally {
     compile.mockRestore();
+  }
+});
+
+test('when a page is asked for with GET or HEAD, then it answers; with another method, the API answers its 404 without entering the pages', async () => {
+  for (const page of ['/', '/docs', '/openapi.json', '/sdk.js', '/console']) {
+    expect([page, (await request(ctx.app).get(page)).status]).toEqual([page, 200]);
+    expect([page, (await request(ctx.app).head(page)).status]).toEqual([page, 200]);
+  }
+  // The console's bundle used to answer a POST under its assets with its own text 404.
+  for (const path of ['/docs', '/console/assets/index.js', '/sdk.js']) {
+    const res = await request(ctx.app).post(path).set('content-type', 'application/json').send('{}');
+    expect([path, res.status, res.body]).toEqual([
+      path,
+      404,
+      { statusCode: 404, message: expect.stringContaining(path) },
+    ]);
   }
 });

@@ -143,6 +143,40 @@ onSqlite('the SQLite thread', () => {
     }
   });
 
+  it('when nothing listens for the statements, then the thread does not send them back', async () => {
+    const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    try {
+      const args = [ctx.project.project_id, ['nobody']];
+      const asked = await thread.call('facts.accounts', args, true);
+      expect(asked.statements.map((s) => s.sql)).toEqual([expect.stringMatching(/^SELECT .* FROM accounts a/)]);
+      const quiet = await thread.call('facts.accounts', args, false);
+      expect(quiet).toEqual({ result: asked.result, statements: [] });
+    } finally {
+      await thread.stop();
+    }
+    // Through the database: announced while something listens, not asked for once nothing does.
+    const db = ctx.testDb.db;
+    const running = sqliteThreadOf(db)!;
+    const call = running.call.bind(running);
+    const announced: boolean[] = [];
+    running.call = (method, args, announce) => (announced.push(announce!), call(method, args, announce));
+    const facts = makeEvaluationFacts(db);
+    // (The test context's own listeners, if any, set aside meanwhile.)
+    const others = db.listeners('query') as ((...a: unknown[]) => void)[];
+    db.removeAllListeners('query');
+    try {
+      await facts.accounts(ctx.project.project_id, ['nobody']);
+      const listener = () => {};
+      db.on('query', listener);
+      await facts.accounts(ctx.project.project_id, ['nobody']);
+      db.off('query', listener);
+    } finally {
+      running.call = call;
+      for (const l of others) db.on('query', l);
+    }
+    expect(announced).toEqual([false, true]);
+  });
+
   it('when the thread is stopped, then a call fails at once', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     await thread.stop();

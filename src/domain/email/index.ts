@@ -6,6 +6,7 @@ export { emailFacts, type DomainType, type EmailFacts } from './facts';
 export {
   emailIntelligence,
   emailScore,
+  ORGANISATION_DOMAINS,
   RISK_WEIGHTS,
   TRUST_WEIGHTS,
   type EmailHistory,

@@ -46,7 +46,7 @@ export type TrustSignal = keyof typeof TRUST_WEIGHTS;
  * evidence; at gmail.com it is the base rate of fraud on the internet, and disposable or
  * invalid domains already carry a heavier signal of their own.
  */
-const ORGANISATION_DOMAINS: ReadonlySet<DomainType> = new Set(['business', 'education', 'government']);
+export const ORGANISATION_DOMAINS: ReadonlySet<DomainType> = new Set(['business', 'education', 'government']);
 
 const DOMAIN_TRUST: Partial<Record<DomainType, TrustSignal>> = {
   business: 'business_domain',

@@ -165,3 +165,11 @@ export interface EvaluationFacts {
   /** The project's rules, compiled once per version (absent: none). */
   rules?: CompiledRules;
 }
+
+/** Whose email history to read: the address's key and domain, the account itself left out. */
+export interface EmailQuery {
+  domain?: string;
+  key?: string;
+  excludeAccount: string;
+  domainFraud: boolean;
+}

@@ -5,7 +5,7 @@
  * once, writes what it returns in one transaction and answers. docs/pipeline.md.
  */
 import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
-import { emailFacts, emailIntelligence, type EmailFacts } from '../email';
+import { emailFacts, emailIntelligence } from '../email';
 import { DAY_MS } from '../numbers';
 import {
   accountScore,
@@ -30,16 +30,18 @@ import type {
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
 import type { RulesOutcome } from '../rules';
 import { withRules } from './rules';
+import { weighsDomainFraud } from './email-history';
 
 export * from './facts';
 export * from './links';
+export * from './account-input';
+export * from './email-history';
 
 /** An account's newest sessions read for its details and signal averages. */
 export const ACCOUNT_SESSIONS_READ = 200;
 /** An account created less than this before the request has not been seen before it. */
 const NEW_ACCOUNT_MS = 60_000;
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy', 'relay']);
-const ORGANISATION_DOMAINS: ReadonlySet<string> = new Set(['business', 'education', 'government']);
 
 export interface EvaluationOutcome {
   signals: SignalResult;
@@ -64,7 +66,10 @@ export function sessionsWithCurrent(history: readonly PastSession[], current: Pa
 }
 
 /** What to search for links: the account's newest sessions and its identifiers, or the session alone. */
-export function linkSearchOf(facts: Pick<EvaluationFacts, 'session' | 'account'>): LinkSearch {
+export function linkSearchOf(facts: {
+  session: PastSession;
+  account?: { record: AccountRecord; sessions: readonly PastSession[] };
+}): LinkSearch {
   if (!facts.account) return linkSearch([facts.session], undefined);
   return linkSearch(
     sessionsWithCurrent(facts.account.sessions, facts.session).slice(0, SESSIONS_FOLLOWED),
@@ -130,11 +135,6 @@ export function accountEmail(
     fraudAccountsAtDomain: weighsDomainFraud(email) ? history.fraudAccountsAtDomain : 0,
     now,
   });
-}
-
-/** Whether the email history weighs fraud at the domain: for organisations' domains only (fraud at a free-mail domain says nothing about an address there). */
-export function weighsDomainFraud(email: EmailFacts): boolean {
-  return ORGANISATION_DOMAINS.has(email.domain_type);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type AccountRecord,
   type CurrentSession,
   type EmailHistoryFacts,
+  type EmailQuery,
   type IdentifierMatch,
   type LinkedRecord,
   type LinkSearch,
@@ -77,14 +78,6 @@ export interface CountsQuery {
   /** authenticate: whether the account was seen on the address in 30 days (other than by this session). */
   accountId?: string;
   email?: EmailQuery;
-}
-
-/** Whose email history to read: the address's key and domain, the account itself left out. */
-export interface EmailQuery {
-  domain?: string;
-  key?: string;
-  excludeAccount: string;
-  domainFraud: boolean;
 }
 
 /** The email history's questions (authenticate's and the Account API's), added to a compound SELECT. */

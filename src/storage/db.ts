@@ -30,7 +30,7 @@ export interface DbOptions {
   databaseUrl?: string;
   /** Where the SQLite file lives when there is no URL. */
   sqliteFile?: string;
-  /** PostgreSQL connections per process. */
+  /** PostgreSQL connections per pool (a process has two: the hot path's and knex's). */
   poolSize?: number;
   /** SQLite page cache and memory map, in MB. */
   sqliteCacheMb?: number;
@@ -93,13 +93,50 @@ export function dialectOf(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
 }
 
+/** The hot path's pool of each PostgreSQL database (made on first use). */
+const pgHotPools = new WeakMap<Db, () => pg.Pool>();
+
+/**
+ * The pool the hot path's statements run on (statements.ts `pgRows`, `pgTransaction`), when `db`
+ * is PostgreSQL: connections of their own whose prepared statements always take the generic plan
+ * (`plan_cache_mode = force_generic_plan`). PostgreSQL would otherwise plan a named statement
+ * afresh at each of its first five runs on each connection, and the links' and accounts' reads
+ * have a text for each number of values they look up: a new process's connections planned them
+ * over and over (docs/pipeline.md, +10 % authenticate on the bench). Every one of those
+ * statements is a bounded index lookup whatever its values (the query-plan test), so one plan
+ * serves all; the rest of the service keeps knex's pool and PostgreSQL's own choice, where a
+ * skewed value (an email domain) may want a plan of its own.
+ */
+export function pgHotPoolOf(db: Db): pg.Pool | undefined {
+  return pgHotPools.get(db)?.();
+}
+
 export function makeDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    return knex({
-      client: 'pg',
-      connection: options.databaseUrl,
-      pool: { min: 0, max: options.poolSize ?? DB_DEFAULTS.poolSize },
+    const max = options.poolSize ?? DB_DEFAULTS.poolSize;
+    const db = knex({ client: 'pg', connection: options.databaseUrl, pool: { min: 0, max } });
+    let hot: pg.Pool | undefined;
+    const connectionString = options.databaseUrl;
+    pgHotPools.set(db, () => {
+      hot ??= new pg.Pool({
+        connectionString,
+        max,
+        options: '-c plan_cache_mode=force_generic_plan',
+        application_name: 'trustgate hot path',
+        allowExitOnIdle: true,
+      });
+      // A connection that fails while idle is dropped by the pool; the next request opens another.
+      hot.on('error', () => undefined);
+      return hot;
     });
+    const client = db.client as { destroy(callback?: unknown): Promise<void> };
+    const destroy = client.destroy.bind(client);
+    client.destroy = async (callback?: unknown) => {
+      pgHotPools.delete(db);
+      await hot?.end();
+      return destroy(callback);
+    };
+    return db;
   }
   const filename = options.sqliteFile ?? path.resolve('data', 'trustgate.sqlite');
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { escapeLiteral } from 'pg';
-import { onSqliteThread } from './db';
+import pg, { escapeLiteral } from 'pg';
+import { onSqliteThread, pgHotPoolOf } from './db';
 
 /** One statement. With `guard`, the statement must return a row, or the whole transaction is abandoned (nothing written). */
 export interface Statement {
@@ -109,16 +109,21 @@ async function onPgConnection<T>(
     __knexQueryUid: `pg-direct-${++directQueries}`,
   }));
   for (const a of announced) db.emit('query', a);
-  const connection = (await db.client.acquireConnection()) as PgConnection;
+  const hot = pgHotPoolOf(db);
+  const connection = hot ? await hot.connect() : ((await db.client.acquireConnection()) as PgConnection);
+  let broken: Error | undefined;
   try {
     const result = await send(connection);
     for (const a of announced) db.emit('query-response', rowsOf(result), a);
     return result;
   } catch (err) {
     for (const a of announced) db.emit('query-error', err, a);
+    // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
+    if (!(err instanceof pg.DatabaseError)) broken = err as Error;
     throw err;
   } finally {
-    await db.client.releaseConnection(connection);
+    if (hot) (connection as pg.PoolClient).release(broken);
+    else await db.client.releaseConnection(connection);
   }
 }
 let directQueries = 0;

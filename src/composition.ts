@@ -311,6 +311,7 @@ export function openDatabase(config: Config, logger: Logger): Db {
     sqliteCheckpointMs: config.sqliteCheckpointMs,
     sqliteThread: config.sqliteThread,
     onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
+    onConnectionError: (message) => logger.warn({ err: message }, 'PostgreSQL connection failed while idle (dropped)'),
   });
 }
 

@@ -39,6 +39,8 @@ export interface DbOptions {
   sqliteCheckpointMs?: number;
   /** Told when the checkpoint thread fails (the request connection's own checkpoints still run). */
   onCheckpointError?: (message: string) => void;
+  /** PostgreSQL: told when an idle connection of the hot path's pool fails (the pool drops it; the next request opens another). */
+  onConnectionError?: (message: string) => void;
   /** SQLite: run the evaluation's statements on a thread of their own (sqlite-thread.ts; default on for a file). */
   sqliteThread?: boolean;
 }
@@ -118,15 +120,18 @@ export function makeDb(options: DbOptions): Db {
     let hot: pg.Pool | undefined;
     const connectionString = options.databaseUrl;
     pgHotPools.set(db, () => {
-      hot ??= new pg.Pool({
+      if (hot) return hot;
+      hot = new pg.Pool({
         connectionString,
         max,
         options: '-c plan_cache_mode=force_generic_plan',
         application_name: 'trustgate hot path',
         allowExitOnIdle: true,
       });
-      // A connection that fails while idle is dropped by the pool; the next request opens another.
-      hot.on('error', () => undefined);
+      // A connection that fails while idle (a restart, an administrator's terminate) is dropped by
+      // the pool; unheard, the pool's 'error' would end the process.
+      const onError = options.onConnectionError;
+      hot.on('error', (err) => onError?.(err.message));
       return hot;
     });
     const client = db.client as { destroy(callback?: unknown): Promise<void> };

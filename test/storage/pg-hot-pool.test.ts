@@ -3,7 +3,7 @@
  * the generic plan from their first run (src/storage/db.ts pgHotPoolOf); the rest of the service
  * keeps knex's pool and PostgreSQL's own choice of plan. Through the real app and database.
  */
-import { pgHotPoolOf } from '../../src/storage/db';
+import { makeDb, pgHotPoolOf } from '../../src/storage/db';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
@@ -24,8 +24,13 @@ onPostgres('the hot path’s pool', () => {
     const sessionId = await s.ingest(personSession({ device_id: 'dev-1' }), US_IP);
     expect((await s.authenticate(sessionId, { id: 'alice' }, true)).status).toBe(200);
 
+    expect((await s.authenticate(sessionId, { id: 'alice' }, true)).status).toBe(200);
+
     const hot = pgHotPoolOf(ctx.testDb.db)!;
     expect(hot).toBeDefined();
+    // One pool for the process's life, heard once (not once per statement).
+    expect(pgHotPoolOf(ctx.testDb.db)).toBe(hot);
+    expect(hot.listenerCount('error')).toBe(1);
     // One request at a time: the pool hands back the connection the last statement ran on.
     const connection = await hot.connect();
     try {
@@ -56,5 +61,24 @@ onPostgres('the hot path’s pool', () => {
     expect(hot.ended).toBe(true);
     expect(pgHotPoolOf(ctx.testDb.db)).toBeUndefined();
     ctx = await makeTestContext();
+  });
+
+  it('when an idle connection of the pool is terminated, then it is reported and dropped, and the next statement runs on a new one', async () => {
+    const reported: string[] = [];
+    const db = makeDb({ databaseUrl: ctx.testDb.url!, onConnectionError: (message) => reported.push(message) });
+    try {
+      const hot = pgHotPoolOf(db)!;
+      const { rows } = await hot.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const pid = rows[0]!.pid;
+      expect(hot.idleCount).toBe(1);
+      await ctx.testDb.db.raw('SELECT pg_terminate_backend(?)', [pid]);
+      for (let i = 0; i < 100 && reported.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(reported).toEqual([expect.stringMatching(/terminat/)]);
+      expect(hot.totalCount).toBe(0);
+      const again = await hot.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(again.rows[0]!.pid).not.toBe(pid);
+    } finally {
+      await db.destroy();
+    }
   });
 });

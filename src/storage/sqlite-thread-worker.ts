@@ -29,14 +29,37 @@ const bindable = (v: unknown) =>
 /** The statements the current call ran, with their times, for the request thread to announce (undefined: not asked for). */
 let ran: ThreadStatement[] | undefined;
 
+type Row = Record<string, unknown>;
+
+/**
+ * Each reading statement's rows are read as arrays and made objects here, by a function compiled
+ * once per statement from its columns' names (an object literal). better-sqlite3 builds a row's
+ * object key by key through V8's API: ten accounts of 26 columns took 51 µs that way against 28.5
+ * as arrays made objects by the literal (37 with a loop setting the keys). The names are written
+ * as JSON strings; a `__proto__` column (which a literal would take for the prototype) keeps
+ * better-sqlite3's objects.
+ */
+const rowMakers = new WeakMap<Database.Statement, (values: unknown[]) => Row>();
+function readRows(statement: Database.Statement, values: unknown[]): Row[] {
+  let make = rowMakers.get(statement);
+  if (make === undefined) {
+    const names = statement.columns().map((c) => c.name);
+    if (names.includes('__proto__')) return statement.all(...values) as Row[];
+    make = new Function('r', `return { ${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')} };`) as (
+      values: unknown[],
+    ) => Row;
+    statement.raw(true);
+    rowMakers.set(statement, make);
+  }
+  return (statement.all(...values) as unknown[][]).map(make);
+}
+
 /** Runs one statement: its rows (none for a statement that returns none). */
-function runOne(sql: string, bindings: readonly unknown[]): Record<string, unknown>[] {
+function runOne(sql: string, bindings: readonly unknown[]): Row[] {
   const at = performance.now();
   const statement = conn.prepare(sql);
   const values = bindings.map(bindable);
-  const rows = statement.reader
-    ? (statement.all(...values) as Record<string, unknown>[])
-    : (statement.run(...values), []);
+  const rows = statement.reader ? readRows(statement, values) : (statement.run(...values), []);
   ran?.push({ sql, bindings, ms: performance.now() - at });
   return rows;
 }

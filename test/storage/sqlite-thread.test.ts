@@ -177,6 +177,31 @@ onSqlite('the SQLite thread', () => {
     expect(announced).toEqual([false, true]);
   });
 
+  it('when a statement names a column twice, or __proto__, or reads many rows, then the thread answers what the driver does', async () => {
+    const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    const local = knexRows(ctx.testDb.db);
+    try {
+      for (const [sql, bindings] of [
+        ['SELECT 1 AS a, 2 AS a, ? AS "b c", NULL AS d', ['x']],
+        ['SELECT 1 AS "__proto__", 2 AS "constructor"', []],
+        ['SELECT \'{"x":1}\' AS "a""quote", 3.5 AS "n"', []],
+        [
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) SELECT i, 'r' || i AS s FROM n`,
+          [],
+        ],
+        ['SELECT id, name FROM projects WHERE id = ?', [ctx.project.project_id]],
+      ] as const) {
+        const { result } = await thread.call('sql.rows', [sql, bindings]);
+        const here = await local(sql, bindings);
+        expect(result).toEqual(here);
+        // And again: the second run of a statement takes the row maker built at its first.
+        expect((await thread.call('sql.rows', [sql, bindings])).result).toEqual(here);
+      }
+    } finally {
+      await thread.stop();
+    }
+  });
+
   it('when the thread is stopped, then a call fails at once', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     await thread.stop();

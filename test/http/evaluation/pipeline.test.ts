@@ -125,6 +125,42 @@ describe('POST /session/authenticate', () => {
     }
   });
 
+  it('when an account is authenticated again, then its update assigns only the columns that changed (its indexes rewritten only for a change)', async () => {
+    const s = scenario(ctx);
+    const account = { id: 'steady', email: 'steady@example.org', phone: '+14155550123', first_name: 'Ada' };
+    await s.signIn(account);
+    /** The columns the account's update assigns while `run` runs. */
+    const assigned = async (run: () => Promise<unknown>) => {
+      const updates = (await statementsOf(ctx.testDb.db, run)).filter((q) => /^\s*UPDATE "?accounts"? SET/i.test(q));
+      expect(updates).toHaveLength(1);
+      const set = updates[0]!.split(/\sWHERE\s/i)[0]!;
+      return [...set.matchAll(/(\w+) = (?:\?|\$\d+)/g)].map((m) => m[1]);
+    };
+    const again = await s.ingest(personSession());
+    const columns = await assigned(async () => expect((await s.authenticate(again, account)).status).toBe(200));
+    expect(columns).toEqual(expect.arrayContaining(['version', 'num_sessions']));
+    for (const identifier of ['email', 'email_key', 'email_domain', 'phone_key', 'name_key', 'username_key'])
+      expect(columns).not.toContain(identifier);
+
+    // A changed email is written, with its key and domain, and the account is found by it.
+    const moved = await s.ingest(personSession());
+    const changed = await assigned(async () =>
+      expect((await s.authenticate(moved, { ...account, email: 'steady@example.net' })).status).toBe(200),
+    );
+    expect(changed).toEqual(expect.arrayContaining(['email', 'email_key', 'email_domain']));
+    expect(changed).not.toContain('phone_key');
+    const row = await ctx.testDb
+      .db('accounts')
+      .where({ project_id: ctx.project.project_id, email_key: 'steady@example.net' })
+      .first();
+    expect(row).toMatchObject({
+      id: 'steady',
+      email: 'steady@example.net',
+      email_domain: 'example.net',
+      phone_key: expect.any(String),
+    });
+  });
+
   it('when the history grows, then the number of statements does not', async () => {
     const { accountId, sessionId } = await withHistory();
     const s = scenario(ctx);

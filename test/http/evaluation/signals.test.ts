@@ -461,3 +461,15 @@ describe('ip_reputation', () => {
     expect(r.session.risk_signal_details.network.filter((c) => c.startsWith('ip_'))).toEqual([]);
   });
 });
+
+describe('the email history', () => {
+  test('when an account with the same address was decided Fake, then the address is seen on fraud accounts; another address at the domain is not', async () => {
+    const p = await freshProject(ctx);
+    expect((await p.signIn({ id: 'eh-bot', email: 'shared@example.org' }, BOT, GB_IPS.sky)).decision).toBe('Fake');
+    ctx.clock.advance(HOUR_MS);
+    const same = await p.signIn({ id: 'eh-same', email: 'shared@example.org' }, {}, GB_IPS.bt);
+    expect(same.account.email?.risk_signals).toContain('address_seen_on_fraud_accounts');
+    const other = await p.signIn({ id: 'eh-other', email: 'other@example.org' }, {}, GB_IPS.bt);
+    expect(other.account.email?.risk_signals).not.toContain('address_seen_on_fraud_accounts');
+  });
+});

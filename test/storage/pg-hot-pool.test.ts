@@ -23,7 +23,7 @@ onPostgres('the hot path’s pool', () => {
     await s.signIn({ id: 'alice', email: 'alice@example.org' }, { device_id: 'dev-1' }, US_IP);
     const sessionId = await s.ingest(personSession({ device_id: 'dev-1' }), US_IP);
     expect((await s.authenticate(sessionId, { id: 'alice' }, true)).status).toBe(200);
-
+    // A second request, whose statements ask for the pool again: it is neither made nor heard again.
     expect((await s.authenticate(sessionId, { id: 'alice' }, true)).status).toBe(200);
 
     const hot = pgHotPoolOf(ctx.testDb.db)!;

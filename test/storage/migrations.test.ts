@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { migrate } from '../../src/storage/db';
 import { migrationSource } from '../../src/storage/migrations';
 import { makeHistoryRepository } from '../../src/storage/repositories/history';
+import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeListRepository } from '../../src/storage/repositories/lists';
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
@@ -265,5 +266,76 @@ describe('0028_retention', () => {
       result: 'sealed',
       media_erased_at: null,
     });
+  });
+});
+
+describe('0034_domain_blocked_counts', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  /** Each project's domains with block-listed accounts, as kept. */
+  const kept = async (db: Knex) =>
+    (await db('email_domains').where('num_blocked', '>', 0).orderBy(['project_id', 'domain'])).map(
+      (r: { project_id: string; domain: string; num_blocked: number | string }) => [
+        r.project_id,
+        r.domain,
+        Number(r.num_blocked),
+      ],
+    );
+
+  it('when accounts were block-listed before, then each domain counts its block-listed accounts, and later writes keep the count', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0034_domain_blocked_counts');
+    const accounts = makeAccountRepository(db);
+    const lists = makeListRepository(db);
+    const at = new Date(1_000);
+    for (const p of ['p1', 'p2']) await insertProject(db, p, p, at);
+    const account = (projectId: string, id: string, domain?: string) => ({
+      projectId,
+      id,
+      ...(domain ? { email: `${id}@${domain}`, emailKey: `${id}@${domain}`, emailDomain: domain } : {}),
+      expectedCountries: [],
+      metadata: {},
+      createdAt: at,
+      updatedAt: at,
+      aggregates: { numSessions: 0, countries: [] },
+      version: 0,
+    });
+    for (const [p, id, domain, list] of [
+      ['p1', 'a', 'acme.example', 'block'],
+      ['p1', 'b', 'acme.example', 'block'],
+      ['p1', 'c', 'acme.example', 'allow'],
+      ['p1', 'd', 'bolt.example', 'block'],
+      ['p1', 'e', undefined, 'block'],
+      ['p2', 'a', 'acme.example', 'block'],
+      ['p2', 'f', 'crane.example', 'vip'],
+    ] as const) {
+      await db.transaction((trx) => accounts.upsert(account(p, id, domain), trx));
+      await lists.add(p, list, id, at);
+    }
+
+    await migrate(db);
+    expect(await kept(db)).toEqual([
+      ['p1', 'acme.example', 2],
+      ['p1', 'bolt.example', 1],
+      ['p2', 'acme.example', 1],
+    ]);
+    await lists.remove('p1', ['block'], 'a');
+    await lists.add('p2', 'block', 'f', at);
+    expect(await kept(db)).toEqual([
+      ['p1', 'acme.example', 1],
+      ['p1', 'bolt.example', 1],
+      ['p2', 'acme.example', 1],
+      ['p2', 'crane.example', 1],
+    ]);
+
+    // Rolled back: the column and the triggers go, and the writes that fired them still work.
+    await db.migrate.down({ migrationSource, name: '0034_domain_blocked_counts' });
+    expect(await db.schema.hasColumn('email_domains', 'num_blocked')).toBe(false);
+    await lists.add('p1', 'block', 'c', at);
+    await db.transaction((trx) => accounts.delete('p1', 'd', trx));
   });
 });

@@ -279,13 +279,7 @@ const KNOWN_BROAD: { label: string; table: string; by?: string; why: string }[] 
     label: 'facts.counts',
     table: 'accounts',
     by: 'email_domain',
-    why: "domain_fraud stops at the first Fake or block-listed account at an organisation's domain (asked only for business, education and government domains)",
-  },
-  {
-    label: 'facts.counts',
-    table: 'list_members',
-    by: 'list_name',
-    why: 'domain_fraud: the same question, started from the block list',
+    why: 'domain_fraud: the first Fake account at the domain other than the evaluated one, (project_id, email_domain, decision, id) under EXISTS: two entries at most (its block-listed accounts are a kept count, email_domains.num_blocked)',
   },
   {
     label: 'receipts.page',

@@ -262,72 +262,9 @@ export function makeAccountRepository(db: Knex) {
       if (deleted && before?.email_domain) await countDomain(trx, projectId, before.email_domain, -1);
       return deleted;
     },
-
-    /** Other accounts with this identifier value (at most `limit`), optionally within a group. */
-    async withIdentifier(
-      projectId: string,
-      column: IdentifierColumn,
-      value: string,
-      excludeId: string,
-      limit: number,
-      trx: Knex = db,
-    ): Promise<string[]> {
-      const rows = await trx('accounts')
-        .where({ project_id: projectId, [column]: value })
-        .whereNot('id', excludeId)
-        .select('id')
-        .limit(limit);
-      return rows.map((r: { id: string }) => r.id);
-    },
-
-    /** Accounts with an address at the domain, other than `excludeId`: one counter row and one key lookup. */
-    async countAtDomain(projectId: string, domain: string, excludeId: string, trx: Knex = db): Promise<number> {
-      const counter = await trx('email_domains').where({ project_id: projectId, domain }).first('num_accounts');
-      const self = await trx('accounts').where({ project_id: projectId, id: excludeId }).first('email_domain');
-      return Math.max(0, Number(counter?.num_accounts ?? 0) - (self?.email_domain === domain ? 1 : 0));
-    },
-
-    /** When the address was first seen on another account of the project, and how many of those accounts are fraudulent. */
-    async addressHistory(
-      projectId: string,
-      emailKey: string,
-      excludeId: string,
-      trx: Knex = db,
-    ): Promise<{ firstSeen?: Date; fraud: number }> {
-      const first = await trx('accounts')
-        .where({ project_id: projectId, email_key: emailKey })
-        .whereNot('id', excludeId)
-        .min<{ t: number | string | null }[]>({ t: 'created_at' })
-        .first();
-      const fraud = await fraudCount(trx, projectId, (q) =>
-        q.where('a.email_key', emailKey).whereNot('a.id', excludeId),
-      );
-      return { firstSeen: first?.t != null ? new Date(Number(first.t)) : undefined, fraud };
-    },
-
-    /**
-     * Whether another account at the domain is fraudulent (1 or 0): the engine asks only for
-     * business, education and government domains, and only whether there is one.
-     */
-    async fraudAtDomain(projectId: string, domain: string, excludeId: string, trx: Knex = db): Promise<number> {
-      const fake = await trx('accounts')
-        .where({ project_id: projectId, email_domain: domain, decision: 'Fake' })
-        .whereNot('id', excludeId)
-        .first('id');
-      if (fake) return 1;
-      const blocked = await trx('list_members as m')
-        .join('accounts as a', function () {
-          this.on('a.project_id', '=', 'm.project_id').andOn('a.id', '=', 'm.account_id');
-        })
-        .where({ 'm.project_id': projectId, 'm.list_name': 'block', 'a.email_domain': domain })
-        .whereNot('a.id', excludeId)
-        .first('a.id');
-      return blocked ? 1 : 0;
-    },
   };
 }
 
-/** Keeps the per-domain account counts in step when an account's domain goes from `previous` to `next`. */
 /** The email domains' account counts when an account moves from one domain to another (none when it stays). */
 function domainMoveStatements(projectId: string, previous: string | undefined, next: string | undefined): Statement[] {
   if (previous === next) return [];
@@ -348,28 +285,6 @@ function domainCountStatement(projectId: string, domain: string, delta: number):
 
 async function countDomain(trx: Knex, projectId: string, domain: string, delta: number): Promise<void> {
   await runStatement(trx, domainCountStatement(projectId, domain, delta));
-}
-
-/** Accounts matching `filter` that were decided Fake or are on the block list. */
-async function fraudCount(
-  trx: Knex,
-  projectId: string,
-  filter: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
-): Promise<number> {
-  const fake = await filter(trx('accounts as a').where({ 'a.project_id': projectId, 'a.decision': 'Fake' }))
-    .count<{ n: string | number }[]>({ n: '*' })
-    .first();
-  const blocked = await filter(
-    trx('list_members as m')
-      .join('accounts as a', function () {
-        this.on('a.project_id', '=', 'm.project_id').andOn('a.id', '=', 'm.account_id');
-      })
-      .where({ 'm.project_id': projectId, 'm.list_name': 'block' })
-      .where((q) => q.whereNull('a.decision').orWhereNot('a.decision', 'Fake')),
-  )
-    .count<{ n: string | number }[]>({ n: '*' })
-    .first();
-  return Number(fake?.n ?? 0) + Number(blocked?.n ?? 0);
 }
 
 export type AccountRepository = ReturnType<typeof makeAccountRepository>;

@@ -117,17 +117,24 @@ function addEmailHistory(add: (name: string, sql: string, ...b: unknown[]) => vo
     );
   }
   if (e.domain && e.domainFraud) {
+    // Another Fake account at the domain: the first entry of (project_id, email_domain, decision,
+    // id) that is not the evaluated account (two at most). Another block-listed one: the domain's
+    // kept count of block-listed accounts (migration 0034) against whether the evaluated account
+    // is one of them (a key lookup each).
     add(
       'domain_fraud',
       `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
-                     OR EXISTS (SELECT 1 FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
-                                WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ? AND a.id <> ?) THEN 1 ELSE 0 END`,
+                     OR COALESCE((SELECT d.num_blocked FROM email_domains d WHERE d.project_id = ? AND d.domain = ?), 0)
+                        > (SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+                           WHERE m.account_id = ? AND m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ?) THEN 1 ELSE 0 END`,
       projectId,
       e.domain,
       e.excludeAccount,
       projectId,
       e.domain,
       e.excludeAccount,
+      projectId,
+      e.domain,
     );
   }
 }
@@ -302,10 +309,12 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
         const fake = newest('sessions', network, since, 's.decision', { otherIp });
         add(`${prefix}_fake`, `SELECT COUNT(*) FROM (${fake.sql}) AS t WHERE t.decision = 'Fake'`, ...fake.bindings);
         const linked = newest('session_accounts', network, since, 's.account_id', { otherIp });
+        // Each distinct account looked up on the block list by its key (a scalar subquery: in a
+        // join, PostgreSQL's planner could hash the project's whole block list instead).
         add(
           `${prefix}_blocked`,
-          `SELECT COUNT(DISTINCT t.account_id) FROM (${linked.sql}) AS t
-             JOIN list_members m ON m.project_id = ? AND m.account_id = t.account_id AND m.list_name = 'block'`,
+          `SELECT COUNT(*) FROM (SELECT DISTINCT l.account_id FROM (${linked.sql}) AS l) AS t
+             WHERE (SELECT 1 FROM list_members m WHERE m.account_id = t.account_id AND m.project_id = ? AND m.list_name = 'block') = 1`,
           ...linked.bindings,
           projectId,
         );

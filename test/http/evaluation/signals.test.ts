@@ -5,6 +5,7 @@
  * reports the same. Every test has its own project, so no history leaks between tests; the
  * operator IP lists are shared by the file, so each listed address is used by one test only.
  */
+import request from 'supertest';
 import { makeTestContext, TEST_NOW, type TestContext } from '../../helpers/app';
 import { AWS_IP, LONDON_IP, listIp, personSession } from '../../helpers/evaluation';
 import {
@@ -471,5 +472,30 @@ describe('the email history', () => {
     expect(same.account.email?.risk_signals).toContain('address_seen_on_fraud_accounts');
     const other = await p.signIn({ id: 'eh-other', email: 'other@example.org' }, {}, GB_IPS.bt);
     expect(other.account.email?.risk_signals).not.toContain('address_seen_on_fraud_accounts');
+  });
+
+  test('when an account at a business domain is put on the block list, then a colleague’s address is seen at a fraud domain until it comes off', async () => {
+    const p = await freshProject(ctx);
+    const listed = await p.signIn({ id: 'dom-listed', email: 'ann@widgets-example.co.uk' }, {}, GB_IPS.sky);
+    expect(listed.decision).toBe('Real');
+    expect(listed.account.email?.risk_signals).not.toContain('domain_seen_on_fraud_accounts');
+    // Through the List API: the account stays Real (only its membership says fraud).
+    const list = (method: 'post' | 'delete') =>
+      request(ctx.app)[method]('/list/block/account/dom-listed').set('x-api-key', p.apiKey);
+    expect((await list('post')).status).toBe(200);
+    ctx.clock.advance(HOUR_MS);
+    const colleague = await p.signIn({ id: 'dom-colleague', email: 'bob@widgets-example.co.uk' }, {}, GB_IPS.bt);
+    expect(colleague.account.email?.domain_type).toBe('business');
+    expect(colleague.account.email?.risk_signals).toContain('domain_seen_on_fraud_accounts');
+    expect(colleague.account.email?.risk_signals).not.toContain('address_seen_on_fraud_accounts');
+    expect((await list('delete')).status).toBe(200);
+    ctx.clock.advance(HOUR_MS);
+    const again = await p.signIn({ id: 'dom-colleague', email: 'bob@widgets-example.co.uk' }, {}, GB_IPS.bt);
+    expect(again.account.email?.risk_signals).not.toContain('domain_seen_on_fraud_accounts');
+
+    // Listed again, the account itself is not another account of its domain.
+    expect((await list('post')).status).toBe(200);
+    const self = await p.signIn({ id: 'dom-listed', email: 'ann@widgets-example.co.uk' }, {}, GB_IPS.sky);
+    expect(self.account.email?.risk_signals).not.toContain('domain_seen_on_fraud_accounts');
   });
 });

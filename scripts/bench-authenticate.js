@@ -578,13 +578,7 @@ async function seed(db, dialect, n, now) {
     });
   }
 
-  // The per-domain account counts the account repository keeps on every write (the block-listed
-  // ones, num_blocked, the triggers of migration 0034 kept as the rows went in, creating some rows).
-  await db.raw(
-    `INSERT INTO email_domains (project_id, domain, num_accounts)
-     SELECT project_id, email_domain, COUNT(*) FROM accounts WHERE email_domain IS NOT NULL GROUP BY project_id, email_domain
-     ON CONFLICT (project_id, domain) DO UPDATE SET num_accounts = excluded.num_accounts`,
-  );
+  // The per-domain counts (email_domains) the triggers of migration 0034 kept as the rows went in.
 
   // The accounts' aggregates over their sessions, and the accounts of each identifier value, as an evaluation keeps them.
   await services.repos.accounts.refreshAggregates(projectId, 'all');

@@ -1,7 +1,7 @@
 /**
- * The per-domain count of block-listed accounts (email_domains.num_blocked, migration 0034) on
- * the real database: kept by triggers whichever path writes a membership or an account, it
- * equals a recount from list_members and accounts after each kind of write.
+ * The per-domain counts (email_domains.num_accounts and num_blocked, migration 0034) on the real
+ * database: kept by triggers whichever path writes a membership or an account, they equal a
+ * recount from accounts and list_members after each kind of write.
  */
 import { randomUUID } from 'node:crypto';
 import { evaluatedAccountStatements, makeAccountRepository } from '../../src/storage/repositories/accounts';
@@ -26,7 +26,7 @@ afterAll(() => testDb.destroy());
 const accounts = () => makeAccountRepository(testDb.db);
 const lists = () => makeListRepository(testDb.db);
 
-/** The kept counts of the project, domain → count (zeros left out). */
+/** The kept block-listed counts of the project, domain → count (zeros left out). */
 async function kept(project = projectId): Promise<Record<string, number>> {
   const rows = await testDb.db('email_domains').where({ project_id: project }).select('domain', 'num_blocked');
   const out: Record<string, number> = {};
@@ -50,10 +50,37 @@ async function recount(project = projectId): Promise<Record<string, number>> {
   return Object.fromEntries((rows as { domain: string; n: number | string }[]).map((r) => [r.domain, Number(r.n)]));
 }
 
-/** Checks the kept counts against a recount, and that they are `expected`. */
+/** The kept account counts (zeros left out) and a recount from the accounts. */
+async function accountCounts(
+  project: string,
+): Promise<{ kept: Record<string, number>; counted: Record<string, number> }> {
+  const keptRows = await testDb.db('email_domains').where({ project_id: project }).select('domain', 'num_accounts');
+  const countedRows = await testDb
+    .db('accounts')
+    .where({ project_id: project })
+    .whereNotNull('email_domain')
+    .groupBy('email_domain')
+    .select('email_domain as domain')
+    .count({ n: '*' });
+  const map = (rows: { domain: string; n: number | string }[]) =>
+    Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.domain, Number(r.n)]));
+  return {
+    kept: map(
+      (keptRows as { domain: string; num_accounts: number | string }[]).map((r) => ({
+        domain: r.domain,
+        n: r.num_accounts,
+      })),
+    ),
+    counted: map(countedRows as { domain: string; n: number | string }[]),
+  };
+}
+
+/** Checks the kept block-listed counts against a recount, and that they are `expected`; and the account counts against theirs. */
 async function expectCounts(expected: Record<string, number>, project = projectId): Promise<void> {
   expect(await recount(project)).toEqual(expected);
   expect(await kept(project)).toEqual(expected);
+  const accounts = await accountCounts(project);
+  expect(accounts.kept).toEqual(accounts.counted);
 }
 
 function account(id: string, email?: string, project = projectId): AccountRecord {

@@ -286,7 +286,7 @@ describe('0034_domain_blocked_counts', () => {
       ],
     );
 
-  it('when accounts were block-listed before, then each domain counts its block-listed accounts, and later writes keep the count', async () => {
+  it('when accounts were block-listed before, then each domain counts its accounts and block-listed accounts, and later writes keep the counts', async () => {
     const { db } = testDb;
     await migrateBefore(db, '0034_domain_blocked_counts');
     const accounts = makeAccountRepository(db);
@@ -317,11 +317,29 @@ describe('0034_domain_blocked_counts', () => {
       await lists.add(p, list, id, at);
     }
 
+    // The account counts as they may have been left: one that drifted (acme.example, one too
+    // many) and the others missing (the rows above were written without them).
+    await db('email_domains').insert({ project_id: 'p1', domain: 'acme.example', num_accounts: 4 });
+
     await migrate(db);
     expect(await kept(db)).toEqual([
       ['p1', 'acme.example', 2],
       ['p1', 'bolt.example', 1],
       ['p2', 'acme.example', 1],
+    ]);
+    expect(
+      (await db('email_domains').orderBy(['project_id', 'domain'])).map(
+        (r: { project_id: string; domain: string; num_accounts: number | string }) => [
+          r.project_id,
+          r.domain,
+          Number(r.num_accounts),
+        ],
+      ),
+    ).toEqual([
+      ['p1', 'acme.example', 3],
+      ['p1', 'bolt.example', 1],
+      ['p2', 'acme.example', 1],
+      ['p2', 'crane.example', 1],
     ]);
     await lists.remove('p1', ['block'], 'a');
     await lists.add('p2', 'block', 'f', at);

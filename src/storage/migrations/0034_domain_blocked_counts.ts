@@ -1,22 +1,25 @@
 import type { Knex } from 'knex';
 
 /**
- * How many accounts at each email domain are on the block list (`email_domains.num_blocked`),
- * beside its `num_accounts`: an evaluation asks whether another account at an organisation's
- * domain is block-listed (the `domain_fraud` read of repositories/evaluation-facts.ts), and
- * without the count that question walked the domain's accounts, or the block list, until it
- * met one (a large company's domain with none was read whole at each evaluation).
+ * The per-domain counts of `email_domains` kept by triggers, on both engines: `num_accounts`
+ * (accounts with an address at the domain, kept by the account repository until now) and, new,
+ * `num_blocked` (those of them on the block list). An evaluation asks whether another account at
+ * an organisation's domain is block-listed (the `domain_fraud` read of
+ * repositories/evaluation-facts.ts); without the count that question walked the domain's
+ * accounts, or the block list, until it met one (a large company's domain with none was read
+ * whole at each evaluation).
  *
- * The count is kept by triggers, on both engines, because block membership has many writers
- * (the List API, a rule's list writes, a list's deletion, an account's deletion, an account whose
- * address moves to another domain, an id listed before its account exists, a project's reset):
- * each row written to `list_members` or `accounts` moves the count of the domain it touches by
- * one, in the statement's own transaction. An account is on a list at most once (the key of
- * `list_members`), so each trigger adds or takes at most one. Decrements update the row only
- * (a project's reset deletes `email_domains` with the rest); increments create it if missing.
- * `num_accounts` stays the account repository's (it is part of the evaluation's own write).
+ * Triggers, because the counts have many writers (the evaluation's account write, the Account
+ * API, the List API, a rule's list writes, a list's deletion, an account's erasure, an account
+ * whose address moves to another domain, an id listed before its account exists, a project's
+ * reset): each row written to `accounts` or `list_members` moves the counts of the domain it
+ * touches by one, in the writing statement's own transaction, whichever code wrote it. An account
+ * is on a list at most once (the key of `list_members`), so each trigger adds or takes at most
+ * one. Decrements update the row only (a project's reset deletes `email_domains` with the rest);
+ * increments create it if missing.
  *
- * The existing memberships are counted once here, from the block list (one pass over it).
+ * Both are counted once here from the rows (one pass over the accounts with an address, one over
+ * the block list), so that the triggers start from the truth whatever kept `num_accounts` before.
  */
 
 /** A row trigger: its event, the condition on the row, and the statements it runs. */
@@ -53,9 +56,17 @@ const domainOfMember = (row: 'NEW' | 'OLD') =>
 const blocked = (row: 'NEW' | 'OLD') =>
   `EXISTS (SELECT 1 FROM list_members m WHERE m.account_id = ${row}.id AND m.project_id = ${row}.project_id AND m.list_name = 'block')`;
 
-/** The account row as `project_id, domain` when it is on the block list (else no row). */
-const blockedAccount = (row: 'NEW' | 'OLD') =>
-  `SELECT ${row}.project_id AS project_id, ${row}.email_domain AS domain WHERE ${blocked(row)}`;
+/** Counts the account row at its domain (when it has one): one more account, and one more block-listed if it is. */
+const accountIn = (row: 'NEW' | 'OLD') =>
+  `INSERT INTO email_domains (project_id, domain, num_accounts, num_blocked)
+     SELECT ${row}.project_id, ${row}.email_domain, 1, CASE WHEN ${blocked(row)} THEN 1 ELSE 0 END WHERE ${row}.email_domain IS NOT NULL
+     ON CONFLICT (project_id, domain) DO UPDATE
+       SET num_accounts = email_domains.num_accounts + 1, num_blocked = email_domains.num_blocked + excluded.num_blocked`;
+
+/** Takes the account row from its domain's counts. */
+const accountOut = (row: 'NEW' | 'OLD') =>
+  `UPDATE email_domains SET num_accounts = num_accounts - 1, num_blocked = num_blocked - CASE WHEN ${blocked(row)} THEN 1 ELSE 0 END
+     WHERE project_id = ${row}.project_id AND domain = ${row}.email_domain`;
 
 const TRIGGERS: Trigger[] = [
   {
@@ -86,27 +97,27 @@ const TRIGGERS: Trigger[] = [
     ],
   },
   {
-    name: 'blocked_account_added',
+    name: 'account_added',
     event: 'INSERT',
     table: 'accounts',
     when: 'NEW.email_domain IS NOT NULL',
-    body: [addOne(blockedAccount('NEW'))],
+    body: [accountIn('NEW')],
   },
   {
-    name: 'blocked_account_removed',
+    name: 'account_removed',
     event: 'DELETE',
     table: 'accounts',
     when: 'OLD.email_domain IS NOT NULL',
-    body: [takeOne('OLD.project_id', 'OLD.email_domain', blocked('OLD'))],
+    body: [accountOut('OLD')],
   },
   {
     // Fires only when the UPDATE assigns email_domain (an evaluation assigns only the columns that changed).
-    name: 'blocked_account_moved',
+    name: 'account_moved',
     event: 'UPDATE',
     of: ['email_domain'],
     table: 'accounts',
     when: 'OLD.email_domain IS DISTINCT FROM NEW.email_domain',
-    body: [takeOne('OLD.project_id', 'OLD.email_domain', blocked('OLD')), addOne(blockedAccount('NEW'))],
+    body: [accountOut('OLD'), accountIn('NEW')],
   },
 ];
 
@@ -127,6 +138,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('email_domains', (t) => {
     t.integer('num_blocked').notNullable().defaultTo(0);
   });
+  await knex.raw(
+    `INSERT INTO email_domains (project_id, domain, num_accounts)
+     SELECT project_id, email_domain, COUNT(*) FROM accounts WHERE email_domain IS NOT NULL GROUP BY project_id, email_domain
+     ON CONFLICT (project_id, domain) DO UPDATE SET num_accounts = excluded.num_accounts`,
+  );
   await knex.raw(
     `UPDATE email_domains SET num_blocked = b.n
        FROM (SELECT a.project_id, a.email_domain, COUNT(*) AS n FROM list_members m

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
 import type { AccountRecord, Scores } from '../../domain/evaluation';
-import { runStatement, type Statement } from '../statements';
+import type { Statement } from '../statements';
 import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
@@ -162,7 +162,7 @@ const INSERT_EVALUATED = `INSERT INTO accounts (${ACCOUNT_COLUMNS.join(', ')}) V
  * The statements that write an evaluated account: an update guarded by the version it was read
  * at (`existing`), or for a new one an insert guarded by no other having been created meanwhile
  * (either writes nothing and returns no row when the account changed: the evaluation is then made
- * again on fresh facts), and the email domains' account counts when its domain moved.
+ * again on fresh facts). Its domain's counts follow by trigger (migration 0034).
  */
 export function evaluatedAccountStatements(a: AccountRecord, existing: AccountRecord | undefined): Statement[] {
   const row = toRow({ ...a, version: (existing?.version ?? -1) + 1 });
@@ -176,7 +176,7 @@ export function evaluatedAccountStatements(a: AccountRecord, existing: AccountRe
       guard: true,
     };
   } else write = { sql: INSERT_EVALUATED, bindings: ACCOUNT_COLUMNS.map((c) => row[c]), guard: true };
-  return [write, ...domainMoveStatements(a.projectId, existing?.emailDomain, a.emailDomain)];
+  return [write];
 }
 
 /** The identifier columns an account can be found by. */
@@ -202,10 +202,9 @@ export function makeAccountRepository(db: Knex) {
       return rows.map(toAccountRecord);
     },
 
-    /** Creates or updates the account, keeping the per-domain account counts in step (use a transaction). */
+    /** Creates or updates the account (its domain's counts follow by trigger, migration 0034). */
     async upsert(a: AccountRecord, trx: Knex = db): Promise<void> {
       const row = toRow(a);
-      const before = await trx('accounts').where({ project_id: a.projectId, id: a.id }).first('email_domain');
       const { project_id: _p, id: _i, created_at: _c, ...rest } = row;
       // The aggregates are the evaluation's to keep; any other write bumps the version.
       const {
@@ -222,8 +221,6 @@ export function makeAccountRepository(db: Knex) {
         .insert(row)
         .onConflict(['project_id', 'id'])
         .merge({ ...changes, version: trx.raw('accounts.version + 1') });
-      for (const move of domainMoveStatements(a.projectId, before?.email_domain ?? undefined, a.emailDomain))
-        await runStatement(trx, move);
     },
 
     async setDecision(projectId: string, id: string, decision: Decision, trx: Knex = db): Promise<void> {
@@ -254,37 +251,12 @@ export function makeAccountRepository(db: Knex) {
 
     /** Erases the account: its row (personal data), its session links (and the identifiers they gave it) and list memberships. */
     async delete(projectId: string, id: string, trx: Knex = db): Promise<boolean> {
-      const before = await trx('accounts').where({ project_id: projectId, id }).first('email_domain');
       await trx('session_accounts').where({ project_id: projectId, account_id: id }).delete();
       await forgetIdentifierAccounts(trx, projectId, id);
       await trx('list_members').where({ project_id: projectId, account_id: id }).delete();
-      const deleted = (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
-      if (deleted && before?.email_domain) await countDomain(trx, projectId, before.email_domain, -1);
-      return deleted;
+      return (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
     },
   };
-}
-
-/** The email domains' account counts when an account moves from one domain to another (none when it stays). */
-function domainMoveStatements(projectId: string, previous: string | undefined, next: string | undefined): Statement[] {
-  if (previous === next) return [];
-  return [
-    ...(previous ? [domainCountStatement(projectId, previous, -1)] : []),
-    ...(next ? [domainCountStatement(projectId, next, +1)] : []),
-  ];
-}
-
-/** Adds `delta` to the domain's account count (one upsert). */
-function domainCountStatement(projectId: string, domain: string, delta: number): Statement {
-  return {
-    sql: `INSERT INTO email_domains (project_id, domain, num_accounts) VALUES (?, ?, ?)
-          ON CONFLICT (project_id, domain) DO UPDATE SET num_accounts = email_domains.num_accounts + ?`,
-    bindings: [projectId, domain, delta, delta],
-  };
-}
-
-async function countDomain(trx: Knex, projectId: string, domain: string, delta: number): Promise<void> {
-  await runStatement(trx, domainCountStatement(projectId, domain, delta));
 }
 
 export type AccountRepository = ReturnType<typeof makeAccountRepository>;

@@ -179,9 +179,6 @@ export function evaluatedAccountStatements(a: AccountRecord, existing: AccountRe
   return [write];
 }
 
-/** The identifier columns an account can be found by. */
-export type IdentifierColumn = 'email_key' | 'phone_key' | 'username_key' | 'name_key';
-
 export function makeAccountRepository(db: Knex) {
   return {
     async find(projectId: string, id: string, trx: Knex = db): Promise<AccountRecord | undefined> {

@@ -177,6 +177,7 @@ async function serve() {
   const { makeLogger } = req('logger.js');
   const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');
+  const { createHttpServer } = req('http/server.js');
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: process.env.BENCH_DATA_DIR,
@@ -239,8 +240,9 @@ async function serve() {
     runtime.db.on('query-error', (e, q) => done(e, q));
   }
 
-  const app = createApp({ ...runtime, config });
-  const server = app.listen(0, '127.0.0.1', () =>
+  // The HTTP server main.ts runs around the app.
+  const server = createHttpServer(createApp({ ...runtime, config }));
+  server.listen(0, '127.0.0.1', () =>
     process.send({ port: server.address().port, validateResponses: config.validateResponses }),
   );
   process.on('message', async (m) => {

@@ -4,6 +4,7 @@
  * the server main.ts runs (createHttpServer) on a real port, with the real app and database:
  * each answer has the error body, and its status is one the spec declares for the operation.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -110,6 +111,38 @@ describe('answers of the HTTP server itself', () => {
       expect(await declaredStatuses('get', '/healthz')).toContain(408);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("requests and responses made with the app's prototypes", () => {
+  it("when a request arrives, then Node makes it and its response with the app's own prototypes, which Express then leaves as they are", async () => {
+    const server = createHttpServer(ctx.app);
+    const made: { request: object | null; response: object | null }[] = [];
+    // Before the app: what Node made, as Express receives it.
+    server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      made.push({ request: Object.getPrototypeOf(req), response: Object.getPrototypeOf(res) });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const answers = [
+        await get(port, '/healthz', {}),
+        await get(port, `/session/${randomUUID()}`, { 'x-api-key': ctx.project.api_key }),
+      ];
+      // An unknown session is a 400, as the bench's bare route.
+      expect(answers.map((a) => a.status)).toEqual([200, 400]);
+      expect(made).toHaveLength(2);
+      for (const m of made) {
+        expect(m.request).toBe(ctx.app.request);
+        expect(m.response).toBe(ctx.app.response);
+      }
+      // Still Node's messages, with Express's methods.
+      const request = Object.create(ctx.app.request) as object;
+      expect(request).toBeInstanceOf(http.IncomingMessage);
+      expect(typeof (ctx.app.response as { json?: unknown }).json).toBe('function');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

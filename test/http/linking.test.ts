@@ -175,6 +175,18 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
     expect(r.linked_accounts![0]!.lists).toEqual(['vip']); // expectLinkedTo: exactly one
   });
 
+  test("browser: the linked account's lists are every one of its lists, in name order, whatever characters the names hold", async () => {
+    const s = await newProject();
+    const browser = randomUUID();
+    // Names in the same order byte by byte and in any collation; a comma, quotes, a backslash, a new line.
+    const lists = ['vip', 'review, "manual"\\ 2', 'watch\nlist'];
+    const a = profile('browser-lists-a', { lists });
+    expectNotLinked(await signIn(s, a, { device_id: browser }));
+    const r = await signIn(s, profile('browser-lists-b'), { device_id: browser });
+    await expectLinkedTo(r, a, 'browser', 1);
+    expect(r.linked_accounts![0]!.lists).toEqual(['review, "manual"\\ 2', 'vip', 'watch\nlist']);
+  });
+
   test('device: the same hardware fingerprint in another browser profile (another stored id) links by device, 0.8 when two accounts share it, never by browser', async () => {
     const s = await newProject();
     const fingerprint = randomUUID().replace(/-/g, '');

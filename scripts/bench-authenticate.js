@@ -580,8 +580,6 @@ async function seed(db, dialect, n, now) {
     });
   }
 
-  // The per-domain counts (email_domains) the triggers of migration 0034 kept as the rows went in.
-
   // The accounts' aggregates over their sessions, and the accounts of each identifier value, as an evaluation keeps them.
   await services.repos.accounts.refreshAggregates(projectId, 'all');
   await req('storage/repositories/identifier-accounts.js').rebuildIdentifierAccounts(db, projectId);

@@ -9,7 +9,7 @@
  * enters the app (`Object.setPrototypeOf`, in `app.handle`); an object whose prototype is
  * changed once made outlives its request in V8's young generation (measured: about 20 KB of
  * each request's objects promoted to the old generation, at any load, where none are when the
- * prototype is already the app's; docs/pipeline.md, *The request's objects*). Express's own
+ * prototype is already the app's; docs/pipeline.md, *The request's objects and the garbage collector*). Express's own
  * call then changes nothing.
  */
 import { randomUUID } from 'node:crypto';

@@ -238,6 +238,15 @@ describe('evaluate', () => {
     expect(out.account).toBeUndefined();
   });
 
+  it("when links are equally strong, then they come in the code-unit order of their ids, not the process's locale's", () => {
+    // English collation puts `a` before `B` (and Danish `aa` after `z`); code units put `B` (66)
+    // before `a` (97) and `aa` before `z` on every machine.
+    const f = facts({
+      identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['z', 'acct-a', 'aa', 'acct-B'] }],
+    });
+    expect(evaluate(f).links.map((l) => l.accountId)).toEqual(['aa', 'acct-B', 'acct-a', 'z']);
+  });
+
   it('when groups are on, then only accounts of the same group are linked', () => {
     const inGroup = { record: account({ id: 'same', group: 'g1' }), lists: [] };
     const outside = { record: account({ id: 'elsewhere', group: 'g2' }), lists: [] };

@@ -6,6 +6,7 @@
 import type { LinkedAccount, MatchType } from '../../api-types';
 import { linkScore, NETWORK_CROWD_LIMIT, type LinkEvidence } from '../linking';
 import { DAY_MS, HOUR_MS } from '../numbers';
+import { byCodeUnits } from '../order';
 import type { AccountRecord, IdentifierMatch, LinkedRecord, NetworkMatch, PastSession } from './facts';
 
 /** The interface caps the count at 1,500; searches stop one past it. */
@@ -158,7 +159,7 @@ export function linksOf(
   return [...evidence.entries()]
     .filter(([id]) => !group.enabled || linked.get(id)?.record.group === group.name)
     .map(([accountId, e]) => ({ accountId, score: linkScore(e), matchTypes: [...new Set(e.map((x) => x.type))] }))
-    .sort((a, b) => b.score - a.score || a.accountId.localeCompare(b.accountId));
+    .sort((a, b) => b.score - a.score || byCodeUnits(a.accountId, b.accountId));
 }
 
 /** The interface's LinkedAccount for each link (at most LINK_CAP). */

@@ -5,6 +5,7 @@
  */
 import type { Decision, RiskFlag, Rule } from '../../api-types';
 import { noisyOr, round3 } from '../numbers';
+import { byCodeUnits } from '../order';
 import { FACE_THRESHOLDS } from './faces';
 
 /** How much each flag alone adds to the risk score; flags combine by noisy-OR. */
@@ -52,7 +53,7 @@ export function verdict(input: VerdictInput): Verdict {
   if (input.repeat.device) flags.add('repeat_device');
   if (input.deviceRisk) flags.add('device_risk');
   if (input.ipDocumentCountryMismatch) flags.add('ip_document_country_mismatch');
-  const risk_flags = [...flags].sort((a, b) => FLAG_WEIGHTS[b] - FLAG_WEIGHTS[a] || a.localeCompare(b));
+  const risk_flags = [...flags].sort((a, b) => FLAG_WEIGHTS[b] - FLAG_WEIGHTS[a] || byCodeUnits(a, b));
   const risk_score = round3(noisyOr(risk_flags.map((f) => FLAG_WEIGHTS[f])));
 
   // The account's lists decide first, as they do for sessions; then the threshold.

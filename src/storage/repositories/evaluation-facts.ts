@@ -19,6 +19,7 @@ import {
   type PastSession,
 } from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
+import { byCodeUnits } from '../../domain/order';
 import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
 import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
@@ -200,7 +201,7 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
         .filter((r) => Number(r.part) === 0)
         .sort(
           (a, b) =>
-            Number(a.linked_at) - Number(b.linked_at) || String(a.account_id).localeCompare(String(b.account_id)),
+            Number(a.linked_at) - Number(b.linked_at) || byCodeUnits(String(a.account_id), String(b.account_id)),
         );
       const [first] = own;
       if (first === undefined) return undefined;

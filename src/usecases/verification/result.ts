@@ -8,6 +8,7 @@
 import type { FaceMatchResult, IdCheckResult, Session, VerificationMatchType } from '../../api-types';
 import { LINK_CAP, linkSearch } from '../../domain/evaluation';
 import { nameKey } from '../../domain/linking';
+import { byCodeUnits } from '../../domain/order';
 import type { CaptureKind, DocumentFields, DocumentFindings, FaceFindings } from '../../domain/verification/analysis';
 import { documentData, documentFlags, documentSignals } from '../../domain/verification/document';
 import { isSamePerson } from '../../domain/verification/faces';
@@ -128,7 +129,7 @@ export function makeResultBuilder(deps: ResultDeps) {
     }
     const accounts_linked = [...linked]
       .map(([account_id, types]) => ({ account_id, match_types: [...types].sort() }))
-      .sort((a, b) => b.match_types.length - a.match_types.length || a.account_id.localeCompare(b.account_id))
+      .sort((a, b) => b.match_types.length - a.match_types.length || byCodeUnits(a.account_id, b.account_id))
       .slice(0, LINK_CAP);
     return {
       matches: { num_accounts_linked: linked.size, accounts_linked },

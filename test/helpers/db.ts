@@ -19,14 +19,23 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
-/** `migrate: false` leaves the database empty, for a test that runs the migrations itself. */
-export async function makeTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
+/**
+ * `migrate: false` leaves the database empty, for a test that runs the migrations itself.
+ * `icuLocale` (PostgreSQL only) makes the new database collate text by that ICU locale, as a
+ * server installed with a language's locale does (`en-US`: `allow` before `VIP`); SQLite has
+ * no such setting (its text is compared byte by byte).
+ */
+export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-US' } = {}): Promise<TestDb> {
   const migrated = options.migrate ?? true;
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const name = `tg_test_${randomBytes(6).toString('hex')}`;
     const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
-    await admin.raw(`CREATE DATABASE ${name}`);
+    await admin.raw(
+      options.icuLocale
+        ? `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`
+        : `CREATE DATABASE ${name}`,
+    );
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     const db = makeDb({ databaseUrl: url.toString() });

@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { evaluatedAccountStatements, makeAccountRepository } from '../../src/storage/repositories/accounts';
-import { NO_AGGREGATES, type AccountRecord } from '../../src/domain/evaluation/facts';
+import type { AccountRecord } from '../../src/domain/evaluation/facts';
 import { makeListRepository } from '../../src/storage/repositories/lists';
 import { makeProjectDataRepository } from '../../src/storage/repositories/project-data';
 import { runStatement } from '../../src/storage/statements';
+import { accountRecord } from '../helpers/accounts';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -79,17 +80,12 @@ async function expectCounts(expected: Record<string, number>, project = projectI
 }
 
 function account(id: string, email?: string, project = projectId): AccountRecord {
-  return {
-    projectId: project,
+  return accountRecord(
+    project,
     id,
-    ...(email ? { email, emailKey: email, emailDomain: email.slice(email.indexOf('@') + 1) } : {}),
-    expectedCountries: [],
-    metadata: {},
-    createdAt: T,
-    updatedAt: T,
-    aggregates: NO_AGGREGATES,
-    version: 0,
-  };
+    T,
+    email ? { email, emailKey: email, emailDomain: email.slice(email.indexOf('@') + 1) } : {},
+  );
 }
 
 describe('email_domains.num_accounts and num_blocked', () => {

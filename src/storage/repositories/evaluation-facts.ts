@@ -164,7 +164,7 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
     const found = await rows(
       `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
          LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
-       WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id, m.list_name`,
+       WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id`,
       [projectId, ...ids, projectId, ...ids],
     );
     for (const r of found) {
@@ -173,6 +173,8 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
       if (r.list_name != null) entry.lists.push(String(r.list_name));
       out.set(id, entry);
     }
+    // In code-unit order on both engines (PostgreSQL's ORDER BY follows the database's collation).
+    for (const id of ids) out.get(id)?.lists.sort(byCodeUnits);
   }
 
   const repo = {

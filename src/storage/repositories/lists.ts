@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { ListName } from '../../api-types';
 import { STANDARD_LISTS } from '../../domain/lists';
+import { byCodeUnits } from '../../domain/order';
 import { runStatement, statementOf, type Statement } from '../statements';
 
 export interface ListRecord {
@@ -179,10 +180,11 @@ export function makeListRepository(db: Knex) {
         const rows = await trx('list_members')
           .where({ project_id: projectId })
           .whereIn('account_id', accountIds.slice(i, i + 500))
-          .orderBy('list_name')
           .select('account_id', 'list_name');
         for (const r of rows as { account_id: string; list_name: string }[]) out.get(r.account_id)?.push(r.list_name);
       }
+      // In code-unit order on both engines (PostgreSQL's ORDER BY follows the database's collation).
+      for (const names of out.values()) names.sort(byCodeUnits);
       return out;
     },
 

@@ -5,6 +5,7 @@
  */
 import type { Decision, EvaluatedRiskSignalScores, EvaluationStats, RiskSignalName } from '../api-types';
 import { ON_THRESHOLD } from './signals';
+import { byCodeUnits } from './order';
 
 /** The longest range, in days (both ends included). */
 export const MAX_STATS_DAYS = 90;
@@ -75,7 +76,7 @@ export function evaluationStats(
     to: range.to,
     days: [...days.values()],
     signals: [...signals]
-      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b))
       .map(([signal, count]) => ({ signal: signal as RiskSignalName, count })),
   };
 }

@@ -14,6 +14,7 @@
  *   recall    = tp / (tp + fn)   (null when nothing is labelled fraud)
  */
 import type { ConfusionCounts, Decision, LabelReport, LabelValue } from '../../api-types';
+import { byCodeUnits } from '../order';
 
 export type { LabelValue };
 
@@ -108,7 +109,7 @@ export function labelReport(
     thresholds: thresholds.map((threshold, i) => ({ threshold, ...confusionRow(acc.thresholds[i]!) })),
     decision: confusionRow(acc.decision),
     rules: [...acc.rules]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => byCodeUnits(a, b))
       .map(([rule, fired]) => ({
         rule,
         ...confusionRow({

@@ -37,6 +37,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { Knex } from 'knex';
 import type { TracingConfig } from '../config';
+import { makeInFlight } from '../in-flight';
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -170,7 +171,8 @@ export function makeTracing(
       if (watched.has(db)) return;
       watched.add(db);
       const system = db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
-      const open = new Map<string, Span>();
+      // Not a Map: see in-flight.ts.
+      const open = makeInFlight<string, Span>();
       const attributesOf = (q: { sql: string; method?: string }): Attributes => ({
         'db.system.name': system,
         'db.operation.name': q.method ?? 'raw',

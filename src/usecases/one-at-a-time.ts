@@ -1,3 +1,5 @@
+import { makeInFlight } from '../in-flight';
+
 /**
  * Work that must not overlap, queued by key within this process: each call for a key starts when
  * the previous call for that key has settled; calls for different keys run side by side.
@@ -8,7 +10,8 @@
  * other processes can still race, and the version check and its retries settle those.
  */
 export function makeOneAtATime() {
-  const tails = new Map<string, Promise<unknown>>();
+  // Not a Map: see in-flight.ts.
+  const tails = makeInFlight<string, Promise<unknown>>();
   return {
     run<T>(key: string, work: () => Promise<T>): Promise<T> {
       const before = tails.get(key) ?? Promise.resolve();

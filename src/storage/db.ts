@@ -212,17 +212,29 @@ export const PREPARED_CACHE_SIZE = 500;
  */
 function cachePreparedStatements(conn: BetterSqlite3.Database): void {
   const prepare = conn.prepare.bind(conn);
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  // How recently a statement ran is a number on its entry, not its place in the Map: moving it to
+  // the end (a delete and a set at every run) had V8 replace the Map's table every few runs and
+  // link each replaced table to the next, which every young collection then kept and promoted
+  // (src/in-flight.ts). Now only a statement not yet cached changes the Map.
+  const cache = new Map<string, { statement: BetterSqlite3.Statement; ran: number }>();
+  let runs = 0;
   conn.prepare = ((text: string) => {
     const sql = text === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : text;
-    let statement = cache.get(sql);
-    if (statement) {
-      cache.delete(sql);
-    } else {
-      statement = prepare(sql);
-      if (cache.size >= PREPARED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    const cached = cache.get(sql);
+    if (cached) {
+      cached.ran = ++runs;
+      return cached.statement;
     }
-    cache.set(sql, statement);
+    if (cache.size >= PREPARED_CACHE_SIZE) {
+      let oldest: string | undefined;
+      let oldestRan = Infinity;
+      for (const [key, entry] of cache) {
+        if (entry.ran < oldestRan) [oldest, oldestRan] = [key, entry.ran];
+      }
+      cache.delete(oldest!);
+    }
+    const statement = prepare(sql);
+    cache.set(sql, { statement, ran: ++runs });
     return statement;
   }) as BetterSqlite3.Database['prepare'];
 }

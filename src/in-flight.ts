@@ -4,8 +4,8 @@
  * traced request. Every request adds entries and removes them again.
  *
  * Not a `Map`, on purpose. When adds and deletes have filled a Map's table, V8 replaces the
- * table, and the table it replaces keeps its entries and a link to its successor (for iterators
- * still walking it). Once one table of a long-lived Map has reached the old generation, every
+ * table, and (as we understand it) the table it replaces keeps its entries and a link to its
+ * successor, for iterators still walking it. Once one table of a long-lived Map has reached the old generation, every
  * young collection reaches each later table through those links, and through their entries
  * everything the requests they held had reached (their promises, their facts, their answers):
  * all of it survives, and the next young collection promotes it to the old generation, where only

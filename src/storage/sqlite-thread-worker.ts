@@ -10,8 +10,17 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { tuneSqliteConnection } from './db';
 import type { SqliteThreadCall, SqliteThreadOptions, SqliteThreadReply, ThreadStatement } from './sqlite-thread';
-import { makeEvaluationFactsRepository } from './repositories/evaluation-facts';
-import { GuardFailed, runGuarded, type RunRows, type StatementRunner } from './statements';
+import { makeEvaluationReads } from './repositories/evaluation-facts';
+import {
+  GuardFailed,
+  objectsOf,
+  packRows,
+  runGuarded,
+  type PackedRows,
+  type RunReads,
+  type RunRows,
+  type StatementRunner,
+} from './statements';
 
 const options = workerData as SqliteThreadOptions;
 const port = parentPort!;
@@ -29,42 +38,37 @@ const bindable = (v: unknown) =>
 /** The statements the current call ran, with their times, for the request thread to announce (undefined: not asked for). */
 let ran: ThreadStatement[] | undefined;
 
-type Row = Record<string, unknown>;
-
 /**
- * Each reading statement's rows are read as arrays and made objects here, by a function compiled
- * once per statement from its columns' names (an object literal). better-sqlite3 builds a row's
- * object key by key through V8's API: ten accounts of 26 columns took 51 µs that way against 28.5
- * as arrays made objects by the literal (37 with a loop setting the keys). The names are written
- * as JSON strings; a `__proto__` column (which a literal would take for the prototype) keeps
- * better-sqlite3's objects.
+ * Each reading statement runs in raw mode (rows as arrays) and its rows go back packed: the
+ * columns' names and the rows' values (statements.ts `PackedRows`), made objects by the caller.
+ * better-sqlite3 builds a row's object key by key through V8's API (ten accounts of 26 columns
+ * took 51 µs that way against 28.5 as arrays), and objects cost far more than arrays to copy
+ * between threads.
  */
-const rowMakers = new WeakMap<Database.Statement, (values: unknown[]) => Row>();
-function readRows(statement: Database.Statement, values: unknown[]): Row[] {
-  let make = rowMakers.get(statement);
-  if (make === undefined) {
-    const names = statement.columns().map((c) => c.name);
-    if (names.includes('__proto__')) return statement.all(...values) as Row[];
-    make = new Function('r', `return { ${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')} };`) as (
-      values: unknown[],
-    ) => Row;
-    statement.raw(true);
-    rowMakers.set(statement, make);
-  }
-  return (statement.all(...values) as unknown[][]).map(make);
-}
+const columnsOf = new WeakMap<Database.Statement, string[]>();
+const NO_ROWS: PackedRows = { columns: [], values: [] };
 
-/** Runs one statement: its rows (none for a statement that returns none). */
-function runOne(sql: string, bindings: readonly unknown[]): Row[] {
+/** Runs one statement: its rows, packed (none for a statement that returns none). */
+function runOne(sql: string, bindings: readonly unknown[]): PackedRows {
   const at = performance.now();
   const statement = conn.prepare(sql);
   const values = bindings.map(bindable);
-  const rows = statement.reader ? readRows(statement, values) : (statement.run(...values), []);
+  let out = NO_ROWS;
+  if (statement.reader) {
+    let columns = columnsOf.get(statement);
+    if (columns === undefined) {
+      columns = statement.columns().map((c) => c.name);
+      statement.raw(true);
+      columnsOf.set(statement, columns);
+    }
+    out = packRows(columns, statement.all(...values) as unknown[][]);
+  } else statement.run(...values);
   ran?.push({ sql, bindings, ms: performance.now() - at });
-  return rows;
+  return out;
 }
 
-const rows: RunRows = async (sql, bindings) => runOne(sql, bindings);
+const packed: RunReads = async (sql, bindings) => runOne(sql, bindings);
+const rows: RunRows = async (sql, bindings) => objectsOf(runOne(sql, bindings));
 
 /** The statements, in one transaction as knex runs one (`BEGIN;` is prepared as BEGIN IMMEDIATE: db.ts). */
 const sql: StatementRunner = {
@@ -86,7 +90,7 @@ const sql: StatementRunner = {
 
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 const areas: Record<string, Methods> = {
-  facts: makeEvaluationFactsRepository(rows) as unknown as Methods,
+  facts: makeEvaluationReads(packed) as unknown as Methods,
   sql: sql as unknown as Methods,
 };
 

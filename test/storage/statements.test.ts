@@ -3,7 +3,14 @@
  * transactions (`inlineValues`), and the transaction itself on the real database of the run
  * (all or nothing, a guard that returns no row abandoning it, each statement announced).
  */
-import { inlineValues, positional, statementsOn, type Statement } from '../../src/storage/statements';
+import {
+  inlineValues,
+  objectsOf,
+  packRows,
+  positional,
+  statementsOn,
+  type Statement,
+} from '../../src/storage/statements';
 import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
 
 describe('inlineValues', () => {
@@ -41,6 +48,31 @@ describe('inlineValues', () => {
     expect(() => inlineValues('SELECT ?', [Buffer.from('x')])).toThrow(TypeError);
     expect(() => inlineValues('SELECT ?', [Number.NaN])).toThrow(TypeError);
     expect(() => inlineValues('SELECT ?', [new Date(Number.NaN)])).toThrow(TypeError);
+  });
+});
+
+describe('packed rows', () => {
+  it('when rows are packed and made objects again, then each row has its columns and values, in order', () => {
+    const columns = ['id', 'n', 'note'];
+    const packed = packRows(columns, [
+      ['a', 1, null],
+      ['b', 2.5, 'x'],
+    ]);
+    // One array of plain values, row after row.
+    expect(packed.values).toEqual(['a', 1, null, 'b', 2.5, 'x']);
+    expect(objectsOf(packed)).toEqual([
+      { id: 'a', n: 1, note: null },
+      { id: 'b', n: 2.5, note: 'x' },
+    ]);
+    expect(objectsOf(packRows(columns, []))).toEqual([]);
+    const rows = [{ id: 'c' }];
+    expect(objectsOf(rows)).toBe(rows);
+  });
+
+  it('when a column is named __proto__, then it is assigned as the driver assigns it (no own key, no prototype)', () => {
+    const [row] = objectsOf(packRows(['__proto__', 'constructor'], [[1, 2]]));
+    expect(Object.keys(row!)).toEqual(['constructor']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
   });
 });
 

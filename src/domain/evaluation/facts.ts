@@ -125,8 +125,20 @@ export interface NetworkMatch {
   onBlock: string[];
 }
 
-/** What a linked account is, as the response describes it and the group rule filters it. */
+/** What a linked account is, as the response describes it (describeLinks) and the group rule filters it. */
+export type LinkedAccountRecord = Pick<
+  AccountRecord,
+  'id' | 'email' | 'phone' | 'firstName' | 'lastName' | 'username' | 'expectedCountries' | 'metadata' | 'group'
+> & { aggregates: Pick<AccountAggregates, 'firstSeen' | 'lastSeen'> };
+
+/** A linked account with its lists. */
 export interface LinkedRecord {
+  record: LinkedAccountRecord;
+  lists: string[];
+}
+
+/** A stored account with its lists. */
+export interface AccountWithLists {
   record: AccountRecord;
   lists: string[];
 }

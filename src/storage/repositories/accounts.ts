@@ -1,7 +1,7 @@
 /** Accounts: the customer's accounts as authenticated, with the normalised identifiers linking searches. */
 import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
-import type { AccountRecord, Scores } from '../../domain/evaluation';
+import type { AccountRecord, LinkedAccountRecord, Scores } from '../../domain/evaluation';
 import type { Statement } from '../statements';
 import { forgetIdentifierAccounts } from './identifier-accounts';
 
@@ -70,31 +70,55 @@ export const ACCOUNT_COLUMNS = [
 
 const date = (v: number | null) => (v == null ? undefined : new Date(Number(v)));
 
-export function toAccountRecord(r: AccountRow): AccountRecord {
+/** The columns a linked account is described from (LinkedAccountRecord). */
+export const LINKED_ACCOUNT_COLUMNS = [
+  'id',
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'username',
+  'expected_countries',
+  'metadata',
+  'group_name',
+  'first_seen',
+  'last_seen',
+] as const satisfies readonly (keyof AccountRow)[];
+
+export type LinkedAccountRow = Pick<AccountRow, (typeof LINKED_ACCOUNT_COLUMNS)[number]>;
+
+export function toLinkedAccountRecord(r: LinkedAccountRow): LinkedAccountRecord {
   return {
-    projectId: r.project_id,
     id: r.id,
     email: opt(r.email),
-    emailKey: opt(r.email_key),
-    emailDomain: opt(r.email_domain),
     phone: opt(r.phone),
-    phoneKey: opt(r.phone_key),
     firstName: opt(r.first_name),
     lastName: opt(r.last_name),
-    nameKey: opt(r.name_key),
     username: opt(r.username),
-    usernameKey: opt(r.username_key),
     expectedCountries: JSON.parse(r.expected_countries) as string[],
     metadata: JSON.parse(r.metadata) as Record<string, unknown>,
     group: opt(r.group_name),
+    aggregates: { firstSeen: date(r.first_seen), lastSeen: date(r.last_seen) },
+  };
+}
+
+export function toAccountRecord(r: AccountRow): AccountRecord {
+  const linked = toLinkedAccountRecord(r);
+  return {
+    ...linked,
+    projectId: r.project_id,
+    emailKey: opt(r.email_key),
+    emailDomain: opt(r.email_domain),
+    phoneKey: opt(r.phone_key),
+    nameKey: opt(r.name_key),
+    usernameKey: opt(r.username_key),
     decision: (r.decision as Decision | null) ?? undefined,
     scores: r.scores ? (JSON.parse(r.scores) as Scores) : undefined,
     createdAt: new Date(Number(r.created_at)),
     updatedAt: new Date(Number(r.updated_at)),
     aggregates: {
+      ...linked.aggregates,
       numSessions: Number(r.num_sessions ?? 0),
-      firstSeen: date(r.first_seen),
-      lastSeen: date(r.last_seen),
       lastSessionId: opt(r.last_session_id),
       lastCountry: opt(r.last_country),
       countries: JSON.parse(r.countries ?? '[]') as string[],

@@ -8,7 +8,7 @@ import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
 import {
   accountsToDescribe,
-  type AccountRecord,
+  type AccountWithLists,
   type CurrentSession,
   type EmailHistoryFacts,
   type EmailQuery,
@@ -22,11 +22,18 @@ import { DAY_MS } from '../../domain/numbers';
 import { byCodeUnits } from '../../domain/order';
 import type { SignalHistory } from '../../domain/signals';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
-import { ACCOUNT_COLUMNS, toAccountRecord, type AccountRow } from './accounts';
+import {
+  ACCOUNT_COLUMNS,
+  LINKED_ACCOUNT_COLUMNS,
+  toAccountRecord,
+  toLinkedAccountRecord,
+  type AccountRow,
+  type LinkedAccountRow,
+} from './accounts';
 import { identifierSearch } from './identifier-accounts';
 import { limit } from '../sql';
 import { onSqliteThread } from '../db';
-import { hotRows, type RunRows } from '../statements';
+import { hotRows, objectsOf, type Rows, type RunReads } from '../statements';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
 const ACCOUNTS_PER_READ = 5000;
@@ -151,42 +158,39 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
   };
 }
 
-export function makeEvaluationFactsRepository(rows: RunRows) {
-  /** One read of `accounts` (below), into `out`. */
-  async function accountsInto(
-    out: Map<string, LinkedRecord>,
-    projectId: string,
-    ids: readonly string[],
-  ): Promise<void> {
-    const list = ids.map(() => '?').join(', ');
-    // The members are narrowed by the ids themselves (not only through the join), so that
-    // PostgreSQL looks them up by account rather than reading the project's memberships.
-    const found = await rows(
-      `SELECT ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
+/**
+ * The evaluation's reads, each as its statements and their rows as they came: on the SQLite
+ * thread, packed (statements.ts `PackedRows`), so that what crosses between the threads is arrays
+ * of plain values; `decodedReads` (below) makes them the domain's values on the caller's thread.
+ * The thread registers these (sqlite-thread-worker.ts); the services use `makeEvaluationFacts`.
+ */
+export function makeEvaluationReads(rows: RunReads) {
+  /** The accounts' `columns` with their lists (`accounts`, below). */
+  async function accountRows(projectId: string, ids: readonly string[], columns: readonly string[]): Promise<Rows[]> {
+    const out: Rows[] = [];
+    for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ) {
+      const chunk = ids.slice(i, i + ACCOUNTS_PER_READ);
+      const list = chunk.map(() => '?').join(', ');
+      // The members are narrowed by the ids themselves (not only through the join), so that
+      // PostgreSQL looks them up by account rather than reading the project's memberships.
+      out.push(
+        await rows(
+          `SELECT ${columns.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
          LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
        WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id`,
-      [projectId, ...ids, projectId, ...ids],
-    );
-    for (const r of found) {
-      const id = String(r.id);
-      const entry = out.get(id) ?? { record: toAccountRecord(r as unknown as AccountRow), lists: [] };
-      if (r.list_name != null) entry.lists.push(String(r.list_name));
-      out.set(id, entry);
+          [projectId, ...chunk, projectId, ...chunk],
+        ),
+      );
     }
-    // In code-unit order on both engines (PostgreSQL's ORDER BY follows the database's collation).
-    for (const id of ids) out.get(id)?.lists.sort(byCodeUnits);
+    return out;
   }
 
-  const repo = {
+  const reads = {
     /**
-     * The session with the accounts it was used with (oldest link first) and, with `history`,
-     * that account's newest sessions (at most `limit`): one statement.
+     * The session with the accounts it was used with and, with `history`, that account's newest
+     * sessions (at most `limit`): one statement.
      */
-    async session(
-      projectId: string,
-      id: string,
-      history?: { accountId: string; limit: number },
-    ): Promise<{ session: CurrentSession; history: PastSession[] } | undefined> {
+    session(projectId: string, id: string, history?: { accountId: string; limit: number }): Promise<Rows> {
       const current = `SELECT 0 AS part, ${PAST_COLUMNS}, f.facts, f.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
            JOIN session_facts f ON f.session_id = s.id
            LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
@@ -195,89 +199,51 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
       const past = `WITH h AS (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id, CAST(NULL AS bigint) AS linked_at
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
            WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC ${limit(history?.limit ?? 0)})`;
-      const found = await rows(
+      return rows(
         history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
         history ? [projectId, history.accountId, projectId, id] : [projectId, id],
       );
-      const own = found
-        .filter((r) => Number(r.part) === 0)
-        .sort(
-          (a, b) =>
-            Number(a.linked_at) - Number(b.linked_at) || byCodeUnits(String(a.account_id), String(b.account_id)),
-        );
-      const [first] = own;
-      if (first === undefined) return undefined;
-      const facts = JSON.parse(String(first.facts)) as EvaluatedSession;
-      const sdk: SdkFacts = first.sdk
-        ? (JSON.parse(String(first.sdk)) as SdkFacts)
-        : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
-      const accountIds = own.filter((r) => r.account_id != null).map((r) => String(r.account_id));
-      return {
-        session: { ...toPastSession(first), facts, sdk, accountIds },
-        history: found.filter((r) => Number(r.part) === 1).map(toPastSession),
-      };
     },
 
     /** The account's session before `before`, other than `excludeSession`. */
-    async previousOfAccount(
-      projectId: string,
-      accountId: string,
-      before: Date,
-      excludeSession: string,
-    ): Promise<PastSession | undefined> {
-      const found = await rows(
+    previousOfAccount(projectId: string, accountId: string, before: Date, excludeSession: string): Promise<Rows> {
+      return rows(
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start < ? AND sa.session_id <> ? ORDER BY sa.session_start DESC LIMIT 1`,
         [projectId, accountId, before.getTime(), excludeSession],
       );
-      return found[0] && toPastSession(found[0]);
     },
 
     /**
-     * Accounts with their lists (list names in order): one statement for up to ACCOUNTS_PER_READ
-     * ids (an evaluation describes at most LINK_CAP), more only past that (SQLite's bound
-     * parameters are limited).
+     * Accounts with their lists: one statement for up to ACCOUNTS_PER_READ ids (an evaluation
+     * describes at most LINK_CAP), more only past that (SQLite's bound parameters are limited).
      */
-    async accounts(projectId: string, ids: readonly string[]): Promise<Map<string, LinkedRecord>> {
-      const out = new Map<string, LinkedRecord>();
-      for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ)
-        await accountsInto(out, projectId, ids.slice(i, i + ACCOUNTS_PER_READ));
-      return out;
+    accounts(projectId: string, ids: readonly string[]): Promise<Rows[]> {
+      return accountRows(projectId, ids, ACCOUNT_COLUMNS);
     },
 
     /** The account's newest sessions, at most `limit`. */
-    async accountSessions(projectId: string, accountId: string, limit: number): Promise<PastSession[]> {
-      const found = await rows(
+    accountSessions(projectId: string, accountId: string, limit: number): Promise<Rows> {
+      return rows(
         `SELECT ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
          WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC LIMIT ?`,
         [projectId, accountId, limit],
       );
-      return found.map(toPastSession);
     },
 
     /** The device's session before `before` (without an account, the travel rule compares with it). */
-    async previousOfDevice(
-      projectId: string,
-      deviceId: string,
-      before: Date,
-      excludeSession: string,
-    ): Promise<PastSession | undefined> {
-      const found = await rows(
+    previousOfDevice(projectId: string, deviceId: string, before: Date, excludeSession: string): Promise<Rows> {
+      return rows(
         `SELECT ${PAST_COLUMNS} FROM sessions s
          WHERE s.project_id = ? AND s.device_id = ? AND s.start_time < ? AND s.id <> ? ORDER BY s.start_time DESC LIMIT 1`,
         [projectId, deviceId, before.getTime(), excludeSession],
       );
-      return found[0] && toPastSession(found[0]);
     },
-
     /**
      * In one statement: fraud and crowd on the address and its block (the signals' history),
      * and (authenticate) the history of the account's email address and domain.
      */
-    async counts(
-      projectId: string,
-      q: CountsQuery,
-    ): Promise<{ network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts }> {
+    counts(projectId: string, q: CountsQuery): Promise<Rows> {
       const since30 = q.now.getTime() - 30 * DAY_MS;
       const parts: string[] = [];
       const bindings: unknown[] = [];
@@ -340,24 +306,11 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
       }
       const e = q.email;
       if (e) addEmailHistory(add, projectId, e);
-      const [r] = await rows(`SELECT ${parts.join(',\n')}`, bindings);
-      if (!r) throw new Error('counts: a SELECT without FROM returned no row');
-      const n = (name: string) => Number(r[name] ?? 0);
-      return {
-        network: {
-          fraudOnIp: n('ip30_fake') + n('ip30_blocked'),
-          fraudOnBlock: n('block30_fake') + n('block30_blocked'),
-          ipFakeSessions: n('ever_fake'),
-          ipBlockedAccounts: n('ever_blocked'),
-          ipDistinctAccounts: n('ip_accounts'),
-        },
-        accountOnIp: n('account_on_ip') === 1,
-        ...(e ? { email: emailHistoryOf(r) } : {}),
-      };
+      return rows(`SELECT ${parts.join(',\n')}`, bindings);
     },
 
     /** The history of an account's email address and domain (the Account API's email intelligence). */
-    async emailHistory(projectId: string, e: EmailQuery): Promise<EmailHistoryFacts> {
+    emailHistory(projectId: string, e: EmailQuery): Promise<Rows> {
       const parts: string[] = [];
       const bindings: unknown[] = [];
       addEmailHistory(
@@ -368,20 +321,14 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
         projectId,
         e,
       );
-      const [r] = parts.length > 0 ? await rows(`SELECT ${parts.join(',\n')}`, bindings) : [{}];
-      return emailHistoryOf(r ?? {});
+      return parts.length > 0 ? rows(`SELECT ${parts.join(',\n')}`, bindings) : Promise.resolve([]);
     },
 
     /**
      * The accounts sharing each searched identifier value (at most `cap` each), and those on each
      * followed session's address and block (at most `crowd` each): one compound statement.
      */
-    async links(
-      projectId: string,
-      search: LinkSearch,
-      cap: number,
-      crowd: number,
-    ): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[] }> {
+    links(projectId: string, search: LinkSearch, cap: number, crowd: number): Promise<Rows> {
       const branches: string[] = [];
       const bindings: unknown[] = [];
       const exclude = search.excludeAccount;
@@ -415,23 +362,7 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
         onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
         if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
       }
-      const found = branches.length === 0 ? [] : await rows(branches.join('\nUNION ALL\n'), bindings);
-      const byBranch = new Map<number, string[]>();
-      for (const r of found) {
-        const b = Number(r.b);
-        const list = byBranch.get(b);
-        if (list) list.push(String(r.account_id));
-        else byBranch.set(b, [String(r.account_id)]);
-      }
-      let i = 0;
-      const next = () => byBranch.get(i++) ?? [];
-      const identifiers = search.identifiers.map(({ type, value }) => ({ type, value, accountIds: next() }));
-      const networks = search.networks.map((n) => ({
-        sessionId: n.sessionId,
-        onIp: next(),
-        onBlock: n.block ? next() : [],
-      }));
-      return { identifiers, networks };
+      return branches.length === 0 ? Promise.resolve([]) : rows(branches.join('\nUNION ALL\n'), bindings);
     },
 
     /**
@@ -445,20 +376,152 @@ export function makeEvaluationFactsRepository(rows: RunRows) {
       cap: number,
       crowd: number,
       ask: { describe: boolean; groupsEnabled: boolean },
-    ): Promise<{ identifiers: IdentifierMatch[]; networks: NetworkMatch[]; linked: Map<string, LinkedRecord> }> {
-      const found = await repo.links(projectId, search, cap, crowd);
-      const ids = accountsToDescribe(search, found, ask);
-      return { ...found, linked: ids.length > 0 ? await repo.accounts(projectId, ids) : new Map() };
+    ): Promise<{ links: Rows; accounts: Rows[] }> {
+      const links = await reads.links(projectId, search, cap, crowd);
+      const ids = accountsToDescribe(search, decode.links(links, search), ask);
+      // Only the columns a link is described from (about half the account's).
+      return { links, accounts: ids.length > 0 ? await accountRows(projectId, ids, LINKED_ACCOUNT_COLUMNS) : [] };
     },
   };
-  return repo;
+  return reads;
+}
+
+/** Accounts' rows (one per list they are on, or one) as records with their lists, in the order read. */
+function withLists<R>(
+  found: readonly Rows[],
+  record: (r: Record<string, unknown>) => R,
+): Map<string, { record: R; lists: string[] }> {
+  const out = new Map<string, { record: R; lists: string[] }>();
+  for (const chunk of found)
+    for (const r of objectsOf(chunk)) {
+      const id = String(r.id);
+      const entry = out.get(id) ?? { record: record(r), lists: [] };
+      if (r.list_name != null) entry.lists.push(String(r.list_name));
+      out.set(id, entry);
+    }
+  // In code-unit order on both engines (PostgreSQL's ORDER BY follows the database's collation).
+  for (const entry of out.values()) entry.lists.sort(byCodeUnits);
+  return out;
+}
+
+/** The evaluation's reads' rows made the domain's values (on the caller's thread). */
+const decode = {
+  /** The session with the accounts it was used with (oldest link first) and the history read with it. */
+  session(found: Rows): { session: CurrentSession; history: PastSession[] } | undefined {
+    const all = objectsOf(found);
+    const own = all
+      .filter((r) => Number(r.part) === 0)
+      .sort(
+        (a, b) => Number(a.linked_at) - Number(b.linked_at) || byCodeUnits(String(a.account_id), String(b.account_id)),
+      );
+    const [first] = own;
+    if (first === undefined) return undefined;
+    const facts = JSON.parse(String(first.facts)) as EvaluatedSession;
+    const sdk: SdkFacts = first.sdk
+      ? (JSON.parse(String(first.sdk)) as SdkFacts)
+      : { source: facts.source ?? 'web', device_id: facts.device_id ?? '' };
+    const accountIds = own.filter((r) => r.account_id != null).map((r) => String(r.account_id));
+    return {
+      session: { ...toPastSession(first), facts, sdk, accountIds },
+      history: all.filter((r) => Number(r.part) === 1).map(toPastSession),
+    };
+  },
+
+  pastSessions(found: Rows): PastSession[] {
+    return objectsOf(found).map(toPastSession);
+  },
+
+  pastSession(found: Rows): PastSession | undefined {
+    const [r] = objectsOf(found);
+    return r && toPastSession(r);
+  },
+
+  /** Accounts with their lists (list names in code-unit order), in the order read. */
+  accounts(found: readonly Rows[]): Map<string, AccountWithLists> {
+    return withLists(found, (r) => toAccountRecord(r as unknown as AccountRow));
+  },
+
+  /** Linked accounts (LINKED_ACCOUNT_COLUMNS) with their lists. */
+  linked(found: readonly Rows[]): Map<string, LinkedRecord> {
+    return withLists(found, (r) => toLinkedAccountRecord(r as unknown as LinkedAccountRow));
+  },
+
+  counts(
+    found: Rows,
+    q: CountsQuery,
+  ): { network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts } {
+    const [r] = objectsOf(found);
+    if (!r) throw new Error('counts: a SELECT without FROM returned no row');
+    const n = (name: string) => Number(r[name] ?? 0);
+    return {
+      network: {
+        fraudOnIp: n('ip30_fake') + n('ip30_blocked'),
+        fraudOnBlock: n('block30_fake') + n('block30_blocked'),
+        ipFakeSessions: n('ever_fake'),
+        ipBlockedAccounts: n('ever_blocked'),
+        ipDistinctAccounts: n('ip_accounts'),
+      },
+      accountOnIp: n('account_on_ip') === 1,
+      ...(q.email ? { email: emailHistoryOf(r) } : {}),
+    };
+  },
+
+  emailHistory(found: Rows): EmailHistoryFacts {
+    return emailHistoryOf(objectsOf(found)[0] ?? {});
+  },
+
+  /** Each searched identifier's and followed network's accounts, from the branches' rows. */
+  links(found: Rows, search: LinkSearch): { identifiers: IdentifierMatch[]; networks: NetworkMatch[] } {
+    const byBranch = new Map<number, string[]>();
+    for (const r of objectsOf(found)) {
+      const b = Number(r.b);
+      const list = byBranch.get(b);
+      if (list) list.push(String(r.account_id));
+      else byBranch.set(b, [String(r.account_id)]);
+    }
+    let i = 0;
+    const next = () => byBranch.get(i++) ?? [];
+    const identifiers = search.identifiers.map(({ type, value }) => ({ type, value, accountIds: next() }));
+    const networks = search.networks.map((n) => ({
+      sessionId: n.sessionId,
+      onIp: next(),
+      onBlock: n.block ? next() : [],
+    }));
+    return { identifiers, networks };
+  },
+};
+
+export type EvaluationReads = ReturnType<typeof makeEvaluationReads>;
+
+/** The reads, each answering the domain's values. */
+function decodedReads(reads: Pick<EvaluationReads, keyof EvaluationReads>) {
+  type P<K extends keyof EvaluationReads> = Parameters<EvaluationReads[K]>;
+  return {
+    session: async (...a: P<'session'>) => decode.session(await reads.session(...a)),
+    previousOfAccount: async (...a: P<'previousOfAccount'>) => decode.pastSession(await reads.previousOfAccount(...a)),
+    accounts: async (...a: P<'accounts'>) => decode.accounts(await reads.accounts(...a)),
+    accountSessions: async (...a: P<'accountSessions'>) => decode.pastSessions(await reads.accountSessions(...a)),
+    previousOfDevice: async (...a: P<'previousOfDevice'>) => decode.pastSession(await reads.previousOfDevice(...a)),
+    counts: async (...a: P<'counts'>) => decode.counts(await reads.counts(...a), a[1]),
+    emailHistory: async (...a: P<'emailHistory'>) => decode.emailHistory(await reads.emailHistory(...a)),
+    links: async (...a: P<'links'>) => decode.links(await reads.links(...a), a[1]),
+    linksDescribed: async (...a: P<'linksDescribed'>) => {
+      const found = await reads.linksDescribed(...a);
+      return { ...decode.links(found.links, a[1]), linked: decode.linked(found.accounts) };
+    },
+  };
+}
+
+/** The evaluation's reads over `rows`, on this thread. */
+export function makeEvaluationFactsRepository(rows: RunReads) {
+  return decodedReads(makeEvaluationReads(rows));
 }
 
 export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;
 
 /** The evaluation's reads as the services use them: on the SQLite thread when the database has one (db.ts onSqliteThread). */
 export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
-  return onSqliteThread(db, 'facts', makeEvaluationFactsRepository(hotRows(db)), [
+  const reads = onSqliteThread(db, 'facts', makeEvaluationReads(hotRows(db)), [
     'session',
     'previousOfAccount',
     'accounts',
@@ -469,4 +532,5 @@ export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
     'links',
     'linksDescribed',
   ]);
+  return decodedReads(reads);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // What a long-lived registry of work in flight costs the garbage collector: a Map against
-// src/in-flight.ts (docs/pipeline.md, "Long-lived maps of short-lived entries").
+// src/in-flight.ts's two (docs/pipeline.md, "Long-lived maps of short-lived entries"); and what
+// each costs an entry (a set, a get and a delete, 16 in flight, numbers in order).
 //
 //   npm run build && npm run bench:in-flight [-- --seconds 5] [--in-flight 16]
 //
@@ -26,7 +27,7 @@ if (process.argv[2] === '--child') {
           const m = new Map();
           return { set: (k, v) => m.set(k, v), delete: (k) => m.delete(k) };
         })()
-      : require(IN_FLIGHT).makeInFlight();
+      : require(IN_FLIGHT)[kind]();
   registry.set(-1, {});
   global.gc({ type: 'minor' });
   global.gc({ type: 'minor' });
@@ -95,16 +96,43 @@ if (process.argv[2] === '--child') {
       `in-flight registries: node ${process.version}, ${args['in-flight']} in flight, ${args.seconds} s each`,
     );
     const rows = [];
-    for (const kind of ['Map', 'makeInFlight']) {
+    for (const kind of ['Map', 'makeInFlight', 'makeNumberedInFlight']) {
       const r = await measure(kind);
       rows.push(r);
       console.log(
-        `${kind.padEnd(14)} ${String(Math.round(r.perSecond)).padStart(7)} a second   ${String(r.collections).padStart(4)} young collections, each keeping ${(r.survived / 1024).toFixed(0).padStart(5)} KB and promoting ${(r.promoted / 1024).toFixed(0).padStart(5)} KB (${(r.total / 1e6).toFixed(1)} MB in all)`,
+        `${kind.padEnd(20)} ${String(Math.round(r.perSecond)).padStart(7)} a second   ${String(r.collections).padStart(4)} young collections, each keeping ${(r.survived / 1024).toFixed(0).padStart(5)} KB and promoting ${(r.promoted / 1024).toFixed(0).padStart(5)} KB (${(r.total / 1e6).toFixed(1)} MB in all)`,
       );
     }
-    const [map, inFlight] = rows;
+    const [map, inFlight, numbered] = rows;
     console.log(
-      `promoted in all: makeInFlight ${((inFlight.total / Math.max(1, map.total)) * 100).toFixed(1)} % of the Map's; pieces a second ×${(inFlight.perSecond / map.perSecond).toFixed(2)}`,
+      `promoted in all: makeInFlight ${((inFlight.total / Math.max(1, map.total)) * 100).toFixed(1)} % of the Map's, makeNumberedInFlight ${((numbered.total / Math.max(1, map.total)) * 100).toFixed(1)} %; pieces a second ×${(inFlight.perSecond / map.perSecond).toFixed(2)} and ×${(numbered.perSecond / map.perSecond).toFixed(2)}`,
+    );
+    // The cost of an entry, in this process: numbers in order, 16 in flight.
+    const lib = require(IN_FLIGHT);
+    const perEntry = (make) => {
+      const registry = make();
+      const value = {};
+      const n = 2_000_000;
+      const start = process.hrtime.bigint();
+      for (let id = 0; id < n; id++) {
+        registry.set(id, value);
+        if (id >= 16) {
+          registry.get(id - 16);
+          registry.delete(id - 16);
+        }
+      }
+      return Number(process.hrtime.bigint() - start) / n;
+    };
+    const kinds = {
+      Map: () => new Map(),
+      makeInFlight: lib.makeInFlight,
+      makeNumberedInFlight: lib.makeNumberedInFlight,
+    };
+    perEntry(kinds.makeInFlight); // (warm-up)
+    console.log(
+      `an entry (set, get, delete): ${Object.entries(kinds)
+        .map(([kind, make]) => `${kind} ${perEntry(make).toFixed(0)} ns`)
+        .join(', ')}`,
     );
   })().catch((err) => {
     console.error(err);

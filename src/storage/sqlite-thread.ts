@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { makeInFlight } from '../in-flight';
+import { makeNumberedInFlight } from '../in-flight';
 
 export interface SqliteThreadOptions {
   filename: string;
@@ -87,7 +87,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   worker.unref();
   type Answer = { result: unknown; statements: ThreadStatement[] };
   // Not a Map: see in-flight.ts.
-  const pending = makeInFlight<number, { resolve: (v: Answer) => void; reject: (e: Error) => void }>();
+  const pending = makeNumberedInFlight<{ resolve: (v: Answer) => void; reject: (e: Error) => void }>();
   let next = 0;
   let failed: Error | undefined;
   const failAll = (err: Error) => {

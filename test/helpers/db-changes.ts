@@ -65,9 +65,12 @@ async function postgresProbe(url: string): Promise<ChangeProbe> {
   return {
     mark: async () => String((await db.raw('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0].lsn),
     async writesSince(mark) {
+      // The flush position read once: read twice, the comparison could see a later one than the
+      // text, and an `end` equal to the mark made pg_get_wal_records_info fail ("WAL start LSN
+      // must be less than end LSN"; seen once in CI on 2026-11-25).
       const { end, after } = (
         await db.raw(
-          'SELECT pg_current_wal_flush_lsn()::text AS end, pg_current_wal_flush_lsn() > ?::pg_lsn AS after',
+          'SELECT f::text AS end, f > ?::pg_lsn AS after FROM (SELECT pg_current_wal_flush_lsn() AS f) AS now',
           [mark],
         )
       ).rows[0];

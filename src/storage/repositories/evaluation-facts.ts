@@ -31,7 +31,7 @@ import {
   type LinkedAccountRow,
 } from './accounts';
 import { identifierSearch } from './identifier-accounts';
-import { limit } from '../sql';
+import { limit, textOf } from '../sql';
 import { onSqliteThread } from '../db';
 import { hotRows, objectsOf, type Rows, type RunReads } from '../statements';
 
@@ -166,18 +166,26 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
  */
 export function makeEvaluationReads(rows: RunReads) {
   /** The accounts' `columns` with their lists (`accounts`, below). */
-  async function accountRows(projectId: string, ids: readonly string[], columns: readonly string[]): Promise<Rows[]> {
+  async function accountRows(
+    projectId: string,
+    ids: readonly string[],
+    columns: typeof ACCOUNT_COLUMNS | typeof LINKED_ACCOUNT_COLUMNS,
+  ): Promise<Rows[]> {
     const out: Rows[] = [];
     for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ) {
       const chunk = ids.slice(i, i + ACCOUNTS_PER_READ);
       const list = chunk.map(() => '?').join(', ');
       // The members are narrowed by the ids themselves (not only through the join), so that
       // PostgreSQL looks them up by account rather than reading the project's memberships.
+      const key = `accounts ${columns === ACCOUNT_COLUMNS ? 'all' : 'linked'} ${chunk.length}`;
       out.push(
         await rows(
-          `SELECT ${columns.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
+          textOf(
+            key,
+            () => `SELECT ${columns.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
          LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
        WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id`,
+          ),
           [projectId, ...chunk, projectId, ...chunk],
         ),
       );
@@ -200,7 +208,9 @@ export function makeEvaluationReads(rows: RunReads) {
            FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
            WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC ${limit(history?.limit ?? 0)})`;
       return rows(
-        history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
+        textOf(`session ${history ? history.limit : 'alone'}`, () =>
+          history ? `${past} ${current} UNION ALL SELECT * FROM h` : current,
+        ),
         history ? [projectId, history.accountId, projectId, id] : [projectId, id],
       );
     },
@@ -246,9 +256,12 @@ export function makeEvaluationReads(rows: RunReads) {
     counts(projectId: string, q: CountsQuery): Promise<Rows> {
       const since30 = q.now.getTime() - 30 * DAY_MS;
       const parts: string[] = [];
+      const names: string[] = [];
       const bindings: unknown[] = [];
+      // (Each part's text is fixed by its name: the statement's is kept by them, sql.ts textOf.)
       const add = (name: string, sql: string, ...b: unknown[]) => {
         parts.push(`(${sql}) AS ${name}`);
+        names.push(name);
         bindings.push(...b);
       };
       // Each question reads the newest NETWORK_HISTORY_SCAN sessions (or session links) of the
@@ -306,7 +319,10 @@ export function makeEvaluationReads(rows: RunReads) {
       }
       const e = q.email;
       if (e) addEmailHistory(add, projectId, e);
-      return rows(`SELECT ${parts.join(',\n')}`, bindings);
+      return rows(
+        textOf(`counts ${names.join(',')}`, () => `SELECT ${parts.join(',\n')}`),
+        bindings,
+      );
     },
 
     /** The history of an account's email address and domain (the Account API's email intelligence). */
@@ -334,26 +350,32 @@ export function makeEvaluationReads(rows: RunReads) {
       const exclude = search.excludeAccount;
       const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
       const self = exclude === undefined ? [] : [exclude];
-      const branch = (sql: string, b: unknown[]) => {
+      // Each branch's text is fixed by its kind, with the cap, the crowd and whether an account is
+      // left out: the statement's is kept by them (sql.ts textOf).
+      const kinds: string[] = [];
+      const branch = (kind: string, sql: string, b: unknown[]) => {
         const i = branches.length;
         // The branch number is ours (an integer), never input.
         branches.push(`SELECT ${i} AS b, account_id FROM (${sql}) AS t${i}`);
+        kinds.push(kind);
         bindings.push(...b);
       };
       for (const { type, value } of search.identifiers) {
         const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
         if (column) {
           branch(
+            type,
             `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
             [projectId, value, exclude ?? ''],
           );
         } else {
-          branch(identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
+          branch('identifier', identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
         }
       }
       // The links carry their session's address and start (migration 0013): one index range each.
       const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
         branch(
+          column,
           `SELECT DISTINCT sa.account_id FROM session_accounts sa
            WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
           [projectId, value, from.getTime(), to.getTime(), ...self],
@@ -362,7 +384,12 @@ export function makeEvaluationReads(rows: RunReads) {
         onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
         if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
       }
-      return branches.length === 0 ? Promise.resolve([]) : rows(branches.join('\nUNION ALL\n'), bindings);
+      if (branches.length === 0) return Promise.resolve([]);
+      const key = `links ${cap} ${crowd} ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`;
+      return rows(
+        textOf(key, () => branches.join('\nUNION ALL\n')),
+        bindings,
+      );
     },
 
     /**

@@ -17,6 +17,7 @@ import {
   packRows,
   runGuarded,
   type PackedRows,
+  type Rows,
   type RunReads,
   type RunRows,
   type StatementRunner,
@@ -43,25 +44,32 @@ let ran: ThreadStatement[] | undefined;
  * columns' names and the rows' values (statements.ts `PackedRows`), made objects by the caller.
  * better-sqlite3 builds a row's object key by key through V8's API (ten accounts of 26 columns
  * took 51 µs that way against 28.5 as arrays), and objects cost far more than arrays to copy
- * between threads.
+ * between threads. Kept per statement: its columns, and whether its rows are packed (all but a
+ * statement's with a `__proto__` column: runOne).
  */
-const columnsOf = new WeakMap<Database.Statement, string[]>();
+const shapes = new WeakMap<Database.Statement, { columns: string[]; packed: boolean }>();
 const NO_ROWS: PackedRows = { columns: [], values: [] };
 
-/** Runs one statement: its rows, packed (none for a statement that returns none). */
-function runOne(sql: string, bindings: readonly unknown[]): PackedRows {
+/**
+ * Runs one statement: its rows, packed (none for a statement that returns none). A statement with
+ * a `__proto__` column answers the driver's own objects, whatever the driver does with that key
+ * (better-sqlite3 makes it an own key under Node 22, not under Node 20).
+ */
+function runOne(sql: string, bindings: readonly unknown[]): Rows {
   const at = performance.now();
   const statement = conn.prepare(sql);
   const values = bindings.map(bindable);
-  let out = NO_ROWS;
+  let out: Rows = NO_ROWS;
   if (statement.reader) {
-    let columns = columnsOf.get(statement);
-    if (columns === undefined) {
-      columns = statement.columns().map((c) => c.name);
-      statement.raw(true);
-      columnsOf.set(statement, columns);
+    let shape = shapes.get(statement);
+    if (shape === undefined) {
+      const columns = statement.columns().map((c) => c.name);
+      shape = { columns, packed: !columns.includes('__proto__') };
+      if (shape.packed) statement.raw(true);
+      shapes.set(statement, shape);
     }
-    out = packRows(columns, statement.all(...values) as unknown[][]);
+    const found = statement.all(...values);
+    out = shape.packed ? packRows(shape.columns, found as unknown[][]) : (found as Record<string, unknown>[]);
   } else statement.run(...values);
   ran?.push({ sql, bindings, ms: performance.now() - at });
   return out;

@@ -54,12 +54,8 @@ function rowMakerOf(columns: readonly string[]): RowMaker {
   let make = rowMakers.get(key);
   if (make === undefined) {
     if (columns.includes('__proto__') || rowMakers.size >= MAX_ROW_MAKERS)
-      return (values, at) => {
-        // Assigned, as better-sqlite3 sets its rows' keys (a `__proto__` value is not an own key).
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[at + i];
-        return row;
-      };
+      // Every column an own key (`__proto__` too), the last of a name twice as in a literal.
+      return (values, at) => Object.fromEntries(columns.map((c, i) => [c, values[at + i]]));
     const fields = columns.map((n, i) => `${JSON.stringify(n)}: v[at + ${i}]`).join(', ');
     make = new Function('v', 'at', `return { ${fields} };`) as RowMaker;
     rowMakers.set(key, make);
@@ -72,7 +68,7 @@ export function objectsOf(rows: Rows): Record<string, unknown>[] {
   if (Array.isArray(rows)) return rows;
   const { columns, values } = rows;
   const out: Record<string, unknown>[] = [];
-  if (values.length === 0) return out;
+  if (values.length === 0 || columns.length === 0) return out;
   const make = rowMakerOf(columns);
   for (let at = 0; at < values.length; at += columns.length) out.push(make(values, at));
   return out;

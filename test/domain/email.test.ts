@@ -73,6 +73,25 @@ describe('emailFacts: normalisation and alias', () => {
   });
 });
 
+describe('emailFacts: kept for the addresses asked about lately', () => {
+  it('when an address is asked about again, then the same frozen facts come back, and after 300 other addresses facts equal to the first', () => {
+    const first = emailFacts('Kept.Once+tag@Gmail.com');
+    expect(emailFacts('Kept.Once+tag@Gmail.com')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    for (let i = 0; i < 300; i++)
+      expect(emailFacts(`other.${i}@example.org`).normalised).toBe(`other.${i}@example.org`);
+    const again = emailFacts('Kept.Once+tag@Gmail.com');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(again.normalised).toBe('keptonce@gmail.com');
+  });
+
+  it('when two texts differ only in the space around them, then each has its own entry with the same address', () => {
+    expect(emailFacts(' spaced@example.org').address).toBe('spaced@example.org');
+    expect(emailFacts('spaced@example.org ').address).toBe('spaced@example.org');
+  });
+});
+
 describe('emailFacts: validity', () => {
   it.each([
     'not an email',

@@ -121,7 +121,24 @@ function syntaxOk(address: string): boolean {
   }
 }
 
-export function emailFacts(raw: string): EmailFacts {
+/**
+ * The facts of the addresses asked about lately, by the text as given. An authenticate asks for
+ * its account's three times (applying the input, its email history's keys, its intelligence),
+ * about 4 µs each. Bounded: the oldest goes first. The facts are frozen, being shared.
+ */
+const recent = new Map<string, Readonly<EmailFacts>>();
+const RECENT = 256;
+
+export function emailFacts(raw: string): Readonly<EmailFacts> {
+  const known = recent.get(raw);
+  if (known !== undefined) return known;
+  const facts = Object.freeze(factsOf(raw));
+  if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
+  recent.set(raw, facts);
+  return facts;
+}
+
+function factsOf(raw: string): EmailFacts {
   const address = raw.trim();
   const syntaxValid = syntaxOk(address);
   const normalised = normalise(address, syntaxValid);

@@ -6,6 +6,7 @@
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 1,16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
 //       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K] [--rules N]
+//       [--reuse <folder> --against <folder>]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -31,6 +32,12 @@
 //    bare route, then
 //    POST /session/authenticate?accounts_linked=true, each request for another live session
 //    with its own account; the ratios are printed for each number of connections.
+//
+// With --against, two kept databases (say 1,000,000 sessions with --reuse and 10,000 with
+// --against, and --live K to authenticate the same number of users in each) are measured in turn,
+// a server on each, `--rounds` pairs: each pair's p50 and req/s of authenticate at the most
+// connections, their ratio, and the median ratio of the pairs after the first (the first pair
+// also brings a large file into the operating system's cache).
 //
 // The bare route is POST /session/unauthenticated for a session id that does not exist: the
 // same middleware as authenticate (JSON body, rate limit, spec validation of the request, API
@@ -102,6 +109,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    against: { type: 'string' },
     processes: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
     live: { type: 'string' },
@@ -728,7 +736,6 @@ async function discard(bench) {
   fs.rmSync(bench.dataDir, { recursive: true, force: true });
 }
 
-/** The live sessions the requests authenticate, in turn: with --live K only the first K (the same users again and again). */
 /**
  * A rules document of `n` rules (--rules N) as a team might write them: each reads three of the
  * evaluation's fields (a score against a threshold, a risk signal, the email or the network) and
@@ -763,6 +770,7 @@ function benchRules(n) {
   };
 }
 
+/** The live sessions the requests authenticate, in turn: with --live K only the first K (the same users again and again). */
 function liveOf(bench) {
   if (args.live === undefined) return bench.live;
   const k = Number(args.live);
@@ -770,17 +778,24 @@ function liveOf(bench) {
   return bench.live.slice(0, k);
 }
 
+/** A database kept by an earlier run (--keep), to measure again. */
+function reused(folder) {
+  const bench = JSON.parse(fs.readFileSync(path.join(folder, 'bench.json'), 'utf8'));
+  // The folder given, not the one it was seeded in: a copy (cp -a) measures the copy.
+  if (bench.dialect === 'sqlite') bench.dataDir = path.resolve(folder);
+  if (Date.now() - bench.seededAt > 18 * HOUR)
+    throw new Error(`the kept sessions of ${folder} are too old to authenticate (seeded more than 18 hours ago)`);
+  console.log(
+    `reusing ${bench.dataDir} (seeded in ${bench.seedSeconds.toFixed(1)} s): ${bench.description}; ${bench.used} of its live sessions used`,
+  );
+  return bench;
+}
+
 async function main() {
+  if (args.against !== undefined) return compare();
   let bench;
   if (args.reuse) {
-    bench = JSON.parse(fs.readFileSync(path.join(args.reuse, 'bench.json'), 'utf8'));
-    // The folder given, not the one it was seeded in: a copy (cp -a) measures the copy.
-    if (bench.dialect === 'sqlite') bench.dataDir = path.resolve(args.reuse);
-    if (Date.now() - bench.seededAt > 18 * HOUR)
-      throw new Error('the kept sessions are too old to authenticate (seeded more than 18 hours ago)');
-    console.log(
-      `reusing ${bench.dataDir} (seeded in ${bench.seedSeconds.toFixed(1)} s): ${bench.description}; ${bench.used} of its live sessions used`,
-    );
+    bench = reused(args.reuse);
   } else {
     const n = args.million ? 1_000_000 : Number(args.n ?? 10_000);
     if (!Number.isInteger(n) || n < 100) throw new Error('--n must be an integer of at least 100');
@@ -800,11 +815,49 @@ async function main() {
   }
 }
 
-/** Starts the server as `processes` processes (a cluster when more than 1), loads it and stops it. */
-async function measure(bench, processes) {
+/**
+ * --reuse A --against B: the two kept databases measured in turn, `--rounds` pairs of one round
+ * each, and the ratio of authenticate's p50 (A over B) at the most connections in each pair.
+ */
+async function compare() {
+  if (!args.reuse) throw new Error('--against needs --reuse (the two kept databases to compare)');
+  if (Number(args.processes) !== 1) throw new Error('--against measures one server process');
+  const pairs = Number(args.rounds);
+  if (!Number.isInteger(pairs) || pairs < 2) throw new Error('--against needs --rounds 2 or more (pairs)');
+  const [a, b] = [reused(args.reuse), reused(args.against)];
+  const levels = connectionLevels();
+  const most = levels.indexOf(Math.max(...levels));
+  const authAt = (m) => m.results[0][most].auth;
+  const cpu = os.cpus();
+  const name = (bench) => `${bench.n.toLocaleString('en')} sessions`;
+  console.log(
+    `\n${a.dialect}: ${name(a)} against ${name(b)}, ${pairs} pairs; node ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? '?'}); ` +
+      `autocannon ${args.duration} s × ${Math.max(...levels)} connections; ${args.live ?? 'all'} live sessions each; authenticate?accounts_linked=true`,
+  );
+  const ratios = [];
+  for (let i = 0; i < pairs; i++) {
+    const [x, y] = [authAt(await measure(a, 1, 1)), authAt(await measure(b, 1, 1))];
+    ratios.push(x.p50 / y.p50);
+    console.log(
+      `pair ${i + 1}: ${name(a)} p50 ${ms(x.p50)} ms, ${x.rps.toFixed(0)} req/s, ${x.cpuMs.toFixed(3)} ms CPU; ` +
+        `${name(b)} p50 ${ms(y.p50)} ms, ${y.rps.toFixed(0)} req/s, ${y.cpuMs.toFixed(3)} ms CPU; p50 ${ratios[i].toFixed(2)}x` +
+        (i === 0 ? ' (warms the caches: not in the median)' : ''),
+    );
+  }
+  await Promise.all([discard(a), discard(b)]);
+  const rest = ratios.slice(1);
+  console.log(
+    `p50 ${name(a)} / ${name(b)}: median ${median(rest).toFixed(2)}x of pairs 2–${pairs} (${rest.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+}
+
+/**
+ * Starts the server as `processes` processes (a cluster when more than 1), loads it `rounds`
+ * times (--rounds) and stops it.
+ */
+async function measure(bench, processes, rounds = Number(args.rounds)) {
   const duration = Number(args.duration);
   const levels = connectionLevels();
-  const rounds = Number(args.rounds);
   const autocannon = require('autocannon');
 
   // The server, as `npm start` runs it, in a process of its own.

@@ -98,7 +98,7 @@ const sql: StatementRunner = {
 
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 const areas: Record<string, Methods> = {
-  facts: makeEvaluationReads(packed) as unknown as Methods,
+  facts: makeEvaluationReads(packed, 'sqlite') as unknown as Methods,
   sql: sql as unknown as Methods,
 };
 

@@ -3,7 +3,11 @@
  * the generic plan from their first run (src/storage/db.ts pgHotPoolOf); the rest of the service
  * keeps knex's pool and PostgreSQL's own choice of plan. Through the real app and database.
  */
+import { escapeLiteral } from 'pg';
 import { makeDb, pgHotPoolOf } from '../../src/storage/db';
+import { makeAccountRepository } from '../../src/storage/repositories/accounts';
+import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-facts';
+import { accountRecord } from '../helpers/accounts';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
@@ -79,6 +83,60 @@ onPostgres('the hot path’s pool', () => {
       expect(again.rows[0]!.pid).not.toBe(pid);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('when accounts are read with their lists beside a few hundred memberships, then each account’s are looked up by its key in the generic plan (not the membership table read whole)', async () => {
+    const db = ctx.testDb.db;
+    const projectId = ctx.project.project_id;
+    const at = new Date('2026-11-26T12:00:00.000Z');
+    const ids = Array.from({ length: 10 }, (_, i) => `acct-${i}`);
+    await db.transaction(async (trx) => {
+      for (const id of ids) await makeAccountRepository(db).upsert(accountRecord(projectId, id, at), trx);
+    });
+    // A list of the size of the bench's (620 members), the statistics up to date: small enough
+    // that reading it whole looks cheap to the planner.
+    const members = Array.from({ length: 600 }, (_, i) => ({
+      project_id: projectId,
+      list_name: 'vip',
+      account_id: i < 2 ? ids[i]! : `other-${i}`,
+      added_at: at.getTime(),
+    }));
+    await db.batchInsert('list_members', members, 200);
+    await db.raw('ANALYZE list_members');
+
+    const sent: { sql: string; bindings: readonly unknown[] }[] = [];
+    const hear = (q: { sql: string; bindings: readonly unknown[] }) => sent.push(q);
+    db.on('query', hear);
+    let found: Awaited<ReturnType<ReturnType<typeof makeEvaluationFacts>['accounts']>>;
+    try {
+      found = await makeEvaluationFacts(db).accounts(projectId, ids);
+    } finally {
+      db.off('query', hear);
+    }
+    expect([...found.values()].map((a) => a.lists)).toEqual([['vip'], ['vip'], [], [], [], [], [], [], [], []]);
+    const read = sent.find((q) => q.sql.includes('FROM accounts a'))!;
+    expect(read).toBeDefined();
+
+    // The hot path's setting (force_generic_plan), the planner's own choice of scans.
+    const connection = await pgHotPoolOf(db)!.connect();
+    try {
+      await connection.query(`PREPARE accounts_read AS ${read.sql}`);
+      const values = read.bindings.map((v) => escapeLiteral(String(v))).join(', ');
+      const { rows } = await connection.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE accounts_read(${values})`,
+      );
+      await connection.query('DEALLOCATE accounts_read');
+      const scans: { type: string; index?: string }[] = [];
+      const walk = (node: Record<string, unknown>) => {
+        if (node['Relation Name'] === 'list_members')
+          scans.push({ type: String(node['Node Type']), index: node['Index Name'] as string | undefined });
+        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+      };
+      walk((rows[0]!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+      expect(scans).toEqual([{ type: expect.stringMatching(/^Index (Only )?Scan$/), index: 'list_members_pkey' }]);
+    } finally {
+      connection.release();
     }
   });
 });

@@ -63,7 +63,7 @@ onSqlite('the SQLite thread', () => {
 
     const db = ctx.testDb.db;
     const threaded = makeEvaluationFacts(db);
-    const local = makeEvaluationFactsRepository(knexRows(db));
+    const local = makeEvaluationFactsRepository(knexRows(db), 'sqlite');
     const p = ctx.project.project_id;
     const both = async <T>(read: (r: typeof local) => Promise<T>): Promise<[T, T]> => [
       await read(threaded),

@@ -32,7 +32,7 @@ import {
 } from './accounts';
 import { identifierSearch } from './identifier-accounts';
 import { limit, textOf } from '../sql';
-import { onSqliteThread } from '../db';
+import { dialectOf, onSqliteThread, type Dialect } from '../db';
 import { hotRows, objectsOf, type Rows, type RunReads } from '../statements';
 
 /** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
@@ -164,7 +164,7 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
  * of plain values; `decodedReads` (below) makes them the domain's values on the caller's thread.
  * The thread registers these (sqlite-thread-worker.ts); the services use `makeEvaluationFacts`.
  */
-export function makeEvaluationReads(rows: RunReads) {
+export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
   /** The accounts' `columns` with their lists (`accounts`, below). */
   async function accountRows(
     projectId: string,
@@ -175,20 +175,30 @@ export function makeEvaluationReads(rows: RunReads) {
     for (let i = 0; i < ids.length; i += ACCOUNTS_PER_READ) {
       const chunk = ids.slice(i, i + ACCOUNTS_PER_READ);
       const list = chunk.map(() => '?').join(', ');
-      // The members are narrowed by the ids themselves (not only through the join), so that
-      // PostgreSQL looks them up by account rather than reading the project's memberships.
       const key = `accounts ${columns === ACCOUNT_COLUMNS ? 'all' : 'linked'} ${chunk.length}`;
-      out.push(
-        await rows(
-          textOf(
-            key,
-            () => `SELECT ${columns.map((c) => `a.${c}`).join(', ')}, m.list_name FROM accounts a
+      const selected = columns.map((c) => `a.${c}`).join(', ');
+      if (dialect === 'postgresql') {
+        // Each account's memberships looked up by its key, in the loop over the accounts
+        // (`OFFSET 0` keeps the subquery from being merged into a join). As a join, the generic
+        // plan read the project's whole membership table whenever it was small enough to look
+        // cheap, whether or not narrowed by the ids (620 rows: 0.36 ms against 0.08).
+        const sql = textOf(
+          `pg ${key}`,
+          () => `SELECT ${selected}, m.list_name FROM accounts a
+         LEFT JOIN LATERAL (SELECT l.list_name FROM list_members l WHERE l.account_id = a.id AND l.project_id = a.project_id OFFSET 0) AS m ON true
+       WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id`,
+        );
+        out.push(await rows(sql, [projectId, ...chunk]));
+      } else {
+        // (SQLite looks each account's members up by its key, with or without the ids.)
+        const sql = textOf(
+          key,
+          () => `SELECT ${selected}, m.list_name FROM accounts a
          LEFT JOIN (SELECT account_id, list_name FROM list_members WHERE project_id = ? AND account_id IN (${list})) AS m ON m.account_id = a.id
        WHERE a.project_id = ? AND a.id IN (${list}) ORDER BY a.id`,
-          ),
-          [projectId, ...chunk, projectId, ...chunk],
-        ),
-      );
+        );
+        out.push(await rows(sql, [projectId, ...chunk, projectId, ...chunk]));
+      }
     }
     return out;
   }
@@ -541,15 +551,15 @@ function decodedReads(reads: Pick<EvaluationReads, keyof EvaluationReads>) {
 }
 
 /** The evaluation's reads over `rows`, on this thread. */
-export function makeEvaluationFactsRepository(rows: RunReads) {
-  return decodedReads(makeEvaluationReads(rows));
+export function makeEvaluationFactsRepository(rows: RunReads, dialect: Dialect) {
+  return decodedReads(makeEvaluationReads(rows, dialect));
 }
 
 export type EvaluationFactsRepository = ReturnType<typeof makeEvaluationFactsRepository>;
 
 /** The evaluation's reads as the services use them: on the SQLite thread when the database has one (db.ts onSqliteThread). */
 export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
-  const reads = onSqliteThread(db, 'facts', makeEvaluationReads(hotRows(db)), [
+  const reads = onSqliteThread(db, 'facts', makeEvaluationReads(hotRows(db), dialectOf(db)), [
     'session',
     'previousOfAccount',
     'accounts',

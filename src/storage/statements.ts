@@ -284,25 +284,31 @@ const GUARD_FAILED = 'TG001';
  * and a read on both sides (socket writes were 28 % of the request thread's busy time in a
  * profile of the bench's server on PostgreSQL, 5 % on SQLite; with `pgRows`, the request
  * thread's CPU per authenticate fell from 1.38–1.40 to 1.08–1.12 ms: README). Sent
- * as one simple-protocol query (the statements with their values written in, `inlineValues`),
- * PostgreSQL runs them as one implicit transaction: all or nothing, the first error rolling back
- * the rest. A guarded statement runs inside `trustgate_guard`, which fails the transaction on the
- * server when it returned no row. The statements are announced on `db` one by one, as knex
- * announces its own, so counting sees each.
+ * as one simple-protocol query, PostgreSQL runs them as one implicit transaction: all or nothing,
+ * the first error rolling back the rest. Each statement goes as `EXECUTE name(values)` of a text
+ * PREPAREd once on the connection (`preparedWrites`), or with its values written in
+ * (`inlineValues`) when it could not be prepared. A guarded statement runs inside
+ * `trustgate_guard`, which fails the transaction on the server when it returned no row. The
+ * statements are announced on `db` one by one, as knex announces its own, so counting sees each.
  */
 export function pgTransaction(db: Knex): RunTransaction {
   return async (statements) => {
-    const text = statements
-      .map((s) => {
-        const sql = inlineValues(s.sql, s.bindings);
-        return s.guard ? `WITH guarded AS (${sql}) SELECT trustgate_guard(count(*)) FROM guarded` : sql;
-      })
-      .join(';\n');
     try {
       await onPgConnection(
         db,
         statements,
-        (connection) => connection.query(text),
+        async (connection) => {
+          const names = await preparedWrites(db, connection, statements);
+          try {
+            return await connection.query(transactionText(statements, names));
+          } catch (err) {
+            // The connection no longer has our prepared statements (a `DEALLOCATE ALL` from
+            // elsewhere): the transaction rolled back whole; forgotten, and sent again written in.
+            if ((err as { code?: string }).code !== UNKNOWN_STATEMENT || names.every((n) => n === undefined)) throw err;
+            writesPrepared.delete(connection);
+            return connection.query(transactionText(statements, []));
+          }
+        },
         () => [],
       );
       return true;
@@ -311,6 +317,77 @@ export function pgTransaction(db: Knex): RunTransaction {
       throw err;
     }
   };
+}
+
+/** PostgreSQL's SQLSTATE for a prepared statement name it does not know. */
+const UNKNOWN_STATEMENT = '26000';
+
+/** A statement's text, inside `trustgate_guard` when it is guarded (placeholders kept). */
+function guardedText(s: Statement): string {
+  return s.guard ? `WITH guarded AS (${s.sql}) SELECT trustgate_guard(count(*)) FROM guarded` : s.sql;
+}
+
+/** The transaction's one query: each statement as `EXECUTE name(values)` when prepared, written in otherwise. */
+function transactionText(statements: readonly Statement[], names: readonly (string | undefined)[]): string {
+  return statements
+    .map((s, i) => {
+      const name = names[i];
+      if (name === undefined) return inlineValues(guardedText(s), s.bindings);
+      return s.bindings.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${s.bindings.map(literal).join(', ')})`;
+    })
+    .join(';\n');
+}
+
+/**
+ * The write texts PREPAREd on each connection (text → name, or null when PostgreSQL could not
+ * prepare it): a transaction's statements go as `EXECUTE name(values)`, parsed and planned once
+ * per connection instead of at every request (measured: docs/pipeline.md). At most
+ * PREPARED_WRITES a connection (the account's update has a text per set of changed columns);
+ * past them, texts go written in.
+ */
+const writesPrepared = new WeakMap<PgConnection, Map<string, string | null>>();
+const PREPARED_WRITES = 200;
+/** Names never given twice in the process, so a name forgotten (above) is never met again. */
+let writeNames = 0;
+
+/**
+ * Each statement's prepared name on the connection (undefined: written in), PREPAREd first when
+ * its text is new there: one round trip each, once per connection and text, announced on `db`
+ * as the statement it is.
+ */
+async function preparedWrites(
+  db: Knex,
+  connection: PgConnection,
+  statements: readonly Statement[],
+): Promise<(string | undefined)[]> {
+  let known = writesPrepared.get(connection);
+  if (!known) writesPrepared.set(connection, (known = new Map()));
+  const names: (string | undefined)[] = [];
+  for (const s of statements) {
+    const text = guardedText(s);
+    let name = known.get(text);
+    if (name === undefined && known.size < PREPARED_WRITES) {
+      const candidate = `tg_write_${++writeNames}`;
+      const sql = `PREPARE ${candidate} AS ${positional(text, s.bindings.length)}`;
+      // Announced as a preparation (`method`), which counts of a request's statements leave out:
+      // it is made once per connection and text, as the reads' are (by node-postgres's Parse).
+      const announced = { sql, bindings: [], method: 'prepare', __knexQueryUid: `pg-direct-${++directQueries}` };
+      db.emit('query', announced);
+      try {
+        await connection.query(sql);
+        db.emit('query-response', [], announced);
+        name = candidate;
+      } catch (err) {
+        db.emit('query-error', err, announced);
+        // A text PostgreSQL cannot prepare (a parameter whose type it cannot infer) goes written in.
+        if (!(err instanceof pg.DatabaseError)) throw err;
+        name = null;
+      }
+      known.set(text, name);
+    }
+    names.push(name ?? undefined);
+  }
+  return names;
 }
 
 interface PgConnection {

@@ -66,13 +66,17 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
   };
 }
 
-/** The statements knex sends while `call` runs (its `query` events), as sent. */
+/**
+ * The statements knex sends while `call` runs (its `query` events), as sent; `preparation` marks
+ * a PostgreSQL write text's PREPARE (storage/statements.ts), made once per connection and text.
+ */
 export async function statementsDuring(
   db: Db,
   call: () => Promise<unknown>,
-): Promise<{ sql: string; bindings: unknown[] }[]> {
-  const sent: { sql: string; bindings: unknown[] }[] = [];
-  const listener = (q: { sql: string; bindings?: unknown[] }) => sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
+): Promise<{ sql: string; bindings: unknown[]; preparation?: true }[]> {
+  const sent: { sql: string; bindings: unknown[]; preparation?: true }[] = [];
+  const listener = (q: { sql: string; bindings?: unknown[]; method?: string }) =>
+    sent.push({ sql: q.sql, bindings: q.bindings ?? [], ...(q.method === 'prepare' ? { preparation: true } : {}) });
   db.on('query', listener);
   try {
     await call();

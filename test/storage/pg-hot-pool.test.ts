@@ -9,6 +9,7 @@ import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-facts';
 import { accountRecord } from '../helpers/accounts';
 import { makeTestContext, type TestContext } from '../helpers/app';
+import { statementsDuring } from '../helpers/db';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -52,6 +53,39 @@ onPostgres('the hot path’s pool', () => {
     // The rest of the service: knex's pool, PostgreSQL's default.
     const { rows: theirs } = await ctx.testDb.db.raw('SHOW plan_cache_mode');
     expect(theirs[0].plan_cache_mode).toBe('auto');
+  });
+
+  it('when sessions are authenticated again and again, then each write text was PREPAREd once on each connection, and every preparation announced is one that exists', async () => {
+    const s = scenario(ctx);
+    let announced = 0;
+    for (let i = 0; i < 6; i++) {
+      const sessionId = await s.ingest(personSession({ device_id: `dev-${i % 2}` }), US_IP);
+      const seen = await statementsDuring(ctx.testDb.db, async () =>
+        expect(
+          (await s.authenticate(sessionId, { id: `acct-${i % 3}`, email: `a${i % 3}@example.org` }, true)).status,
+        ).toBe(200),
+      );
+      announced += seen.filter((q) => q.preparation).length;
+      // What runs is the prepared statement, by name (written in only past the cap or when it could not be prepared).
+      for (const q of seen.filter((q) => q.preparation))
+        expect(q.sql).toMatch(/^PREPARE tg_write_\d+ AS (UPDATE|INSERT|WITH)/);
+    }
+    expect(announced).toBeGreaterThan(0);
+    const hot = pgHotPoolOf(ctx.testDb.db)!;
+    const connections = await Promise.all(Array.from({ length: hot.totalCount }, () => hot.connect()));
+    try {
+      let existing = 0;
+      for (const connection of connections) {
+        const { rows } = await connection.query<{ statement: string; n: string }>(
+          `SELECT statement, count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'tg\\_write\\_%' GROUP BY statement`,
+        );
+        expect(rows.filter((r) => Number(r.n) > 1)).toEqual([]);
+        existing += rows.length;
+      }
+      expect(existing).toBe(announced);
+    } finally {
+      for (const connection of connections) connection.release();
+    }
   });
 
   it('when the database is closed, then the hot path’s pool is ended with it', async () => {

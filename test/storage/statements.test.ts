@@ -11,6 +11,7 @@ import {
   statementsOn,
   type Statement,
 } from '../../src/storage/statements';
+import { pgHotPoolOf } from '../../src/storage/db';
 import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
 
 describe('inlineValues', () => {
@@ -138,6 +139,56 @@ describe('the hot path transaction on the real database', () => {
     expect((await testDb.db('statement_probe').where({ id: 'guarded' }).first()).version).toBe(1);
     expect(await testDb.db('statement_probe').where({ id: 'after-guard' })).toHaveLength(1);
   });
+
+  const onPostgres = process.env.DATABASE_URL ? it : it.skip;
+
+  onPostgres(
+    'when a text cannot be prepared (a value whose type PostgreSQL cannot infer), then it is written in and runs',
+    async () => {
+      const run = statementsOn(testDb.db);
+      const untyped: Statement = {
+        sql: "INSERT INTO statement_probe (id, body, n, version) SELECT ?, 'untyped', 1, 0 WHERE ? IS NULL",
+        bindings: ['untyped', null],
+      };
+      const seen = await statementsDuring(testDb.db, () => run.transaction([untyped]));
+      expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([
+        expect.stringMatching(/^PREPARE tg_write_\d+ AS INSERT/),
+      ]);
+      expect(await testDb.db('statement_probe').where({ id: 'untyped' })).toHaveLength(1);
+      // Not tried again on the connection.
+      const again = await statementsDuring(testDb.db, () =>
+        run.transaction([{ ...untyped, bindings: ['untyped-2', null] }]),
+      );
+      expect(again.filter((q) => q.preparation)).toEqual([]);
+      expect(await testDb.db('statement_probe').where({ id: 'untyped-2' })).toHaveLength(1);
+    },
+  );
+
+  onPostgres(
+    'when the connection lost the prepared statements, then the transaction is sent again written in and commits once',
+    async () => {
+      const run = statementsOn(testDb.db);
+      expect(await run.transaction([insert('lost-1', 'a', 1)])).toBe(true);
+      const hot = pgHotPoolOf(testDb.db)!;
+      // One connection (statements one at a time): the one the next transaction gets.
+      expect(hot.totalCount).toBe(1);
+      const connection = await hot.connect();
+      try {
+        const { rows } = await connection.query<{ name: string }>(
+          `SELECT name FROM pg_prepared_statements WHERE name LIKE 'tg\\_write\\_%'`,
+        );
+        expect(rows.length).toBeGreaterThan(0);
+        for (const { name } of rows) await connection.query(`DEALLOCATE ${name}`);
+      } finally {
+        connection.release();
+      }
+      expect(await run.transaction([insert('lost-2', 'b', 2), insert('lost-3', 'c', 3)])).toBe(true);
+      expect(await testDb.db('statement_probe').whereIn('id', ['lost-2', 'lost-3']).orderBy('id').pluck('id')).toEqual([
+        'lost-2',
+        'lost-3',
+      ]);
+    },
+  );
 
   it('when a transaction runs, then the database announces each of its statements', async () => {
     const run = statementsOn(testDb.db);

@@ -47,6 +47,9 @@
 //
 // --cpu-prof <folder> writes the server's V8 CPU profile (.cpuprofile, for Chrome's DevTools) there.
 //
+// Each run prints the server's CPU time per request (all threads, and the main thread) and, on a
+// PostgreSQL server on the same machine, the CPU time of the database's processes serving it.
+//
 // --profile times every SQL statement in the server (knex query events) and prints the
 // statements by total time.
 //
@@ -138,8 +141,9 @@ function servePrimary(workers) {
   for (const worker of all) {
     worker.on('message', (m) => {
       if (m && m.port && ++listening === workers) process.send(m);
-      if (m && m.statements !== undefined && counts.push(m.statements) === workers) {
-        process.send({ statements: counts.reduce((a, b) => a + b, 0) });
+      if (m && m.statements !== undefined && counts.push(m) === workers) {
+        const sum = (key) => counts.reduce((a, c) => a + c[key], 0);
+        process.send({ statements: sum('statements'), preparations: sum('preparations') });
         counts = [];
       }
       if (m && m.profile && profiles.push(m.profile) === workers) {
@@ -176,6 +180,28 @@ function serverCpu() {
     main = undefined;
   }
   return { all: user + system, main };
+}
+
+/**
+ * PostgreSQL: the CPU time, in µs by process id, of the database's server processes serving this
+ * server's connections (`pg_stat_activity` of the bench's database; /proc, so only when PostgreSQL
+ * runs on this machine; undefined otherwise, and on SQLite). On two shared cores the database
+ * takes about as much as the server, and, like the server's, its CPU per request moves far less
+ * than req/s.
+ */
+async function databaseCpu(db) {
+  if (db.client.config.client !== 'pg') return undefined;
+  const { rows } = await db.raw('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const out = {};
+  for (const { pid } of rows) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out[pid] = ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
 }
 
 async function serve() {
@@ -220,9 +246,11 @@ async function serve() {
   // The statements the server sends to the database are counted between two 'statements'
   // messages (the bench reports statements per request), and only then: with nothing listening,
   // the SQLite thread does not send its statements back (src/storage/db.ts), as in production.
+  // (A PostgreSQL write text's PREPARE, once per connection and text, is counted apart.)
   let statements = 0;
+  let preparations = 0;
   let counting = false;
-  const count = () => statements++;
+  const count = (q) => (q.method === 'prepare' ? preparations++ : statements++);
   const profile = new Map();
   if (process.env.BENCH_PROFILE) {
     const started = new Map();
@@ -255,10 +283,11 @@ async function serve() {
   );
   process.on('message', async (m) => {
     if (m === 'cpu') {
-      process.send({ cpu: serverCpu() });
+      process.send({ cpu: { ...serverCpu(), database: await databaseCpu(runtime.db) } });
     } else if (m === 'statements') {
-      process.send({ statements });
+      process.send({ statements, preparations });
       statements = 0;
+      preparations = 0;
       if (counting) runtime.db.off('query', count);
       else runtime.db.on('query', count);
       counting = !counting;
@@ -925,7 +954,23 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
     const serverAfter = await cpuOfServer();
     const perRequest = (key) =>
       serverBefore?.[key] !== undefined ? (serverAfter[key] - serverBefore[key]) / 1000 / r.total : undefined;
-    return { ...r, loadCpu: (user + system) / 1e6 / seconds, cpuMs: perRequest('all'), mainCpuMs: perRequest('main') };
+    // The database's processes by id: one that started during the run counts whole, one that ended is lost.
+    const database =
+      serverBefore?.database && serverAfter?.database
+        ? Object.entries(serverAfter.database).reduce(
+            (sum, [pid, us]) => sum + us - (serverBefore.database[pid] ?? 0),
+            0,
+          ) /
+          1000 /
+          r.total
+        : undefined;
+    return {
+      ...r,
+      loadCpu: (user + system) / 1e6 / seconds,
+      cpuMs: perRequest('all'),
+      mainCpuMs: perRequest('main'),
+      databaseCpuMs: database,
+    };
   };
 
   // --rules N: the project's rules document (docs/rules.md), put before anything is measured.
@@ -971,7 +1016,8 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
       await res.arrayBuffer();
     }
     child.send('statements');
-    statementsPer[name] = (await message((m) => m && m.statements !== undefined)).statements / 20;
+    const m = await message((m) => m && m.statements !== undefined);
+    statementsPer[name] = { statements: m.statements / 20, preparations: m.preparations / 20 };
   };
   const post = (p, body) => fetch(`${base}${p}`, { method: 'POST', headers, body });
   const nextLive = () => live[bench.used++ % live.length];
@@ -1048,6 +1094,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
     (r.cpuMs !== undefined
       ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})`
       : '') +
+    (r.databaseCpuMs !== undefined ? `   database CPU ${r.databaseCpuMs.toFixed(3)} ms/req` : '') +
     (r.total !== undefined
       ? `   (${r.total} requests: ${r.codes || 'none'}; ${r.errors} errors; autocannon ${(r.loadCpu * 100).toFixed(0)}% of a core)`
       : '');
@@ -1071,6 +1118,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
         mean: of('mean'),
         cpuMs: of('cpuMs'),
         mainCpuMs: of('mainCpuMs'),
+        databaseCpuMs: of('databaseCpuMs'),
       };
     };
     const b = med('bare');
@@ -1087,6 +1135,9 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
         `p50 ${(a.p50 / Math.max(b.p50, 0.01)).toFixed(1)}x, p99 ${(a.p99 / Math.max(b.p99, 0.01)).toFixed(1)}x; authenticate p99 / p50 ${(a.p99 / Math.max(a.p50, 0.01)).toFixed(1)}` +
         (a.cpuMs !== undefined
           ? `; server CPU per request ${(a.cpuMs / b.cpuMs).toFixed(1)}x (bare at ${((100 * b.cpuMs) / a.cpuMs).toFixed(1)} % of authenticate's)`
+          : '') +
+        (a.databaseCpuMs !== undefined && b.databaseCpuMs !== undefined
+          ? `; database CPU per request ${(a.databaseCpuMs / b.databaseCpuMs).toFixed(1)}x`
           : ''),
     );
     if (connections === Math.max(...levels)) medians = { bare: b, auth: a, ...(h ? { health: h } : {}) };
@@ -1097,7 +1148,13 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
       `; seeding took ${bench.seedSeconds.toFixed(1)} s`,
   );
   console.log('\nSQL statements per request (mean of 20, transaction control included):');
-  for (const [name, n] of Object.entries(statementsPer)) console.log(`  ${name.padEnd(52)} ${n.toFixed(1)}`);
+  for (const [name, n] of Object.entries(statementsPer))
+    console.log(
+      `  ${name.padEnd(52)} ${n.statements.toFixed(1)}` +
+        (n.preparations > 0
+          ? ` (and ${n.preparations.toFixed(2)} PREPAREs of write texts new to their connection: once per connection and text)`
+          : ''),
+    );
   if (profile.length) {
     const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
     console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);

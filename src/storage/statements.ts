@@ -302,8 +302,9 @@ export function pgTransaction(db: Knex): RunTransaction {
           try {
             return await connection.query(transactionText(statements, names));
           } catch (err) {
-            // The connection no longer has our prepared statements (a `DEALLOCATE ALL` from
-            // elsewhere): the transaction rolled back whole; forgotten, and sent again written in.
+            // The connection no longer has our prepared statements (a `DEALLOCATE` of them from
+            // elsewhere): the transaction rolled back whole; they are forgotten on this connection
+            // (PREPAREd again, under new names, when next met) and it is sent again written in.
             if ((err as { code?: string }).code !== UNKNOWN_STATEMENT || names.every((n) => n === undefined)) throw err;
             writesPrepared.delete(connection);
             return connection.query(transactionText(statements, []));

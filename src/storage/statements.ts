@@ -302,11 +302,12 @@ export function pgTransaction(db: Knex): RunTransaction {
           try {
             return await connection.query(transactionText(statements, names));
           } catch (err) {
-            // The connection no longer has our prepared statements (a `DEALLOCATE` of them from
-            // elsewhere): the transaction rolled back whole; they are forgotten on this connection
-            // (PREPAREd again, under new names, when next met) and it is sent again written in.
+            // The connection does not have our prepared statements (a `DEALLOCATE` from elsewhere,
+            // or a pooler that hands each transaction another server connection): the transaction
+            // rolled back whole. It is sent again written in, and so is every later one on this
+            // connection: a miss costs one round trip more, once.
             if ((err as { code?: string }).code !== UNKNOWN_STATEMENT || names.every((n) => n === undefined)) throw err;
-            writesPrepared.delete(connection);
+            writesPrepared.set(connection, 'off');
             return connection.query(transactionText(statements, []));
           }
         },
@@ -320,8 +321,9 @@ export function pgTransaction(db: Knex): RunTransaction {
   };
 }
 
-/** PostgreSQL's SQLSTATE for a prepared statement name it does not know. */
+/** PostgreSQL's SQLSTATEs for a prepared statement name it does not know, and one it already has. */
 const UNKNOWN_STATEMENT = '26000';
+const DUPLICATE_STATEMENT = '42P05';
 
 /** A statement's text, inside `trustgate_guard` when it is guarded (placeholders kept). */
 function guardedText(s: Statement): string {
@@ -341,15 +343,15 @@ function transactionText(statements: readonly Statement[], names: readonly (stri
 
 /**
  * The write texts PREPAREd on each connection (text → name, or null when PostgreSQL could not
- * prepare it): a transaction's statements go as `EXECUTE name(values)`, parsed and planned once
- * per connection instead of at every request (measured: docs/pipeline.md). At most
- * PREPARED_WRITES a connection (the account's update has a text per set of changed columns);
- * past them, texts go written in.
+ * prepare it; `off` once the connection has lost them): a transaction's statements go as
+ * `EXECUTE name(values)`, parsed and planned once per connection instead of at every request
+ * (measured: docs/pipeline.md). At most PREPARED_WRITES a connection (the account's update has a
+ * text per set of changed columns); past them, texts go written in. A name is a digest of its
+ * text, as the reads' are (`preparedName`), so that whatever server connection a name meets
+ * (behind a pooler, one another process prepared) it means that text and no other.
  */
-const writesPrepared = new WeakMap<PgConnection, Map<string, string | null>>();
+const writesPrepared = new WeakMap<PgConnection, Map<string, string | null> | 'off'>();
 const PREPARED_WRITES = 200;
-/** Names never given twice in the process, so a name forgotten (above) is never met again. */
-let writeNames = 0;
 
 /**
  * Each statement's prepared name on the connection (undefined: written in), PREPAREd first when
@@ -362,14 +364,16 @@ async function preparedWrites(
   statements: readonly Statement[],
 ): Promise<(string | undefined)[]> {
   let known = writesPrepared.get(connection);
+  if (known === 'off') return statements.map(() => undefined);
   if (!known) writesPrepared.set(connection, (known = new Map()));
   const names: (string | undefined)[] = [];
   for (const s of statements) {
     const text = guardedText(s);
     let name = known.get(text);
     if (name === undefined && known.size < PREPARED_WRITES) {
-      const candidate = `tg_write_${++writeNames}`;
-      const sql = `PREPARE ${candidate} AS ${positional(text, s.bindings.length)}`;
+      const numbered = positional(text, s.bindings.length);
+      const candidate = `tg_w_${createHash('sha256').update(numbered).digest('hex').slice(0, 24)}`;
+      const sql = `PREPARE ${candidate} AS ${numbered}`;
       // Announced as a preparation (`method`), which counts of a request's statements leave out:
       // it is made once per connection and text, as the reads' are (by node-postgres's Parse).
       const announced = { sql, bindings: [], method: 'prepare', __knexQueryUid: `pg-direct-${++directQueries}` };
@@ -380,9 +384,10 @@ async function preparedWrites(
         name = candidate;
       } catch (err) {
         db.emit('query-error', err, announced);
-        // A text PostgreSQL cannot prepare (a parameter whose type it cannot infer) goes written in.
         if (!(err instanceof pg.DatabaseError)) throw err;
-        name = null;
+        // Already there (by its digest, the same text); or a text PostgreSQL cannot prepare (a
+        // parameter whose type it cannot infer), which goes written in.
+        name = err.code === DUPLICATE_STATEMENT ? candidate : null;
       }
       known.set(text, name);
     }

@@ -68,7 +68,7 @@ onPostgres('the hot path’s pool', () => {
       announced += seen.filter((q) => q.preparation).length;
       // What runs is the prepared statement, by name (written in only past the cap or when it could not be prepared).
       for (const q of seen.filter((q) => q.preparation))
-        expect(q.sql).toMatch(/^PREPARE tg_write_\d+ AS (UPDATE|INSERT|WITH)/);
+        expect(q.sql).toMatch(/^PREPARE tg_w_[0-9a-f]{24} AS (UPDATE|INSERT|WITH)/);
     }
     expect(announced).toBeGreaterThan(0);
     const hot = pgHotPoolOf(ctx.testDb.db)!;
@@ -77,7 +77,7 @@ onPostgres('the hot path’s pool', () => {
       let existing = 0;
       for (const connection of connections) {
         const { rows } = await connection.query<{ statement: string; n: string }>(
-          `SELECT statement, count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'tg\\_write\\_%' GROUP BY statement`,
+          `SELECT statement, count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'tg\\_w\\_%' GROUP BY statement`,
         );
         expect(rows.filter((r) => Number(r.n) > 1)).toEqual([]);
         existing += rows.length;

@@ -11,7 +11,7 @@ import {
   statementsOn,
   type Statement,
 } from '../../src/storage/statements';
-import { pgHotPoolOf } from '../../src/storage/db';
+import { makeDb, pgHotPoolOf } from '../../src/storage/db';
 import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
 
 describe('inlineValues', () => {
@@ -152,7 +152,7 @@ describe('the hot path transaction on the real database', () => {
       };
       const seen = await statementsDuring(testDb.db, () => run.transaction([untyped]));
       expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([
-        expect.stringMatching(/^PREPARE tg_write_\d+ AS INSERT/),
+        expect.stringMatching(/^PREPARE tg_w_[0-9a-f]{24} AS INSERT/),
       ]);
       expect(await testDb.db('statement_probe').where({ id: 'untyped' })).toHaveLength(1);
       // Not tried again on the connection.
@@ -165,7 +165,7 @@ describe('the hot path transaction on the real database', () => {
   );
 
   onPostgres(
-    'when the connection lost the prepared statements, then the transaction is sent again written in and commits once',
+    'when the connection lost the prepared statements, then the transaction is sent again written in and commits once, and later ones go written in',
     async () => {
       const run = statementsOn(testDb.db);
       expect(await run.transaction([insert('lost-1', 'a', 1)])).toBe(true);
@@ -175,7 +175,7 @@ describe('the hot path transaction on the real database', () => {
       const connection = await hot.connect();
       try {
         const { rows } = await connection.query<{ name: string }>(
-          `SELECT name FROM pg_prepared_statements WHERE name LIKE 'tg\\_write\\_%'`,
+          `SELECT name FROM pg_prepared_statements WHERE name LIKE 'tg\\_w\\_%'`,
         );
         expect(rows.length).toBeGreaterThan(0);
         for (const { name } of rows) await connection.query(`DEALLOCATE ${name}`);
@@ -187,6 +187,66 @@ describe('the hot path transaction on the real database', () => {
         'lost-2',
         'lost-3',
       ]);
+      // As behind a pooler that hands each transaction another server connection: one miss, then
+      // written in, in one round trip (counted on the pool's one connection).
+      const client = await hot.connect();
+      client.release();
+      const query = client.query;
+      let roundTrips = 0;
+      (client as unknown as { query: unknown }).query = (...args: unknown[]) => (
+        roundTrips++,
+        (query as (...a: unknown[]) => unknown).apply(client, args)
+      );
+      let later: Awaited<ReturnType<typeof statementsDuring>>;
+      try {
+        later = await statementsDuring(testDb.db, () => run.transaction([insert('lost-4', 'd', 4)]));
+      } finally {
+        client.query = query;
+      }
+      expect(roundTrips).toBe(1);
+      expect(later.map((q) => q.sql)).toEqual([expect.stringMatching(/^INSERT INTO statement_probe/)]);
+      expect(await testDb.db('statement_probe').where({ id: 'lost-4' })).toHaveLength(1);
+    },
+  );
+
+  onPostgres(
+    'when a connection already has a write text under its digest name (as a pooler’s server connection may), then its PREPARE finds it and the statement runs by it',
+    async () => {
+      // The PREPARE a first process sends for the text.
+      const first = makeDb({ databaseUrl: testDb.url! });
+      let preparation: string | undefined;
+      try {
+        const seen = await statementsDuring(first, () => statementsOn(first).transaction([insert('digest-1', 'a', 1)]));
+        preparation = seen.find((q) => q.preparation)?.sql;
+      } finally {
+        await first.destroy();
+      }
+      expect(preparation).toMatch(/^PREPARE tg_w_[0-9a-f]{24} AS INSERT/);
+      const name = preparation!.split(' ')[1]!;
+      // A second process whose server connection already has it (prepared there by the first, say).
+      const second = makeDb({ databaseUrl: testDb.url! });
+      try {
+        const hot = pgHotPoolOf(second)!;
+        const connection = await hot.connect();
+        await connection.query(preparation!).finally(() => connection.release());
+        const seen = await statementsDuring(second, () =>
+          statementsOn(second).transaction([insert('digest-2', 'b', 2)]),
+        );
+        expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([preparation]);
+        expect(hot.totalCount).toBe(1);
+        const again = await hot.connect();
+        const { rows } = await again
+          .query<{ runs: string }>(
+            'SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE name = $1',
+            [name],
+          )
+          .finally(() => again.release());
+        // Executed by its name (a text written in would leave the prepared statement unrun).
+        expect(rows.map((r) => Number(r.runs))).toEqual([1]);
+      } finally {
+        await second.destroy();
+      }
+      expect(await testDb.db('statement_probe').whereIn('id', ['digest-1', 'digest-2']).pluck('id')).toHaveLength(2);
     },
   );
 

@@ -67,16 +67,22 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
 }
 
 /**
- * The statements knex sends while `call` runs (its `query` events), as sent; `preparation` marks
- * a PostgreSQL write text's PREPARE (storage/statements.ts), made once per connection and text.
+ * The statements knex sends while `call` runs (its `query` events), as sent. A PostgreSQL write
+ * text's PREPARE (storage/statements.ts), made once per connection and text and not per request,
+ * is left out unless `preparations` asks for it (then marked `preparation`), as node-postgres's
+ * Parse of a read on a new connection is never announced: what a request sends does not depend
+ * on which pooled connection it got.
  */
 export async function statementsDuring(
   db: Db,
   call: () => Promise<unknown>,
+  options: { preparations?: boolean } = {},
 ): Promise<{ sql: string; bindings: unknown[]; preparation?: true }[]> {
   const sent: { sql: string; bindings: unknown[]; preparation?: true }[] = [];
-  const listener = (q: { sql: string; bindings?: unknown[]; method?: string }) =>
-    sent.push({ sql: q.sql, bindings: q.bindings ?? [], ...(q.method === 'prepare' ? { preparation: true } : {}) });
+  const listener = (q: { sql: string; bindings?: unknown[]; method?: string }) => {
+    if (q.method !== 'prepare') sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    else if (options.preparations) sent.push({ sql: q.sql, bindings: q.bindings ?? [], preparation: true });
+  };
   db.on('query', listener);
   try {
     await call();

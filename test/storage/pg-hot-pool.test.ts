@@ -60,10 +60,13 @@ onPostgres('the hot path’s pool', () => {
     let announced = 0;
     for (let i = 0; i < 6; i++) {
       const sessionId = await s.ingest(personSession({ device_id: `dev-${i % 2}` }), US_IP);
-      const seen = await statementsDuring(ctx.testDb.db, async () =>
-        expect(
-          (await s.authenticate(sessionId, { id: `acct-${i % 3}`, email: `a${i % 3}@example.org` }, true)).status,
-        ).toBe(200),
+      const seen = await statementsDuring(
+        ctx.testDb.db,
+        async () =>
+          expect(
+            (await s.authenticate(sessionId, { id: `acct-${i % 3}`, email: `a${i % 3}@example.org` }, true)).status,
+          ).toBe(200),
+        { preparations: true },
       );
       announced += seen.filter((q) => q.preparation).length;
       // What runs is the prepared statement, by name (written in only past the cap or when it could not be prepared).

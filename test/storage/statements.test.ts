@@ -150,14 +150,16 @@ describe('the hot path transaction on the real database', () => {
         sql: "INSERT INTO statement_probe (id, body, n, version) SELECT ?, 'untyped', 1, 0 WHERE ? IS NULL",
         bindings: ['untyped', null],
       };
-      const seen = await statementsDuring(testDb.db, () => run.transaction([untyped]));
+      const seen = await statementsDuring(testDb.db, () => run.transaction([untyped]), { preparations: true });
       expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([
         expect.stringMatching(/^PREPARE tg_w_[0-9a-f]{24} AS INSERT/),
       ]);
       expect(await testDb.db('statement_probe').where({ id: 'untyped' })).toHaveLength(1);
       // Not tried again on the connection.
-      const again = await statementsDuring(testDb.db, () =>
-        run.transaction([{ ...untyped, bindings: ['untyped-2', null] }]),
+      const again = await statementsDuring(
+        testDb.db,
+        () => run.transaction([{ ...untyped, bindings: ['untyped-2', null] }]),
+        { preparations: true },
       );
       expect(again.filter((q) => q.preparation)).toEqual([]);
       expect(await testDb.db('statement_probe').where({ id: 'untyped-2' })).toHaveLength(1);
@@ -199,7 +201,9 @@ describe('the hot path transaction on the real database', () => {
       );
       let later: Awaited<ReturnType<typeof statementsDuring>>;
       try {
-        later = await statementsDuring(testDb.db, () => run.transaction([insert('lost-4', 'd', 4)]));
+        later = await statementsDuring(testDb.db, () => run.transaction([insert('lost-4', 'd', 4)]), {
+          preparations: true,
+        });
       } finally {
         client.query = query;
       }
@@ -216,7 +220,13 @@ describe('the hot path transaction on the real database', () => {
       const first = makeDb({ databaseUrl: testDb.url! });
       let preparation: string | undefined;
       try {
-        const seen = await statementsDuring(first, () => statementsOn(first).transaction([insert('digest-1', 'a', 1)]));
+        const seen = await statementsDuring(
+          first,
+          () => statementsOn(first).transaction([insert('digest-1', 'a', 1)]),
+          {
+            preparations: true,
+          },
+        );
         preparation = seen.find((q) => q.preparation)?.sql;
       } finally {
         await first.destroy();
@@ -229,8 +239,10 @@ describe('the hot path transaction on the real database', () => {
         const hot = pgHotPoolOf(second)!;
         const connection = await hot.connect();
         await connection.query(preparation!).finally(() => connection.release());
-        const seen = await statementsDuring(second, () =>
-          statementsOn(second).transaction([insert('digest-2', 'b', 2)]),
+        const seen = await statementsDuring(
+          second,
+          () => statementsOn(second).transaction([insert('digest-2', 'b', 2)]),
+          { preparations: true },
         );
         expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([preparation]);
         expect(hot.totalCount).toBe(1);

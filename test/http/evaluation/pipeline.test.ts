@@ -21,14 +21,13 @@ afterEach(async () => {
 });
 
 /**
- * The SQL statements the database is sent while `run` runs. On PostgreSQL a write text new to its
- * connection is PREPAREd first, once per connection and text (storage/statements.ts), as the
- * reads are parsed once per connection by node-postgres's Parse message, which is no statement:
- * neither is counted as one of the request's statements (test/storage/pg-hot-pool.test.ts finds
- * each made once per connection and text).
+ * The SQL statements the database is sent while `run` runs. (On PostgreSQL a write text new to
+ * its connection is PREPAREd first, once per connection and text, as node-postgres parses a read
+ * once per connection: neither is one of the request's statements, and `statementsDuring` leaves
+ * them out; test/storage/pg-hot-pool.test.ts finds each made once per connection and text.)
  */
 async function statementsOf(db: Knex, run: () => Promise<unknown>): Promise<string[]> {
-  return (await statementsDuring(db, run)).filter((q) => !q.preparation).map((q) => q.sql);
+  return (await statementsDuring(db, run)).map((q) => q.sql);
 }
 
 /** How many statements one authenticate?accounts_linked=true of the account with the session sends. */

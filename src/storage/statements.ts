@@ -100,10 +100,15 @@ const prepared = new Map<string, string>();
 function preparedName(sql: string): string | undefined {
   let name = prepared.get(sql);
   if (!name && prepared.size < MAX_PREPARED) {
-    name = `tg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    name = digestName('tg_', sql);
     prepared.set(sql, name);
   }
   return name;
+}
+
+/** A prepared statement's name: `prefix` and a digest of `text`, so that one name is one text on any connection. */
+function digestName(prefix: string, text: string): string {
+  return `${prefix}${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 }
 
 /** Runs one statement through knex: PostgreSQL (with named prepared statements) or SQLite on this thread. */
@@ -153,10 +158,7 @@ export function pgRows(db: Knex): RunRows {
 }
 
 /**
- * Runs `send` on a connection of `db`'s pool, and announces `statements` on `db` as knex
- * announces its own (`query` before; `query-response` or `query-error` after, under one
- * `__knexQueryUid` each), so that what counts or times statements (the tests, the traces' spans)
- * sees these too.
+ * Runs `send` on a connection of `db`'s pool, with `statements` announced on `db` (`announced`).
  */
 async function onPgConnection<T>(
   db: Knex,
@@ -164,27 +166,45 @@ async function onPgConnection<T>(
   send: (connection: PgConnection) => Promise<T>,
   rowsOf: (result: T) => unknown,
 ): Promise<T> {
-  const announced = statements.map((s) => ({
-    sql: pgText(s.sql, s.bindings.length),
-    bindings: s.bindings,
-    __knexQueryUid: `pg-direct-${++directQueries}`,
-  }));
-  for (const a of announced) db.emit('query', a);
-  const hot = pgHotPoolOf(db);
-  const connection = hot ? await hot.connect() : ((await db.client.acquireConnection()) as PgConnection);
-  let broken: Error | undefined;
+  const texts = statements.map((s) => ({ sql: pgText(s.sql, s.bindings.length), bindings: s.bindings }));
+  return announced(db, texts, rowsOf, async () => {
+    const hot = pgHotPoolOf(db);
+    const connection = hot ? await hot.connect() : ((await db.client.acquireConnection()) as PgConnection);
+    let broken: Error | undefined;
+    try {
+      return await send(connection);
+    } catch (err) {
+      // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
+      if (!(err instanceof pg.DatabaseError)) broken = err as Error;
+      throw err;
+    } finally {
+      if (hot) (connection as pg.PoolClient).release(broken);
+      else await db.client.releaseConnection(connection);
+    }
+  });
+}
+
+/**
+ * Runs `run` with `statements` announced on `db` as knex announces its own (`query` before;
+ * `query-response` or `query-error` after, under one `__knexQueryUid` each), so that what counts
+ * or times statements (the tests, the traces' spans) sees these too. `method: 'prepare'` marks a
+ * preparation, which counts of a request's statements leave out.
+ */
+async function announced<T>(
+  db: Knex,
+  statements: readonly { sql: string; bindings: readonly unknown[]; method?: 'prepare' }[],
+  rowsOf: (result: T) => unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const events = statements.map((s) => ({ ...s, __knexQueryUid: `pg-direct-${++directQueries}` }));
+  for (const e of events) db.emit('query', e);
   try {
-    const result = await send(connection);
-    for (const a of announced) db.emit('query-response', rowsOf(result), a);
+    const result = await run();
+    for (const e of events) db.emit('query-response', rowsOf(result), e);
     return result;
   } catch (err) {
-    for (const a of announced) db.emit('query-error', err, a);
-    // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
-    if (!(err instanceof pg.DatabaseError)) broken = err as Error;
+    for (const e of events) db.emit('query-error', err, e);
     throw err;
-  } finally {
-    if (hot) (connection as pg.PoolClient).release(broken);
-    else await db.client.releaseConnection(connection);
   }
 }
 let directQueries = 0;
@@ -372,18 +392,19 @@ async function preparedWrites(
     let name = known.get(text);
     if (name === undefined && known.size < PREPARED_WRITES) {
       const numbered = positional(text, s.bindings.length);
-      const candidate = `tg_w_${createHash('sha256').update(numbered).digest('hex').slice(0, 24)}`;
+      const candidate = digestName('tg_w_', numbered);
       const sql = `PREPARE ${candidate} AS ${numbered}`;
-      // Announced as a preparation (`method`), which counts of a request's statements leave out:
-      // it is made once per connection and text, as the reads' are (by node-postgres's Parse).
-      const announced = { sql, bindings: [], method: 'prepare', __knexQueryUid: `pg-direct-${++directQueries}` };
-      db.emit('query', announced);
+      // Announced as a preparation, which counts of a request's statements leave out: it is made
+      // once per connection and text, as the reads' are (by node-postgres's Parse).
       try {
-        await connection.query(sql);
-        db.emit('query-response', [], announced);
+        await announced(
+          db,
+          [{ sql, bindings: [], method: 'prepare' }],
+          () => [],
+          () => connection.query(sql),
+        );
         name = candidate;
       } catch (err) {
-        db.emit('query-error', err, announced);
         if (!(err instanceof pg.DatabaseError)) throw err;
         // Already there (by its digest, the same text); or a text PostgreSQL cannot prepare (a
         // parameter whose type it cannot infer), which goes written in.

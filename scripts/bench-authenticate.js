@@ -53,7 +53,8 @@
 // --profile times every SQL statement in the server (knex query events) and prints the
 // statements by total time.
 //
-// --rounds R measures bare and authenticate in turn R times and prints the medians too (the
+// --rounds R measures bare and authenticate in turn R times and prints the medians too, and each
+// round's authenticate against the bare route measured just before it, with their median (the
 // machine may be busy with other work). --keep keeps the seeded database (and what the bench
 // needs of it, in bench.json) for --reuse <folder>, which measures it again without seeding, from
 // the next unused live session, within 18 hours of the seeding.
@@ -1140,6 +1141,18 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
           ? `; database CPU per request ${(a.databaseCpuMs / b.databaseCpuMs).toFixed(1)}x`
           : ''),
     );
+    if (rounds > 1) {
+      // Each round's authenticate against the bare route measured just before it: what the
+      // machine's speed did between rounds (other work on a shared host) moves both alike.
+      const paired = (f) => {
+        const xs = atLevel.map(f);
+        return `${xs.map((x) => x.toFixed(1)).join(', ')}; median ${median(xs).toFixed(1)}`;
+      };
+      console.log(
+        `each round paired: authenticate at ${paired((x) => (100 * x.auth.rps) / x.bare.rps)} % of the bare route; ` +
+          `authenticate p99 / p50 ${paired((x) => x.auth.p99 / Math.max(x.auth.p50, 0.01))}`,
+      );
+    }
     if (connections === Math.max(...levels)) medians = { bare: b, auth: a, ...(h ? { health: h } : {}) };
   });
   const total = results.flat().reduce((s, x) => s + x.auth.total, 0);

@@ -917,7 +917,10 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
       child.once('exit', onExit);
     });
   const ready = await message((m) => m && m.port);
-  process.once('exit', () => child.kill());
+  // Killed with the bench if it ends first; the listener goes with the server (a run of many pairs starts many).
+  const killChild = () => child.kill();
+  process.once('exit', killChild);
+  child.once('exit', () => process.off('exit', killChild));
   const base = `http://127.0.0.1:${ready.port}`;
   const headers = { 'x-api-key': bench.apiKey, 'content-type': 'application/json' };
 

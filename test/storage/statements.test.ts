@@ -262,6 +262,24 @@ describe('the hot path transaction on the real database', () => {
     },
   );
 
+  it('when PostgreSQL cannot be reached, then each statement announced is announced as failed too (a trace’s span of it ends)', async () => {
+    // Nothing listens on port 1: the pool's connect is refused before any statement is sent.
+    const unreachable = makeDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
+    const started: string[] = [];
+    const failed: string[] = [];
+    unreachable.on('query', (q: { __knexQueryUid: string }) => started.push(q.__knexQueryUid));
+    unreachable.on('query-error', (_err: unknown, q: { __knexQueryUid: string }) => failed.push(q.__knexQueryUid));
+    try {
+      const run = statementsOn(unreachable);
+      await expect(run.rows('SELECT 1', [])).rejects.toThrow(/ECONNREFUSED/);
+      await expect(run.transaction([insert('never', 'x', 1)])).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await unreachable.destroy();
+    }
+    expect(started).toHaveLength(2);
+    expect(failed).toEqual(started);
+  });
+
   it('when a transaction runs, then the database announces each of its statements', async () => {
     const run = statementsOn(testDb.db);
     const seen = await statementsDuring(testDb.db, () =>

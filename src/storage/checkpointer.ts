@@ -5,11 +5,12 @@
  * thread that serves requests: with better-sqlite3 (synchronous) that request, and every
  * request queued behind it, waits for the disk (measured: commits p50 34 µs, one in ~40 up to
  * 22 ms). A worker thread with its own connection checkpoints every `intervalMs` instead
- * (PASSIVE: it never blocks the writer or the readers), so the request thread only appends.
+ * (PASSIVE: it never blocks the writer or the readers), so the writers mostly only append.
  *
- * The request connection keeps an automatic checkpoint at a larger size as a safety valve,
- * should the thread fall behind or stop. SQLITE_CHECKPOINT_MS=0 turns the thread off (SQLite's
- * own checkpoints at 1,000 pages, as before).
+ * The writing connections (the request connection and the SQLite thread's) keep an automatic
+ * checkpoint at a larger size (CHECKPOINT_FALLBACK_PAGES): a safety valve should the thread fall
+ * behind or stop, and under writes that never pause what starts the log again (below).
+ * SQLITE_CHECKPOINT_MS=0 turns the thread off (SQLite's own checkpoints at 1,000 pages, as before).
  */
 import { Worker } from 'node:worker_threads';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
-import { makeDb, type Db } from '../../src/storage/db';
+import { makeDb, sqliteThreadOf, type Db } from '../../src/storage/db';
 import { at } from '../helpers/defined';
 
 const onSqlite = !process.env.DATABASE_URL;
@@ -34,8 +34,11 @@ maybe('the WAL checkpoint thread', () => {
   it('copies committed pages into the database file while the request connection only appends to the WAL', async () => {
     const db = open(20);
     expect(await pragma(db, 'journal_mode')).toBe('wal');
-    // The request connection would checkpoint by itself only far past SQLite's 1,000 pages.
+    // The request connection would checkpoint by itself only far past SQLite's 1,000 pages, and
+    // so would the SQLite thread's, the one that writes under load (its checkpoint stalls it).
     expect(await pragma(db, 'wal_autocheckpoint')).toBe(CHECKPOINT_FALLBACK_PAGES);
+    const onThread = await sqliteThreadOf(db)!.call('sql.rows', ['PRAGMA wal_autocheckpoint', []], false);
+    expect(onThread.result).toEqual([{ wal_autocheckpoint: CHECKPOINT_FALLBACK_PAGES }]);
     await db.raw('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
     const file = path.join(dir, 't0.sqlite');
     const before = fs.statSync(file).size;

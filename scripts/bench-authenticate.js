@@ -139,9 +139,18 @@ function servePrimary(workers) {
   let listening = 0;
   let profiles = [];
   let counts = [];
+  let cpus = [];
   for (const worker of all) {
     worker.on('message', (m) => {
       if (m && m.port && ++listening === workers) process.send(m);
+      // The cluster's CPU: the workers' (each process whole, and their main threads) and the primary's own.
+      if (m && m.cpu && cpus.push(m.cpu) === workers) {
+        const sum = (key) => cpus.reduce((a, c) => a + (c[key] ?? NaN), 0);
+        const primary = serverCpu();
+        // (Every worker sees the same database processes: the bench database's connections.)
+        process.send({ cpu: { all: sum('all') + primary.all, main: sum('main'), database: cpus[0].database } });
+        cpus = [];
+      }
       if (m && m.statements !== undefined && counts.push(m) === workers) {
         const sum = (key) => counts.reduce((a, c) => a + c[key], 0);
         process.send({ statements: sum('statements'), preparations: sum('preparations') });
@@ -943,7 +952,6 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
   // With --processes: a route that writes nothing, to tell the processes' own scaling from the database's.
   const health = args.processes > 1 ? { method: 'GET', path: '/healthz', headers } : undefined;
   const cpuOfServer = async () => {
-    if (processes > 1) return undefined;
     child.send('cpu');
     return (await message((m) => m && m.cpu)).cpu;
   };
@@ -1096,7 +1104,7 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(r.p50)} ms   p99 ${ms(r.p99)} ms   mean ${ms(r.mean)} ms` +
     (r.cpuMs !== undefined
-      ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread ${r.mainCpuMs?.toFixed(3) ?? '?'})`
+      ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread${processes > 1 ? 's' : ''} ${r.mainCpuMs?.toFixed(3) ?? '?'})`
       : '') +
     (r.databaseCpuMs !== undefined ? `   database CPU ${r.databaseCpuMs.toFixed(3)} ms/req` : '') +
     (r.total !== undefined

@@ -11,7 +11,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { systemRandom } from '../src/clock';
 import { databaseLocation, DEFAULT_API_KEY_CACHE_TTL_MS, loadConfig } from '../src/config';
-import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limit';
+import { LEASE_SHARE, RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limit';
 import { makeSecretBox } from '../src/security/secrets';
 import { makeServices, type Services } from '../src/composition';
 import { migrationSource } from '../src/storage/migrations';
@@ -233,6 +233,40 @@ describe('two server processes on one database', () => {
 
     for (const s of servers) s.child.kill('SIGTERM');
     expect(await Promise.all(servers.map((s) => s.exited))).toEqual([0, 0]);
+  }, 90_000);
+});
+
+describe('a busy key on two server processes', () => {
+  let testDb: TestDb;
+  afterAll(() => testDb?.destroy());
+
+  test('when 300 requests of one key come at once to both (limit 200), then at most 200 are served, whichever process counted them in leases, and at most two leases short of it', async () => {
+    testDb = await makeTestDb();
+    const project = await servicesOn(testDb).projects.create({ name: 'Busy key' });
+    const env = {
+      ...databaseEnv(testDb, dataDir, secretKey),
+      RATE_LIMIT_PER_MINUTE: '200',
+      WEBHOOK_WORKER: 'off',
+      ANALYSIS_ENGINE: 'off',
+    };
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    await roomInWindow();
+    const key = { 'x-api-key': project.api_key };
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 300 },
+        async (_, i) => (await send((i % 2 ? a : b).port, 'GET', `/session/${randomUUID()}`, key)).status,
+      ),
+    );
+    const served = statuses.filter((s) => s === 400).length;
+    expect(statuses.filter((s) => s !== 400 && s !== 429)).toEqual([]);
+    expect(served).toBeLessThanOrEqual(200);
+    expect(served).toBeGreaterThanOrEqual(200 - 2 * Math.floor(200 / LEASE_SHARE));
+    // The counts of the key's window hold every hit the leases took.
+    const [most] = await testDb.db('rate_limits').max<{ n: number | string }[]>({ n: 'hits' });
+    expect(Number(most?.n)).toBeGreaterThanOrEqual(served);
+    for (const s of [a, b]) s.child.kill('SIGTERM');
+    expect(await Promise.all([a, b].map((s) => s.exited))).toEqual([0, 0]);
   }, 90_000);
 });
 

@@ -7,8 +7,9 @@
  *
  * The counts are kept in the database by default, so that every process on it (the workers of
  * one machine, several machines on one PostgreSQL) shares one limit: fixed 60-second windows,
- * one upsert per request and limiter that returns the window's count, past windows dropped
- * once a window by each process. `RATE_LIMIT_STORE=memory` keeps them per process instead
+ * an upsert that returns the window's count (one per request and limiter for a key seen now and
+ * then, one per lease of a busy key: makeSharedCounters), past windows dropped once a window by
+ * each process. `RATE_LIMIT_STORE=memory` keeps them per process instead
  * (express-rate-limit's MemoryStore: no write per request, but N processes allow N times the
  * limits).
  */
@@ -39,41 +40,135 @@ export interface RateLimitDeps {
 }
 
 /**
+ * A lease: hits of one key and window that this process has already counted in the database
+ * (the window's count went from `last - size` to `last`) and hands out one by one, `next` the
+ * next of them. Its ordinals are this process's alone, so whatever the processes do with their
+ * leases no two hits share an ordinal, and a limit allows exactly the hits whose ordinal is
+ * within it.
+ */
+interface Lease {
+  next: number;
+  last: number;
+  size: number;
+  /** When it was taken (ms): how fast the key's hits came, for the size of the next. */
+  takenAt: number;
+}
+
+/** The traffic one lease is meant to cover: what this process saw of the key in this long. */
+export const LEASE_SPAN_MS = 100;
+/** The most hits one lease takes. */
+export const MAX_LEASE = 1000;
+/** A lease takes at most this fraction of what is left of the limit (1 / LEASE_SHARE). */
+export const LEASE_SHARE = 16;
+
+/**
+ * How many hits the next lease of a key takes: one, unless the key's last lease went fast
+ * (then as many as this process saw of it in LEASE_SPAN_MS at that pace), and never more than
+ * 1/LEASE_SHARE of what the window's count left of the limit (`limit` undefined: one, always).
+ * A key near its limit, a small limit, or a key seen now and then is counted one hit at a time,
+ * as if there were no leases.
+ */
+export function leaseSize(previous: Lease | undefined, now: number, limit: number | undefined): number {
+  if (previous === undefined || limit === undefined) return 1;
+  const wanted = Math.ceil((previous.size * LEASE_SPAN_MS) / Math.max(1, now - previous.takenAt));
+  const room = Math.floor((limit - previous.last) / LEASE_SHARE);
+  return Math.max(1, Math.min(wanted, room, MAX_LEASE));
+}
+
+/**
  * The database's counters, shared by the limiters of one app. At the first hit of each window
  * the windows before the previous one are deleted (the previous one stays for processes whose
  * clocks lag); that delete is not awaited by the request.
+ *
+ * A busy key is counted in leases (`Lease`, `leaseSize`): one upsert counts the next several
+ * hits, and this process hands them out without writing, so a project's key hit a thousand
+ * times a second by each of N processes costs a few writes a second, not a thousand (on
+ * PostgreSQL each write also waits for the row's lock behind every other). Each hit still gets
+ * its own ordinal in the window's shared count, so a limit is never exceeded; what a lease
+ * took and this process did not use before the window ended counted against the key, so a busy
+ * key can meet its limit early by at most N leases (each under 1/16 of what was left), never
+ * late. Once this process knows a key is past its limit, its further hits in the window are
+ * counted here only: refused requests write nothing.
  */
 function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
   let cleanedFor = -1;
+  let leases = new Map<string, Lease | Promise<Lease>>();
   const current = () => windowAt(clock.now().getTime());
-  return {
-    async hit(bucket: string) {
-      const window = current();
+  /** The window's count after one more hit of `bucket`: from a lease, or a new one taken. */
+  async function hit(bucket: string, limit: number | undefined): Promise<{ totalHits: number; resetTime: Date }> {
+    for (;;) {
+      const now = clock.now().getTime();
+      const window = windowAt(now);
       if (window.start !== cleanedFor) {
         cleanedFor = window.start;
+        leases = new Map();
         counters
           .deleteBefore(window.start - RATE_LIMIT_WINDOW_MS)
           .catch((err: Error) => logger.warn({ err: err.message }, 'past rate-limit windows could not be deleted'));
       }
-      return { totalHits: await counters.hit(bucket, window.start), resetTime: new Date(window.end) };
-    },
+      const resetTime = new Date(window.end);
+      const held = leases.get(bucket);
+      if (held instanceof Promise) {
+        // Another request of this process is taking the key's next lease: take from that one.
+        await held.catch(() => undefined);
+        continue;
+      }
+      if (held && held.next <= held.last) return { totalHits: held.next++, resetTime };
+      if (held && limit !== undefined && held.last >= limit) {
+        held.next = ++held.last + 1;
+        return { totalHits: held.last, resetTime };
+      }
+      const size = leaseSize(held, now, limit);
+      const map = leases;
+      const taking = counters
+        .hit(bucket, window.start, size)
+        .then((last): Lease => ({ next: last - size + 1, last, size, takenAt: now }));
+      map.set(bucket, taking);
+      let lease: Lease;
+      try {
+        lease = await taking;
+      } catch (err) {
+        if (map.get(bucket) === taking) map.delete(bucket);
+        throw err;
+      }
+      if (map.get(bucket) === taking) map.set(bucket, lease);
+      // This request takes the lease's first hit; other requests of this process the rest.
+      return { totalHits: lease.next++, resetTime };
+    }
+  }
+  return {
+    hit,
     async get(bucket: string) {
       const window = current();
       return { totalHits: await counters.hits(bucket, window.start), resetTime: new Date(window.end) };
     },
-    unhit: (bucket: string) => counters.unhit(bucket, current().start),
-    reset: (bucket: string) => counters.reset(bucket, current().start),
+    unhit(bucket: string) {
+      leases.delete(bucket);
+      return counters.unhit(bucket, current().start);
+    },
+    reset(bucket: string) {
+      leases.delete(bucket);
+      return counters.reset(bucket, current().start);
+    },
   };
 }
 
-/** An express-rate-limit Store on the shared counters; `name` keeps the limiters' buckets apart. */
+/**
+ * An express-rate-limit Store on the shared counters; `name` keeps the limiters' buckets apart.
+ * The limiter tells the store its limit (`init`), which sizes the leases; a store used without
+ * one (the console's sign-ins, the failed authentications) counts each hit with its own write.
+ */
 function databaseStore(shared: ReturnType<typeof makeSharedCounters>, name: string): Store {
   // A fixed-size bucket whatever the key (a project id header can be long), and no client address in the clear.
   const bucket = (key: string) => createHash('sha256').update(`${name}\n${key}`, 'utf8').digest('hex');
+  let limit: number | undefined;
   return {
     localKeys: false,
     prefix: `${name}:`,
-    increment: (key) => shared.hit(bucket(key)),
+    init(options) {
+      limit = typeof options.limit === 'number' ? options.limit : undefined;
+    },
+    increment: (key) => shared.hit(bucket(key), limit),
     get: (key) => shared.get(bucket(key)),
     decrement: (key) => shared.unhit(bucket(key)),
     resetKey: (key) => shared.reset(bucket(key)),

@@ -1,14 +1,16 @@
 /**
  * The rate limits' database store through the real app and database: fixed 60-second windows
- * by the injected clock, one statement per limiter and request, past windows dropped, failed
- * authentications per address, and what RATE_LIMIT_STORE=memory and a failing store do. (Two
- * server processes sharing the limits: test/processes.test.ts.)
+ * by the injected clock, one statement per limiter and request for a key seen now and then,
+ * leases for a busy one, past windows dropped, failed authentications per address, and what
+ * RATE_LIMIT_STORE=memory and a failing store do. (Two server processes sharing the limits:
+ * test/processes.test.ts.)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { makeServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
+import { LEASE_SHARE, LEASE_SPAN_MS, leaseSize, MAX_LEASE } from '../../src/http/rate-limit';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
 
@@ -82,6 +84,106 @@ describe('the API limit on the database', () => {
       429,
     );
     expect((await get(ctx)).status).toBe(429);
+  });
+});
+
+describe('leases: how many hits a busy key counts at once', () => {
+  const lease = (size: number, last: number, takenAt: number) => ({ next: last + 1, last, size, takenAt });
+
+  test('when a key has no lease yet in the window, or its limiter has no number for a limit, then one hit at a time', () => {
+    expect(leaseSize(undefined, 1_000, 100_000)).toBe(1);
+    expect(leaseSize(lease(50, 50, 999), 1_000, undefined)).toBe(1);
+  });
+
+  test(`when its last lease went fast, then as many as came in ${LEASE_SPAN_MS} ms at that pace, at most ${MAX_LEASE} and 1/${LEASE_SHARE} of what is left of the limit`, () => {
+    // 10 hits in 5 ms: 200 in 100 ms.
+    expect(leaseSize(lease(10, 10, 1_000), 1_005, 100_000)).toBe(200);
+    expect(leaseSize(lease(400, 400, 1_000), 1_001, 10_000_000)).toBe(MAX_LEASE);
+    // 3,000 - 2,840 = 160 left: 10.
+    expect(leaseSize(lease(10, 2_840, 1_000), 1_005, 3_000)).toBe(10);
+  });
+
+  test('when its last lease went slowly, when the key is near its limit or past it, or the limit is small, then one hit at a time', () => {
+    expect(leaseSize(lease(1, 1, 1_000), 1_500, 100_000)).toBe(1);
+    expect(leaseSize(lease(10, 2_990, 1_000), 1_001, 3_000)).toBe(1);
+    expect(leaseSize(lease(10, 3_100, 1_000), 1_001, 3_000)).toBe(1);
+    expect(leaseSize(lease(1, 1, 1_000), 1_000, 20)).toBe(1);
+  });
+});
+
+describe('a busy key on the database', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext({ rateLimitPerMinute: 64 });
+  });
+  afterAll(() => ctx.close());
+
+  const windowCount = async (at: string) =>
+    Number(
+      (
+        await ctx.testDb
+          .db('rate_limits')
+          .where({ window_start: Date.parse(at) })
+          .sum<{ n: number | string }[]>({ n: 'hits' })
+      )[0]?.n ?? 0,
+    );
+
+  test('when 100 requests of one key come at once through two apps on one database (limit 64), then at most 64 are served and at most two leases short of it, in fewer writes than requests; past the limit a refused request writes nothing', async () => {
+    ctx.clock.set('2026-11-20T20:00:05.000Z');
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
+    const apps = [ctx.app, other];
+    let statuses: number[] = [];
+    const writes = await rateLimitStatements(ctx, async () => {
+      statuses = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const res = await request(apps[i % 2]!)
+            .get(`/session/${randomUUID()}`)
+            .set('x-api-key', ctx.project.api_key);
+          return res.status;
+        }),
+      );
+    });
+    const served = statuses.filter((s) => s === 400).length;
+    expect(statuses.filter((s) => s !== 400 && s !== 429)).toEqual([]);
+    // Never more than the limit; short of it by at most what each app's last lease held (1/16 of 64 each).
+    expect(served).toBeLessThanOrEqual(64);
+    expect(served).toBeGreaterThanOrEqual(64 - 2 * (64 / LEASE_SHARE));
+    expect(writes.length).toBeLessThan(100);
+    // The window's count holds every hit a lease took: each request served, and no more than were made.
+    const counted = await windowCount('2026-11-20T20:00:00.000Z');
+    expect(counted).toBeGreaterThanOrEqual(served);
+    expect(counted).toBeLessThanOrEqual(100);
+    // Both apps now know the key is past its limit: another refused request writes nothing.
+    for (const app of apps) {
+      const refused = await rateLimitStatements(ctx, async () =>
+        expect((await request(app).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
+          429,
+        ),
+      );
+      expect(refused).toEqual([]);
+    }
+    // The next window starts again at one hit.
+    ctx.clock.set('2026-11-20T20:01:00.000Z');
+    expect((await get(ctx)).status).toBe(400);
+    expect(await windowCount('2026-11-20T20:01:00.000Z')).toBe(1);
+  });
+
+  test('when one app serves a key 60 times in a row (limit 100,000), then it writes the count twice, not 60 times, and the count covers every request', async () => {
+    const busy = await makeTestContext({ rateLimitPerMinute: 100_000 });
+    try {
+      busy.clock.set('2026-11-20T21:00:00.000Z');
+      const writes = await statementsDuring(busy.testDb.db, async () => {
+        for (let i = 0; i < 60; i++) expect((await get(busy)).status).toBe(400);
+      });
+      const upserts = writes.filter((s) => /^insert into .?rate_limits/i.test(s.sql));
+      // The first hit alone; then, the hits coming fast (the injected clock stands still), a lease
+      // of what LEASE_SPAN_MS would bring at that pace, which covers the rest.
+      expect(upserts.map((s) => s.bindings.at(-1))).toEqual([1, LEASE_SPAN_MS]);
+      const [sum] = await busy.testDb.db('rate_limits').sum<{ n: number | string }[]>({ n: 'hits' });
+      expect(Number(sum?.n)).toBeGreaterThanOrEqual(60);
+    } finally {
+      await busy.close();
+    }
   });
 });
 

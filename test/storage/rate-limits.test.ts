@@ -24,6 +24,15 @@ describe('rate-limit counters', () => {
     expect(await counters.hits('never', W)).toBe(0);
   });
 
+  test('when several hits are counted at once (a lease), then the count moves by all of them, on a new key as on a known one; fewer than one is refused', async () => {
+    expect(await counters.hit('lease', W, 5)).toBe(5);
+    expect(await counters.hit('lease', W)).toBe(6);
+    expect(await counters.hit('lease', W, 100)).toBe(106);
+    await expect(counters.hit('lease', W, 0)).rejects.toThrow(RangeError);
+    await expect(counters.hit('lease', W, 1.5)).rejects.toThrow(RangeError);
+    expect(await counters.hits('lease', W)).toBe(106);
+  });
+
   test('when hits are taken back, then the count goes down but never below 0; a reset forgets the key in that window', async () => {
     await counters.hit('c', W);
     await counters.unhit('c', W);

@@ -1,15 +1,16 @@
 /**
  * The rate limits' counters (table rate_limits): hits per key and fixed window. Each method is
- * one statement; `hit` is the one on the hot path (an upsert that returns the new count).
+ * one statement; `hit` is the one on the hot path (an upsert that returns the new count), and
+ * counts one hit or several at once (a lease: src/http/rate-limit.ts).
  */
 import type { Knex } from 'knex';
 import { runStatement, statementsOn, type Statement } from '../statements';
 
 export function makeRateLimitRepository(db: Knex) {
   return {
-    /** Counts one hit of `key` in the window starting at `windowStart`; returns the window's hits so far. */
-    async hit(key: string, windowStart: number, trx: Knex = db): Promise<number> {
-      return hitOf(await runStatement(trx, hitStatement(key, windowStart)));
+    /** Counts `count` hits of `key` in the window starting at `windowStart`; returns the window's hits so far. */
+    async hit(key: string, windowStart: number, count = 1, trx: Knex = db): Promise<number> {
+      return hitOf(await runStatement(trx, hitStatement(key, windowStart, count)));
     },
 
     /** The window's hits of `key` (0 when none). */
@@ -36,12 +37,14 @@ export function makeRateLimitRepository(db: Knex) {
 
 export type RateLimitRepository = ReturnType<typeof makeRateLimitRepository>;
 
-/** The upsert that counts one hit and returns the window's hits so far. */
-function hitStatement(key: string, windowStart: number): Statement {
+/** The upsert that counts `count` hits and returns the window's hits so far. */
+function hitStatement(key: string, windowStart: number, count: number): Statement {
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new RangeError(`a rate-limit hit counts at least 1, not ${count}`);
   return {
-    sql: `INSERT INTO rate_limits (window_start, key, hits) VALUES (?, ?, 1)
-          ON CONFLICT (window_start, key) DO UPDATE SET hits = rate_limits.hits + 1 RETURNING hits`,
-    bindings: [windowStart, key],
+    sql: `INSERT INTO rate_limits (window_start, key, hits) VALUES (?, ?, ?)
+          ON CONFLICT (window_start, key) DO UPDATE SET hits = rate_limits.hits + excluded.hits RETURNING hits`,
+    bindings: [windowStart, key, count],
   };
 }
 
@@ -56,9 +59,9 @@ export function makeRateLimits(db: Knex): RateLimitRepository {
   const run = statementsOn(db);
   return {
     ...makeRateLimitRepository(db),
-    async hit(key: string, windowStart: number, trx?: Knex): Promise<number> {
-      if (trx) return hitOf(await runStatement(trx, hitStatement(key, windowStart)));
-      const s = hitStatement(key, windowStart);
+    async hit(key: string, windowStart: number, count = 1, trx?: Knex): Promise<number> {
+      if (trx) return hitOf(await runStatement(trx, hitStatement(key, windowStart, count)));
+      const s = hitStatement(key, windowStart, count);
       return hitOf(await run.rows(s.sql, s.bindings));
     },
   };

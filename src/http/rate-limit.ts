@@ -60,6 +60,13 @@ export const LEASE_SPAN_MS = 100;
 export const MAX_LEASE = 1000;
 /** A lease takes at most this fraction of what is left of the limit (1 / LEASE_SHARE). */
 export const LEASE_SHARE = 16;
+/**
+ * The most keys a process keeps leases of in a window (about 250 bytes each). The keys are the
+ * clients' (an address, a project id header), so without a bound a crowd of addresses would
+ * grow the map for the rest of the minute; past it, a key not yet held is counted one write a
+ * hit, as if there were no leases.
+ */
+export const MAX_LEASED_KEYS = 10_000;
 
 /**
  * How many hits the next lease of a key takes: one, unless the key's last lease went fast
@@ -90,7 +97,7 @@ export function leaseSize(previous: Lease | undefined, now: number, limit: numbe
  * late. Once this process knows a key is past its limit, its further hits in the window are
  * counted here only: refused requests write nothing.
  */
-function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
+export function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
   let cleanedFor = -1;
   let leases = new Map<string, Lease | Promise<Lease>>();
   const current = () => windowAt(clock.now().getTime());
@@ -118,6 +125,9 @@ function makeSharedCounters({ counters, clock, logger }: RateLimitDeps) {
         held.next = ++held.last + 1;
         return { totalHits: held.last, resetTime };
       }
+      // Without a limit a lease is one hit and tells nothing: nothing to keep. Nor past the bound.
+      if (held === undefined && (limit === undefined || leases.size >= MAX_LEASED_KEYS))
+        return { totalHits: await counters.hit(bucket, window.start), resetTime };
       const size = leaseSize(held, now, limit);
       const map = leases;
       const taking = counters

@@ -10,7 +10,17 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { makeServices } from '../../src/composition';
 import { loadConfig } from '../../src/config';
-import { LEASE_SHARE, LEASE_SPAN_MS, leaseSize, MAX_LEASE } from '../../src/http/rate-limit';
+import { fixedClock } from '../../src/clock';
+import {
+  LEASE_SHARE,
+  LEASE_SPAN_MS,
+  leaseSize,
+  MAX_LEASE,
+  MAX_LEASED_KEYS,
+  makeSharedCounters,
+} from '../../src/http/rate-limit';
+import { makeLogger } from '../../src/logger';
+import type { RateLimitRepository } from '../../src/storage/repositories/rate-limits';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
 
@@ -108,6 +118,51 @@ describe('leases: how many hits a busy key counts at once', () => {
     expect(leaseSize(lease(10, 2_990, 1_000), 1_001, 3_000)).toBe(1);
     expect(leaseSize(lease(10, 3_100, 1_000), 1_001, 3_000)).toBe(1);
     expect(leaseSize(lease(1, 1, 1_000), 1_000, 20)).toBe(1);
+  });
+});
+
+describe('the leases a process keeps (counters in memory)', () => {
+  /** Counters that count in a map and record each write: key and hits. */
+  function countersInMemory() {
+    const counts = new Map<string, number>();
+    const writes: [string, number][] = [];
+    const counters = {
+      async hit(key: string, _window: number, count = 1) {
+        writes.push([key, count]);
+        counts.set(key, (counts.get(key) ?? 0) + count);
+        return counts.get(key)!;
+      },
+      deleteBefore: async () => 0,
+    } as unknown as RateLimitRepository;
+    return { counters, writes };
+  }
+
+  test(`when ${MAX_LEASED_KEYS.toLocaleString('en')} keys already hold leases in the window, then a new key is counted one write a hit while the keys held keep theirs; a store without a limit keeps none`, async () => {
+    const { counters, writes } = countersInMemory();
+    const clock = fixedClock('2026-11-20T22:00:00.000Z');
+    const shared = makeSharedCounters({ counters, clock, logger: makeLogger('silent'), store: 'database' });
+    const limit = 1_000_000;
+    for (let i = 0; i < MAX_LEASED_KEYS; i++) await shared.hit(`crowd-${i}`, limit);
+    // A key held before the bound was reached: its second lease covers the next hits.
+    await shared.hit('crowd-0', limit);
+    writes.length = 0;
+    for (let i = 0; i < 5; i++) await shared.hit('crowd-0', limit);
+    expect(writes).toEqual([]);
+    // A key that came after: each hit its own write, and still counted in order.
+    const late = [];
+    for (let i = 0; i < 5; i++) late.push((await shared.hit('late', limit)).totalHits);
+    expect(late).toEqual([1, 2, 3, 4, 5]);
+    expect(writes).toEqual(Array(5).fill(['late', 1]));
+    // Without a limit, never a lease: one write a hit, whatever the pace.
+    writes.length = 0;
+    for (let i = 0; i < 3; i++) await shared.hit('no-limit', undefined);
+    expect(writes).toEqual(Array(3).fill(['no-limit', 1]));
+    // The next window starts with no key held.
+    clock.advance(60_000);
+    await shared.hit('late', limit);
+    writes.length = 0;
+    await shared.hit('late', limit);
+    expect(writes).toEqual([['late', LEASE_SPAN_MS]]);
   });
 });
 

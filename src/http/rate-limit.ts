@@ -89,7 +89,7 @@ export function leaseSize(previous: Lease | undefined, now: number, limit: numbe
  *
  * A busy key is counted in leases (`Lease`, `leaseSize`): one upsert counts the next several
  * hits, and this process hands them out without writing, so a project's key hit a thousand
- * times a second by each of N processes costs a few writes a second, not a thousand (on
+ * times a second by each of N processes costs each about ten writes a second, not a thousand (on
  * PostgreSQL each write also waits for the row's lock behind every other). Each hit still gets
  * its own ordinal in the window's shared count, so a limit is never exceeded; what a lease
  * took and this process did not use before the window ended counted against the key, so a busy

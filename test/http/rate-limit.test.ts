@@ -137,7 +137,7 @@ describe('the leases a process keeps (counters in memory)', () => {
     return { counters, writes };
   }
 
-  test(`when ${MAX_LEASED_KEYS.toLocaleString('en')} keys already hold leases in the window, then a new key is counted one write a hit while the keys held keep theirs; a store without a limit keeps none`, async () => {
+  test(`when ${MAX_LEASED_KEYS.toLocaleString('en')} keys already hold leases in the window, then a new key is counted one write a hit while the keys held keep theirs`, async () => {
     const { counters, writes } = countersInMemory();
     const clock = fixedClock('2026-11-20T22:00:00.000Z');
     const shared = makeSharedCounters({ counters, clock, logger: makeLogger('silent'), store: 'database' });
@@ -153,16 +153,29 @@ describe('the leases a process keeps (counters in memory)', () => {
     for (let i = 0; i < 5; i++) late.push((await shared.hit('late', limit)).totalHits);
     expect(late).toEqual([1, 2, 3, 4, 5]);
     expect(writes).toEqual(Array(5).fill(['late', 1]));
-    // Without a limit, never a lease: one write a hit, whatever the pace.
-    writes.length = 0;
-    for (let i = 0; i < 3; i++) await shared.hit('no-limit', undefined);
-    expect(writes).toEqual(Array(3).fill(['no-limit', 1]));
     // The next window starts with no key held.
     clock.advance(60_000);
     await shared.hit('late', limit);
     writes.length = 0;
     await shared.hit('late', limit);
     expect(writes).toEqual([['late', LEASE_SPAN_MS]]);
+  });
+  test(`when a store without a limit has counted ${MAX_LEASED_KEYS.toLocaleString('en')} keys, then it kept none of them: one write a hit each, and a limited key still takes leases`, async () => {
+    const { counters, writes } = countersInMemory();
+    const clock = fixedClock('2026-11-20T23:00:00.000Z');
+    const shared = makeSharedCounters({ counters, clock, logger: makeLogger('silent'), store: 'database' });
+    for (let i = 0; i < MAX_LEASED_KEYS; i++) await shared.hit(`failure-${i}`, undefined);
+    writes.length = 0;
+    for (let i = 0; i < 3; i++) await shared.hit('failure-0', undefined);
+    expect(writes).toEqual(Array(3).fill(['failure-0', 1]));
+    // Were those keys kept, the bound would be reached and this key counted a write a hit.
+    writes.length = 0;
+    await shared.hit('busy', 1_000_000);
+    await shared.hit('busy', 1_000_000);
+    expect(writes).toEqual([
+      ['busy', 1],
+      ['busy', LEASE_SPAN_MS],
+    ]);
   });
 });
 

@@ -234,6 +234,8 @@ async function serve() {
     IP_LISTS_DIR: path.join(process.env.BENCH_DATA_DIR, 'ip-lists'),
     TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    // As WEB_CONCURRENCY=N starts the workers (with its defaults: no SQLite memory map above 1).
+    WEB_CONCURRENCY: String(processes),
     // Settings an operator would tune, passed through when set.
     ...Object.fromEntries(
       [

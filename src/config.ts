@@ -443,6 +443,19 @@ export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 /** How often the overview's counts are written (STATS_FLUSH_MS). */
 export const DEFAULT_STATS_FLUSH_MS = 5_000;
 
+/**
+ * SQLITE_MMAP_MB's default: the memory map for one process, none for several. A SQLite
+ * connection that begins a read and finds another connection's commit in the write-ahead log
+ * empties its page cache and drops its whole memory map (pager.c `pagerBeginReadTransaction`),
+ * so with several processes writing the file each maps back and faults in, page by page, what
+ * its next statements read: on 2 cores two processes spent 2.3–2.5 ms of CPU an authenticate
+ * with the map and 1.5–1.8 without it (README, *One machine, all cores*). One process's own
+ * commits leave its map in place.
+ */
+function sqliteMmapDefault(processes: number): number {
+  return processes > 1 ? 0 : DB_DEFAULTS.sqliteMmapMb;
+}
+
 /** A number of processes, or `auto`: one per core this process may use. */
 function webConcurrency(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
@@ -492,6 +505,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = env.DATA_DIR ? path.resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
   const base = publicBaseUrl(env.PUBLIC_BASE_URL);
   const oidc = oidcConfig(env, base);
+  const processes = webConcurrency(env.WEB_CONCURRENCY);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -510,7 +524,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
     statsFlushMs: integer(env, 'STATS_FLUSH_MS', DEFAULT_STATS_FLUSH_MS, 100, 3_600_000),
-    webConcurrency: webConcurrency(env.WEB_CONCURRENCY),
+    webConcurrency: processes,
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
     publicRedirectRateLimitPerIp: integer(env, 'PUBLIC_REDIRECT_RATE_LIMIT_PER_IP', 10, 1, 1_000_000),
@@ -529,7 +543,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     evaluationConcurrency: integer(env, 'EVALUATION_CONCURRENCY', 64, 1, 10_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DB_DEFAULTS.poolSize, 1, 1000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),
-    sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', DB_DEFAULTS.sqliteMmapMb, 0, 1_000_000),
+    sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', sqliteMmapDefault(processes), 0, 1_000_000),
     sqliteCheckpointMs: integer(env, 'SQLITE_CHECKPOINT_MS', DB_DEFAULTS.sqliteCheckpointMs, 0, 60_000),
     sqliteThread: flag(env, 'SQLITE_THREAD', true),
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),

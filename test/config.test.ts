@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   ConfigError,
   databaseLocation,
+  DB_DEFAULTS,
   DEFAULT_API_KEY_CACHE_TTL_MS,
   IP_LIST_SOURCE_DEFAULTS,
   listenUrl,
@@ -25,6 +26,16 @@ test('when WEB_CONCURRENCY is auto or a number, then that many processes; anythi
   expect(loadConfig({ WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(os.availableParallelism());
   expect(loadConfig({ WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
   for (const bad of ['0', '-1', '1.5', 'all']) expect(() => loadConfig({ WEB_CONCURRENCY: bad })).toThrow(ConfigError);
+});
+
+test('when several processes share the SQLite file, then by default none maps it into memory; SQLITE_MMAP_MB set still decides', () => {
+  // A connection that finds another process's commit drops its whole memory map (config.ts sqliteMmapDefault).
+  expect(loadConfig({}).sqliteMmapMb).toBe(DB_DEFAULTS.sqliteMmapMb);
+  expect(DB_DEFAULTS.sqliteMmapMb).toBeGreaterThan(0);
+  expect(loadConfig({ WEB_CONCURRENCY: '1' }).sqliteMmapMb).toBe(DB_DEFAULTS.sqliteMmapMb);
+  expect(loadConfig({ WEB_CONCURRENCY: '2' }).sqliteMmapMb).toBe(0);
+  expect(loadConfig({ WEB_CONCURRENCY: '2', SQLITE_MMAP_MB: '512' }).sqliteMmapMb).toBe(512);
+  expect(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapMb).toBe(0);
 });
 
 test('when RATE_LIMIT_STORE or API_KEY_CACHE_TTL_MS is out of range, then start-up refuses it', () => {

@@ -3906,29 +3906,29 @@ export interface components {
          *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
          *     account of `adal@gmail.com`). Read from the accounts' address index.
          */
-        SearchEmail: components["schemas"]["Text"];
+        SearchEmail: string;
         /**
          * @description Only the accounts whose email address is at this domain (case-insensitive); for sessions,
          *     those authenticated with such an account.
          */
-        SearchEmailDomain: components["schemas"]["Text"];
+        SearchEmailDomain: string;
         /** @description Only the sessions authenticated with this account. */
-        SearchAccountId: components["schemas"]["Text"];
+        SearchAccountId: string;
         /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
-        SearchDeviceId: components["schemas"]["Text"];
+        SearchDeviceId: string;
         /**
          * @description Only the accounts that used a browser with this hardware and rendering fingerprint (the
          *     `device` match of linked accounts). Counted as linking counts it: at most the first
          *     1,502 accounts of a fingerprint are found.
          */
-        SearchFingerprint: components["schemas"]["Text"];
+        SearchFingerprint: string;
         /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */
-        SearchIpAddress: components["schemas"]["Text"];
+        SearchIpAddress: string;
         /**
          * @description Only the sessions from this address block: an IPv4 `/24` or an IPv6 `/64` in CIDR
          *     notation (`81.2.69.0/24`, `2001:db8:1:2::/64`); for accounts, those with a session from it.
          */
-        SearchNetwork: components["schemas"]["Text"];
+        SearchNetwork: string;
         /** @description At most this many items in the page. */
         SearchLimit: number;
         /** @description The `next_cursor` of the previous page (opaque). */
@@ -5029,7 +5029,7 @@ export interface operations {
                 /** @description How many account ids to return. */
                 limit?: number;
                 /** @description Return account ids after this one. */
-                after?: components["schemas"]["Text"];
+                after?: string;
             };
             header?: never;
             path: {
@@ -5630,7 +5630,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Passed on to the provider (OpenID Connect's `login_hint`), e.g. the email the operator typed. */
-                login_hint?: components["schemas"]["Text"];
+                login_hint?: string;
             };
             header?: never;
             path?: never;

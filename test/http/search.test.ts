@@ -207,6 +207,19 @@ describe('listAccounts', () => {
     expect(await ids({})).toEqual(expected(() => true));
   });
 
+  test('when a filter reads as JSON, then it is searched as the text it is, not as the JSON value', async () => {
+    // (A $ref in a query parameter's schema made the validator parse `"device-3"` into device-3.)
+    expect(await ids({ device_id: 'device-3' })).not.toEqual([]);
+    expect(await ids({ device_id: '"device-3"' })).toEqual([]);
+    const sessionsOf = async (device_id: string) => {
+      const res = await get('/sessions', { device_id });
+      expect(res.status).toBe(200);
+      return (res.body as SessionPage).sessions;
+    };
+    expect(await sessionsOf('device-3')).not.toEqual([]);
+    expect(await sessionsOf('"device-3"')).toEqual([]);
+  });
+
   test.each([
     ['decision=Fake', { decision: 'Fake' }, (a: ModelAccount) => a.decision === 'Fake'],
     ['decision=Real', { decision: 'Real' }, (a: ModelAccount) => a.decision === 'Real'],

@@ -448,9 +448,9 @@ export const DEFAULT_STATS_FLUSH_MS = 5_000;
  * connection that begins a read and finds another connection's commit in the write-ahead log
  * empties its page cache and drops its whole memory map (pager.c `pagerBeginReadTransaction`),
  * so with several processes writing the file each maps back and faults in, page by page, what
- * its next statements read: on 2 cores two processes spent 2.3–2.5 ms of CPU an authenticate
- * with the map and 1.5–1.8 without it (README, *One machine, all cores*). One process's own
- * commits leave its map in place.
+ * its next statements read: on 2 cores two processes spent a median 2.37 ms of CPU an
+ * authenticate with the map and 1.99 without it (README, *One machine, all cores*). One
+ * process's own commits leave its map in place.
  */
 function sqliteMmapDefault(processes: number): number {
   return processes > 1 ? 0 : DB_DEFAULTS.sqliteMmapMb;

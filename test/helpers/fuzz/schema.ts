@@ -84,7 +84,8 @@ export interface Operation extends OperationRef {
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-function at(spec: Spec, pointer: string): Json {
+/** The node at a JSON pointer of the bundled spec (`/components/schemas/Text`). */
+export function at(spec: Spec, pointer: string): Json {
   return pointer
     .split('/')
     .slice(1)

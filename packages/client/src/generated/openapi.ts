@@ -2117,7 +2117,7 @@ export interface components {
             device_network_mismatch: components["schemas"]["Score"];
             location_spoofing: components["schemas"]["Score"];
         };
-        /** @description Counts over the day and the week before the account's `last_seen`. */
+        /** @description Counts over the day and the week before the account's `last_seen`, taken from the account's newest 200 sessions: an account with more than 200 sessions in the week is counted on its newest 200. */
         WindowCounts: {
             "1_day": number;
             "7_day": number;

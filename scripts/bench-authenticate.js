@@ -246,6 +246,7 @@ async function serve() {
         'SQLITE_CHECKPOINT_MS',
         'SQLITE_THREAD',
         'DATABASE_POOL_SIZE',
+        'DATABASE_HOT_CONNECTIONS',
       ]
         .filter((k) => process.env[k])
         .map((k) => [k, process.env[k]]),

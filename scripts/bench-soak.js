@@ -7,7 +7,7 @@
 // in a child process of its own, on a fresh SQLite file in a temporary folder, or on a new
 // database of the PostgreSQL server named by DATABASE_URL (dropped afterwards). Settings of
 // the operator's environment that size memory (SQLITE_CACHE_MB, SQLITE_MMAP_MB,
-// DATABASE_POOL_SIZE, EVALUATION_CONCURRENCY, API_KEY_CACHE_TTL_MS, RATE_LIMIT_STORE, and
+// DATABASE_POOL_SIZE, DATABASE_HOT_CONNECTIONS, EVALUATION_CONCURRENCY, API_KEY_CACHE_TTL_MS, RATE_LIMIT_STORE, and
 // NODE_OPTIONS, e.g. --max-old-space-size) are passed on. The rate limits are raised out of
 // the way (they still count); the analysis engine is off unless --analysis (its models add a
 // fixed ~350 MB once loaded).
@@ -322,6 +322,7 @@ async function main() {
     'SQLITE_CACHE_MB',
     'SQLITE_MMAP_MB',
     'DATABASE_POOL_SIZE',
+    'DATABASE_HOT_CONNECTIONS',
     'EVALUATION_CONCURRENCY',
     'API_KEY_CACHE_TTL_MS',
     'RATE_LIMIT_STORE',

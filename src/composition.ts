@@ -306,12 +306,14 @@ export function openDatabase(config: Config, logger: Logger): Db {
     databaseUrl: config.databaseUrl,
     sqliteFile: sqliteFile(config),
     poolSize: config.databasePoolSize,
+    hotConnections: config.databaseHotConnections,
     sqliteCacheMb: config.sqliteCacheMb,
     sqliteMmapMb: config.sqliteMmapMb,
     sqliteCheckpointMs: config.sqliteCheckpointMs,
     sqliteThread: config.sqliteThread,
     onCheckpointError: (message) => logger.error({ err: message }, 'SQLite checkpoint thread failed'),
-    onConnectionError: (message) => logger.warn({ err: message }, 'PostgreSQL connection failed while idle (dropped)'),
+    onConnectionError: (message) =>
+      logger.warn({ err: message }, 'PostgreSQL connection of the hot path failed (dropped)'),
   });
 }
 

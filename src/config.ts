@@ -113,6 +113,8 @@ export interface Config {
   evaluationConcurrency: number;
   /** PostgreSQL connections per process. */
   databasePoolSize: number;
+  /** PostgreSQL: the hot path's connections per process, each shared by every request and pipelined. */
+  databaseHotConnections: number;
   /** SQLite page cache and memory map, in MB. */
   sqliteCacheMb: number;
   sqliteMmapMb: number;
@@ -429,8 +431,20 @@ export function listenUrl(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-/** The database's defaults (DATABASE_POOL_SIZE, SQLITE_CACHE_MB, SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not given. */
-export const DB_DEFAULTS = { poolSize: 10, sqliteCacheMb: 256, sqliteMmapMb: 1024, sqliteCheckpointMs: 200 } as const;
+/**
+ * The database's defaults (DATABASE_POOL_SIZE, DATABASE_HOT_CONNECTIONS, SQLITE_CACHE_MB,
+ * SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not
+ * given. The hot path's connections are each shared by every request (storage/pg-pipeline.ts):
+ * two kept an authenticate's statements queued at the database, where more spread them back
+ * over idle server processes (docs/pipeline.md, *PostgreSQL's connections, shared and pipelined*).
+ */
+export const DB_DEFAULTS = {
+  poolSize: 10,
+  hotConnections: 2,
+  sqliteCacheMb: 256,
+  sqliteMmapMb: 1024,
+  sqliteCheckpointMs: 200,
+} as const;
 
 /** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
 /**
@@ -542,6 +556,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: env.BODY_LIMIT || '1mb',
     evaluationConcurrency: integer(env, 'EVALUATION_CONCURRENCY', 64, 1, 10_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DB_DEFAULTS.poolSize, 1, 1000),
+    databaseHotConnections: integer(env, 'DATABASE_HOT_CONNECTIONS', DB_DEFAULTS.hotConnections, 1, 1000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),
     sqliteMmapMb: integer(env, 'SQLITE_MMAP_MB', sqliteMmapDefault(processes), 0, 1_000_000),
     sqliteCheckpointMs: integer(env, 'SQLITE_CHECKPOINT_MS', DB_DEFAULTS.sqliteCheckpointMs, 0, 60_000),

@@ -38,6 +38,13 @@ test('when several processes share the SQLite file, then by default none maps it
   expect(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapMb).toBe(0);
 });
 
+test('when DATABASE_HOT_CONNECTIONS is unset, then the hot path has two connections apart from the pool; out of range is refused', () => {
+  expect(loadConfig({})).toMatchObject({ databaseHotConnections: 2, databasePoolSize: 10 });
+  expect(loadConfig({ DATABASE_HOT_CONNECTIONS: '6' }).databaseHotConnections).toBe(6);
+  for (const bad of ['0', '-1', '1.5', 'many'])
+    expect(() => loadConfig({ DATABASE_HOT_CONNECTIONS: bad })).toThrow(ConfigError);
+});
+
 test('when RATE_LIMIT_STORE or API_KEY_CACHE_TTL_MS is out of range, then start-up refuses it', () => {
   expect(loadConfig({ RATE_LIMIT_STORE: 'memory', API_KEY_CACHE_TTL_MS: '0' })).toMatchObject({
     rateLimitStore: 'memory',

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { DB_DEFAULTS } from '../config';
 import { CHECKPOINT_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { migrationSource } from './migrations';
+import { makePgPipeline, type PgPipeline } from './pg-pipeline';
 import { startSqliteThread, type SqliteThread } from './sqlite-thread';
 
 export type Db = Knex;
@@ -30,8 +31,10 @@ export interface DbOptions {
   databaseUrl?: string;
   /** Where the SQLite file lives when there is no URL. */
   sqliteFile?: string;
-  /** PostgreSQL connections per pool (a process has two: the hot path's and knex's). */
+  /** PostgreSQL connections of knex's pool (every statement but the hot path's). */
   poolSize?: number;
+  /** PostgreSQL connections of the hot path (pg-pipeline.ts), each shared by every request. */
+  hotConnections?: number;
   /** SQLite page cache and memory map, in MB. */
   sqliteCacheMb?: number;
   sqliteMmapMb?: number;
@@ -39,7 +42,7 @@ export interface DbOptions {
   sqliteCheckpointMs?: number;
   /** Told when the checkpoint thread fails (the request connection's own checkpoints still run). */
   onCheckpointError?: (message: string) => void;
-  /** PostgreSQL: told when an idle connection of the hot path's pool fails (the pool drops it; the next request opens another). */
+  /** PostgreSQL: told when a connection of the hot path fails (it is dropped; the next statement opens another). */
   onConnectionError?: (message: string) => void;
   /** SQLite: run the evaluation's statements on a thread of their own (sqlite-thread.ts; default on for a file). */
   sqliteThread?: boolean;
@@ -95,49 +98,42 @@ export function dialectOf(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
 }
 
-/** The hot path's pool of each PostgreSQL database (made on first use). */
-const pgHotPools = new WeakMap<Db, () => pg.Pool>();
+/** The hot path's connections of each PostgreSQL database (made on first use). */
+const pgHotPipelines = new WeakMap<Db, () => PgPipeline>();
 
 /**
- * The pool the hot path's statements run on (statements.ts `pgRows`, `pgTransaction`), when `db`
- * is PostgreSQL: connections of their own whose prepared statements always take the generic plan
- * (`plan_cache_mode = force_generic_plan`). PostgreSQL would otherwise plan a named statement
- * afresh at each of its first five runs on each connection, and the links' and accounts' reads
- * have a text for each number of values they look up: a new process's connections planned them
- * over and over (docs/pipeline.md, +10 % authenticate on the bench). Every one of those
- * statements is a bounded index lookup whatever its values (the query-plan test), so one plan
- * serves all; the rest of the service keeps knex's pool and PostgreSQL's own choice, where a
- * skewed value (an email domain) may want a plan of its own.
+ * The connections the hot path's statements run on (statements.ts `pgRows`, `pgTransaction`),
+ * when `db` is PostgreSQL: a few shared, pipelined connections of their own (pg-pipeline.ts), whose
+ * prepared statements always take the generic plan (`plan_cache_mode = force_generic_plan`).
+ * PostgreSQL would otherwise plan a named statement afresh at each of its first five runs on each
+ * connection, and the links' and accounts' reads have a text for each number of values they look
+ * up: a new process's connections planned them over and over (docs/pipeline.md, +10 % authenticate
+ * on the bench). Every one of those statements is a bounded index lookup whatever its values (the
+ * query-plan test), so one plan serves all; the rest of the service keeps knex's pool and
+ * PostgreSQL's own choice, where a skewed value (an email domain) may want a plan of its own.
  */
-export function pgHotPoolOf(db: Db): pg.Pool | undefined {
-  return pgHotPools.get(db)?.();
+export function pgHotPipelineOf(db: Db): PgPipeline | undefined {
+  return pgHotPipelines.get(db)?.();
 }
 
 export function makeDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const max = options.poolSize ?? DB_DEFAULTS.poolSize;
     const db = knex({ client: 'pg', connection: options.databaseUrl, pool: { min: 0, max } });
-    let hot: pg.Pool | undefined;
-    const connectionString = options.databaseUrl;
-    pgHotPools.set(db, () => {
-      if (hot) return hot;
-      hot = new pg.Pool({
-        connectionString,
-        max,
-        options: '-c plan_cache_mode=force_generic_plan',
-        application_name: 'trustgate hot path',
-        allowExitOnIdle: true,
-      });
-      // A connection that fails while idle (a restart, an administrator's terminate) is dropped by
-      // the pool; unheard, the pool's 'error' would end the process.
-      const onError = options.onConnectionError;
-      hot.on('error', (err) => onError?.(err.message));
-      return hot;
-    });
+    let hot: PgPipeline | undefined;
+    pgHotPipelines.set(
+      db,
+      () =>
+        (hot ??= makePgPipeline({
+          connectionString: options.databaseUrl!,
+          size: options.hotConnections ?? DB_DEFAULTS.hotConnections,
+          onError: options.onConnectionError,
+        })),
+    );
     const client = db.client as { destroy(callback?: unknown): Promise<void> };
     const destroy = client.destroy.bind(client);
     client.destroy = async (callback?: unknown) => {
-      pgHotPools.delete(db);
+      pgHotPipelines.delete(db);
       await hot?.end();
       return destroy(callback);
     };

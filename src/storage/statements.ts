@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg, { escapeLiteral } from 'pg';
-import { onSqliteThread, pgHotPoolOf } from './db';
+import { onSqliteThread, pgHotPipelineOf } from './db';
 
 /** One statement. With `guard`, the statement must return a row, or the whole transaction is abandoned (nothing written). */
 export interface Statement {
@@ -168,18 +168,25 @@ async function onPgConnection<T>(
 ): Promise<T> {
   const texts = statements.map((s) => ({ sql: pgText(s.sql, s.bindings.length), bindings: s.bindings }));
   return announced(db, texts, rowsOf, async () => {
-    const hot = pgHotPoolOf(db);
-    const connection = hot ? await hot.connect() : ((await db.client.acquireConnection()) as PgConnection);
-    let broken: Error | undefined;
+    const hot = pgHotPipelineOf(db);
+    if (hot) {
+      const connection = await hot.acquire();
+      let broken: Error | undefined;
+      try {
+        return await send(connection.client);
+      } catch (err) {
+        // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
+        if (!(err instanceof pg.DatabaseError)) broken = err as Error;
+        throw err;
+      } finally {
+        hot.done(connection, broken);
+      }
+    }
+    const connection = (await db.client.acquireConnection()) as PgConnection;
     try {
       return await send(connection);
-    } catch (err) {
-      // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
-      if (!(err instanceof pg.DatabaseError)) broken = err as Error;
-      throw err;
     } finally {
-      if (hot) (connection as pg.PoolClient).release(broken);
-      else await db.client.releaseConnection(connection);
+      await db.client.releaseConnection(connection);
     }
   });
 }

@@ -71,7 +71,7 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
  * text's PREPARE (storage/statements.ts), made once per connection and text and not per request,
  * is left out unless `preparations` asks for it (then marked `preparation`), as node-postgres's
  * Parse of a read on a new connection is never announced: what a request sends does not depend
- * on which pooled connection it got.
+ * on which connection it got.
  */
 export async function statementsDuring(
   db: Db,

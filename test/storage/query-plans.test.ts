@@ -402,7 +402,7 @@ function pgEqualities(cond: string): string[] {
 
 /**
  * `generic`: the plan PostgreSQL keeps for the statement prepared, whatever its values (the hot
- * path's pool forces it from the first run: src/storage/db.ts pgHotPoolOf), rather than the
+ * path's connections force it from the first run: src/storage/db.ts pgHotPipelineOf), rather than the
  * plan for these values.
  */
 async function explainPostgres(s: Statement, generic = false): Promise<Explained> {
@@ -481,7 +481,7 @@ async function explainAll(): Promise<{ report: string[]; broad: string[]; failur
   for (const st of statements.values()) {
     const explained = [
       { how: '', ...(testDb.dialect === 'postgresql' ? await explainPostgres(st) : await explainSqlite(st)) },
-      // The evaluation's reads run on the hot path's pool, generically planned: that plan too.
+      // The evaluation's reads run on the hot path's connections, generically planned: that plan too.
       ...(testDb.dialect === 'postgresql' && [...st.labels].some((l) => l.startsWith('facts.'))
         ? [{ how: ' (generic plan)', ...(await explainPostgres(st, true)) }]
         : []),

@@ -11,7 +11,7 @@ import {
   statementsOn,
   type Statement,
 } from '../../src/storage/statements';
-import { makeDb, pgHotPoolOf } from '../../src/storage/db';
+import { makeDb, pgHotPipelineOf } from '../../src/storage/db';
 import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
 
 describe('inlineValues', () => {
@@ -171,18 +171,18 @@ describe('the hot path transaction on the real database', () => {
     async () => {
       const run = statementsOn(testDb.db);
       expect(await run.transaction([insert('lost-1', 'a', 1)])).toBe(true);
-      const hot = pgHotPoolOf(testDb.db)!;
+      const hot = pgHotPipelineOf(testDb.db)!;
       // One connection (statements one at a time): the one the next transaction gets.
-      expect(hot.totalCount).toBe(1);
-      const connection = await hot.connect();
+      expect(hot.connections).toHaveLength(1);
+      const connection = await hot.acquire();
       try {
-        const { rows } = await connection.query<{ name: string }>(
+        const { rows } = await connection.client.query<{ name: string }>(
           `SELECT name FROM pg_prepared_statements WHERE name LIKE 'tg\\_w\\_%'`,
         );
         expect(rows.length).toBeGreaterThan(0);
-        for (const { name } of rows) await connection.query(`DEALLOCATE ${name}`);
+        for (const { name } of rows) await connection.client.query(`DEALLOCATE ${name}`);
       } finally {
-        connection.release();
+        hot.done(connection);
       }
       expect(await run.transaction([insert('lost-2', 'b', 2), insert('lost-3', 'c', 3)])).toBe(true);
       expect(await testDb.db('statement_probe').whereIn('id', ['lost-2', 'lost-3']).orderBy('id').pluck('id')).toEqual([
@@ -191,8 +191,7 @@ describe('the hot path transaction on the real database', () => {
       ]);
       // As behind a pooler that hands each transaction another server connection: one miss, then
       // written in, in one round trip (counted on the pool's one connection).
-      const client = await hot.connect();
-      client.release();
+      const { client } = hot.connections[0]!;
       const query = client.query;
       let roundTrips = 0;
       (client as unknown as { query: unknown }).query = (...args: unknown[]) => (
@@ -236,23 +235,23 @@ describe('the hot path transaction on the real database', () => {
       // A second process whose server connection already has it (prepared there by the first, say).
       const second = makeDb({ databaseUrl: testDb.url! });
       try {
-        const hot = pgHotPoolOf(second)!;
-        const connection = await hot.connect();
-        await connection.query(preparation!).finally(() => connection.release());
+        const hot = pgHotPipelineOf(second)!;
+        const connection = await hot.acquire();
+        await connection.client.query(preparation!).finally(() => hot.done(connection));
         const seen = await statementsDuring(
           second,
           () => statementsOn(second).transaction([insert('digest-2', 'b', 2)]),
           { preparations: true },
         );
         expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([preparation]);
-        expect(hot.totalCount).toBe(1);
-        const again = await hot.connect();
-        const { rows } = await again
+        expect(hot.connections).toHaveLength(1);
+        const again = await hot.acquire();
+        const { rows } = await again.client
           .query<{ runs: string }>(
             'SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE name = $1',
             [name],
           )
-          .finally(() => again.release());
+          .finally(() => hot.done(again));
         // Executed by its name (a text written in would leave the prepared statement unrun).
         expect(rows.map((r) => Number(r.runs))).toEqual([1]);
       } finally {

@@ -24,7 +24,7 @@ afterEach(async () => {
  * The SQL statements the database is sent while `run` runs. (On PostgreSQL a write text new to
  * its connection is PREPAREd first, once per connection and text, as node-postgres parses a read
  * once per connection: neither is one of the request's statements, and `statementsDuring` leaves
- * them out; test/storage/pg-hot-pool.test.ts finds each made once per connection and text.)
+ * them out; test/storage/pg-pipeline.test.ts finds each made once per connection and text.)
  */
 async function statementsOf(db: Knex, run: () => Promise<unknown>): Promise<string[]> {
   return (await statementsDuring(db, run)).map((q) => q.sql);

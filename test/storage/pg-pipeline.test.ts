@@ -4,6 +4,8 @@
  * plan from their first run (src/storage/db.ts pgHotPipelineOf); the rest of the service keeps
  * knex's pool and PostgreSQL's own choice of plan. Through the real app and database.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import pg, { escapeLiteral } from 'pg';
 import { makeDb, pgHotPipelineOf } from '../../src/storage/db';
 import { makePgPipeline } from '../../src/storage/pg-pipeline';
@@ -13,6 +15,7 @@ import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-f
 import { accountRecord } from '../helpers/accounts';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
+import { compileSources, removeCompiled } from '../helpers/processes';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -263,4 +266,32 @@ onPostgres('the hot path’s connections', () => {
       hot.done(lease);
     }
   });
+});
+
+onPostgres('the hot path’s connections in a process of their own', () => {
+  beforeAll(() => {
+    compileSources();
+  }, 120_000);
+  afterAll(() => removeCompiled());
+
+  it('when a process has run a statement on them and has nothing left to do, then it exits (an idle connection does not keep it alive)', async () => {
+    const dir = path.join(compileSources(), 'src', 'storage');
+    const script = `
+      const { makeDb } = require(${JSON.stringify(path.join(dir, 'db.js'))});
+      const { statementsOn } = require(${JSON.stringify(path.join(dir, 'statements.js'))});
+      const db = makeDb({ databaseUrl: process.env.DATABASE_URL });
+      statementsOn(db).rows('SELECT 1 AS n', []).then((rows) => console.log(JSON.stringify(rows)));
+    `;
+    const child = spawn(process.execPath, ['-e', script], {
+      env: { PATH: process.env.PATH, DATABASE_URL: ctx.testDb.url! },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = await new Promise<number | null | 'hung'>((resolve) => {
+      const timer = setTimeout(() => (child.kill(), resolve('hung')), 15_000);
+      child.once('exit', (code) => (clearTimeout(timer), resolve(code)));
+    });
+    expect({ exited, out: out.trim() }).toEqual({ exited: 0, out: '[{"n":1}]' });
+  }, 30_000);
 });

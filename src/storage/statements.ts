@@ -137,10 +137,10 @@ function pgText(sql: string, count: number): string {
 }
 
 /**
- * PostgreSQL: one statement (autocommit) on one of `db`'s hot-path connections (shared, pipelined: pg-pipeline.ts), as a named prepared
- * statement, straight on node-postgres rather than through knex's query building and
- * bookkeeping (knex was 5–7 % of the request thread's busy time in a profile of the bench's
- * server on PostgreSQL).
+ * PostgreSQL: one statement (autocommit) on one of `db`'s hot-path connections (shared and
+ * pipelined: pg-pipeline.ts), as a named prepared statement, straight on node-postgres rather
+ * than through knex's query building and bookkeeping (knex was 5–7 % of the request thread's
+ * busy time in a profile of the bench's server on PostgreSQL).
  */
 export function pgRows(db: Knex): RunRows {
   return async (sql, bindings) => {
@@ -158,7 +158,8 @@ export function pgRows(db: Knex): RunRows {
 }
 
 /**
- * Runs `send` on one of `db`'s hot-path connections (knex's pool when it has none), with `statements` announced on `db` (`announced`).
+ * Runs `send` on one of `db`'s hot-path connections (knex's pool when it has none), with
+ * `statements` announced on `db` (`announced`).
  */
 async function onPgConnection<T>(
   db: Knex,

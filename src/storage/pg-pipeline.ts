@@ -43,8 +43,8 @@ export interface PgPipeline {
    * statements on it.
    */
   acquire(): Promise<PipelinedConnection>;
-  /** The statement `acquire` was for has its answer; with `broken` (a lost socket, not an error PostgreSQL answered), the connection is dropped. */
-  done(connection: PipelinedConnection, broken?: Error): void;
+  /** The statement `acquire` was for has its answer (a connection that failed is dropped when its client reports it). */
+  done(connection: PipelinedConnection): void;
   /** The open connections (and those opening). */
   readonly connections: readonly PipelinedConnection[];
   readonly ended: boolean;
@@ -107,9 +107,8 @@ export function makePgPipeline(options: PgPipelineOptions): PgPipeline {
       }
       return c;
     },
-    done(c, broken) {
+    done(c) {
       if (--c.inFlight === 0) (c.client as Unreffable).unref();
-      if (broken) drop(c, broken);
     },
     get connections() {
       return open;

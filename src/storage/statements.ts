@@ -171,16 +171,13 @@ async function onPgConnection<T>(
   return announced(db, texts, rowsOf, async () => {
     const hot = pgHotPipelineOf(db);
     if (hot) {
+      // A lost connection is dropped by the pipeline itself (its client's 'error'), whatever the
+      // statement it failed; a failure of ours before anything was sent leaves it in use.
       const connection = await hot.acquire();
-      let broken: Error | undefined;
       try {
         return await send(connection.client);
-      } catch (err) {
-        // An error PostgreSQL answered leaves the connection usable; any other (a lost socket) does not.
-        if (!(err instanceof pg.DatabaseError)) broken = err as Error;
-        throw err;
       } finally {
-        hot.done(connection, broken);
+        hot.done(connection);
       }
     }
     const connection = (await db.client.acquireConnection()) as PgConnection;

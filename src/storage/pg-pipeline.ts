@@ -9,7 +9,8 @@
  * 82 % of them node-postgres sending a statement (docs/speed-log.md, 2026-11-29). Shared, a
  * connection carries the statements of several requests at once: the server process finds the
  * next statement already waiting instead of being woken for it, and one read brings back several
- * answers (docs/pipeline.md, *PostgreSQL's connections, shared and pipelined*).
+ * answers (docs/pipeline.md, *PostgreSQL's connections, shared and pipelined*). The statements
+ * sent on a connection in one turn leave in one socket write (`batchWrites`).
  *
  * Sharing is safe for what the hot path sends: each statement is its own transaction (a read), or
  * one message that is a whole transaction (statements.ts `pgTransaction`), and PostgreSQL answers
@@ -56,8 +57,24 @@ export interface PgPipeline {
 const HOT_OPTIONS = { options: '-c plan_cache_mode=force_generic_plan', application_name: 'trustgate hot path' };
 
 export function makePgPipeline(options: PgPipelineOptions): PgPipeline {
-  const open: (PipelinedConnection & { client: Unreffable; ready: Promise<void> })[] = [];
+  const open: (PipelinedConnection & { client: Unreffable; ready: Promise<void>; corked: boolean })[] = [];
   let ended = false;
+
+  /**
+   * Holds the connection's writes until the current turn's microtasks have run, so that the
+   * statements every request sends on it in that turn leave in one socket write, not one each
+   * (node-postgres corks only around a single statement's messages).
+   */
+  const batchWrites = (c: (typeof open)[number]) => {
+    if (c.corked) return;
+    const { stream } = c.client.connection;
+    c.corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      c.corked = false;
+      stream.uncork();
+    });
+  };
 
   const drop = (c: PipelinedConnection, why?: Error) => {
     const at = open.findIndex((o) => o === c);
@@ -74,7 +91,7 @@ export function makePgPipeline(options: PgPipelineOptions): PgPipeline {
       pipeline: true,
       ...HOT_OPTIONS,
     }) as Unreffable;
-    const c = { client, inFlight: 0, ready: Promise.resolve() };
+    const c = { client, inFlight: 0, ready: Promise.resolve(), corked: false };
     // Unheard, a connection's 'error' (one that fails while idle) would end the process.
     client.on('error', (err) => drop(c, err));
     client.on('end', () => drop(c));
@@ -105,6 +122,7 @@ export function makePgPipeline(options: PgPipelineOptions): PgPipeline {
         c.inFlight--;
         throw err;
       }
+      batchWrites(c);
       return c;
     },
     done(c) {

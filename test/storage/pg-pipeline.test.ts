@@ -156,6 +156,38 @@ onPostgres('the hot path’s connections', () => {
     }
   });
 
+  it('when requests send statements in the same turn, then they leave on a connection in one socket write, and a later turn’s in another', async () => {
+    const db = makeDb({ databaseUrl: ctx.testDb.url!, hotConnections: 1 });
+    try {
+      const run = statementsOn(db);
+      await run.rows('SELECT 1 AS n', []);
+      const { client } = pgHotPipelineOf(db)!.connections[0]!;
+      const socket = client.connection.stream as unknown as {
+        _write: (...a: unknown[]) => unknown;
+        _writev: (...a: unknown[]) => unknown;
+      };
+      const writes: number[] = [];
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method];
+        socket[method] = function (this: unknown, ...a: unknown[]) {
+          writes.push(Array.isArray(a[0]) ? a[0].length : 1);
+          return original.apply(this, a);
+        };
+      }
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => run.rows('SELECT CAST(? AS integer) AS n', [i])),
+      );
+      expect(answers.map((rows) => rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      // Twenty statements (node-postgres writes each as its own few messages), one write.
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toBeGreaterThanOrEqual(20);
+      await run.rows('SELECT 1 AS n', []);
+      expect(writes).toHaveLength(2);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('when a statement fails beside others on one connection, then only it fails, and a failed transaction leaves nothing beside the others’ writes', async () => {
     const db = makeDb({ databaseUrl: ctx.testDb.url!, hotConnections: 1 });
     await ctx.testDb.db.schema.createTable('pipeline_probe', (t) => {

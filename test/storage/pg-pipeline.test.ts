@@ -126,7 +126,8 @@ onPostgres('the hot path’s connections', () => {
       expect(hot.connections.map((c) => c.inFlight)).toEqual([0]);
       await ctx.testDb.db.raw('SELECT pg_terminate_backend(?)', [pid]);
       for (let i = 0; i < 100 && reported.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(reported).toEqual([expect.stringMatching(/terminat/)]);
+      // PostgreSQL's own notice when it arrives before the socket closes, else the reset socket.
+      expect(reported).toEqual([expect.stringMatching(/terminat|ECONNRESET/)]);
       expect(hot.connections).toEqual([]);
       expect(await pidOf()).not.toBe(pid);
     } finally {
@@ -230,7 +231,8 @@ onPostgres('the hot path’s connections', () => {
       await expect(behind).rejects.toThrow();
       // Dropped by the pipeline when the client reported the lost socket, not by the caller.
       expect(hot.connections).toEqual([]);
-      expect(reported).toEqual([expect.stringMatching(/terminat/)]);
+      // PostgreSQL's own notice when it arrives before the socket closes, else the reset socket.
+      expect(reported).toEqual([expect.stringMatching(/terminat|ECONNRESET/)]);
       hot.done(c);
       const again = await hot.acquire();
       try {

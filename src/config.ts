@@ -435,12 +435,14 @@ export function listenUrl(host: string, port: number): string {
  * The database's defaults (DATABASE_POOL_SIZE, DATABASE_HOT_CONNECTIONS, SQLITE_CACHE_MB,
  * SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not
  * given. The hot path's connections are each shared by every request (storage/pg-pipeline.ts):
- * two kept an authenticate's statements queued at the database, where more spread them back
- * over idle server processes (docs/pipeline.md, *PostgreSQL's connections, shared and pipelined*).
+ * one carries a turn's statements in one write and keeps them queued at one server process,
+ * where more spread them back over idle ones, each woken for its share; a server process does
+ * less work an authenticate than the Node process, so one keeps up with it (docs/pipeline.md,
+ * *How many connections*).
  */
 export const DB_DEFAULTS = {
   poolSize: 10,
-  hotConnections: 2,
+  hotConnections: 1,
   sqliteCacheMb: 256,
   sqliteMmapMb: 1024,
   sqliteCheckpointMs: 200,

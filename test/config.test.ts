@@ -38,8 +38,8 @@ test('when several processes share the SQLite file, then by default none maps it
   expect(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapMb).toBe(0);
 });
 
-test('when DATABASE_HOT_CONNECTIONS is unset, then the hot path has two connections apart from the pool; out of range is refused', () => {
-  expect(loadConfig({})).toMatchObject({ databaseHotConnections: 2, databasePoolSize: 10 });
+test('when DATABASE_HOT_CONNECTIONS is unset, then the hot path has one connection apart from the pool; out of range is refused', () => {
+  expect(loadConfig({})).toMatchObject({ databaseHotConnections: 1, databasePoolSize: 10 });
   expect(loadConfig({ DATABASE_HOT_CONNECTIONS: '6' }).databaseHotConnections).toBe(6);
   for (const bad of ['0', '-1', '1.5', 'many'])
     expect(() => loadConfig({ DATABASE_HOT_CONNECTIONS: bad })).toThrow(ConfigError);

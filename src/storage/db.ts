@@ -103,7 +103,7 @@ const pgHotPipelines = new WeakMap<Db, () => PgPipeline>();
 
 /**
  * The connections the hot path's statements run on (statements.ts `pgRows`, `pgTransaction`),
- * when `db` is PostgreSQL: a few shared, pipelined connections of their own (pg-pipeline.ts), whose
+ * when `db` is PostgreSQL: shared, pipelined connections of their own (pg-pipeline.ts), whose
  * prepared statements always take the generic plan (`plan_cache_mode = force_generic_plan`).
  * PostgreSQL would otherwise plan a named statement afresh at each of its first five runs on each
  * connection, and the links' and accounts' reads have a text for each number of values they look

@@ -1,7 +1,8 @@
 /**
- * The hot path's connections to PostgreSQL: a few node-postgres clients in pipeline mode
- * (`pipeline: true`: a client writes each statement as it is given one, without waiting for the
- * answer to the one before), shared by every request instead of lent to one at a time.
+ * The hot path's connections to PostgreSQL: `DATABASE_HOT_CONNECTIONS` node-postgres clients (one
+ * by default) in pipeline mode (`pipeline: true`: a client writes each statement as it is given
+ * one, without waiting for the answer to the one before), shared by every request instead of lent
+ * to one at a time.
  *
  * On a pool, each of a request's statements took a connection of its own and waited on it alone,
  * so under load every statement was a socket write that woke an idle server process and a read

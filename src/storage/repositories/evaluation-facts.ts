@@ -8,6 +8,7 @@ import type { EvaluatedSession, MatchType } from '../../api-types';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
 import {
   accountsToDescribe,
+  LINK_CAP,
   type AccountWithLists,
   type CurrentSession,
   type EmailHistoryFacts,
@@ -156,6 +157,82 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
     fraudAccountsWithAddress: n('address_fake') + n('address_blocked'),
     fraudAccountsAtDomain: n('domain_fraud'),
   };
+}
+
+/**
+ * The link search's statement: the accounts sharing each searched identifier value (at most
+ * `cap` each), and those on each followed session's address and block (at most `crowd` each),
+ * one branch each, its rows numbered by branch (`b`); none when there is nothing to search.
+ */
+function linkStatement(
+  projectId: string,
+  search: LinkSearch,
+  cap: number,
+  crowd: number,
+): { key: string; sql: () => string; bindings: unknown[] } | undefined {
+  const branches: string[] = [];
+  const bindings: unknown[] = [];
+  const exclude = search.excludeAccount;
+  const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
+  const self = exclude === undefined ? [] : [exclude];
+  // Each branch's text is fixed by its kind, with the cap, the crowd and whether an account is
+  // left out: the statement's is kept by them (sql.ts textOf).
+  const kinds: string[] = [];
+  const branch = (kind: string, sql: string, b: unknown[]) => {
+    const i = branches.length;
+    // The branch number is ours (an integer), never input.
+    branches.push(`SELECT ${i} AS b, account_id FROM (${sql}) AS t${i}`);
+    kinds.push(kind);
+    bindings.push(...b);
+  };
+  for (const { type, value } of search.identifiers) {
+    const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
+    if (column) {
+      branch(
+        type,
+        `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
+        [projectId, value, exclude ?? ''],
+      );
+    } else {
+      branch('identifier', identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
+    }
+  }
+  // The links carry their session's address and start (migration 0013): one index range each.
+  const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
+    branch(
+      column,
+      `SELECT DISTINCT sa.account_id FROM session_accounts sa
+           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
+      [projectId, value, from.getTime(), to.getTime(), ...self],
+    );
+  for (const n of search.networks) {
+    onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
+    if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
+  }
+  if (branches.length === 0) return undefined;
+  return {
+    key: `links ${cap} ${crowd} ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`,
+    sql: () => branches.join('\nUNION ALL\n'),
+    bindings,
+  };
+}
+
+/**
+ * PostgreSQL: the link search (`links`, its rows first, `b` set) and, when it found at most
+ * LINK_CAP accounts, each of them described with its lists (`b` null), in one statement (the
+ * project's id bound last). Each found account is looked up by its key, in a loop over them
+ * (`LATERAL ... OFFSET 0`, as `accountRows` does), never joined as a set the planner could hash.
+ */
+function describedFound(links: () => string): string {
+  const columns = LINKED_ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ');
+  const nulls = LINKED_ACCOUNT_COLUMNS.map((c) => `NULL AS ${c}`).join(', ');
+  return `WITH l AS MATERIALIZED (${links()})
+SELECT l.b, l.account_id, ${nulls}, NULL AS list_name FROM l
+UNION ALL
+SELECT NULL, NULL, ${columns}, m.list_name
+  FROM (SELECT DISTINCT l.account_id FROM l WHERE (SELECT COUNT(DISTINCT account_id) FROM l) <= ${LINK_CAP}) AS d
+  CROSS JOIN LATERAL (SELECT ${LINKED_ACCOUNT_COLUMNS.map((c) => `x.${c}`).join(', ')}, x.project_id FROM accounts x WHERE x.project_id = ? AND x.id = d.account_id OFFSET 0) AS a
+  LEFT JOIN LATERAL (SELECT k.list_name FROM list_members k WHERE k.account_id = a.id AND k.project_id = a.project_id OFFSET 0) AS m ON true`;
 }
 
 /**
@@ -374,57 +451,16 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
      * followed session's address and block (at most `crowd` each): one compound statement.
      */
     links(projectId: string, search: LinkSearch, cap: number, crowd: number): Promise<Rows> {
-      const branches: string[] = [];
-      const bindings: unknown[] = [];
-      const exclude = search.excludeAccount;
-      const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
-      const self = exclude === undefined ? [] : [exclude];
-      // Each branch's text is fixed by its kind, with the cap, the crowd and whether an account is
-      // left out: the statement's is kept by them (sql.ts textOf).
-      const kinds: string[] = [];
-      const branch = (kind: string, sql: string, b: unknown[]) => {
-        const i = branches.length;
-        // The branch number is ours (an integer), never input.
-        branches.push(`SELECT ${i} AS b, account_id FROM (${sql}) AS t${i}`);
-        kinds.push(kind);
-        bindings.push(...b);
-      };
-      for (const { type, value } of search.identifiers) {
-        const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
-        if (column) {
-          branch(
-            type,
-            `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
-            [projectId, value, exclude ?? ''],
-          );
-        } else {
-          branch('identifier', identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
-        }
-      }
-      // The links carry their session's address and start (migration 0013): one index range each.
-      const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
-        branch(
-          column,
-          `SELECT DISTINCT sa.account_id FROM session_accounts sa
-           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
-          [projectId, value, from.getTime(), to.getTime(), ...self],
-        );
-      for (const n of search.networks) {
-        onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
-        if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
-      }
-      if (branches.length === 0) return Promise.resolve([]);
-      const key = `links ${cap} ${crowd} ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`;
-      return rows(
-        textOf(key, () => branches.join('\nUNION ALL\n')),
-        bindings,
-      );
+      const found = linkStatement(projectId, search, cap, crowd);
+      return found ? rows(textOf(found.key, found.sql), found.bindings) : Promise.resolve([]);
     },
 
     /**
      * The link search (`links`) and the accounts the evaluation describes of those it found
-     * (domain/evaluation accountsToDescribe), read in the same call: one round trip to the
-     * SQLite thread instead of two.
+     * (domain/evaluation accountsToDescribe), read in the same call. On SQLite two statements in
+     * one round trip to the SQLite thread; on PostgreSQL one statement, which describes every
+     * account found when they are at most LINK_CAP (a round trip to the database fewer), and a
+     * second for the strongest LINK_CAP of a larger crowd.
      */
     async linksDescribed(
       projectId: string,
@@ -433,12 +469,34 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
       crowd: number,
       ask: { describe: boolean; groupsEnabled: boolean },
     ): Promise<{ links: Rows; accounts: Rows[] }> {
-      const links = await reads.links(projectId, search, cap, crowd);
-      const ids = accountsToDescribe(search, decode.links(links, search), ask);
-      // Only the columns a link is described from (about half the account's).
-      return { links, accounts: ids.length > 0 ? await accountRows(projectId, ids, LINKED_ACCOUNT_COLUMNS) : [] };
+      const folded = dialect === 'postgresql' && (ask.describe || ask.groupsEnabled);
+      const statement = folded ? linkStatement(projectId, search, cap, crowd) : undefined;
+      if (!statement)
+        return describedSeparately(projectId, await reads.links(projectId, search, cap, crowd), search, ask);
+      const both = objectsOf(
+        await rows(
+          textOf(`described ${statement.key}`, () => describedFound(statement.sql)),
+          [...statement.bindings, projectId],
+        ),
+      );
+      const links = both.filter((r) => r.b != null);
+      if (new Set(links.map((r) => r.account_id)).size > LINK_CAP)
+        return describedSeparately(projectId, links, search, ask);
+      return { links, accounts: [both.filter((r) => r.b == null)] };
     },
   };
+
+  /** `accountsToDescribe` of the links found, read (only the columns a link is described from, about half the account's). */
+  async function describedSeparately(
+    projectId: string,
+    links: Rows,
+    search: LinkSearch,
+    ask: { describe: boolean; groupsEnabled: boolean },
+  ): Promise<{ links: Rows; accounts: Rows[] }> {
+    const ids = accountsToDescribe(search, decode.links(links, search), ask);
+    return { links, accounts: ids.length > 0 ? await accountRows(projectId, ids, LINKED_ACCOUNT_COLUMNS) : [] };
+  }
+
   return reads;
 }
 

@@ -2117,7 +2117,7 @@ export interface components {
             device_network_mismatch: components["schemas"]["Score"];
             location_spoofing: components["schemas"]["Score"];
         };
-        /** @description Counts over the day and the week before the account's `last_seen`, taken from the account's newest 200 sessions: an account with more than 200 sessions in the week is counted on its newest 200. */
+        /** @description Counts over the day and the week before the account's `last_seen`: the distinct values among all the account's sessions started in that window (a device is the browser's hardware fingerprint, else the app's vendor id, else the SDK's stored id; a network is the address's /24 or /64 block), counted up to 10,000. */
         WindowCounts: {
             "1_day": number;
             "7_day": number;

@@ -35,6 +35,7 @@ import {
   linkSearch,
   linkSearchOf,
   linksOf,
+  NO_UNIQUES,
   SESSIONS_FOLLOWED,
   previousIn,
   signalsOf,
@@ -46,6 +47,9 @@ import {
   type EvaluationFacts,
   type EvaluationOutcome,
   type LinkSearch,
+  uniquesQuery,
+  uniquesWith,
+  withSession,
 } from '../domain/evaluation';
 import { NETWORK_CROWD_LIMIT } from '../domain/linking';
 import { listsAfter } from '../domain/lists';
@@ -218,6 +222,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
       sessions: history,
     };
     const previous = previousIn(history, session);
+    // The windows of the account's details once this session is linked to it (as evaluate takes them).
+    const aggregates = session.accountIds.includes(id) ? record.aggregates : withSession(record.aggregates, session);
     const [counts, { search: _search, ...links }] = await Promise.all([
       reads.counts(project.id, {
         sessionId: session.id,
@@ -226,6 +232,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         now,
         accountId: id,
         ...(email ? { email } : {}),
+        uniques: uniquesQuery(id, aggregates.lastSeen, now, session),
       }),
       gatherLinks(project, linkSearchOf({ session, account }), describe),
     ]);
@@ -241,7 +248,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       previousIpLists: listsOf(previous?.ipAddress ?? ''),
       network: { ...counts.network, ipDistinctAccounts: counts.network.ipDistinctAccounts + (joins ? 1 : 0) },
       previous,
-      account: { ...account, ...(counts.email ? { email: counts.email } : {}) },
+      account: { ...account, ...(counts.email ? { email: counts.email } : {}), uniques: counts.uniques ?? NO_UNIQUES },
       sessionAccountLists: [],
       ...links,
       rules: rulesOf(project),
@@ -545,14 +552,19 @@ export function makeEvaluation(deps: EvaluationDeps) {
       record: AccountRecord,
     ): Promise<{ details: AccountDetails; linked: number }> {
       const query = emailQueryOf(record);
-      const [history, emailHistory] = await Promise.all([
+      const now = clock.now();
+      const windows = uniquesQuery(record.id, record.aggregates.lastSeen, now);
+      const [history, emailHistory, uniques] = await Promise.all([
         reads.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
         query ? reads.emailHistory(project.id, query) : undefined,
+        reads.uniques(project.id, windows),
       ]);
       const { all } = await accountLinks(project, record, history, false);
-      const now = clock.now();
       const email = accountEmail(record, emailHistory && withoutSelf(emailHistory, record, query), now);
-      return { details: accountDetails(record, history, now, email), linked: Math.min(all.length, LINK_CAP) };
+      return {
+        details: accountDetails(record, history, now, uniquesWith(uniques, windows), email),
+        linked: Math.min(all.length, LINK_CAP),
+      };
     },
 
     applyInput,

@@ -139,6 +139,7 @@ describe('trustgate project reset', () => {
     const withData = Object.keys(before).filter((t) => !KEPT.includes(t) && before[t]!.some(mine));
     expect(withData.sort()).toEqual(
       [
+        'account_uniques',
         'accounts',
         'email_domains',
         'evaluation_counts',

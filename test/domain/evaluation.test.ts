@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { EvaluatedSession } from '../../src/api-types';
 import {
   applyAccountInput,
+  deviceOf,
   emailQueryOf,
   evaluate,
   linkSearchOf,
@@ -156,6 +157,9 @@ describe('evaluate', () => {
         }),
         lists: [],
         sessions: history,
+        // Kept for the windows once this session is linked (a day and a week before its start):
+        // `old`'s and `older`'s devices in the week, none in the day; one network in the week.
+        uniques: { devices: { '1_day': 0, '7_day': 2 }, networks: { '1_day': 0, '7_day': 1 } },
       },
     });
     f.session = session({ countryCode: 'CA' });
@@ -175,22 +179,44 @@ describe('evaluate', () => {
     expect(d.num_sessions).toBe(3);
     expect(d.last_session).toBe('session-now');
     expect(d.country).toBe('CA');
-    // Devices within a day of the last session: this one and `older` (30 h before: no). Within 7 days: all three.
+    // Devices within a day of the last session: this one (`older`, 30 h before: no). Within 7 days: all three.
     expect(d.unique_devices).toEqual({ '1_day': 1, '7_day': 3 });
     expect(d.unique_networks['7_day']).toBe(2);
     expect(out.account!.record.decision).toBe('Real');
   });
 
   it('when the account used two profiles of one browser and cleared its storage, then one device (its fingerprint), whatever its stored ids', () => {
+    expect(deviceOf(past('profile-1', 1, { deviceId: 'browser-1', browserFingerprint: 'fp-laptop' }))).toBe(
+      'fp-laptop',
+    );
+    expect(deviceOf(past('profile-2', 2, { deviceId: 'browser-2', browserFingerprint: 'fp-laptop' }))).toBe(
+      'fp-laptop',
+    );
+    expect(deviceOf(past('phone', 3, { deviceId: 'install-1', mobileId: 'vendor-1' }))).toBe('vendor-1');
+    expect(deviceOf(past('bare', 3, { deviceId: 'install-2' }))).toBe('install-2');
+    // The laptop and the phone kept, the laptop an hour ago: this session on the laptop adds none.
     const f = facts();
-    f.account!.sessions = [
-      past('profile-1', 1, { deviceId: 'browser-1', browserFingerprint: 'fp-laptop' }),
-      past('profile-2', 2, { deviceId: 'browser-2', browserFingerprint: 'fp-laptop' }),
-      past('phone', 3, { deviceId: 'install-1', mobileId: 'vendor-1' }),
-    ];
+    f.account!.uniques = {
+      devices: { '1_day': 2, '7_day': 2 },
+      networks: { '1_day': 1, '7_day': 1 },
+      deviceLastStart: new Date(f.session.startTime.getTime() - 3_600_000),
+    };
     f.session = session({ deviceId: 'browser-3', browserFingerprint: 'fp-laptop' });
     const d = evaluate(f).account!.details;
     expect(d.unique_devices).toEqual({ '1_day': 2, '7_day': 2 });
+  });
+
+  it("when the session's device was last seen two days ago, then it counts again in the day, not in the week", () => {
+    const f = facts();
+    f.account!.uniques = {
+      devices: { '1_day': 0, '7_day': 1 },
+      networks: { '1_day': 0, '7_day': 0 },
+      deviceLastStart: new Date(f.session.startTime.getTime() - 48 * 3_600_000),
+    };
+    const d = evaluate(f).account!.details;
+    expect(d.unique_devices).toEqual({ '1_day': 1, '7_day': 1 });
+    // Its network was never kept: one more in each window.
+    expect(d.unique_networks).toEqual({ '1_day': 1, '7_day': 1 });
   });
 
   it('when the session was already linked to the account, then its aggregates are not counted twice', () => {

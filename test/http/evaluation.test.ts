@@ -99,3 +99,19 @@ describe('POST /session/authenticate', () => {
     expect(home.session.risk_signals.vpn).toBe(false);
   });
 });
+
+describe('the account details', () => {
+  const MANY_DEVICES_IP = '81.2.69.77';
+
+  test('when an account signs in from more devices in a week than the 200 sessions an evaluation reads, then unique_devices counts every one, as GET /account does', async () => {
+    let r: Awaited<ReturnType<typeof s.signIn>> | undefined;
+    // Each sign-in a browser of its own (personSession: a new stored id and fingerprint).
+    for (let i = 0; i < 205; i++) r = await s.signIn({ id: 'many-devices' }, {}, MANY_DEVICES_IP);
+    expect(r!.account.num_sessions).toBe(205);
+    expect(r!.account.unique_devices).toEqual({ '1_day': 205, '7_day': 205 });
+    // The same address every time: one network. (Its own, last in the file: no other test's crowd.)
+    expect(r!.account.unique_networks).toEqual({ '1_day': 1, '7_day': 1 });
+    const page = await request(ctx.app).get('/account/many-devices').set('x-api-key', ctx.project.api_key).expect(200);
+    expect(page.body.unique_devices).toEqual({ '1_day': 205, '7_day': 205 });
+  });
+});

@@ -2,7 +2,7 @@
  * The limits that openapi.yaml states in words because JSON Schema cannot (checked in
  * src/http/limits.ts): the words and the code say the same.
  */
-import { ACCOUNT_SESSIONS_READ } from '../../src/domain/evaluation';
+import { UNIQUES_COUNTED } from '../../src/domain/evaluation';
 import { METADATA_MAX_BYTES } from '../../src/http/limits';
 import { defined } from '../helpers/defined';
 import { loadSpec } from '../helpers/spec';
@@ -16,11 +16,12 @@ describe('the limits stated in the spec', () => {
     expect(metadata.description).toContain(`at most ${METADATA_MAX_BYTES} bytes as JSON`);
   });
 
-  it("when WindowCounts' description is read, then it names how many of the account's sessions are counted", async () => {
+  it("when WindowCounts' description is read, then it names how many values a window counts at most", async () => {
     const spec = await loadSpec();
     const counts = defined(
       (spec.components as { schemas: Record<string, { description: string }> }).schemas.WindowCounts,
     );
-    expect(counts.description).toContain(`newest ${ACCOUNT_SESSIONS_READ} sessions`);
+    expect(counts.description).toContain(`all the account's sessions`);
+    expect(counts.description).toContain(`counted up to ${UNIQUES_COUNTED.toLocaleString('en-US')}`);
   });
 });

@@ -45,6 +45,7 @@ const GUARDED = new Set([
   'session_accounts',
   'list_members',
   'identifier_accounts',
+  'account_uniques',
   // The overview's kept counts (GET /stats): one range of its primary key.
   'evaluation_counts',
   // What a retention pass removes from (usecases/retention.ts).

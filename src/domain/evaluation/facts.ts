@@ -2,6 +2,7 @@
  * What one evaluation is computed from: plain data the use case gathers in a few reads
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
+import type { StoredUniques } from './uniques';
 import type {
   EvaluatedRiskSignalScores,
   EvaluatedSession,
@@ -165,6 +166,8 @@ export interface EvaluationFacts {
     /** Its newest sessions before this request (at most ACCOUNT_SESSIONS_READ), newest first. */
     sessions: PastSession[];
     email?: EmailHistoryFacts;
+    /** Its kept devices and networks in the windows of its details (uniques.ts `uniquesQuery`; absent: none kept). */
+    uniques?: StoredUniques;
   };
   /** unauthenticated: the lists of the accounts the session was used with. */
   sessionAccountLists: string[];

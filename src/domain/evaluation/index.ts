@@ -6,7 +6,6 @@
  */
 import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
 import { emailFacts, emailIntelligence } from '../email';
-import { DAY_MS } from '../numbers';
 import {
   accountScore,
   botEvidenceScore,
@@ -31,11 +30,13 @@ import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type L
 import type { RulesOutcome } from '../rules';
 import { withRules } from './rules';
 import { weighsDomainFraud } from './email-history';
+import { NO_UNIQUES, uniquesQuery, uniquesWith } from './uniques';
 
 export * from './facts';
 export * from './links';
 export * from './account-input';
 export * from './email-history';
+export * from './uniques';
 
 /** An account's newest sessions read for its details and signal averages. */
 export const ACCOUNT_SESSIONS_READ = 200;
@@ -138,31 +139,19 @@ export function accountEmail(
 }
 
 /**
- * The device a session ran on, as a `device` link reads it: the hardware fingerprint; a session
- * without one (a native app's, or a browser whose fingerprint failed) counts by its vendor id,
- * else by its stored id. Two profiles of one browser, or one browser before and after its
- * storage was cleared, are one device.
- */
-function deviceOf(s: PastSession): string | undefined {
-  return s.browserFingerprint ?? s.mobileId ?? s.deviceId;
-}
-
-/**
  * The account's details after this evaluation: its aggregates, the distinct devices and
- * networks of its sessions within 1 and 7 days of its last one (among its newest
- * ACCOUNT_SESSIONS_READ), and the time-decayed averages of their signal scores.
+ * networks of its sessions within 1 and 7 days of its last one (`uniques`: uniques.ts), and the
+ * time-decayed averages of the signal scores of its newest sessions (at most ACCOUNT_SESSIONS_READ).
  */
 export function accountDetails(
   record: AccountRecord,
   sessions: readonly PastSession[],
   now: Date,
+  uniques: Pick<AccountDetails, 'unique_devices' | 'unique_networks'>,
   email?: EmailIntelligence,
 ): AccountDetails {
   const a = record.aggregates;
   const lastSeen = a.lastSeen ?? now;
-  const within = (days: number) => sessions.filter((s) => s.startTime.getTime() >= lastSeen.getTime() - days * DAY_MS);
-  const distinct = (rows: PastSession[], key: (s: PastSession) => string | undefined) =>
-    new Set(rows.map(key).filter(Boolean)).size;
   const details: AccountDetails = {
     account: {
       id: record.id,
@@ -176,8 +165,8 @@ export function accountDetails(
     last_seen: lastSeen.toISOString(),
     last_session: a.lastSessionId ?? '',
     countries: a.countries,
-    unique_devices: { '1_day': distinct(within(1), deviceOf), '7_day': distinct(within(7), deviceOf) },
-    unique_networks: { '1_day': distinct(within(1), (s) => s.ipBlock), '7_day': distinct(within(7), (s) => s.ipBlock) },
+    unique_devices: uniques.unique_devices,
+    unique_networks: uniques.unique_networks,
     risk_signal_average: riskSignalAverage(
       sessions
         .filter((s) => s.scores)
@@ -278,7 +267,12 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
     decision,
     aggregates: linksSession ? withSession(account.record.aggregates, current) : account.record.aggregates,
   };
-  const details = accountDetails(record, sessionsWithCurrent(account.sessions, current), facts.now, email);
+  const uniques = uniquesWith(
+    account.uniques ?? NO_UNIQUES,
+    uniquesQuery(record.id, record.aggregates.lastSeen, facts.now, current),
+    current,
+  );
+  const details = accountDetails(record, sessionsWithCurrent(account.sessions, current), facts.now, uniques, email);
   return {
     signals,
     scores,

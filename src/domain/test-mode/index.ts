@@ -143,6 +143,7 @@ export function forcedOutcome(
     record,
     sessionsWithCurrent(facts.account.sessions, current),
     facts.now,
+    outcome.account.details,
     outcome.account.email,
   );
   return { ...forced, account: { ...outcome.account, record, details } };

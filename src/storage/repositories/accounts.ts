@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Decision } from '../../api-types';
 import type { AccountRecord, LinkedAccountRecord, Scores } from '../../domain/evaluation';
 import type { Statement } from '../statements';
+import { forgetAccountUniques, rebuildAccountUniques } from './account-uniques';
 import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
@@ -271,12 +272,15 @@ export function makeAccountRepository(db: Knex) {
          WHERE project_id = ?${ids === 'all' ? '' : ` AND id IN (${ids.map(() => '?').join(', ')})`}`,
         [projectId, ...(ids === 'all' ? [] : ids)],
       );
+      // Their devices and networks, from the links that remain (kept by triggers as links come, not as they go).
+      await rebuildAccountUniques(trx, projectId, ids);
     },
 
     /** Erases the account: its row (personal data), its session links (and the identifiers they gave it) and list memberships. */
     async delete(projectId: string, id: string, trx: Knex = db): Promise<boolean> {
       await trx('session_accounts').where({ project_id: projectId, account_id: id }).delete();
       await forgetIdentifierAccounts(trx, projectId, id);
+      await forgetAccountUniques(trx, projectId, id);
       await trx('list_members').where({ project_id: projectId, account_id: id }).delete();
       return (await trx('accounts').where({ project_id: projectId, id }).delete()) > 0;
     },

@@ -18,6 +18,9 @@ import {
   type LinkSearch,
   type NetworkMatch,
   type PastSession,
+  type StoredUniques,
+  UNIQUES_COUNTED,
+  type UniquesQuery,
 } from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
 import { byCodeUnits } from '../../domain/order';
@@ -87,6 +90,8 @@ export interface CountsQuery {
   /** authenticate: whether the account was seen on the address in 30 days (other than by this session). */
   accountId?: string;
   email?: EmailQuery;
+  /** authenticate: the account's kept devices and networks in the windows of its details. */
+  uniques?: UniquesQuery;
 }
 
 /** The email history's questions (authenticate's and the Account API's), added to a compound SELECT. */
@@ -157,6 +162,44 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
     fraudAccountsWithAddress: n('address_fake') + n('address_blocked'),
     fraudAccountsAtDomain: n('domain_fraud'),
   };
+}
+
+/** The account's kept devices and networks (migration 0035) in each window, and this session's values' newest starts. */
+function addUniques(add: (name: string, sql: string, ...b: unknown[]) => void, projectId: string, u: UniquesQuery) {
+  for (const kind of ['device', 'network'] as const) {
+    for (const w of ['1_day', '7_day'] as const)
+      add(
+        `${kind}s_${w}`,
+        `SELECT COUNT(*) FROM (SELECT 1 AS one FROM account_uniques u WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.last_start >= ? ${limit(UNIQUES_COUNTED)}) AS t`,
+        projectId,
+        u.accountId,
+        u.since[w].getTime(),
+      );
+    const value = u[kind];
+    if (value !== undefined)
+      add(
+        `${kind}_last`,
+        `SELECT u.last_start FROM account_uniques u WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.value = ?`,
+        projectId,
+        u.accountId,
+        value,
+      );
+  }
+}
+
+/** The kept devices and networks from a row holding addUniques' answers. */
+function uniquesOf(r: Record<string, unknown>): StoredUniques {
+  const n = (name: string) => Number(r[name] ?? 0);
+  const at = (name: string) => (r[name] != null ? new Date(Number(r[name])) : undefined);
+  const out: StoredUniques = {
+    devices: { '1_day': n('devices_1_day'), '7_day': n('devices_7_day') },
+    networks: { '1_day': n('networks_1_day'), '7_day': n('networks_7_day') },
+  };
+  const device = at('device_last');
+  const network = at('network_last');
+  if (device) out.deviceLastStart = device;
+  if (network) out.networkLastStart = network;
+  return out;
 }
 
 /**
@@ -421,6 +464,7 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
       }
       const e = q.email;
       if (e) addEmailHistory(add, projectId, e);
+      if (q.uniques) addUniques(add, projectId, q.uniques);
       return rows(
         textOf(
           `counts ${names.join(',')}`,
@@ -444,6 +488,24 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
         e,
       );
       return parts.length > 0 ? rows(`SELECT ${parts.join(',\n')}`, bindings) : Promise.resolve([]);
+    },
+
+    /** An account's kept devices and networks in the windows of its details (the Account API): one statement. */
+    uniques(projectId: string, u: UniquesQuery): Promise<Rows> {
+      const parts: string[] = [];
+      const bindings: unknown[] = [];
+      addUniques(
+        (name, sql, ...b) => {
+          parts.push(`(${sql}) AS ${name}`);
+          bindings.push(...b);
+        },
+        projectId,
+        u,
+      );
+      return rows(
+        textOf(`uniques ${u.device !== undefined} ${u.network !== undefined}`, () => `SELECT ${parts.join(',\n')}`),
+        bindings,
+      );
     },
 
     /**
@@ -564,7 +626,12 @@ const decode = {
   counts(
     found: Rows,
     q: CountsQuery,
-  ): { network: Omit<SignalHistory, 'previous'>; accountOnIp: boolean; email?: EmailHistoryFacts } {
+  ): {
+    network: Omit<SignalHistory, 'previous'>;
+    accountOnIp: boolean;
+    email?: EmailHistoryFacts;
+    uniques?: StoredUniques;
+  } {
     const [r] = objectsOf(found);
     if (!r) throw new Error('counts: a SELECT without FROM returned no row');
     const n = (name: string) => Number(r[name] ?? 0);
@@ -578,11 +645,16 @@ const decode = {
       },
       accountOnIp: n('account_on_ip') === 1,
       ...(q.email ? { email: emailHistoryOf(r) } : {}),
+      ...(q.uniques ? { uniques: uniquesOf(r) } : {}),
     };
   },
 
   emailHistory(found: Rows): EmailHistoryFacts {
     return emailHistoryOf(objectsOf(found)[0] ?? {});
+  },
+
+  uniques(found: Rows): StoredUniques {
+    return uniquesOf(objectsOf(found)[0] ?? {});
   },
 
   /** Each searched identifier's and followed network's accounts, from the branches' rows. */
@@ -619,6 +691,7 @@ function decodedReads(reads: Pick<EvaluationReads, keyof EvaluationReads>) {
     previousOfDevice: async (...a: P<'previousOfDevice'>) => decode.pastSession(await reads.previousOfDevice(...a)),
     counts: async (...a: P<'counts'>) => decode.counts(await reads.counts(...a), a[1]),
     emailHistory: async (...a: P<'emailHistory'>) => decode.emailHistory(await reads.emailHistory(...a)),
+    uniques: async (...a: P<'uniques'>) => decode.uniques(await reads.uniques(...a)),
     links: async (...a: P<'links'>) => decode.links(await reads.links(...a), a[1]),
     linksDescribed: async (...a: P<'linksDescribed'>) => {
       const found = await reads.linksDescribed(...a);
@@ -644,6 +717,7 @@ export function makeEvaluationFacts(db: Knex): EvaluationFactsRepository {
     'previousOfDevice',
     'counts',
     'emailHistory',
+    'uniques',
     'links',
     'linksDescribed',
   ]);

@@ -23,6 +23,7 @@ export const PROJECT_DATA_TABLES = [
   { table: 'list_members' },
   { table: 'labels' },
   { table: 'identifier_accounts' },
+  { table: 'account_uniques' },
   { table: 'session_accounts' },
   { table: 'ingest_challenges' },
   { table: 'session_facts', via: { column: 'session_id', parent: 'sessions', key: 'id' } },

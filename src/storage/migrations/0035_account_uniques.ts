@@ -1,0 +1,122 @@
+import type { Knex } from 'knex';
+import { accountUniquesFromLinks, DEVICE_OF } from '../repositories/account-uniques';
+
+/**
+ * `account_uniques`: per account, each device and each network (/24 or /64 block) of its
+ * sessions, with the start of its newest session there, kept by triggers on both engines. An
+ * account's `unique_devices` and `unique_networks` (the day and the week before its `last_seen`)
+ * are then counts of one index range each, exact however many sessions the account has; before,
+ * they were counted over its newest 200 sessions.
+ *
+ * A device is what domain/evaluation `deviceOf` takes: the hardware fingerprint, else the
+ * vendor's mobile id, else the SDK's stored id (an empty one is none). A value is within a window
+ * when its newest session started in it, so the distinct values of the sessions in a window are
+ * the rows whose `last_start` is in it.
+ *
+ * Triggers, as the links have several writers (the evaluation's transaction, imports, the
+ * benchmark's seeding):
+ * - a link of a session to an account (`session_accounts` INSERT) counts the session's device and
+ *   network for the account, or moves their `last_start` to the session's start if later;
+ * - a linked session whose device changes (a later SDK post brings a fingerprint) counts the new
+ *   device for each of its accounts, and takes the old one from each account whose other sessions
+ *   no longer carry it (or sets its `last_start` from those that do): a walk over the account's
+ *   sessions, on this rare path only.
+ * Removing links is not a trigger (a retention batch would walk an account's sessions once per
+ * removed link): the code that removes them rebuilds or deletes the accounts' rows (accounts.ts
+ * `refreshAggregates`, `delete`; project-data.ts).
+ *
+ * Backfilled here from the stored links.
+ */
+
+/** Keeps the later of the stored and the new start. */
+const LATER = `ON CONFLICT (project_id, account_id, kind, value) DO UPDATE
+     SET last_start = CASE WHEN excluded.last_start > account_uniques.last_start THEN excluded.last_start ELSE account_uniques.last_start END`;
+
+/** `select` over the sessions of the row's account (other than those removed or changed) that carry its device. */
+const carrying = (
+  select: string,
+) => `SELECT ${select} FROM session_accounts sa2 JOIN sessions s2 ON s2.id = sa2.session_id
+     WHERE sa2.project_id = account_uniques.project_id AND sa2.account_id = account_uniques.account_id AND ${DEVICE_OF('s2')} = account_uniques.value`;
+
+interface Trigger {
+  name: string;
+  event: 'INSERT' | 'UPDATE';
+  of?: string[];
+  table: 'session_accounts' | 'sessions';
+  when: string;
+  body: string[];
+}
+
+const TRIGGERS: Trigger[] = [
+  {
+    name: 'account_uniques_linked',
+    event: 'INSERT',
+    table: 'session_accounts',
+    when: 'TRUE',
+    body: [
+      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+       SELECT NEW.project_id, NEW.account_id, 'device', d.value, NEW.session_start
+         FROM (SELECT ${DEVICE_OF('s')} AS value FROM sessions s WHERE s.id = NEW.session_id) AS d WHERE d.value IS NOT NULL
+       ${LATER}`,
+      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+       SELECT NEW.project_id, NEW.account_id, 'network', NEW.ip_block, NEW.session_start
+         WHERE NEW.ip_block IS NOT NULL AND NEW.ip_block <> ''
+       ${LATER}`,
+    ],
+  },
+  {
+    name: 'account_uniques_device_changed',
+    event: 'UPDATE',
+    of: ['browser_fingerprint', 'mobile_id', 'device_id'],
+    table: 'sessions',
+    when: `${DEVICE_OF('OLD')} IS DISTINCT FROM ${DEVICE_OF('NEW')}`,
+    body: [
+      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+       SELECT sa.project_id, sa.account_id, 'device', ${DEVICE_OF('NEW')}, sa.session_start FROM session_accounts sa
+         WHERE sa.session_id = NEW.id AND ${DEVICE_OF('NEW')} IS NOT NULL
+       ${LATER}`,
+      `DELETE FROM account_uniques
+         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${DEVICE_OF('OLD')}
+           AND account_id IN (SELECT sa.account_id FROM session_accounts sa WHERE sa.session_id = NEW.id)
+           AND NOT EXISTS (${carrying('1')})`,
+      `UPDATE account_uniques SET last_start = (${carrying('MAX(sa2.session_start)')})
+         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${DEVICE_OF('OLD')}
+           AND account_id IN (SELECT sa.account_id FROM session_accounts sa WHERE sa.session_id = NEW.id)`,
+    ],
+  },
+];
+
+const pg = (knex: Knex) => knex.client.config.client === 'pg';
+
+function createTrigger(t: Trigger, onPg: boolean): string[] {
+  const on = `AFTER ${t.event}${t.of ? ` OF ${t.of.join(', ')}` : ''} ON ${t.table}`;
+  if (!onPg) return [`CREATE TRIGGER ${t.name} ${on} FOR EACH ROW WHEN ${t.when} BEGIN ${t.body.join('; ')}; END`];
+  return [
+    `CREATE FUNCTION trustgate_${t.name}() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN ${t.body.join('; ')}; RETURN NULL; END $$`,
+    `CREATE TRIGGER ${t.name} ${on} FOR EACH ROW WHEN (${t.when}) EXECUTE FUNCTION trustgate_${t.name}()`,
+  ];
+}
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('account_uniques', (t) => {
+    t.string('project_id', 36).notNullable();
+    t.string('account_id', 256).notNullable();
+    t.string('kind', 16).notNullable();
+    t.string('value', 256).notNullable();
+    t.bigInteger('last_start').notNullable();
+    t.primary(['project_id', 'account_id', 'kind', 'value']);
+    // The values of an account seen since a time: one range, counted.
+    t.index(['project_id', 'account_id', 'kind', 'last_start']);
+  });
+  for (const sql of accountUniquesFromLinks('TRUE')) await knex.raw(sql);
+  for (const t of TRIGGERS) for (const sql of createTrigger(t, pg(knex))) await knex.raw(sql);
+}
+
+export async function down(knex: Knex): Promise<void> {
+  for (const t of TRIGGERS) {
+    await knex.raw(`DROP TRIGGER IF EXISTS ${t.name}${pg(knex) ? ` ON ${t.table}` : ''}`);
+    if (pg(knex)) await knex.raw(`DROP FUNCTION IF EXISTS trustgate_${t.name}()`);
+  }
+  await knex.schema.dropTable('account_uniques');
+}

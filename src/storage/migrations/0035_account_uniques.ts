@@ -106,8 +106,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('value', 256).notNullable();
     t.bigInteger('last_start').notNullable();
     t.primary(['project_id', 'account_id', 'kind', 'value']);
-    // The values of an account seen since a time: one range, counted.
-    t.index(['project_id', 'account_id', 'kind', 'last_start']);
+    // The values of an account seen since a time: one range, counted, from the index alone.
+    t.index(['project_id', 'account_id', 'kind', 'last_start', 'value']);
   });
   for (const sql of accountUniquesFromLinks('TRUE')) await knex.raw(sql);
   for (const t of TRIGGERS) for (const sql of createTrigger(t, pg(knex))) await knex.raw(sql);

@@ -164,30 +164,29 @@ function emailHistoryOf(r: Record<string, unknown>): EmailHistoryFacts {
   };
 }
 
-/** The account's kept devices and networks (migration 0035) in each window, and this session's values' newest starts. */
-function addUniques(add: (name: string, sql: string, ...b: unknown[]) => void, projectId: string, u: UniquesQuery) {
+/**
+ * The account's kept devices and networks (migration 0035): per kind one derived table over the
+ * week's range of `(project_id, account_id, kind, last_start, value)`, newest first (at most
+ * UNIQUES_COUNTED rows, the day's read first), answering the week's count, the day's, and this
+ * session's value's newest start when it is in the week (older, it is in neither window:
+ * uniques.ts `uniquesWith`). Its columns are fixed; two index ranges, no table rows.
+ */
+function uniquesTables(projectId: string, u: UniquesQuery): { columns: string[]; from: string[]; bindings: unknown[] } {
+  const out = { columns: [] as string[], from: [] as string[], bindings: [] as unknown[] };
   for (const kind of ['device', 'network'] as const) {
-    for (const w of ['1_day', '7_day'] as const)
-      add(
-        `${kind}s_${w}`,
-        `SELECT COUNT(*) FROM (SELECT 1 AS one FROM account_uniques u WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.last_start >= ? ${limit(UNIQUES_COUNTED)}) AS t`,
-        projectId,
-        u.accountId,
-        u.since[w].getTime(),
-      );
-    const value = u[kind];
-    if (value !== undefined)
-      add(
-        `${kind}_last`,
-        `SELECT u.last_start FROM account_uniques u WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.value = ?`,
-        projectId,
-        u.accountId,
-        value,
-      );
+    const alias = `u${kind[0]}`;
+    out.columns.push(`${alias}.${kind}s_1_day`, `${alias}.${kind}s_7_day`, `${alias}.${kind}_last`);
+    out.from.push(`(SELECT COUNT(CASE WHEN t.last_start >= ? THEN 1 END) AS ${kind}s_1_day, COUNT(*) AS ${kind}s_7_day,
+        MAX(CASE WHEN t.value = ? THEN t.last_start END) AS ${kind}_last
+      FROM (SELECT u.value, u.last_start FROM account_uniques u
+            WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.last_start >= ?
+            ORDER BY u.last_start DESC ${limit(UNIQUES_COUNTED)}) AS t) AS ${alias}`);
+    out.bindings.push(u.since['1_day'].getTime(), u[kind] ?? null, projectId, u.accountId, u.since['7_day'].getTime());
   }
+  return out;
 }
 
-/** The kept devices and networks from a row holding addUniques' answers. */
+/** The kept devices and networks from a row holding uniquesTables' columns. */
 function uniquesOf(r: Record<string, unknown>): StoredUniques {
   const n = (name: string) => Number(r[name] ?? 0);
   const at = (name: string) => (r[name] != null ? new Date(Number(r[name])) : undefined);
@@ -464,7 +463,13 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
       }
       const e = q.email;
       if (e) addEmailHistory(add, projectId, e);
-      if (q.uniques) addUniques(add, projectId, q.uniques);
+      if (q.uniques) {
+        const u = uniquesTables(projectId, q.uniques);
+        names.push('uniques');
+        parts.push(...u.columns);
+        periods.push(...u.from);
+        periodBindings.push(...u.bindings);
+      }
       return rows(
         textOf(
           `counts ${names.join(',')}`,
@@ -492,18 +497,9 @@ export function makeEvaluationReads(rows: RunReads, dialect: Dialect) {
 
     /** An account's kept devices and networks in the windows of its details (the Account API): one statement. */
     uniques(projectId: string, u: UniquesQuery): Promise<Rows> {
-      const parts: string[] = [];
-      const bindings: unknown[] = [];
-      addUniques(
-        (name, sql, ...b) => {
-          parts.push(`(${sql}) AS ${name}`);
-          bindings.push(...b);
-        },
-        projectId,
-        u,
-      );
+      const { columns, from, bindings } = uniquesTables(projectId, u);
       return rows(
-        textOf(`uniques ${u.device !== undefined} ${u.network !== undefined}`, () => `SELECT ${parts.join(',\n')}`),
+        textOf('uniques', () => `SELECT ${columns.join(', ')} FROM ${from.join(', ')}`),
         bindings,
       );
     },

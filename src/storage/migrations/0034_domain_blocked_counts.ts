@@ -22,13 +22,13 @@ import type { Knex } from 'knex';
  * the block list), so that the triggers start from the truth whatever kept `num_accounts` before.
  */
 
-/** A row trigger: its event, the condition on the row, and the statements it runs. */
-interface Trigger {
+/** A row trigger: its event, the condition on the row, and the statements it runs (0035 makes its own with createTrigger). */
+export interface Trigger {
   name: string;
   event: 'INSERT' | 'DELETE' | 'UPDATE';
   /** For UPDATE: the columns whose assignment fires it. */
   of?: string[];
-  table: 'list_members' | 'accounts';
+  table: string;
   when: string;
   body: string[];
 }
@@ -124,7 +124,7 @@ const TRIGGERS: Trigger[] = [
 const pg = (knex: Knex) => knex.client.config.client === 'pg';
 
 /** The statements that create one trigger on the engine (on PostgreSQL with its function). */
-function createTrigger(t: Trigger, onPg: boolean): string[] {
+export function createTrigger(t: Trigger, onPg: boolean): string[] {
   const on = `AFTER ${t.event}${t.of ? ` OF ${t.of.join(', ')}` : ''} ON ${t.table}`;
   if (!onPg) return [`CREATE TRIGGER ${t.name} ${on} FOR EACH ROW WHEN ${t.when} BEGIN ${t.body.join('; ')}; END`];
   return [

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { accountUniquesFromLinks, DEVICE_OF } from '../repositories/account-uniques';
+import { createTrigger, type Trigger } from './0034_domain_blocked_counts';
 
 /**
  * `account_uniques`: per account, each device and each network (/24 or /64 block) of its
@@ -37,15 +38,6 @@ const carrying = (
   select: string,
 ) => `SELECT ${select} FROM session_accounts sa2 JOIN sessions s2 ON s2.id = sa2.session_id
      WHERE sa2.project_id = account_uniques.project_id AND sa2.account_id = account_uniques.account_id AND ${DEVICE_OF('s2')} = account_uniques.value`;
-
-interface Trigger {
-  name: string;
-  event: 'INSERT' | 'UPDATE';
-  of?: string[];
-  table: 'session_accounts' | 'sessions';
-  when: string;
-  body: string[];
-}
 
 const TRIGGERS: Trigger[] = [
   {
@@ -87,16 +79,6 @@ const TRIGGERS: Trigger[] = [
 ];
 
 const pg = (knex: Knex) => knex.client.config.client === 'pg';
-
-function createTrigger(t: Trigger, onPg: boolean): string[] {
-  const on = `AFTER ${t.event}${t.of ? ` OF ${t.of.join(', ')}` : ''} ON ${t.table}`;
-  if (!onPg) return [`CREATE TRIGGER ${t.name} ${on} FOR EACH ROW WHEN ${t.when} BEGIN ${t.body.join('; ')}; END`];
-  return [
-    `CREATE FUNCTION trustgate_${t.name}() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN ${t.body.join('; ')}; RETURN NULL; END $$`,
-    `CREATE TRIGGER ${t.name} ${on} FOR EACH ROW WHEN (${t.when}) EXECUTE FUNCTION trustgate_${t.name}()`,
-  ];
-}
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('account_uniques', (t) => {

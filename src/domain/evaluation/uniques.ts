@@ -32,7 +32,7 @@ export interface UniquesQuery {
   network?: string;
 }
 
-/** What is kept: the values in each window, and the newest start kept of this session's device and network. */
+/** What is kept: the values in each window, and the newest start kept of this session's device and network when it is in the week (older, it is in neither window). */
 export interface StoredUniques {
   devices: WindowCounts;
   networks: WindowCounts;

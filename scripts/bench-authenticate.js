@@ -21,7 +21,9 @@
 //    emails at six domains (some addresses on two accounts), phones, names, usernames; 1% of
 //    accounts on the block list, 2% on allow, 3% on a custom list; 3% of evaluated sessions
 //    decided Fake. 30% of sessions started in the last 5 hours (live: an evaluation must come
-//    within 24 hours of the start), the rest over the 90 days before yesterday.
+//    within 24 hours of the start), the rest over the 90 days before yesterday. A live session
+//    of an account is not linked to it yet: its first authenticate links it (the link inserted,
+//    with what the link's triggers keep), as a customer's first call for a session does.
 // 2. Starts the compiled server (dist/, as `npm start` runs it: makeRuntime + createApp with the
 //    production configuration, so response validation off) in a child process on a loopback
 //    port, with the real shipped IP data (--stub-ip-data for none: authenticate never reads it,
@@ -535,6 +537,7 @@ async function seed(db, dialect, n, now) {
           account_score: fake ? 0.92 : 0.08,
           evaluated_at: startTime + 2000,
           risk_scores: riskScores,
+          evaluation_request_id: randomUUID(),
         });
         counts.decided++;
         if (fake) counts.fake++;
@@ -546,7 +549,12 @@ async function seed(db, dialect, n, now) {
       sessions.push(row);
       sessionFacts.push({ session_id: id, facts: JSON.stringify(facts), sdk: JSON.stringify(sdk) });
       if (native) counts.native++;
-      if (authenticated) {
+      // A live session is not linked yet: its authenticate links it to the account (a link
+      // inserted, with what the link's triggers keep), as a customer's first call for a session does.
+      if (authenticated && isLive) {
+        hasSessions[a] = 1;
+        live.push({ id, account: a });
+      } else if (authenticated) {
         links.push({
           session_id: id,
           project_id: projectId,
@@ -557,7 +565,6 @@ async function seed(db, dialect, n, now) {
           ip_block: row.ip_block,
         });
         hasSessions[a] = 1;
-        if (isLive) live.push({ id, account: a });
       }
     }
     await db.transaction(async (trx) => {

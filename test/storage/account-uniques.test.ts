@@ -18,6 +18,7 @@ import { makeRetentionRepository } from '../../src/storage/repositories/retentio
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
 import { hotRows } from '../../src/storage/statements';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
+import { at } from '../helpers/defined';
 import { example } from '../helpers/spec';
 
 let testDb: TestDb;
@@ -227,9 +228,46 @@ describe('account_uniques', () => {
     }
     const before = [...(await kept(p, 'acct-0')), ...(await kept(p, 'acct-1'))];
     expect(before).toEqual([...expected(p, 'acct-0'), ...expected(p, 'acct-1')]);
+    // (0036 rebuilt the table after 0035: rolled back first, run again last.)
+    await testDb.db.migrate.down({ migrationSource, name: '0036_lean_link_writes' });
     await testDb.db.migrate.down({ migrationSource, name: '0035_account_uniques' });
     await testDb.db.migrate.up({ migrationSource, name: '0035_account_uniques' });
+    await testDb.db.migrate.up({ migrationSource, name: '0036_lean_link_writes' });
     expect([...(await kept(p, 'acct-0')), ...(await kept(p, 'acct-1'))]).toEqual(before);
+  });
+
+  test('when 0036 rebuilds the table (SQLite: without a rowid) and is rolled back, then the rows and the triggers stay', async () => {
+    const p = await project();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      ids.push(
+        await storeSession(p, { source: 'web', device_id: `browser-${i % 4}` }, `81.2.${60 + (i % 3)}.1`, i * 5),
+      );
+      if (i < 4) await link(p, at(ids, i), `acct-${i % 2}`);
+    }
+    const both = async () => [...(await kept(p, 'acct-0')), ...(await kept(p, 'acct-1'))];
+    const before = await both();
+    expect(before).toEqual([...expected(p, 'acct-0'), ...expected(p, 'acct-1')]);
+    const withoutRowid = async () =>
+      testDb.dialect === 'sqlite'
+        ? /WITHOUT ROWID\s*$/i.test(
+            (await testDb.db('sqlite_master').where({ type: 'table', name: 'account_uniques' }).first('sql')).sql,
+          )
+        : false;
+    expect(await withoutRowid()).toBe(testDb.dialect === 'sqlite');
+
+    await testDb.db.migrate.down({ migrationSource, name: '0036_lean_link_writes' });
+    expect(await withoutRowid()).toBe(false);
+    expect(await both()).toEqual(before);
+    await link(p, at(ids, 4), 'acct-0');
+    expect(await kept(p, 'acct-0')).toEqual(expected(p, 'acct-0'));
+
+    await testDb.db.migrate.up({ migrationSource, name: '0036_lean_link_writes' });
+    expect(await withoutRowid()).toBe(testDb.dialect === 'sqlite');
+    expect(await kept(p, 'acct-0')).toEqual(expected(p, 'acct-0'));
+    // The link trigger, made again, writes into the rebuilt table.
+    await link(p, at(ids, 5), 'acct-1');
+    expect(await both()).toEqual([...expected(p, 'acct-0'), ...expected(p, 'acct-1')]);
   });
 
   test("when an account has more than 200 sessions in a week, then the evaluation's read counts every device of the day and of the week", async () => {

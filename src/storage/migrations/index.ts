@@ -37,6 +37,7 @@ import * as m0032 from './0032_evaluation_counts';
 import * as m0033 from './0033_account_verifications';
 import * as m0034 from './0034_domain_blocked_counts';
 import * as m0035 from './0035_account_uniques';
+import * as m0036 from './0036_lean_link_writes';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -72,6 +73,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0033_account_verifications': m0033,
   '0034_domain_blocked_counts': m0034,
   '0035_account_uniques': m0035,
+  '0036_lean_link_writes': m0036,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

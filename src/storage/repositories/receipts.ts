@@ -94,6 +94,9 @@ export function makeReceiptRepository(db: Knex) {
         .where('s.evaluated_at', '>=', range.from.getTime())
         .where('s.evaluated_at', '<', range.to.getTime())
         .whereNotNull('s.evaluation_inputs')
+        // (Always so with inputs; it lets PostgreSQL's planner take the partial index of request
+        // ids, migration 0036, where it would not take the start times'.)
+        .whereNotNull('s.evaluation_request_id')
         .orderBy([
           { column: 's.start_time', order: 'asc' },
           { column: 's.id', order: 'asc' },

@@ -239,7 +239,7 @@ export function makeSearchRepository(db: Knex) {
     // SQLite, without statistics, takes the address index: it is named.
     const links = pg
       ? 'session_accounts sx'
-      : 'session_accounts sx INDEXED BY session_accounts_project_id_account_id_session_id_index';
+      : 'session_accounts sx INDEXED BY session_accounts_project_id_account_id_session_start_session_id_index';
     if (unused('ipAddress'))
       out.push({
         sql: `EXISTS (SELECT 1 FROM ${links} WHERE sx.project_id = a.project_id AND sx.account_id = a.id AND sx.ip_address = ?)`,

@@ -86,12 +86,58 @@ export function onSqliteThread<T extends object, K extends keyof T & string>(
   return out as Pick<T, K>;
 }
 
+/**
+ * The page cache, in MB, of a connection whose memory map covers the whole file: the map serves
+ * the file's pages without the cache, which then holds only the pages a transaction writes and
+ * those read back from the log.
+ */
+export const MAPPED_PAGE_CACHE_MB = 2;
+
+/** How often a file connection compares the file's size with its map again (it may grow past it). */
+export const PAGE_CACHE_REFIT_MS = 10_000;
+
+/**
+ * The page cache a connection keeps, in KiB: `cacheMb` (SQLITE_CACHE_MB) while some of the file
+ * lies beyond the memory map (or there is none), read through the cache; MAPPED_PAGE_CACHE_MB (or
+ * less, if `cacheMb` is less) while the map covers it all. A large cache on a mapped file only
+ * cost: at the end of each write transaction SQLite drops the cached pages numbered beyond the
+ * file's end, and B-tree balancing gives pages a temporary number at 1 GiB (the lock-byte page)
+ * while it reorders them, so in a file under 1 GiB a commit that split a page walks the cache's
+ * hash table across up to its whole size. With 256 MB cached (65,536 pages) that walk was 12 %
+ * of the SQLite thread's time on first authenticates of a 987 MB file, and a cache of 1–8 MB
+ * served them 20–40 % faster than 256 MB on a 740 MB one (docs/speed-log.md, 2026-11-29).
+ */
+export function pageCacheKib(fileBytes: number, mapBytes: number, cacheMb: number): number {
+  const mapped = mapBytes > 0 && fileBytes <= mapBytes;
+  return Math.round((mapped ? Math.min(cacheMb, MAPPED_PAGE_CACHE_MB) : cacheMb) * 1024);
+}
+
 /** A SQLite connection's page cache, memory map and prepared-statement cache (the request connection and the SQLite thread's). */
 export function tuneSqliteConnection(conn: BetterSqlite3.Database, cacheMb: number, mmapMb: number): void {
   conn.pragma('busy_timeout = 5000');
-  conn.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   conn.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
+  fitPageCache(conn, cacheMb);
+  if (!conn.memory) {
+    // The file grows; the connection's cache follows it past the map (unref'd: keeps nothing alive).
+    const timer = setInterval(() => {
+      if (conn.open) fitPageCache(conn, cacheMb);
+      else clearInterval(timer);
+    }, PAGE_CACHE_REFIT_MS);
+    timer.unref();
+  }
   cachePreparedStatements(conn);
+}
+
+/**
+ * Sets the connection's page cache for the file's size now and the map it has (pageCacheKib; the
+ * map as SQLite took it, which caps it); an in-memory database keeps `cacheMb`.
+ */
+export function fitPageCache(conn: BetterSqlite3.Database, cacheMb: number): void {
+  const pages = conn.pragma('page_count', { simple: true }) as number;
+  const pageSize = conn.pragma('page_size', { simple: true }) as number;
+  const mapBytes = conn.pragma('mmap_size', { simple: true }) as number;
+  const kib = conn.memory ? Math.round(cacheMb * 1024) : pageCacheKib(pages * pageSize, mapBytes, cacheMb);
+  if (conn.pragma('cache_size', { simple: true }) !== -kib) conn.pragma(`cache_size = ${-kib}`);
 }
 
 export function dialectOf(db: Db): Dialect {

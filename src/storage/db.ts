@@ -120,8 +120,12 @@ export function tuneSqliteConnection(conn: BetterSqlite3.Database, cacheMb: numb
   if (!conn.memory) {
     // The file grows; the connection's cache follows it past the map (unref'd: keeps nothing alive).
     const timer = setInterval(() => {
-      if (conn.open) fitPageCache(conn, cacheMb);
-      else clearInterval(timer);
+      if (!conn.open) return clearInterval(timer);
+      try {
+        fitPageCache(conn, cacheMb);
+      } catch {
+        // The connection busy with a statement being iterated: the next refit sets it.
+      }
     }, PAGE_CACHE_REFIT_MS);
     timer.unref();
   }

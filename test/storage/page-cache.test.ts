@@ -6,7 +6,9 @@ import {
   MAPPED_PAGE_CACHE_MB,
   PAGE_CACHE_REFIT_MS,
   fitPageCache,
+  makeDb,
   pageCacheKib,
+  sqliteThreadOf,
   tuneSqliteConnection,
 } from '../../src/storage/db';
 
@@ -53,6 +55,26 @@ describe("a SQLite connection's page cache", () => {
       conn.close();
       expect(() => jest.advanceTimersByTime(PAGE_CACHE_REFIT_MS * 2)).not.toThrow();
       expect(jest.getTimerCount()).toBe(0);
+    });
+
+    it("is the mapped file's on both of the service's connections (the request thread's and the SQLite thread's)", async () => {
+      const db = makeDb({ sqliteFile: path.join(dir, 'service.sqlite'), sqliteCacheMb: 64, sqliteMmapMb: 64 });
+      try {
+        expect(await db.raw('PRAGMA cache_size')).toEqual([{ cache_size: -MAPPED_PAGE_CACHE_MB * 1024 }]);
+        const onThread = await sqliteThreadOf(db)!.call('sql.rows', ['PRAGMA cache_size', []], false);
+        expect(onThread.result).toEqual([{ cache_size: -MAPPED_PAGE_CACHE_MB * 1024 }]);
+      } finally {
+        await db.destroy();
+      }
+      // Without a map, SQLITE_CACHE_MB on both.
+      const unmapped = makeDb({ sqliteFile: path.join(dir, 'unmapped.sqlite'), sqliteCacheMb: 64, sqliteMmapMb: 0 });
+      try {
+        expect(await unmapped.raw('PRAGMA cache_size')).toEqual([{ cache_size: -64 * 1024 }]);
+        const onThread = await sqliteThreadOf(unmapped)!.call('sql.rows', ['PRAGMA cache_size', []], false);
+        expect(onThread.result).toEqual([{ cache_size: -64 * 1024 }]);
+      } finally {
+        await unmapped.destroy();
+      }
     });
 
     it('keeps SQLITE_CACHE_MB without a map', () => {

@@ -4,7 +4,7 @@
 // that it does not grow with the history (every query starts from an index).
 //
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
-//       [--connections 1,16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile]
+//       [--connections 1,16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile] [--wal-pages]
 //       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K] [--rules N]
 //       [--reuse <folder> --against <folder> [--cold]]
 //
@@ -59,6 +59,13 @@
 // --profile times every SQL statement in the server (knex query events) and prints the
 // statements by total time.
 //
+// --wal-pages (SQLite) prints the pages the commits of the last authenticate run wrote into
+// SQLite's write-ahead log, a commit and by B-tree (scripts/wal-pages.js: the log's frames
+// appended during the run, or since the log last started again if it did during the run; each
+// page named from `dbstat` after it; page 1, the file's header, is `sqlite_schema`'s and is
+// written whenever the file grows). A first authenticate's commit costs its pages: each written
+// into the log and copied again into the file by a checkpoint.
+//
 // --rounds R measures bare and authenticate in turn R times and prints the medians too, and each
 // round's authenticate against the bare route measured just before it, with their median (the
 // machine may be busy with other work). --keep keeps the seeded database (and what the bench
@@ -96,6 +103,7 @@ const { createHash, randomBytes, randomUUID } = require('node:crypto');
 const { parseArgs } = require('node:util');
 // Deterministic, so that every run seeds the same history.
 const { mulberry32: prng } = require('./prng');
+const walPagesOf = require('./wal-pages');
 
 const ROOT = path.resolve(__dirname, '..');
 const dist = path.join(ROOT, 'dist', 'src');
@@ -123,6 +131,7 @@ const { values: args } = parseArgs({
     cold: { type: 'boolean', default: false },
     processes: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
+    'wal-pages': { type: 'boolean', default: false },
     live: { type: 'string' },
     rules: { type: 'string' },
     // Internal: run as the server process.
@@ -1092,16 +1101,31 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
   }
   // results[r][l]: round r at levels[l] connections.
   const results = [];
+  // --wal-pages: the log as it stood before the last authenticate run at the most connections.
+  const walFile =
+    args['wal-pages'] && bench.dialect === 'sqlite' ? path.join(bench.dataDir, 'trustgate.sqlite-wal') : undefined;
+  let walPages;
   for (let r = 0; r < rounds; r++) {
     const round = [];
-    for (const connections of levels)
+    for (const connections of levels) {
+      const counted = walFile && r === rounds - 1 && connections === most;
+      const bareRun = await run(bare, duration, connections);
+      const walBefore = counted ? walPagesOf.readWal(walFile) : undefined;
+      const authRun = await run(authenticate, duration, connections);
+      if (counted) walPages = walPagesOf.commitsSince(walFile, walBefore);
       round.push({
-        bare: await run(bare, duration, connections),
-        auth: await run(authenticate, duration, connections),
+        bare: bareRun,
+        auth: authRun,
         ...(health ? { health: await run(health, duration, connections) } : {}),
       });
+    }
     results.push(round);
   }
+  if (walPages)
+    walPages = walPagesOf.pagesByBtree(
+      walPages,
+      walPagesOf.pageOwners(require('better-sqlite3'), path.join(bench.dataDir, 'trustgate.sqlite')),
+    );
   let profile = [];
   if (args.profile) {
     child.send('profile');
@@ -1109,7 +1133,15 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
   }
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
-  return { processes, results, profile, statementsPer, validateResponses: ready.validateResponses, used: bench.used };
+  return {
+    processes,
+    results,
+    profile,
+    statementsPer,
+    walPages,
+    validateResponses: ready.validateResponses,
+    used: bench.used,
+  };
 }
 
 /** A time in milliseconds, to the hundredth below 10 and the tenth above. */
@@ -1126,7 +1158,7 @@ function connectionLevels() {
 }
 
 /** Prints one measurement; returns its medians at the most connections. */
-function report(bench, { processes, results, profile, statementsPer, validateResponses, used }) {
+function report(bench, { processes, results, profile, statementsPer, walPages, validateResponses, used }) {
   const duration = Number(args.duration);
   const levels = connectionLevels();
   const rounds = Number(args.rounds);
@@ -1215,6 +1247,12 @@ function report(bench, { processes, results, profile, statementsPer, validateRes
           ? ` (and ${n.preparations.toFixed(2)} PREPAREs of write texts new to their connection: once per connection and text)`
           : ''),
     );
+  if (walPages) {
+    console.log(
+      `\nPages into SQLite's write-ahead log during the last authenticate run at ${Math.max(...levels)} connections:`,
+    );
+    for (const line of walPagesOf.describe(walPages)) console.log(`  ${line}`);
+  }
   if (profile.length) {
     const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
     console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);

@@ -1252,7 +1252,8 @@ function report(bench, { processes, results, profile, statementsPer, walPages, v
       `\nPages into SQLite's write-ahead log during the last authenticate run at ${Math.max(...levels)} connections:`,
     );
     for (const line of walPagesOf.describe(walPages)) console.log(`  ${line}`);
-  }
+  } else if (args['wal-pages'])
+    console.log(`\n--wal-pages counts SQLite's write-ahead log: nothing to count on ${bench.dialect}`);
   if (profile.length) {
     const sum = profile.reduce((s, [, p]) => s + p.ms, 0);
     console.log(`\nSQL during the measured runs, by total time (${sum.toFixed(0)} ms in all):`);

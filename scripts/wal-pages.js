@@ -2,7 +2,7 @@
 // The pages SQLite's commits wrote into the write-ahead log, by B-tree: what a commit costs in
 // the log (each page 4 KB written there, and copied again into the database file by a checkpoint).
 //
-//   node scripts/wal-pages.js <database file> [--after <frames>]
+//   node scripts/wal-pages.js <database file>
 //
 // Reads the log beside the database (<file>-wal) from its header: the frames of its current
 // generation (those whose salts are the header's; a checkpoint that starts the log again gives it
@@ -19,11 +19,12 @@ const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
 
 /**
- * The log's current generation: its salts and its commits (each the distinct pages it wrote, in
- * order), from the frames after the first `after` (frames of a commit that `after` cuts count
- * from the next commit on). A missing or empty log has none.
+ * The log's current generation: its salts, its frames up to its last commit, and its commits (each
+ * the distinct pages it wrote, in order). With `since` (an earlier `readWal` of the same log), only
+ * the commits after it: those after its frames when the log is still the same generation, all of
+ * them when the log has started again since. A missing or empty log has none.
  */
-function readWal(walFile, after = 0) {
+function readWal(walFile, since) {
   let buf;
   try {
     buf = fs.readFileSync(walFile);
@@ -34,6 +35,8 @@ function readWal(walFile, after = 0) {
   if (buf.length < WAL_HEADER) return { salts: undefined, frames: 0, commits: [] };
   const pageSize = buf.readUInt32BE(8);
   const salts = [buf.readUInt32BE(16), buf.readUInt32BE(20)];
+  const same = since?.salts !== undefined && since.salts[0] === salts[0] && since.salts[1] === salts[1];
+  const after = same ? since.frames : 0;
   const commits = [];
   let pages = new Set();
   let frames = 0;
@@ -49,13 +52,6 @@ function readWal(walFile, after = 0) {
     }
   }
   return { salts, frames: committed, commits };
-}
-
-/** The commits written since `before` (a `readWal` of the same log): all of a new generation's. */
-function commitsSince(walFile, before) {
-  const now = readWal(walFile);
-  const same = before.salts !== undefined && now.salts?.[0] === before.salts[0] && now.salts?.[1] === before.salts[1];
-  return same ? readWal(walFile, before.frames).commits : now.commits;
 }
 
 /** Each page's B-tree (table or index name), from `dbstat`, on a read-only connection of `Database` (better-sqlite3). */
@@ -97,15 +93,15 @@ function describe({ commits, perCommit, byBtree }, top = 20) {
   return lines;
 }
 
-module.exports = { readWal, commitsSince, pageOwners, pagesByBtree, describe };
+module.exports = { readWal, pageOwners, pagesByBtree, describe };
 
 if (require.main === module) {
-  const [dbFile, flag, value] = process.argv.slice(2);
-  if (!dbFile || (flag !== undefined && flag !== '--after')) {
-    console.error('usage: node scripts/wal-pages.js <database file> [--after <frames>]');
+  const [dbFile] = process.argv.slice(2);
+  if (!dbFile) {
+    console.error('usage: node scripts/wal-pages.js <database file>');
     process.exit(2);
   }
   const Database = require('better-sqlite3');
-  const { commits } = readWal(`${dbFile}-wal`, flag ? Number(value) : 0);
+  const { commits } = readWal(`${dbFile}-wal`);
   for (const line of describe(pagesByBtree(commits, pageOwners(Database, dbFile)))) console.log(line);
 }

@@ -1109,7 +1109,7 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
   // --wal-pages: the log as it stood before the last authenticate run at the most connections.
   const walFile =
     args['wal-pages'] && bench.dialect === 'sqlite' ? path.join(bench.dataDir, 'trustgate.sqlite-wal') : undefined;
-  let walPages;
+  let walCommits;
   for (let r = 0; r < rounds; r++) {
     const round = [];
     for (const connections of levels) {
@@ -1117,7 +1117,7 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
       const bareRun = await run(bare, duration, connections);
       const walBefore = counted ? walPagesOf.readWal(walFile) : undefined;
       const authRun = await run(authenticate, duration, connections, () => {
-        if (counted) walPages = walPagesOf.readWal(walFile, walBefore).commits;
+        if (counted) walCommits = walPagesOf.readWal(walFile, walBefore).commits;
       });
       round.push({
         bare: bareRun,
@@ -1127,9 +1127,10 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
     }
     results.push(round);
   }
-  if (walPages)
-    walPages = walPagesOf.pagesByBtree(
-      walPages,
+  const walPages =
+    walCommits &&
+    walPagesOf.pagesByBtree(
+      walCommits,
       walPagesOf.pageOwners(require('better-sqlite3'), path.join(bench.dataDir, 'trustgate.sqlite')),
     );
   let profile = [];

@@ -57,6 +57,28 @@ describe("a SQLite connection's page cache", () => {
       expect(jest.getTimerCount()).toBe(0);
     });
 
+    it('waits for the next refit when a statement is being iterated on the connection', () => {
+      jest.useFakeTimers();
+      const conn = new Database(path.join(dir, 'busy.sqlite'));
+      conn.pragma('journal_mode = WAL');
+      tuneSqliteConnection(conn, 64, 1);
+      conn.exec('CREATE TABLE t (v BLOB)');
+      const insert = conn.prepare('INSERT INTO t VALUES (randomblob(4000))');
+      conn.transaction(() => {
+        for (let i = 0; i < 512; i++) insert.run();
+      })();
+      // A read in progress: the connection refuses other statements, so the refit cannot run.
+      const rows = conn.prepare('SELECT rowid FROM t').iterate();
+      rows.next();
+      expect(() => jest.advanceTimersByTime(PAGE_CACHE_REFIT_MS)).not.toThrow();
+      rows.return!();
+      expect(conn.pragma('cache_size', { simple: true })).toBe(-MAPPED_PAGE_CACHE_MB * 1024);
+      // The read done, the next refit sets it.
+      jest.advanceTimersByTime(PAGE_CACHE_REFIT_MS);
+      expect(conn.pragma('cache_size', { simple: true })).toBe(-64 * 1024);
+      conn.close();
+    });
+
     it("is the mapped file's on both of the service's connections (the request thread's and the SQLite thread's)", async () => {
       const db = makeDb({ sqliteFile: path.join(dir, 'service.sqlite'), sqliteCacheMb: 64, sqliteMmapMb: 64 });
       try {

@@ -29,15 +29,38 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_FALLBACK_PAGES = 64_000;
 
 // The thread's code, run as a CommonJS script (no file to compile or ship beside it).
+//
+// The database file's sync: a checkpoint syncs the database file only when it has copied the
+// whole log. Under writes that never pause the thread's passes never do (each leaves what was
+// committed while it copied), so what they copied stayed unsynced in the operating system's
+// cache, up to the whole log, until the commit that crossed the fallback copied the rest and
+// synced it all on the SQLite thread: 210–250 ms in which it served nothing, every 2 s under
+// first authenticates (docs/pipeline.md, 2026-11-29). After each pass that copied pages the
+// thread syncs the file itself (`fdatasync` through a descriptor of its own: a sync writes the
+// file's data whoever wrote it), so that commit syncs only what came after the thread's last
+// pass. (A pass's result does not say whether SQLite synced: it reports the log as the pass
+// found it, all copied, whether or not more was committed meanwhile. Where SQLite did, the
+// second sync finds nothing to write. A pass that copied nothing new does not sync.)
 const THREAD = `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// The database file, to sync what a pass copied and SQLite did not (above).
+const file = fs.openSync(workerData.filename, 'r');
+let before = { log: 0, checkpointed: 0 };
+let syncs = 0;
 const timer = setInterval(() => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
+    // Copied more of the log than the pass before, or of a log started again since.
+    if (r.checkpointed > 0 && (r.checkpointed > before.checkpointed || r.log < before.log)) {
+      fs.fdatasyncSync(file);
+      syncs += 1;
+    }
+    if (r.log >= 0) before = r;
+    parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed, syncs });
   } catch (err) {
     parentPort.postMessage({ error: String(err && err.message || err) });
   }
@@ -46,14 +69,18 @@ parentPort.on('message', (m) => {
   if (m === 'stop') {
     clearInterval(timer);
     db.close();
+    fs.closeSync(file);
     parentPort.close();
   }
 });
 `;
 
 export interface Checkpointer {
-  /** The last checkpoint's WAL size and pages copied (-1 before the first). */
-  last(): { log: number; checkpointed: number };
+  /**
+   * The last checkpoint's WAL size and pages copied (-1 before the first), and how many times the
+   * thread has synced the database file itself (the comment above THREAD).
+   */
+  last(): { log: number; checkpointed: number; syncs: number };
   stop(): Promise<void>;
 }
 
@@ -68,8 +95,8 @@ export function startCheckpointer(
   });
   // Never what keeps a process alive: the database's owner stops it when it closes the database.
   worker.unref();
-  let last = { log: -1, checkpointed: -1 };
-  worker.on('message', (m: { log: number; checkpointed: number } | { error: string }) => {
+  let last = { log: -1, checkpointed: -1, syncs: 0 };
+  worker.on('message', (m: { log: number; checkpointed: number; syncs: number } | { error: string }) => {
     if ('error' in m) onError(m.error);
     else last = m;
   });

@@ -56,6 +56,14 @@ export function sqliteThreadOf(db: Db): SqliteThread | undefined {
   return sqliteThreads.get(db)?.();
 }
 
+/** The checkpoint thread of each SQLite file that has one (started with its first connection). */
+const checkpointers = new WeakMap<Db, () => Checkpointer | undefined>();
+
+/** The database's checkpoint thread (checkpointer.ts), once its first connection has started it. */
+export function checkpointerOf(db: Db): Checkpointer | undefined {
+  return checkpointers.get(db)?.();
+}
+
 /**
  * `local`'s methods `names`, run on the database's SQLite thread when it has one (sqlite-thread.ts:
  * the thread runs the same repository, registered there as `area`, over its own connection), on
@@ -221,6 +229,7 @@ export function makeDb(options: DbOptions): Db {
       },
     },
   });
+  checkpointers.set(db, () => checkpointer);
   let sqliteThread: SqliteThread | undefined;
   if (filename !== ':memory:' && (options.sqliteThread ?? true)) {
     const autocheckpointPages = checkpointMs > 0 ? CHECKPOINT_FALLBACK_PAGES : undefined;
@@ -235,6 +244,7 @@ export function makeDb(options: DbOptions): Db {
   const destroy = client.destroy.bind(client);
   client.destroy = async (callback?: unknown) => {
     sqliteThreads.delete(db);
+    checkpointers.delete(db);
     await Promise.all([checkpointer?.stop(), sqliteThread?.stop()]);
     return destroy(callback);
   };

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
-import { makeDb, sqliteThreadOf, type Db } from '../../src/storage/db';
+import { checkpointerOf, makeDb, sqliteThreadOf, type Db } from '../../src/storage/db';
 import { at } from '../helpers/defined';
 
 const onSqlite = !process.env.DATABASE_URL;
@@ -51,6 +51,30 @@ maybe('the WAL checkpoint thread', () => {
       await new Promise((r) => setTimeout(r, 20));
     expect(fs.statSync(file).size).toBeGreaterThan(before + 2_000_000);
     expect(await db('blobs').count({ n: '*' })).toEqual([{ n: 150 }]);
+  });
+
+  it('syncs the database file after a pass that copied pages, and not again until one copies more', async () => {
+    // SQLite syncs the file only after a pass that copied the whole log, which under writes that
+    // never pause none does; the thread syncs what each pass copied (checkpointer.ts).
+    const db = open(20);
+    await db.raw('CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB)');
+    const syncs = () => checkpointerOf(db)!.last().syncs;
+    const until = async (done: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => checkpointerOf(db)!.last().log >= 0);
+    const before = syncs();
+    await db('rows').insert({ id: 1, data: Buffer.alloc(8_000, 1) });
+    await until(() => syncs() > before);
+    expect(syncs()).toBe(before + 1);
+    // Passes with nothing new to copy do not sync.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(syncs()).toBe(before + 1);
+    // (Larger: a log started again holds more pages than the last pass copied.)
+    await db('rows').insert({ id: 2, data: Buffer.alloc(24_000, 2) });
+    await until(() => syncs() > before + 1);
+    expect(syncs()).toBe(before + 2);
   });
 
   it('is off with SQLITE_CHECKPOINT_MS=0: SQLite checkpoints at its own 1,000 pages', async () => {

@@ -75,12 +75,19 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/**
+ * What the thread reports after each pass: the WAL's size and the pages copied (-1 before the
+ * first pass), and how many times it has synced the database file itself (above THREAD).
+ */
+export interface CheckpointReport {
+  log: number;
+  checkpointed: number;
+  syncs: number;
+}
+
 export interface Checkpointer {
-  /**
-   * The last checkpoint's WAL size and pages copied (-1 before the first), and how many times the
-   * thread has synced the database file itself (the comment above THREAD).
-   */
-  last(): { log: number; checkpointed: number; syncs: number };
+  /** The last pass's report. */
+  last(): CheckpointReport;
   stop(): Promise<void>;
 }
 
@@ -95,8 +102,8 @@ export function startCheckpointer(
   });
   // Never what keeps a process alive: the database's owner stops it when it closes the database.
   worker.unref();
-  let last = { log: -1, checkpointed: -1, syncs: 0 };
-  worker.on('message', (m: { log: number; checkpointed: number; syncs: number } | { error: string }) => {
+  let last: CheckpointReport = { log: -1, checkpointed: -1, syncs: 0 };
+  worker.on('message', (m: CheckpointReport | { error: string }) => {
     if ('error' in m) onError(m.error);
     else last = m;
   });

@@ -698,6 +698,8 @@ function summary(r) {
     rps: r.requests.average,
     p50: at(0.5),
     p99: at(0.99),
+    p999: at(0.999),
+    max: Number((sorted[sorted.length - 1] ?? 0).toFixed(2)),
     mean: sorted.reduce((a, b) => a + b, 0) / Math.max(sorted.length, 1),
     total: r.requests.total,
     non2xx: r.non2xx,
@@ -1178,6 +1180,7 @@ function report(bench, { processes, results, profile, statementsPer, walPages, v
   );
   const row = (name, r) =>
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(r.p50)} ms   p99 ${ms(r.p99)} ms   mean ${ms(r.mean)} ms` +
+    (r.max !== undefined ? `   p99.9 ${ms(r.p999)} ms   max ${ms(r.max)} ms` : '') +
     (r.cpuMs !== undefined
       ? `   server CPU ${r.cpuMs.toFixed(3)} ms/req (main thread${processes > 1 ? 's' : ''} ${r.mainCpuMs?.toFixed(3) ?? '?'})`
       : '') +

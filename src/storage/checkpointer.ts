@@ -54,8 +54,9 @@ let syncs = 0;
 const timer = setInterval(() => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    // Copied more of the log than the pass before, or of a log started again since.
-    if (r.checkpointed > 0 && (r.checkpointed > before.checkpointed || r.log < before.log)) {
+    // Copied pages and found the log otherwise than the pass before did: more of it copied, or
+    // a log started again since (however long it has grown).
+    if (r.checkpointed > 0 && (r.checkpointed !== before.checkpointed || r.log !== before.log)) {
       fs.fdatasyncSync(file);
       syncs += 1;
     }

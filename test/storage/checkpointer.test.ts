@@ -8,6 +8,7 @@ import path from 'node:path';
 import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
 import { checkpointerOf, makeDb, sqliteThreadOf, type Db } from '../../src/storage/db';
 import { at } from '../helpers/defined';
+import { until } from '../helpers/processes';
 
 const onSqlite = !process.env.DATABASE_URL;
 const maybe = onSqlite ? describe : describe.skip;
@@ -46,9 +47,7 @@ maybe('the WAL checkpoint thread', () => {
     await db.transaction(async (trx) => {
       for (let i = 0; i < 150; i++) await trx('blobs').insert({ id: i, data: Buffer.alloc(16_000, i) });
     });
-    const deadline = Date.now() + 10_000;
-    while (fs.statSync(file).size < before + 2_000_000 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => fs.statSync(file).size > before + 2_000_000, 'the pages copied into the file', 10_000);
     expect(fs.statSync(file).size).toBeGreaterThan(before + 2_000_000);
     expect(await db('blobs').count({ n: '*' })).toEqual([{ n: 150 }]);
   });
@@ -59,22 +58,18 @@ maybe('the WAL checkpoint thread', () => {
     const db = open(20);
     await db.raw('CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB)');
     const syncs = () => checkpointerOf(db)!.last().syncs;
-    const until = async (done: () => boolean) => {
-      const deadline = Date.now() + 10_000;
-      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    };
     // A pass has copied the table's creation (and synced it).
-    await until(() => checkpointerOf(db)!.last().checkpointed > 0);
+    await until(() => checkpointerOf(db)!.last().checkpointed > 0, 'a pass that copied pages', 10_000);
     const before = syncs();
     await db('rows').insert({ id: 1, data: Buffer.alloc(8_000, 1) });
-    await until(() => syncs() > before);
+    await until(() => syncs() > before, 'a sync', 10_000);
     expect(syncs()).toBe(before + 1);
     // Passes with nothing new to copy do not sync.
     await new Promise((r) => setTimeout(r, 200));
     expect(syncs()).toBe(before + 1);
     // (Larger: a log started again holds more pages than the last pass copied.)
     await db('rows').insert({ id: 2, data: Buffer.alloc(24_000, 2) });
-    await until(() => syncs() > before + 1);
+    await until(() => syncs() > before + 1, 'a second sync', 10_000);
     expect(syncs()).toBe(before + 2);
   });
 

@@ -21,12 +21,14 @@
  * The examples are SQLite's (the quick start's embedded database): skipped on the PostgreSQL run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Session } from '../../src/api-types';
+import type { EventType, Session } from '../../src/api-types';
 import { PACKAGE_ROOT } from '../../src/spec';
+import { webhookHeaders } from '../../src/webhooks/signature';
 import { personSession } from '../helpers/evaluation';
 import { cleanEnv, installPacked, packWorkspaces, run } from '../helpers/packages';
 import {
@@ -38,7 +40,7 @@ import {
   until,
   type ServerProcess,
 } from '../helpers/processes';
-import { npmStarts, readmeExamples, substitute } from './examples';
+import { npmStarts, readmeExamples, substitute, webhookExamples } from './examples';
 
 const SLOW = 180_000;
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -79,6 +81,12 @@ set -euo pipefail
   return run('bash', ['-c', shim + code], { cwd, env: cleanEnv(env) });
 }
 
+interface Receiver {
+  port: number;
+  child: ChildProcess;
+  output(): string;
+}
+
 interface Credentials {
   project_id: string;
   api_key: string;
@@ -94,20 +102,18 @@ describeOnSqlite("the README's examples, run as written", () => {
   const receivers: ChildProcess[] = [];
 
   /**
-   * The README's receiver, saved as receiver.mjs in `dir` (in the consumer's project) with a free
-   * port for 4000, started by the README's command with `secret` for `whsec_…`; what it prints.
+   * The README's receiver, saved as receiver.mjs in `dir` (in the consumer's project) listening on
+   * `port` for 4000, started by `start` (a README command that runs it); what it prints.
    */
-  async function startReceiver(dir: string, secret: string): Promise<{ port: number; output(): string }> {
-    const port = await freePort();
+  async function startReceiver(dir: string, start: string, port: number): Promise<Receiver> {
     const source = example('receiver');
     expect(source.lang).toBe('js');
+    expect(start).toContain('node receiver.mjs');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
       path.join(dir, 'receiver.mjs'),
       substitute(source.code, { ".listen(4000, '127.0.0.1')": `.listen(${port}, '127.0.0.1')` }),
     );
-    const start = substitute(example('receiver-run').code, { 'whsec_…': secret });
-    expect(start).toContain('node receiver.mjs');
     let out = '';
     const child = spawn('bash', ['-c', start], {
       cwd: dir,
@@ -122,7 +128,16 @@ describeOnSqlite("the README's examples, run as written", () => {
       if (child.exitCode !== null) throw new Error(`the receiver exited: ${out}`);
       return accepts(port);
     }, 'the receiver to listen');
-    return { port, output: () => out };
+    return { port, child, output: () => out };
+  }
+
+  /** Stops a receiver started by startReceiver (its whole process group). */
+  async function stopReceiver({ child }: Receiver) {
+    // (Killed by a signal, a process has a signalCode and no exitCode.)
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    process.kill(-child.pid, 'SIGTERM');
+    await exited;
   }
 
   /** The environment the README's `npm start` lines get, with their own assignments. */
@@ -145,12 +160,7 @@ describeOnSqlite("the README's examples, run as written", () => {
   }, SLOW);
 
   afterAll(async () => {
-    for (const receiver of receivers)
-      if (receiver.pid && receiver.exitCode === null) {
-        const exited = new Promise((r) => receiver.once('exit', r));
-        process.kill(-receiver.pid, 'SIGTERM');
-        await exited;
-      }
+    for (const child of receivers) await stopReceiver({ child, port: 0, output: () => '' });
     if (server && server.child.exitCode === null) {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -167,6 +177,7 @@ describeOnSqlite("the README's examples, run as written", () => {
       'quickstart',
       'receiver',
       'receiver-run',
+      'test-project',
       'webhook-test',
     ]);
   });
@@ -250,20 +261,24 @@ describeOnSqlite("the README's examples, run as written", () => {
     SLOW,
   );
 
+  /** The README's receiver with the live project's secret, started by the webhook-test test. */
+  let live: Receiver;
+
   it(
     'webhook receiver: when run with node and the project pointed at it, then `trustgate webhooks test` gets HTTP 200 and the receiver logs the verified event',
     async () => {
-      const { port: receiverPort, output } = await startReceiver(consumer, credentials.webhook_secret);
+      const start = substitute(example('receiver-run').code, { 'whsec_…': credentials.webhook_secret });
+      live = await startReceiver(consumer, start, await freePort());
 
       const { starts, rest } = npmStarts(example('webhook-test').code);
       const script = substitute(rest, {
         PROJECT_ID: credentials.project_id,
-        '127.0.0.1:4000': `127.0.0.1:${receiverPort}`,
+        '127.0.0.1:4000': `127.0.0.1:${live.port}`,
       });
       const { stdout } = await bash(script, PACKAGE_ROOT, { DATA_DIR: dataDir });
       expect(stdout).toContain(credentials.project_id); // project list
       expect(stdout).toContain(`answer: HTTP 200`);
-      await until(() => /^test event \S/m.test(output()), 'the receiver to log the test event');
+      await until(() => /^test event \S/m.test(live.output()), 'the receiver to log the test event');
 
       // The server restarted as the README says, on the same data: the project is kept, not created again.
       expect(starts).toEqual([{ WEBHOOK_ALLOW_PRIVATE: '1' }]);
@@ -276,23 +291,52 @@ describeOnSqlite("the README's examples, run as written", () => {
     SLOW,
   );
 
+  it('webhook receiver: when sent each example of every event type webhooks.yaml declares, signed, then it acknowledges and handles each and keeps running', async () => {
+    const examples = webhookExamples();
+    expect(new Set(examples.map((e) => e.eventType)).size).toBeGreaterThanOrEqual(6);
+    for (const { eventType, body } of examples) {
+      const rawBody = JSON.stringify({ ...body, request_id: randomUUID() });
+      const headers = webhookHeaders({
+        secret: credentials.webhook_secret,
+        requestId: randomUUID(),
+        eventType: eventType as EventType,
+        rawBody,
+        now: new Date(),
+      });
+      const answer = await fetch(`http://127.0.0.1:${live.port}/webhooks/trustgate`, {
+        method: 'POST',
+        headers,
+        body: rawBody,
+      });
+      expect({ eventType, status: answer.status }).toEqual({ eventType, status: 200 });
+    }
+    for (const { eventType } of examples) {
+      const logged = eventType === 'webhook.test' ? 'test event' : eventType;
+      await until(() => live.output().includes(`${logged} `), `the receiver to handle ${eventType}`);
+    }
+    expect(live.output()).not.toMatch(/could not handle|not handled/);
+    expect(live.child.exitCode).toBeNull();
+  });
+
   it(
-    "webhook receiver: when a test project's verification session ends (test_verification_liveness_check_failed), then the receiver logs its verified webhook",
+    "test project: when created as the README says and its verification ends, then the README's receiver, given both secrets, verifies its webhook",
     async () => {
-      // The project pointed at a receiver of its own (its secret is its own), as docs/test-mode.md creates it.
-      const second = path.join(consumer, 'tests-receiver');
-      const created = await bash(`npx trustgate project create --name "Shop (tests)" --test --json`, PACKAGE_ROOT, {
+      const [create, restart] = example('test-project')
+        .code.trim()
+        .split('\n')
+        .map((line) => line.trim());
+      const created = await bash(substitute(create!, { '127.0.0.1:4000': `127.0.0.1:${live.port}` }), PACKAGE_ROOT, {
         DATA_DIR: dataDir,
       });
-      const project = JSON.parse(created.stdout) as Credentials;
-      const { port, output } = await startReceiver(second, project.webhook_secret);
-      await bash(
-        `WEBHOOK_ALLOW_PRIVATE=1 npx trustgate project set-webhook ${project.project_id} http://127.0.0.1:${port}/webhooks/trustgate`,
-        PACKAGE_ROOT,
-        { DATA_DIR: dataDir },
-      );
+      const shown = (name: string) => new RegExp(`^${name}:\\s+(\\S+)`, 'm').exec(created.stdout)?.[1] ?? '';
+      const project = {
+        project_id: shown('project_id'),
+        api_key: shown('api_key'),
+        webhook_secret: shown('webhook_secret'),
+      };
+      expect(project.api_key).toMatch(/^tg_test_/);
 
-      // The server runs as the previous test restarted it: WEBHOOK_ALLOW_PRIVATE=1.
+      // The server runs as the webhook-test test restarted it: WEBHOOK_ALLOW_PRIVATE=1.
       const session = await send(
         server.port,
         'POST',
@@ -309,8 +353,21 @@ describeOnSqlite("the README's examples, run as written", () => {
         `/liveness/${session_id}/complete?token=${encodeURIComponent(token)}`,
       );
       expect(completed.status).toBe(200);
+
+      // With the live secret alone, the receiver refuses it, and the delivery record says why.
+      await until(async () => {
+        const listed = await bash(`npx trustgate webhooks list --status pending`, PACKAGE_ROOT, { DATA_DIR: dataDir });
+        return listed.stdout.includes('last error: HTTP 400: {"reason":"bad_signature"}');
+      }, "the refused delivery's answer in `trustgate webhooks list`");
+
+      // Started again as the README says, with both secrets, it verifies the retry.
+      await stopReceiver(live);
+      const both = substitute(restart!, {
+        'whsec_…,whsec_…': `${credentials.webhook_secret},${project.webhook_secret}`,
+      });
+      live = await startReceiver(consumer, both, live.port);
       await until(
-        () => /^verification\.face-match\.completed liveness_check_failed \S/m.test(output()),
+        () => /^verification\.face-match\.completed liveness_check_failed \S/m.test(live.output()),
         'the receiver to log the verification webhook',
       );
     },

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { PACKAGE_ROOT } from '../../src/spec';
 
 export interface Example {
@@ -68,4 +69,29 @@ export function npmStarts(code: string): { starts: Record<string, string>[]; res
     rest.push(`# ${line}`);
   }
   return { starts, rest: rest.join('\n') };
+}
+
+interface WebhookExample {
+  eventType: string;
+  body: Record<string, unknown>;
+}
+
+/** Every example body of every event type webhooks.yaml declares (its `webhooks` section). */
+export function webhookExamples(): WebhookExample[] {
+  const doc = parseYaml(fs.readFileSync(path.join(PACKAGE_ROOT, 'webhooks.yaml'), 'utf8')) as {
+    webhooks: Record<string, { post: { requestBody: { content: Record<string, { examples?: object }> } } }>;
+    components: { examples: Record<string, { value: Record<string, unknown> }> };
+  };
+  const resolve = (e: { $ref?: string; value?: Record<string, unknown> }) => {
+    const named = e.$ref?.replace('#/components/examples/', '');
+    const found = named !== undefined ? doc.components.examples[named] : e;
+    if (!found?.value) throw new Error(`webhooks.yaml: no example ${e.$ref}`);
+    return found.value;
+  };
+  return Object.entries(doc.webhooks).flatMap(([eventType, { post }]) =>
+    Object.values(post.requestBody.content['application/json']?.examples ?? {}).map((e) => ({
+      eventType,
+      body: resolve(e as { $ref?: string; value?: Record<string, unknown> }),
+    })),
+  );
 }

@@ -8,8 +8,10 @@
  *
  * The `x-signature` scheme (webhooks.yaml): `t=<unix seconds>,h=<signed header
  * names>,v1=<hex>`, `v1 = hex(HMAC-SHA256(secret, "{t}.{h}.{header values joined by '.'}.{raw body}"))`.
- * While a rotated-out secret's grace period lasts, the header carries one `v1` per secret; pass
- * both secrets (`[newSecret, oldSecret]`) while switching, and a webhook signed with either passes.
+ * `secret` may be a list, and a webhook signed with any of its secrets passes: one endpoint that
+ * receives several projects' webhooks (a live project and its test project, each with a secret of
+ * its own) passes them all; while a rotated-out secret's grace period lasts, the header carries
+ * one `v1` per secret, so `[newSecret, oldSecret]` passes either while switching.
  *
  * Self-contained on purpose: it runs in customers' processes, so it imports nothing of the server,
  * only `node:crypto` and (erased at compile time) the generated types.

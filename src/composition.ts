@@ -145,7 +145,7 @@ export function makeServices(edges: EdgeDeps) {
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
     facts: makeEvaluationFacts(deps.db),
-    evaluationWrites: makeEvaluationWrites(deps.db),
+    evaluationWrites: makeEvaluationWrites(deps.db, deps.secretBox),
     receipts: makeReceiptRepository(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),

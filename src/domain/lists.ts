@@ -19,3 +19,27 @@ export function listsAfter(current: readonly string[], added: readonly string[])
   }
   return [...out].sort();
 }
+
+/**
+ * One step of changing an account's lists, in order: create the custom lists named (those that
+ * do not exist yet), add the account to a list, or take it off lists. Storage runs each as one
+ * statement; a step that finds the membership as it would leave it changes nothing.
+ */
+export type MembershipStep =
+  { op: 'create'; lists: readonly string[] } | { op: 'add'; list: string } | { op: 'remove'; lists: readonly string[] };
+
+/** The steps that put an account on `names`, in order: a standard list first takes it off the other two. */
+export function stepsToAdd(names: readonly string[]): MembershipStep[] {
+  const custom = names.filter((n) => !STANDARD_LISTS.includes(n));
+  const steps: MembershipStep[] = custom.length > 0 ? [{ op: 'create', lists: custom }] : [];
+  for (const list of names) {
+    if (STANDARD_LISTS.includes(list)) steps.push({ op: 'remove', lists: STANDARD_LISTS.filter((s) => s !== list) });
+    steps.push({ op: 'add', list });
+  }
+  return steps;
+}
+
+/** The step that takes an account off `names` (none for no list). */
+export function stepsToRemove(names: readonly string[]): MembershipStep[] {
+  return names.length === 0 ? [] : [{ op: 'remove', lists: names }];
+}

@@ -5,7 +5,7 @@
  * event is one entry here and one in webhooks.yaml's SubscribableEventType; `satisfies` fails
  * the build when they differ.
  */
-import type { SubscribableEventType } from '../api-types';
+import type { EvaluationRuleMatched, ListAccountAdded, ListAccountRemoved, SubscribableEventType } from '../api-types';
 
 export interface WebhookEventSpec {
   /** Sent to projects that never set `webhook_events` (what they were always sent). */
@@ -44,4 +44,75 @@ export function subscribes(
   type: SubscribableEventType,
 ): boolean {
   return project.webhookUrl !== null && project.webhookEvents.includes(type);
+}
+
+/** The project settings that decide what it is sent. */
+type Subscriber = { id: string; webhookUrl: string | null; webhookEvents: readonly SubscribableEventType[] };
+
+/** A webhook to queue: its event's id, project, unique key (the session's id, or the event's own), type and body. */
+export interface QueuedWebhook {
+  requestId: string;
+  projectId: string;
+  sessionId: string;
+  eventType: string;
+  body: string;
+  now: Date;
+}
+
+/** An event that concerns no session: its own id is its unique key in the outbox. */
+function ownEvent(body: { request_id: string; project_id: string; event_type: string }, now: Date): QueuedWebhook {
+  const { request_id: requestId, project_id: projectId, event_type: eventType } = body;
+  return { requestId, projectId, sessionId: requestId, eventType, body: JSON.stringify(body), now };
+}
+
+const LIST_EVENT_TYPE = {
+  added: 'list.account_added',
+  removed: 'list.account_removed',
+} as const satisfies Record<'added' | 'removed', (ListAccountAdded | ListAccountRemoved)['event_type']>;
+
+/**
+ * The webhook of one list membership change, or undefined when the project is not sent its
+ * event type. `actor` as ListAccountChange describes it (an API key's name, `cli`, or `rule:`
+ * and a rule's id). `newId` is asked for the event's id only when there is an event.
+ */
+export function listEvent(
+  project: Subscriber,
+  membership: { change: 'added' | 'removed'; accountId: string; listName: string; actor: string },
+  now: Date,
+  newId: () => string,
+): QueuedWebhook | undefined {
+  const { change, accountId, listName, actor } = membership;
+  const eventType = LIST_EVENT_TYPE[change];
+  if (!subscribes(project, eventType)) return undefined;
+  const body: ListAccountAdded | ListAccountRemoved = {
+    request_id: newId(),
+    project_id: project.id,
+    event_type: eventType,
+    occurred_at: now.toISOString(),
+    data: { list_name: listName, account_id: accountId, actor },
+  };
+  return ownEvent(body, now);
+}
+
+/** Whether the project is sent either list event (an evaluation that changes lists then plans them). */
+export function subscribesToListEvents(project: Omit<Subscriber, 'id'>): boolean {
+  return subscribes(project, LIST_EVENT_TYPE.added) || subscribes(project, LIST_EVENT_TYPE.removed);
+}
+
+/** The `evaluation.rule_matched` webhook of an evaluation in which rules matched, when the project is sent it. */
+export function ruleMatchedEvent(
+  project: Subscriber,
+  data: EvaluationRuleMatched['data'],
+  now: Date,
+  newId: () => string,
+): QueuedWebhook | undefined {
+  if (data.matched.length === 0 || !subscribes(project, 'evaluation.rule_matched')) return undefined;
+  const body: EvaluationRuleMatched = {
+    request_id: newId(),
+    project_id: project.id,
+    event_type: 'evaluation.rule_matched',
+    occurred_at: now.toISOString(),
+    data,
+  };
+  return ownEvent(body, now);
 }

@@ -13,7 +13,6 @@ import type {
   AuthenticateResponse,
   Evaluation,
   EvaluationReceipt,
-  EvaluationRuleMatched,
   LinkedAccount,
   ListName,
   Session,
@@ -42,7 +41,6 @@ import {
   type AccountRecord,
   type EmailHistoryFacts,
   type PastSession,
-  type Scores,
   type CurrentSession,
   type EvaluationFacts,
   type EvaluationOutcome,
@@ -53,16 +51,16 @@ import {
 } from '../domain/evaluation';
 import { NETWORK_CROWD_LIMIT } from '../domain/linking';
 import { listsAfter } from '../domain/lists';
-import { receiptOf, storedInputs } from '../domain/evaluation/receipt';
+import { receiptOf } from '../domain/evaluation/receipt';
 import { rulesView } from '../domain/evaluation/rules';
+import { evaluationWrite, queuesWebhooks, roundedScores, type Made } from '../domain/evaluation/write';
 import { compileRules, NO_RULES, type CompiledRules } from '../domain/rules';
-import { DAY_MS, round3 } from '../domain/numbers';
+import { DAY_MS } from '../domain/numbers';
 import type { IpListName } from '../domain/signals';
 import { toTopLevelSession } from '../domain/session/views';
 import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } from '../errors';
 import { actorName, type Actor } from './actor';
-import { listEventWebhook, subscribesToListEvents } from './list-events';
 import { makeOneAtATime } from './one-at-a-time';
 import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
 import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
@@ -70,22 +68,12 @@ import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationMetrics } from '../telemetry/metrics';
 import { NO_TRACING, type Tracing } from '../telemetry/tracing';
-import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
-import { subscribes } from '../domain/webhook-events';
 import { evaluationMetrics, type StatsTally } from '../domain/stats';
 
 /** A session can be evaluated for this long after it starts (openapi.yaml: sessions can be evaluated for 24 hours). */
 export const EVALUATION_WINDOW_MS = DAY_MS;
 /** An authenticate that lost a race on its account is evaluated again, at most this many times in all. */
 const ATTEMPTS = 8;
-
-/** The scores as responses give them (and the account keeps them). */
-const rounded = (s: Scores): Scores => ({
-  account_score: round3(s.account_score),
-  bot: round3(s.bot),
-  multiple_accounts: round3(s.multiple_accounts),
-  risk_signals: round3(s.risk_signals),
-});
 
 export interface IpListLookup {
   lookup(ip: string): { list: IpListName }[];
@@ -103,19 +91,10 @@ export interface EvaluationDeps {
   tally: Pick<StatsTally, 'add'>;
   /** Spans for the stages: gather, evaluate, persist. */
   tracing?: Pick<Tracing, 'span'>;
-  /** `evaluation.rule_matched` and list events, queued in the evaluation's transaction (webhooks/outbox.ts). */
-  outbox: Pick<Outbox, 'enqueueStatements' | 'enqueueWhenStatement' | 'notifyStatements'>;
+  /** Ids of the events an evaluation queues (`evaluation.rule_matched`, list events). */
   random: Random;
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
-}
-
-/** Which request made an evaluation (for the events it sends). */
-interface Made {
-  kind: 'authenticate' | 'unauthenticated';
-  requestId: string;
-  accountId?: string;
-  actor?: Actor;
 }
 
 export interface EvaluationOptions {
@@ -124,6 +103,9 @@ export interface EvaluationOptions {
   /** Who asked (the request's API key): the actor of the list events its lists cause. */
   actor?: Actor;
 }
+
+/** Who asked, as list events name an actor: the request's API key; `cli` without one (the in-process demo, which gives no lists). */
+const actorOf = (options: EvaluationOptions) => (options.actor ? actorName(options.actor) : 'cli');
 
 export function makeEvaluation(deps: EvaluationDeps) {
   const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists, metrics } = deps;
@@ -289,42 +271,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     };
   }
 
-  /** The evaluation's writes, in one transaction; false when the account changed since it was read. */
-  /** The `evaluation.rule_matched` webhook of an evaluation in which rules matched, when the project subscribes to it. */
-  function ruleMatched(project: Project, facts: EvaluationFacts, outcome: EvaluationOutcome, made: Made, now: Date) {
-    const { rules } = outcome;
-    if (rules.matched.length === 0) return undefined;
-    if (!subscribes(project, 'evaluation.rule_matched')) return undefined;
-    const requestId = deps.random.uuid();
-    const body: EvaluationRuleMatched = {
-      request_id: requestId,
-      project_id: project.id,
-      event_type: 'evaluation.rule_matched',
-      occurred_at: now.toISOString(),
-      data: {
-        evaluation_request_id: made.requestId,
-        kind: made.kind,
-        session_id: facts.session.id,
-        account_id: made.accountId ?? null,
-        decision: outcome.decision,
-        decided_by: rules.decidedBy ?? null,
-        rules_version: rules.version,
-        matched: rules.matched,
-        tags: rules.tags,
-      },
-    };
-    // No session key: an evaluation's event has its own id as its unique key in the outbox.
-    const webhook: QueuedWebhook = {
-      requestId,
-      projectId: project.id,
-      sessionId: requestId,
-      eventType: body.event_type,
-      body: JSON.stringify(body),
-      now,
-    };
-    return deps.outbox.enqueueStatements(webhook);
-  }
-
+  /** The evaluation's write, in one transaction; false (nothing written) when the account changed since it was read. */
   async function persist(
     project: Project,
     facts: EvaluationFacts,
@@ -333,76 +280,18 @@ export function makeEvaluation(deps: EvaluationDeps) {
     made: Made,
   ): Promise<boolean> {
     const now = clock.now();
-    const account = outcome.account;
-    const matched = ruleMatched(project, facts, outcome, made, now);
-    // List events only when the project is sent them and the request or a rule touches a list
-    // (each queued only if its membership changes: evaluation-writes.ts); announced once.
-    const listEvents =
-      account !== undefined &&
-      (listInput.length > 0 || outcome.rules.listActions.length > 0) &&
-      subscribesToListEvents(project);
-    const queued = matched ?? (listEvents ? deps.outbox.notifyStatements() : undefined);
-    const written = await writes.write({
-      projectId: project.id,
-      sessionId: facts.session.id,
+    const write = evaluationWrite({
+      project,
+      facts,
+      outcome,
+      listInput,
+      made,
       at: now,
-      evaluation: {
-        decision: outcome.decision,
-        accountScore: outcome.scores.account_score,
-        at: now,
-        scores: outcome.signals.risk_signal_scores,
-        spoofedIp: outcome.signals.risk_signals.spoofed_ip,
-        rules: rulesView(outcome.rules),
-        // What its receipt is rebuilt from: a JSON array of what the scores weighed (receipt.ts).
-        receipt: {
-          requestId: made.requestId,
-          inputs: storedInputs(
-            outcome.scoring,
-            facts.project.decisionThreshold,
-            facts.account?.record.id,
-            facts.account ? facts.account.lists : facts.sessionAccountLists,
-            {
-              ...(outcome.account
-                ? { account: { details: outcome.account.details, emailHistory: facts.account?.email, now: facts.now } }
-                : {}),
-              links: outcome.links,
-              details: outcome.signals.risk_signal_details,
-            },
-          ),
-        },
-      },
-      ...(account
-        ? {
-            account: {
-              record: { ...account.record, scores: rounded(outcome.scores) },
-              existing: facts.account?.existing,
-              linksSession: account.linksSession,
-              lists: listInput,
-              listActions: outcome.rules.listActions,
-              ...(listEvents
-                ? {
-                    listEvent: (change, list, when, rule) => {
-                      const webhook = listEventWebhook(
-                        deps.random,
-                        project,
-                        account.record.id,
-                        change,
-                        list,
-                        // Without an actor: the in-process demo, which gives no lists.
-                        rule !== undefined ? `rule:${rule}` : made.actor ? actorName(made.actor) : 'cli',
-                        now,
-                      );
-                      return webhook ? [deps.outbox.enqueueWhenStatement(webhook, when)] : [];
-                    },
-                  }
-                : {}),
-            },
-          }
-        : {}),
-      ...(queued ? { queued } : {}),
+      newId: () => deps.random.uuid(),
     });
+    const written = await writes.write(write);
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
-    if (written && queued) deps.webhooksQueued();
+    if (written && queuesWebhooks(write)) deps.webhooksQueued();
     // The overview's counts: in-memory increments like the metrics', on the evaluation's day; no statement.
     if (written)
       deps.tally.add(
@@ -428,7 +317,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       session_id: facts.session.id,
       request_id: options.requestId,
       decision: outcome.decision,
-      ...rounded(outcome.scores),
+      ...roundedScores(outcome.scores),
       accounts_linked: Math.min(outcome.links.length, LINK_CAP),
       lists: outcome.lists,
       session: { ...facts.session.facts, ...outcome.signals },
@@ -479,7 +368,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         kind: 'authenticate',
         requestId: options.requestId,
         accountId: body.account.id,
-        ...(options.actor ? { actor: options.actor } : {}),
+        actor: actorOf(options),
       };
       if (!(await span('evaluation.persist', () => persist(project, facts, outcome, body.account.lists ?? [], made))))
         continue;
@@ -531,7 +420,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
         gatherUnauthenticated(project, body.session_id, options.accountsLinked),
       );
       const outcome = span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
-      const made: Made = { kind: 'unauthenticated', requestId: options.requestId };
+      const made: Made = { kind: 'unauthenticated', requestId: options.requestId, actor: actorOf(options) };
       await span('evaluation.persist', () => persist(project, facts, outcome, [], made));
       recordMetrics('unauthenticated', outcome);
       const response: UnauthenticatedResponse = respond(project, facts, outcome, options);

@@ -3,14 +3,13 @@
  * membership a List or Account API call changed, queued in the change's own transaction for
  * the projects subscribed to it (with a webhook URL), and sent by the outbox like every webhook.
  */
-import type { ListAccountAdded, ListAccountRemoved } from '../api-types';
 import type { Random } from '../clock';
 import type { Db } from '../storage/db';
 import type { MembershipChange } from '../storage/repositories/lists';
 import type { Project } from '../storage/repositories/projects';
-import { subscribes } from '../domain/webhook-events';
+import { listEvent } from '../domain/webhook-events';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
-import type { Outbox, QueuedWebhook } from '../webhooks/outbox';
+import type { Outbox } from '../webhooks/outbox';
 import { actorName, type Actor } from './actor';
 
 export interface ListEventDeps {
@@ -22,11 +21,6 @@ export interface ListEventDeps {
   /** Called once a transaction that queued a webhook has committed (webhooks/wake.ts). */
   webhooksQueued(): void;
 }
-
-const EVENT_TYPE = {
-  added: 'list.account_added',
-  removed: 'list.account_removed',
-} as const satisfies Record<MembershipChange['change'], (ListAccountAdded | ListAccountRemoved)['event_type']>;
 
 /**
  * Runs `change` (which answers the memberships it changed) in a transaction that also records
@@ -81,42 +75,10 @@ async function queueListEvents(
 ): Promise<number> {
   let queued = 0;
   for (const { change, listName } of changes) {
-    const webhook = listEventWebhook(deps.random, project, accountId, change, listName, actor, now);
+    const webhook = listEvent(project, { change, accountId, listName, actor }, now, () => deps.random.uuid());
     if (!webhook) continue;
     await deps.outbox.enqueue(webhook, trx);
     queued++;
   }
   return queued;
-}
-
-/**
- * The webhook of one membership change, or undefined when the project is not sent its event
- * type. `actor` as ListAccountChange describes it (actorName, or `rule:` and a rule's id).
- */
-export function listEventWebhook(
-  random: Random,
-  project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
-  accountId: string,
-  change: MembershipChange['change'],
-  listName: string,
-  actor: string,
-  now: Date,
-): QueuedWebhook | undefined {
-  const eventType = EVENT_TYPE[change];
-  if (!subscribes(project, eventType)) return undefined;
-  const requestId = random.uuid();
-  const body: ListAccountAdded | ListAccountRemoved = {
-    request_id: requestId,
-    project_id: project.id,
-    event_type: eventType,
-    occurred_at: now.toISOString(),
-    data: { list_name: listName, account_id: accountId, actor },
-  };
-  // No session: the event's own id is its unique key in the outbox.
-  return { requestId, projectId: project.id, sessionId: requestId, eventType, body: JSON.stringify(body), now };
-}
-
-/** Whether the project is sent either list event (an evaluation that changes lists then queues them). */
-export function subscribesToListEvents(project: Pick<Project, 'webhookUrl' | 'webhookEvents'>): boolean {
-  return subscribes(project, EVENT_TYPE.added) || subscribes(project, EVENT_TYPE.removed);
 }

@@ -12,7 +12,8 @@
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
-import { statementOf, type Statement } from '../storage/statements';
+import type { QueuedWebhook } from '../domain/webhook-events';
+import { makeWebhookRows, WEBHOOK_CHANNEL } from '../storage/repositories/webhook-rows';
 
 export type WebhookStatus = 'pending' | 'delivered' | 'failed';
 
@@ -63,8 +64,7 @@ export interface WebhookCursor {
   requestId: string;
 }
 
-/** The PostgreSQL channel on which queued webhooks are announced (webhooks/listener.ts listens). */
-export const WEBHOOK_CHANNEL = 'trustgate_webhooks';
+export { WEBHOOK_CHANNEL };
 
 /** What one attempt ended in, as the dispatcher settles it. */
 export interface Outcome {
@@ -124,33 +124,11 @@ function toRecord(r: Record<string, unknown>, box: SecretBox): WebhookRecord {
   return { ...toSummary(r), body: box.decrypt(String(r.body)) };
 }
 
-/** A webhook to queue: its event's id, project, unique key (the session's id, or the event's own), type and body. */
-export interface QueuedWebhook {
-  requestId: string;
-  projectId: string;
-  sessionId: string;
-  eventType: string;
-  body: string;
-  now: Date;
-}
+export type { QueuedWebhook };
 
 export function makeOutbox(db: Knex, box: SecretBox) {
   const postgres = db.client.config.client === 'pg';
-  /** Announces due webhooks to the listening workers, at the commit of `trx` (PostgreSQL only). */
-  const notify = (trx: Knex) => trx.raw('SELECT pg_notify(?, ?)', [WEBHOOK_CHANNEL, '']);
-  /** A webhook's row, pending (nothing when the session already has one: `session_id` is unique). */
-  const rowOf = (w: QueuedWebhook) => ({
-    request_id: w.requestId,
-    project_id: w.projectId,
-    session_id: w.sessionId,
-    event_type: w.eventType,
-    body: box.encrypt(w.body),
-    status: 'pending',
-    attempts: 0,
-    run_at: w.now.getTime(),
-    created_at: w.now.getTime(),
-  });
-  const insert = (trx: Knex, w: QueuedWebhook) => trx('webhooks').insert(rowOf(w)).onConflict('session_id').ignore();
+  const rows = makeWebhookRows(db, box);
 
   return {
     /**
@@ -160,39 +138,10 @@ export function makeOutbox(db: Knex, box: SecretBox) {
      * own process's dispatcher after the commit.
      */
     async enqueue(w: QueuedWebhook, trx: Knex = db): Promise<boolean> {
-      const inserted = await insert(trx, w).returning('request_id');
+      const inserted = await rows.insert(trx, w).returning('request_id');
       if (inserted.length === 0) return false;
-      if (postgres) await notify(trx);
+      if (postgres) await rows.notify(trx);
       return true;
-    },
-
-    /**
-     * `enqueue` as statements, for a transaction built as statements (an evaluation's:
-     * storage/statements.ts): the row, and on PostgreSQL the notification.
-     */
-    enqueueStatements(w: QueuedWebhook): Statement[] {
-      return [statementOf(insert(db, w)), ...(postgres ? [statementOf(notify(db))] : [])];
-    },
-
-    /**
-     * The row of `enqueueStatements` alone, inserted only if `when` (an SQL condition with its
-     * bindings) holds at that point of the transaction: an event that reports what the next
-     * statement will change (a list membership), decided by the rows, not by an earlier read.
-     * No notification: the caller adds `notifyStatements` once.
-     */
-    enqueueWhenStatement(w: QueuedWebhook, when: Statement): Statement {
-      const row = rowOf(w);
-      // Typed placeholders: PostgreSQL cannot infer a bare parameter's type in a SELECT list.
-      const values = Object.values(row).map((v) => (typeof v === 'number' ? 'CAST(? AS bigint)' : 'CAST(? AS text)'));
-      return {
-        sql: `INSERT INTO webhooks (${Object.keys(row).join(', ')}) SELECT ${values.join(', ')} WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
-        bindings: [...Object.values(row), ...when.bindings],
-      };
-    },
-
-    /** What announces rows queued by a transaction built as statements (PostgreSQL's notification; none on SQLite). */
-    notifyStatements(): Statement[] {
-      return postgres ? [statementOf(notify(db))] : [];
     },
 
     /** Takes up to `limit` due rows (pending, run_at passed, no live lease) for `worker`. */
@@ -392,7 +341,7 @@ export function makeOutbox(db: Knex, box: SecretBox) {
         if (!row) return undefined;
         const queued = { status: 'pending', run_at: now.getTime(), locked_by: null, locked_at: null };
         await t('webhooks').where({ request_id: requestId }).update(queued);
-        if (postgres) await notify(t);
+        if (postgres) await rows.notify(t);
         return { before: row.status as WebhookStatus, queued: toSummary({ ...row, ...queued }) };
       };
       return trx ? run(trx) : db.transaction(run);

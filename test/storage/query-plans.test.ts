@@ -638,7 +638,7 @@ test('every statement of an evaluation starts from an index', async () => {
   const kept = await repos.receipts.page(p, backtest, 500);
   await repos.receipts.page(p, backtest, 500, kept.at(-1)?.cursor ?? { startTime: 0, sessionId: '' });
   await repos.receipts.currentLabels(p, seeded.accounts.slice(0, 50));
-  // A project sent list events: each is queued on a membership's existence (outbox.enqueueWhenStatement).
+  // A project sent list events: each is queued on a membership's existence (webhook-rows.ts insertWhenStatement).
   const subscribed: Project = {
     ...project,
     webhookUrl: 'https://hooks.example.com/trustgate',

@@ -1,7 +1,7 @@
 /** Lists and their members. The standard lists are rows like any other, marked `standard`. */
 import type { Knex } from 'knex';
 import type { ListName } from '../../api-types';
-import { STANDARD_LISTS } from '../../domain/lists';
+import { stepsToAdd, type MembershipStep } from '../../domain/lists';
 import { byCodeUnits } from '../../domain/order';
 import { runStatement, statementOf, type Statement } from '../statements';
 
@@ -36,49 +36,28 @@ export interface MembershipChange {
   listName: string;
 }
 
-/**
- * A statement of apply, which change each row it returns is (with `returning`), and the lists
- * whose membership it may change (an add: its list; a remove: the lists it takes the account off).
- */
-export interface ApplyStep {
-  statement: Statement;
-  reports?: MembershipChange['change'];
-  lists: readonly string[];
-}
-
 export function makeListRepository(db: Knex) {
   /**
-   * apply's statements in order. With `returning`, the removes and adds return the
-   * list_name of each membership they changed (an add of a membership that was there: none).
+   * A membership step as one statement (domain/lists.ts). With `returning`, a remove or an add
+   * returns the list_name of each membership it changed (an add of a membership that was there: none).
    */
-  function applySteps(
-    projectId: string,
-    accountId: string,
-    names: readonly ListName[],
-    at: Date,
-    returning: boolean,
-  ): ApplyStep[] {
-    if (names.length === 0) return [];
-    const reported = (q: Knex.QueryBuilder): Statement => {
-      const s = statementOf(q);
-      // knex writes no RETURNING into SQLite's DELETE (SQLite has it since 3.35): added here, for both.
-      return returning ? { ...s, sql: `${s.sql} returning list_name` } : s;
-    };
-    const custom = names.filter((n) => !STANDARD_LISTS.includes(n)).map((name) => ({ name, standard: false }));
-    const out: ApplyStep[] =
-      custom.length > 0 ? [{ statement: statementOf(ensureQuery(db, projectId, custom, at)), lists: [] }] : [];
-    for (const name of names) {
-      if (STANDARD_LISTS.includes(name)) {
-        const others = STANDARD_LISTS.filter((s) => s !== name);
-        out.push({
-          statement: reported(removeQuery(db, projectId, others, accountId)),
-          reports: 'removed',
-          lists: others,
-        });
-      }
-      out.push({ statement: reported(addQuery(db, projectId, name, accountId, at)), reports: 'added', lists: [name] });
-    }
-    return out;
+  function stepStatement(projectId: string, accountId: string, step: MembershipStep, at: Date, returning = false) {
+    if (step.op === 'create')
+      return statementOf(
+        ensureQuery(
+          db,
+          projectId,
+          step.lists.map((name) => ({ name, standard: false })),
+          at,
+        ),
+      );
+    const s = statementOf(
+      step.op === 'add'
+        ? addQuery(db, projectId, step.list, accountId, at)
+        : removeQuery(db, projectId, step.lists, accountId),
+    );
+    // knex writes no RETURNING into SQLite's DELETE (SQLite has it since 3.35): added here, for both.
+    return returning ? { ...s, sql: `${s.sql} returning list_name` } : s;
   }
 
   const repo = {
@@ -200,24 +179,17 @@ export function makeListRepository(db: Knex) {
       trx: Knex = db,
     ): Promise<MembershipChange[]> {
       const changes: MembershipChange[] = [];
-      for (const { statement, reports } of applySteps(projectId, accountId, names, at, true)) {
-        const rows = await runStatement(trx, statement);
-        if (reports) for (const r of rows) changes.push({ change: reports, listName: String(r.list_name) });
+      for (const step of stepsToAdd(names)) {
+        const rows = await runStatement(trx, stepStatement(projectId, accountId, step, at, true));
+        if (step.op !== 'create')
+          for (const r of rows)
+            changes.push({ change: step.op === 'add' ? 'added' : 'removed', listName: String(r.list_name) });
       }
       return changes;
     },
 
-    /** apply's steps (statements without RETURNING, and what each may change), to run in the caller's transaction. */
-    applySteps(projectId: string, accountId: string, names: readonly ListName[], at: Date): ApplyStep[] {
-      return applySteps(projectId, accountId, names, at, false);
-    },
-
-    /** The step that takes the account off these lists, to run in the caller's transaction (none for no list). */
-    removeSteps(projectId: string, accountId: string, names: readonly string[]): ApplyStep[] {
-      return names.length === 0
-        ? []
-        : [{ statement: statementOf(removeQuery(db, projectId, names, accountId)), reports: 'removed', lists: names }];
-    },
+    /** A membership step as one statement, to run in the caller's transaction. */
+    stepStatement,
 
     /** An SQL condition: the account is (`present`) or is not on the list, when the statement runs. */
     membershipCondition(projectId: string, accountId: string, list: string, present: boolean): Statement {

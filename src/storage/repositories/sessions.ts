@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession, EvaluationRules } from '../../api-types';
 import { ipBlock } from '../../domain/enrichment/ip';
 import { ipLocationAccuracyKm, isAnonymised } from '../../domain/signals';
+import type { SessionEvaluation } from '../../domain/evaluation/write';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
 import { runStatement, type Statement } from '../statements';
 import { identifierAccountsStatement } from './identifier-accounts';
@@ -41,18 +42,7 @@ interface SessionRow {
   risk_scores?: string | null;
 }
 
-/** The latest evaluation of a session. */
-export interface SessionEvaluation {
-  decision: Decision;
-  accountScore: number;
-  at: Date;
-  scores: EvaluatedRiskSignalScores;
-  spoofedIp: boolean;
-  /** What the project's rules did (absent or version 0: the project had none; stored as NULL). */
-  rules?: EvaluationRules;
-  /** Written only: the evaluation's request id and its receipt's compact inputs (domain/evaluation/receipt.ts). */
-  receipt?: { requestId: string; inputs: string };
-}
+export type { SessionEvaluation };
 
 /** The Apple DeviceCheck token is kept only as its SHA-256, which linking compares. */
 function appleDeviceKey(token: string | null | undefined): string | undefined {

@@ -1,12 +1,12 @@
 /**
  * A score as its terms, for an evaluation's receipt (`GET /evaluation/{request_id}`): every
  * score of docs/scoring.md is a noisy-OR of weighted evidence (account_score then discounted by
- * a trusted email). The hot path computes the scores as numbers (index.ts); a receipt rebuilds
+ * a trusted email). The hot path computes the scores as numbers (scores.ts); a receipt rebuilds
  * them here from what the evaluation kept, as terms:
  *
  *   value = clamp01( (1 − Π (1 − pᵢ)^countᵢ) · (1 − discount.p) ),  pᵢ = clamp01(weightᵢ · strengthᵢ)
  *
- * the product taken term by term in the order index.ts multiplies them (each counted `count`
+ * the product taken term by term in the order scores.ts multiplies them (each counted `count`
  * times), so that `value` is the very number the evaluation computed, and a reader who
  * multiplies the receipt's terms in that order gets it too. test/domain/scoring.test.ts holds
  * each breakdown to its score function over many inputs.
@@ -14,7 +14,7 @@
 import type { EvaluatedRiskSignalScores, ScoreBreakdown, ScoreTerm } from '../../api-types';
 import { clamp01 } from '../numbers';
 import { ACCOUNT_WEIGHTS, BOT_WEIGHTS, MULTIPLE_ACCOUNTS, RISK_SIGNAL_WEIGHTS } from './constants';
-import type { AccountScoreParts, BotEvidence } from './index';
+import type { AccountScoreParts, BotEvidence } from './scores';
 
 export type { ScoreBreakdown, ScoreTerm };
 

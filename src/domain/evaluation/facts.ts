@@ -2,13 +2,13 @@
  * What one evaluation is computed from: plain data the use case gathers in a few reads
  * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
  */
-import type { StoredUniques } from './uniques';
 import type {
   EvaluatedRiskSignalScores,
   EvaluatedSession,
   Evaluation,
   MatchType,
   ScoreBreakdown,
+  WindowCounts,
 } from '../../api-types';
 import type { CompiledRules } from '../rules';
 import type { BotEvidence } from '../scoring';
@@ -142,6 +142,17 @@ export interface LinkedRecord {
 export interface AccountWithLists {
   record: AccountRecord;
   lists: string[];
+}
+
+/**
+ * An account's kept devices and networks (uniques.ts): the values in each window, and the newest
+ * start kept of this session's device and network when it is in the week (older, it is in neither window).
+ */
+export interface StoredUniques {
+  devices: WindowCounts;
+  networks: WindowCounts;
+  deviceLastStart?: Date;
+  networkLastStart?: Date;
 }
 
 export interface EvaluationFacts {

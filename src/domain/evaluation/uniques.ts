@@ -6,7 +6,7 @@
  */
 import type { AccountDetails, WindowCounts } from '../../api-types';
 import { DAY_MS } from '../numbers';
-import type { PastSession } from './facts';
+import type { PastSession, StoredUniques } from './facts';
 
 /** The windows, in days before `last_seen`. */
 const WINDOWS = { '1_day': 1, '7_day': 7 } as const satisfies Record<keyof WindowCounts, number>;
@@ -30,14 +30,6 @@ export interface UniquesQuery {
   since: Record<keyof WindowCounts, Date>;
   device?: string;
   network?: string;
-}
-
-/** What is kept: the values in each window, and the newest start kept of this session's device and network when it is in the week (older, it is in neither window). */
-export interface StoredUniques {
-  devices: WindowCounts;
-  networks: WindowCounts;
-  deviceLastStart?: Date;
-  networkLastStart?: Date;
 }
 
 export const NO_UNIQUES: StoredUniques = {

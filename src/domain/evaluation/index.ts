@@ -4,7 +4,7 @@
  * account's details and the aggregates its row keeps. The use case gathers, calls `evaluate`
  * once, writes what it returns in one transaction and answers. docs/pipeline.md.
  */
-import type { AccountDetails, Decision, EmailIntelligence, Evaluation } from '../../api-types';
+import type { AccountDetails, EmailIntelligence } from '../../api-types';
 import { emailFacts, emailIntelligence } from '../email';
 import {
   accountScore,
@@ -27,37 +27,23 @@ import type {
   Scores,
 } from './facts';
 import { linkEvidence, linkSearch, linksOf, SESSIONS_FOLLOWED, type Link, type LinkSearch } from './links';
-import type { RulesOutcome } from '../rules';
 import { withRules } from './rules';
 import { weighsDomainFraud } from './email-history';
 import { NO_UNIQUES, uniquesQuery, uniquesWith } from './uniques';
+import type { EvaluationOutcome } from './outcome';
 
 export * from './facts';
 export * from './links';
 export * from './account-input';
 export * from './email-history';
 export * from './uniques';
+export * from './outcome';
 
 /** An account's newest sessions read for its details and signal averages. */
 export const ACCOUNT_SESSIONS_READ = 200;
 /** An account created less than this before the request has not been seen before it. */
 const NEW_ACCOUNT_MS = 60_000;
 const ANONYMISING_LISTS: ReadonlySet<string> = new Set(['tor', 'vpn', 'proxy', 'relay']);
-
-export interface EvaluationOutcome {
-  signals: SignalResult;
-  scores: Scores;
-  /** What the scores were computed from beyond the signals (kept with the evaluation: receipt.ts). */
-  scoring: ScoreInputs;
-  decision: Decision;
-  /** The lists that weighed in the decision (the account's, or the session's accounts'). */
-  lists: string[];
-  links: Link[];
-  /** authenticate: the account's details, and the record to write (decision and aggregates). */
-  account?: { details: AccountDetails; record: AccountRecord; email?: EmailIntelligence; linksSession: boolean };
-  /** What the project's rules did (rules.ts): applied last, they may have set `decision` and changed `lists`. */
-  rules: RulesOutcome;
-}
 
 /** The account's sessions once this one is linked to it, newest first. */
 export function sessionsWithCurrent(history: readonly PastSession[], current: PastSession): PastSession[] {

@@ -19,7 +19,7 @@ import {
 } from '../rules';
 import type { EvaluationFacts } from './facts';
 import { LINK_CAP } from './links';
-import type { EvaluationOutcome } from './index';
+import type { EvaluationOutcome } from './outcome';
 
 /** What the rules did, as responses give it, sessions and receipts keep it. */
 export const rulesView = (r: RulesOutcome): EvaluationRules => ({

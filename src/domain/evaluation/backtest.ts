@@ -22,7 +22,7 @@ import type { CompiledRules, RuleSubject } from '../rules';
 import { decide } from '../scoring';
 import { ON_THRESHOLD } from '../signals';
 import type { AccountRecord, Breakdowns } from './facts';
-import { accountEmail } from './index';
+import { accountEmail } from './evaluate';
 import { LINK_CAP } from './links';
 import { breakdownsOf, decidedBy, decidingList, type KeptEvaluation, type KeptReplay } from './receipt';
 import { decidedWithRules } from './rules';

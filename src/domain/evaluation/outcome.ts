@@ -1,5 +1,5 @@
 /**
- * What one evaluation comes to (`evaluate`, index.ts): its own module, so that rules.ts, which
+ * What one evaluation comes to (`evaluate`, evaluate.ts): its own module, so that rules.ts, which
  * evaluate() calls last, can take the type without importing what calls it.
  */
 import type { AccountDetails, Decision, EmailIntelligence } from '../../api-types';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The import graph of src/: fails (exit 1) on a cycle among the imports that run (an `import
-// type`, or an import whose every name is a type, is gone once compiled) and on an import of a
-// higher layer by a lower one, types included (docs/architecture.md, "Who may import whom").
+// The import graph of src/: fails (exit 1) on an import cycle and on an import of a higher layer
+// by a lower one, type-only imports included in both (docs/architecture.md, "Who may import
+// whom"). A cycle of types alone is gone once compiled, but its modules still cannot be read,
+// tested or moved one without the other; a cycle that runs also depends on the load order.
 // Also fails on a file of an npm package (packages/<name>/src) importing a path outside its own
 // src/: a package is installed alone, without the server.
 //
@@ -134,7 +135,13 @@ for (const [module, imports] of graph) {
   }
 }
 
-// Cycles among the imports that run: strongly connected components (Tarjan).
+// Cycles among all the imports: strongly connected components (Tarjan).
+/** Whether every import between the modules of a cycle is type-only (moving a type breaks it). */
+function typesOnly(component) {
+  const inside = new Set(component);
+  return component.every((m) => graph.get(m).every((i) => !inside.has(i.target) || !i.runtime));
+}
+
 let index = 0;
 const stack = [];
 const state = new Map();
@@ -143,8 +150,8 @@ function connect(v) {
   index++;
   state.set(v, s);
   stack.push(v);
-  for (const { target, runtime } of graph.get(v) ?? []) {
-    if (!runtime || !graph.has(target)) continue;
+  for (const { target } of graph.get(v) ?? []) {
+    if (!graph.has(target)) continue;
     const t = state.get(target);
     if (!t) {
       connect(target);
@@ -159,8 +166,9 @@ function connect(v) {
       state.get(w).onStack = false;
       component.push(w);
     } while (w !== v);
-    const selfImport = (graph.get(v) ?? []).some((i) => i.runtime && i.target === v);
-    if (component.length > 1 || selfImport) problems.push(`import cycle: ${component.sort().join(' → ')}`);
+    const selfImport = (graph.get(v) ?? []).some((i) => i.target === v);
+    if (component.length > 1 || selfImport)
+      problems.push(`import cycle: ${component.sort().join(' → ')}${typesOnly(component) ? ' (types only)' : ''}`);
   }
 }
 for (const v of graph.keys()) if (!state.has(v)) connect(v);

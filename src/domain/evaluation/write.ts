@@ -16,7 +16,7 @@ import { stepsToAdd, stepsToRemove, type MembershipStep } from '../lists';
 import type { ListAction } from '../rules';
 import { listEvent, ruleMatchedEvent, subscribesToListEvents, type QueuedWebhook } from '../webhook-events';
 import type { AccountRecord, EvaluationFacts, Scores } from './facts';
-import type { EvaluationOutcome } from './index';
+import type { EvaluationOutcome } from './outcome';
 import { storedInputs } from './receipt';
 import { rulesView } from './rules';
 

@@ -46,7 +46,9 @@ export function makeWebhookRows(db: Knex, box: SecretBox) {
       // Typed placeholders: PostgreSQL cannot infer a bare parameter's type in a SELECT list.
       const values = Object.values(row).map((v) => (typeof v === 'number' ? 'CAST(? AS bigint)' : 'CAST(? AS text)'));
       return {
-        sql: `INSERT INTO webhooks (${Object.keys(row).join(', ')}) SELECT ${values.join(', ')} WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
+        sql:
+          `INSERT INTO webhooks (${Object.keys(row).join(', ')}) ` +
+          `SELECT ${values.join(', ')} WHERE ${when.sql} ON CONFLICT (session_id) DO NOTHING`,
         bindings: [...Object.values(row), ...when.bindings],
       };
     },

@@ -293,7 +293,7 @@ async function serve() {
       profile.set(sql, p);
     };
     runtime.db.on('query', (q) => {
-      // The SQLite thread's statements come timed (src/storage/sqlite-thread.ts).
+      // The SQLite thread's statements come timed (src/storage/sqlite/thread.ts).
       if (q.thread) add(`[${q.thread} thread] ${shape(q.sql)}`, q.ms);
       else started.set(q.__knexQueryUid, { sql: shape(q.sql), t: process.hrtime.bigint() });
     });

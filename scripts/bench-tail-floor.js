@@ -9,7 +9,7 @@
 // small JSON body, an answer of about 5 KB; latencies from each response's time). The request
 // thread spends `main` ms of CPU per request, in `hops` slices; with a worker, each slice but
 // the last is followed by a call to a worker thread that spends `worker` ms and answers (one
-// message per turn of the event loop, as src/storage/sqlite-thread.ts batches its calls), the
+// message per turn of the event loop, as src/storage/sqlite/thread.ts batches its calls), the
 // way an authenticate alternates between the request thread and the SQLite thread. `objects`
 // makes each slice allocate that many small objects, one in eight kept until the answer.
 // The shapes' CPU per request is about authenticate's on SQLite (bench:authenticate prints it).

@@ -23,8 +23,7 @@ import { makeDb, migrate, type Db } from './storage/db';
 import { makeLocalMediaStore, makeMediaUrls, unconfiguredMediaStore, type MediaStore } from './storage/media';
 import { makeAccountRepository } from './storage/repositories/accounts';
 import { makeSearchRepository } from './storage/repositories/search';
-import { makeEvaluationFacts } from './storage/repositories/evaluation-facts';
-import { makeEvaluationWrites } from './storage/repositories/evaluation-writes';
+import { makeEvaluationStore } from './storage/evaluation-store';
 import { makeReceiptRepository } from './storage/repositories/receipts';
 import { makeHistoryRepository } from './storage/repositories/history';
 import { makeListRepository } from './storage/repositories/lists';
@@ -144,8 +143,7 @@ export function makeServices(edges: EdgeDeps) {
     accounts: makeAccountRepository(deps.db),
     lists: makeListRepository(deps.db),
     history: makeHistoryRepository(deps.db),
-    facts: makeEvaluationFacts(deps.db),
-    evaluationWrites: makeEvaluationWrites(deps.db, deps.secretBox),
+    store: makeEvaluationStore(deps.db, deps.secretBox),
     receipts: makeReceiptRepository(deps.db),
     verifications: makeVerificationRepository(deps.db, deps.secretBox),
     verificationIndex: makeVerificationIndex(deps.db, deps.secretBox),

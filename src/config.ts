@@ -119,7 +119,7 @@ export interface Config {
   sqliteCacheMb: number;
   sqliteMmapMb: number;
   sqliteCheckpointMs: number;
-  /** SQLite: the evaluation's statements and the rate limit's on a thread of their own (storage/sqlite-thread.ts). */
+  /** SQLite: the evaluation's statements and the rate limit's on a thread of their own (storage/sqlite/thread.ts). */
   sqliteThread: boolean;
   /** Largest JSON body accepted. */
   bodyLimit: string;
@@ -434,7 +434,7 @@ export function listenUrl(host: string, port: number): string {
 /**
  * The database's defaults (DATABASE_POOL_SIZE, DATABASE_HOT_CONNECTIONS, SQLITE_CACHE_MB,
  * SQLITE_MMAP_MB, SQLITE_CHECKPOINT_MS), also makeDb's (storage/db.ts) when a setting is not
- * given. The hot path's connections are each shared by every request (storage/pg-pipeline.ts):
+ * given. The hot path's connections are each shared by every request (storage/postgres/pipeline.ts):
  * one carries a turn's statements in one write and keeps them queued at one server process,
  * where more spread them back over idle ones, each woken for its share; a server process does
  * less work an authenticate than the Node process, so one keeps up with it (docs/pipeline.md,

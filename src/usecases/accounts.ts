@@ -16,7 +16,7 @@ import type { Db } from '../storage/db';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
-import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
+import type { EvaluationStore } from '../storage/evaluation-store';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
@@ -34,7 +34,7 @@ export interface AccountDeps {
   accounts: AccountRepository;
   lists: ListRepository;
   receipts: ReceiptRepository;
-  facts: EvaluationFactsRepository;
+  store: Pick<EvaluationStore, 'accountSessions'>;
   evaluation: EvaluationUseCases;
   random: Random;
   /** The account's current label is shown with it; erasure deletes its labels. */
@@ -182,7 +182,7 @@ export function makeAccountUseCases(deps: AccountDeps) {
 
     async sessions(project: Project, id: string, limit: number, requestId: string): Promise<AccountSessions> {
       await found(project, id);
-      const rows = await deps.facts.accountSessions(project.id, id, limit);
+      const rows = await deps.store.accountSessions(project.id, id, limit);
       return { request_id: requestId, account_id: id, sessions: rows.map((r) => r.id) };
     },
 

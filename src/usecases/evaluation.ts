@@ -1,6 +1,6 @@
 /**
  * Session evaluation: load → gather facts → evaluate (pure, domain/evaluation) → persist once →
- * respond. The reads are storage/repositories/evaluation-facts.ts (a handful of set-based
+ * respond. The reads are storage/evaluation/reads.ts (a handful of set-based
  * statements); the write is one transaction (account, session link, lists, decision);
  * authenticates of one account queue one behind the other in the process, and one that raced
  * another process on the same account is evaluated again on fresh facts.
@@ -62,8 +62,7 @@ import { withTestOutcome } from '../domain/test-mode';
 import { BadRequestError, ConflictError, NotFoundError, SessionNotFoundError } from '../errors';
 import { actorName, type Actor } from './actor';
 import { makeOneAtATime } from './one-at-a-time';
-import type { EvaluationFactsRepository } from '../storage/repositories/evaluation-facts';
-import type { EvaluationWritesRepository } from '../storage/repositories/evaluation-writes';
+import type { EvaluationStore } from '../storage/evaluation-store';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
 import type { Project } from '../storage/repositories/projects';
 import type { EvaluationMetrics } from '../telemetry/metrics';
@@ -81,8 +80,8 @@ export interface IpListLookup {
 
 export interface EvaluationDeps {
   clock: Clock;
-  facts: EvaluationFactsRepository;
-  evaluationWrites: EvaluationWritesRepository;
+  /** The hot path's reads and its one write (storage/evaluation-store.ts). */
+  store: EvaluationStore;
   receipts: ReceiptRepository;
   ipLists: IpListLookup;
   /** Each evaluation's decision, signals and scores, recorded after it is stored (GET /metrics). */
@@ -108,7 +107,7 @@ export interface EvaluationOptions {
 const actorOf = (options: EvaluationOptions) => (options.actor ? actorName(options.actor) : 'cli');
 
 export function makeEvaluation(deps: EvaluationDeps) {
-  const { clock, facts: reads, evaluationWrites: writes, receipts, ipLists, metrics } = deps;
+  const { clock, store, receipts, ipLists, metrics } = deps;
   const { span } = deps.tracing ?? NO_TRACING;
   /** The outcome into the metrics, once stored. */
   const recordMetrics = (kind: 'authenticate' | 'unauthenticated', outcome: EvaluationOutcome) =>
@@ -130,7 +129,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
   }
 
   async function load(project: Project, sessionId: string, history?: { accountId: string; limit: number }) {
-    const found = await reads.session(project.id, sessionId, history);
+    const found = await store.session(project.id, sessionId, history);
     if (!found) throw new SessionNotFoundError();
     return found;
   }
@@ -173,7 +172,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
 
   /** The links' searches, then (to describe them or keep them within a group) the found accounts. */
   async function gatherLinks(project: Project, search: LinkSearch, describe: boolean) {
-    const found = await reads.linksDescribed(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1, {
+    const found = await store.linksDescribed(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1, {
       describe,
       groupsEnabled: project.groupsEnabled,
     });
@@ -190,7 +189,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     const { id, ...input } = body.account;
     const [loaded, stored] = await Promise.all([
       load(project, body.session_id, { accountId: id, limit: ACCOUNT_SESSIONS_READ }),
-      reads.accounts(project.id, [id]),
+      store.accounts(project.id, [id]),
     ]);
     const { session, history } = loaded;
     live(session, now);
@@ -207,7 +206,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
     // The windows of the account's details once this session is linked to it (as evaluate takes them).
     const aggregates = session.accountIds.includes(id) ? record.aggregates : withSession(record.aggregates, session);
     const [counts, { search: _search, ...links }] = await Promise.all([
-      reads.counts(project.id, {
+      store.counts(project.id, {
         sessionId: session.id,
         ip: session.ipAddress,
         block: session.ipBlock,
@@ -247,9 +246,9 @@ export function makeEvaluation(deps: EvaluationDeps) {
     const { session } = await load(project, sessionId);
     live(session, now);
     const [owners, previous, counts, { search: _search, ...links }] = await Promise.all([
-      reads.accounts(project.id, session.accountIds),
-      reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
-      reads.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now }),
+      store.accounts(project.id, session.accountIds),
+      store.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
+      store.counts(project.id, { sessionId: session.id, ip: session.ipAddress, block: session.ipBlock, now }),
       gatherLinks(project, linkSearchOf({ session }), describe),
     ]);
     // With groups on, a session already used by an account links within that account's group.
@@ -289,7 +288,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
       at: now,
       newId: () => deps.random.uuid(),
     });
-    const written = await writes.write(write);
+    const written = await store.commit(write);
     // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
     if (written && queuesWebhooks(write)) deps.webhooksQueued();
     // The overview's counts: in-memory increments like the metrics', on the evaluation's day; no statement.
@@ -327,15 +326,15 @@ export function makeEvaluation(deps: EvaluationDeps) {
 
   /** A stored session in the top-level form, its signals recomputed; undefined when the project has no such session. */
   async function find(project: Project, sessionId: string, requestId: string): Promise<Session | undefined> {
-    const found = await reads.session(project.id, sessionId);
+    const found = await store.session(project.id, sessionId);
     if (!found) return undefined;
     const { session } = found;
     const owner = session.accountIds[session.accountIds.length - 1];
     const [previous, counts] = await Promise.all([
       owner !== undefined
-        ? reads.previousOfAccount(project.id, owner, session.startTime, session.id)
-        : reads.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
-      reads.counts(project.id, {
+        ? store.previousOfAccount(project.id, owner, session.startTime, session.id)
+        : store.previousOfDevice(project.id, session.deviceId, session.startTime, session.id),
+      store.counts(project.id, {
         sessionId: session.id,
         ip: session.ipAddress,
         block: session.ipBlock,
@@ -430,7 +429,7 @@ export function makeEvaluation(deps: EvaluationDeps) {
 
     /** An account's linked accounts (the Account API), found as authenticate finds them. */
     async linked(project: Project, record: AccountRecord): Promise<LinkedAccount[]> {
-      const history = await reads.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
+      const history = await store.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
       const { all, linked } = await accountLinks(project, record, history, true);
       return describeLinks(all, linked);
     },
@@ -444,9 +443,9 @@ export function makeEvaluation(deps: EvaluationDeps) {
       const now = clock.now();
       const windows = uniquesQuery(record.id, record.aggregates.lastSeen, now);
       const [history, emailHistory, uniques] = await Promise.all([
-        reads.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
-        query ? reads.emailHistory(project.id, query) : undefined,
-        reads.uniques(project.id, windows),
+        store.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
+        query ? store.emailHistory(project.id, query) : undefined,
+        store.uniques(project.id, windows),
       ]);
       const { all } = await accountLinks(project, record, history, false);
       const email = accountEmail(record, emailHistory && withoutSelf(emailHistory, record, query), now);

@@ -13,10 +13,10 @@ import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { dialectOf } from '../../src/storage/db';
 import { migrationSource } from '../../src/storage/migrations';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
-import { makeEvaluationFactsRepository } from '../../src/storage/repositories/evaluation-facts';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
 import { makeRetentionRepository } from '../../src/storage/repositories/retention';
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
-import { hotRows } from '../../src/storage/statements';
+import { hotStatementsOf } from '../../src/storage/db';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 import { at } from '../helpers/defined';
 import { example } from '../helpers/spec';
@@ -305,7 +305,7 @@ describe('account_uniques', () => {
       await testDb.db('session_accounts').insert(linkRows.slice(i, i + 100));
     expect(await kept(p, 'acct-big')).toEqual(expected(p, 'acct-big'));
 
-    const reads = makeEvaluationFactsRepository(hotRows(testDb.db), dialectOf(testDb.db));
+    const reads = makeEvaluationReads(hotStatementsOf(testDb.db).rows, dialectOf(testDb.db));
     const current = {
       id: 'now',
       startTime: new Date(T),

@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/checkpointer';
-import { checkpointerOf, makeDb, sqliteThreadOf, type Db } from '../../src/storage/db';
+import { CHECKPOINT_FALLBACK_PAGES } from '../../src/storage/sqlite/checkpointer';
+import { makeDb, type Db } from '../../src/storage/db';
+import { checkpointerOf, sqliteThreadOf } from '../../src/storage/sqlite/connection';
 import { at } from '../helpers/defined';
 import { until } from '../helpers/processes';
 
@@ -38,8 +39,8 @@ maybe('the WAL checkpoint thread', () => {
     // The request connection would checkpoint by itself only far past SQLite's 1,000 pages, and
     // so would the SQLite thread's, the one that writes under load (its checkpoint stalls it).
     expect(await pragma(db, 'wal_autocheckpoint')).toBe(CHECKPOINT_FALLBACK_PAGES);
-    const onThread = await sqliteThreadOf(db)!.call('sql.rows', ['PRAGMA wal_autocheckpoint', []], false);
-    expect(onThread.result).toEqual([{ wal_autocheckpoint: CHECKPOINT_FALLBACK_PAGES }]);
+    const onThread = await sqliteThreadOf(db)!.rows('PRAGMA wal_autocheckpoint', [], false);
+    expect(onThread.rows).toEqual([{ wal_autocheckpoint: CHECKPOINT_FALLBACK_PAGES }]);
     await db.raw('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
     const file = path.join(dir, 't0.sqlite');
     const before = fs.statSync(file).size;

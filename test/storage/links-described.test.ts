@@ -1,5 +1,5 @@
 /**
- * The link search with the accounts it found described (evaluation-facts.ts `linksDescribed`), on
+ * The link search with the accounts it found described (storage/evaluation/reads.ts `linksDescribed`), on
  * the real database: the accounts an evaluation describes (domain/evaluation accountsToDescribe)
  * whatever the crowd, in one statement on PostgreSQL up to LINK_CAP found accounts, and the
  * strongest LINK_CAP of a larger crowd read apart.
@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { LINK_CAP, type LinkSearch } from '../../src/domain/evaluation';
 import { dialectOf } from '../../src/storage/db';
-import { makeEvaluationFactsRepository } from '../../src/storage/repositories/evaluation-facts';
-import { hotRows } from '../../src/storage/statements';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
+import { hotStatementsOf } from '../../src/storage/db';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -51,7 +51,7 @@ async function described(name: string, ask: { describe: boolean; groupsEnabled: 
   const onQuery = (q: { sql: string }) => sent.push(q.sql);
   testDb.db.on('query', onQuery);
   try {
-    const reads = makeEvaluationFactsRepository(hotRows(testDb.db), dialectOf(testDb.db));
+    const reads = makeEvaluationReads(hotStatementsOf(testDb.db).rows, dialectOf(testDb.db));
     const found = await reads.linksDescribed(projectId, search(name), LINK_CAP + 1, 21, ask);
     return { found, statements: sent.length };
   } finally {

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
-import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-facts';
+import { dialectOf, hotStatementsOf } from '../../src/storage/db';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
 import { makeListRepository } from '../../src/storage/repositories/lists';
 import { accountRecord } from '../helpers/accounts';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
@@ -46,7 +47,9 @@ describe("an account's lists", () => {
   });
 
   test('when an evaluation reads the account, then its lists come in code-unit order', async () => {
-    const found = await makeEvaluationFacts(testDb.db).accounts(projectId, ['acct-1']);
+    const found = await makeEvaluationReads(hotStatementsOf(testDb.db).rows, dialectOf(testDb.db)).accounts(projectId, [
+      'acct-1',
+    ]);
     expect(found.get('acct-1')?.lists).toEqual(CODE_UNIT_ORDER);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The counts read's questions about an address (repositories/evaluation-facts.ts `counts`), on
+ * The counts read's questions about an address (storage/evaluation/reads.ts `counts`), on
  * the real database: Fake sessions and block-listed accounts in 30 days and of all time, each
  * over the address's newest NETWORK_HISTORY_SCAN sessions (or links) of the period, the evaluated
  * session left out. The two periods are answered from one read of the address's newest of all
@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '../../src/domain/numbers';
 import { NETWORK_HISTORY_SCAN } from '../../src/domain/signals/history';
-import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-facts';
+import { dialectOf, hotStatementsOf } from '../../src/storage/db';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -67,7 +68,13 @@ async function seed(ip: string, groups: Seen[]): Promise<void> {
 }
 
 const countsOf = async (ip: string, sessionId: string) =>
-  (await makeEvaluationFacts(testDb.db).counts(projectId, { sessionId, ip, now: NOW })).network;
+  (
+    await makeEvaluationReads(hotStatementsOf(testDb.db).rows, dialectOf(testDb.db)).counts(projectId, {
+      sessionId,
+      ip,
+      now: NOW,
+    })
+  ).network;
 
 describe('the counts of an address', () => {
   test('when Fake sessions lie on both sides of the scan’s edge and of the 30 days, then each period counts those among its own newest sessions', async () => {

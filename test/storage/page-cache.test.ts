@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makeDb } from '../../src/storage/db';
 import {
   MAPPED_PAGE_CACHE_MB,
   PAGE_CACHE_REFIT_MS,
   fitPageCache,
-  makeDb,
   pageCacheKib,
   sqliteThreadOf,
   tuneSqliteConnection,
-} from '../../src/storage/db';
+} from '../../src/storage/sqlite/connection';
 
 const MB = 1024 * 1024;
 
@@ -83,8 +83,8 @@ describe("a SQLite connection's page cache", () => {
       const db = makeDb({ sqliteFile: path.join(dir, 'service.sqlite'), sqliteCacheMb: 64, sqliteMmapMb: 64 });
       try {
         expect(await db.raw('PRAGMA cache_size')).toEqual([{ cache_size: -MAPPED_PAGE_CACHE_MB * 1024 }]);
-        const onThread = await sqliteThreadOf(db)!.call('sql.rows', ['PRAGMA cache_size', []], false);
-        expect(onThread.result).toEqual([{ cache_size: -MAPPED_PAGE_CACHE_MB * 1024 }]);
+        const onThread = await sqliteThreadOf(db)!.rows('PRAGMA cache_size', [], false);
+        expect(onThread.rows).toEqual([{ cache_size: -MAPPED_PAGE_CACHE_MB * 1024 }]);
       } finally {
         await db.destroy();
       }
@@ -92,8 +92,8 @@ describe("a SQLite connection's page cache", () => {
       const unmapped = makeDb({ sqliteFile: path.join(dir, 'unmapped.sqlite'), sqliteCacheMb: 64, sqliteMmapMb: 0 });
       try {
         expect(await unmapped.raw('PRAGMA cache_size')).toEqual([{ cache_size: -64 * 1024 }]);
-        const onThread = await sqliteThreadOf(unmapped)!.call('sql.rows', ['PRAGMA cache_size', []], false);
-        expect(onThread.result).toEqual([{ cache_size: -64 * 1024 }]);
+        const onThread = await sqliteThreadOf(unmapped)!.rows('PRAGMA cache_size', [], false);
+        expect(onThread.rows).toEqual([{ cache_size: -64 * 1024 }]);
       } finally {
         await unmapped.destroy();
       }

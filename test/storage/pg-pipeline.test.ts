@@ -1,17 +1,17 @@
 /**
  * PostgreSQL: the hot path's statements run on connections of their own, a few shared by every
- * request and pipelined (src/storage/pg-pipeline.ts), whose prepared statements take the generic
- * plan from their first run (src/storage/db.ts pgHotPipelineOf); the rest of the service keeps
+ * request and pipelined (src/storage/postgres/pipeline.ts), whose prepared statements take the generic
+ * plan from their first run (src/storage/postgres/connection.ts pgHotPipelineOf); the rest of the service keeps
  * knex's pool and PostgreSQL's own choice of plan. Through the real app and database.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg, { escapeLiteral } from 'pg';
-import { makeDb, pgHotPipelineOf } from '../../src/storage/db';
-import { makePgPipeline } from '../../src/storage/pg-pipeline';
-import { statementsOn } from '../../src/storage/statements';
+import { dialectOf, hotStatementsOf, makeDb } from '../../src/storage/db';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
+import { pgHotPipelineOf } from '../../src/storage/postgres/connection';
+import { makePgPipeline } from '../../src/storage/postgres/pipeline';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
-import { makeEvaluationFacts } from '../../src/storage/repositories/evaluation-facts';
 import { accountRecord } from '../helpers/accounts';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
@@ -139,7 +139,7 @@ onPostgres('the hot path’s connections', () => {
     const db = makeDb({ databaseUrl: ctx.testDb.url!, hotConnections: 3 });
     try {
       const hot = pgHotPipelineOf(db)!;
-      const run = statementsOn(db);
+      const run = hotStatementsOf(db);
       let most = 0;
       const answers = await Promise.all(
         Array.from({ length: 60 }, async (_, i) => {
@@ -160,7 +160,7 @@ onPostgres('the hot path’s connections', () => {
   it('when requests send statements in the same turn, then they leave on a connection in one socket write, and a later turn’s in another', async () => {
     const db = makeDb({ databaseUrl: ctx.testDb.url!, hotConnections: 1 });
     try {
-      const run = statementsOn(db);
+      const run = hotStatementsOf(db);
       await run.rows('SELECT 1 AS n', []);
       const { client } = pgHotPipelineOf(db)!.connections[0]!;
       const socket = client.connection.stream as unknown as {
@@ -195,7 +195,7 @@ onPostgres('the hot path’s connections', () => {
       t.string('id').primary();
     });
     try {
-      const run = statementsOn(db);
+      const run = hotStatementsOf(db);
       const results = await Promise.allSettled([
         run.rows('SELECT 1 AS n', []),
         run.rows('SELECT 1 / (CAST(? AS integer) - 1) AS n', [1]),
@@ -269,9 +269,9 @@ onPostgres('the hot path’s connections', () => {
     const sent: { sql: string; bindings: readonly unknown[] }[] = [];
     const hear = (q: { sql: string; bindings: readonly unknown[] }) => sent.push(q);
     db.on('query', hear);
-    let found: Awaited<ReturnType<ReturnType<typeof makeEvaluationFacts>['accounts']>>;
+    let found: Awaited<ReturnType<ReturnType<typeof makeEvaluationReads>['accounts']>>;
     try {
-      found = await makeEvaluationFacts(db).accounts(projectId, ids);
+      found = await makeEvaluationReads(hotStatementsOf(db).rows, dialectOf(db)).accounts(projectId, ids);
     } finally {
       db.off('query', hear);
     }
@@ -313,10 +313,9 @@ onPostgres('the hot path’s connections in a process of their own', () => {
   it('when a process has run a statement on them and has nothing left to do, then it exits (an idle connection does not keep it alive)', async () => {
     const dir = path.join(compileSources(), 'src', 'storage');
     const script = `
-      const { makeDb } = require(${JSON.stringify(path.join(dir, 'db.js'))});
-      const { statementsOn } = require(${JSON.stringify(path.join(dir, 'statements.js'))});
+      const { hotStatementsOf, makeDb } = require(${JSON.stringify(path.join(dir, 'db.js'))});
       const db = makeDb({ databaseUrl: process.env.DATABASE_URL });
-      statementsOn(db).rows('SELECT 1 AS n', []).then((rows) => console.log(JSON.stringify(rows)));
+      hotStatementsOf(db).rows('SELECT 1 AS n', []).then((rows) => console.log(JSON.stringify(rows)));
     `;
     const child = spawn(process.execPath, ['-e', script], {
       env: { PATH: process.env.PATH, DATABASE_URL: ctx.testDb.url! },

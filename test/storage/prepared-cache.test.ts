@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { PREPARED_CACHE_SIZE, tuneSqliteConnection } from '../../src/storage/db';
+import { PREPARED_CACHE_SIZE, tuneSqliteConnection } from '../../src/storage/sqlite/connection';
 
 describe("a SQLite connection's prepared statements", () => {
   it('are kept by text, the least recently run dropped first when the cache is full', () => {

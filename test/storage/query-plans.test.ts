@@ -277,7 +277,7 @@ function narrows(table: string, equalities: string[]): boolean {
 const KNOWN_BROAD: { label: string; table: string; by?: string; why: string }[] = [
   { label: 'lists.members', table: 'list_members', why: 'pages one list in index order under a LIMIT' },
   {
-    label: 'facts.counts',
+    label: 'store.counts',
     table: 'accounts',
     by: 'email_domain',
     why: 'domain_fraud: the first Fake account at the domain other than the evaluated one, (project_id, email_domain, decision, id) under EXISTS: two entries at most (its block-listed accounts are a kept count, email_domains.num_blocked)',
@@ -483,7 +483,7 @@ async function explainAll(): Promise<{ report: string[]; broad: string[]; failur
     const explained = [
       { how: '', ...(testDb.dialect === 'postgresql' ? await explainPostgres(st) : await explainSqlite(st)) },
       // The evaluation's reads run on the hot path's connections, generically planned: that plan too.
-      ...(testDb.dialect === 'postgresql' && [...st.labels].some((l) => l.startsWith('facts.'))
+      ...(testDb.dialect === 'postgresql' && [...st.labels].some((l) => l.startsWith('store.'))
         ? [{ how: ' (generic plan)', ...(await explainPostgres(st, true)) }]
         : []),
     ];
@@ -522,15 +522,15 @@ afterAll(async () => {
 
 /** The methods the engine calls per evaluation, and the Account API's reads of history (the brief of this test). */
 const ENGINE_METHODS = [
-  'facts.session',
-  'facts.accounts',
-  'facts.accountSessions',
-  'facts.previousOfDevice',
-  'facts.previousOfAccount',
-  'facts.counts',
-  'facts.links',
-  // The account, the session's link and evaluation, the lists: one transaction (evaluation-writes.ts).
-  'evaluationWrites.write',
+  'store.session',
+  'store.accounts',
+  'store.accountSessions',
+  'store.previousOfDevice',
+  'store.previousOfAccount',
+  'store.counts',
+  'store.links',
+  // The account, the session's link and evaluation, the lists: one transaction (storage/evaluation/write.ts).
+  'store.commit',
   'history.evaluations',
   'history.accountsSharing',
   'lists.members',
@@ -552,14 +552,14 @@ test('every statement of an evaluation starts from an index', async () => {
   const ids = seeded.accounts.filter((_, i) => i % 30 === 7);
 
   // Each repository function the engine uses, in each of its forms.
-  await repos.facts.session(p, s.id);
-  await repos.facts.session(p, s.id, { accountId: s.accountId!, limit: 200 });
-  await repos.facts.accounts(p, ids);
-  await repos.facts.accountSessions(p, s.accountId!, 50);
-  await repos.facts.previousOfDevice(p, s.deviceId, s.startTime, s.id);
-  await repos.facts.previousOfAccount(p, s.accountId!, s.startTime, s.id);
+  await repos.store.session(p, s.id);
+  await repos.store.session(p, s.id, { accountId: s.accountId!, limit: 200 });
+  await repos.store.accounts(p, ids);
+  await repos.store.accountSessions(p, s.accountId!, 50);
+  await repos.store.previousOfDevice(p, s.deviceId, s.startTime, s.id);
+  await repos.store.previousOfAccount(p, s.accountId!, s.startTime, s.id);
   const email = { domain: account.emailDomain, key: account.emailKey, excludeAccount: account.id };
-  await repos.facts.counts(p, {
+  await repos.store.counts(p, {
     sessionId: s.id,
     ip: s.ip,
     block: s.block,
@@ -567,14 +567,14 @@ test('every statement of an evaluation starts from an index', async () => {
     accountId: account.id,
     email: { ...email, domainFraud: true },
   });
-  await repos.facts.counts(p, {
+  await repos.store.counts(p, {
     sessionId: s.id,
     ip: s.ip,
     now: NOW,
     accountId: account.id,
     email: { ...email, domainFraud: false },
   });
-  await repos.facts.counts(p, { sessionId: s.id, ip: s.ip, block: s.block, now: NOW });
+  await repos.store.counts(p, { sessionId: s.id, ip: s.ip, block: s.block, now: NOW });
   const search = (excludeAccount?: string) => ({
     identifiers: [
       { type: 'device' as const, value: s.deviceId, of: 'session' as const },
@@ -603,8 +603,8 @@ test('every statement of an evaluation starts from an index', async () => {
     ],
     excludeAccount,
   });
-  await repos.facts.links(p, search(s.accountId), 1501, 21);
-  await repos.facts.links(p, search(undefined), 1501, 21);
+  await repos.store.links(p, search(s.accountId), 1501, 21);
+  await repos.store.links(p, search(undefined), 1501, 21);
   await repos.history.evaluations(
     p,
     seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id),

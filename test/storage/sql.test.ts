@@ -20,7 +20,7 @@ describe('the compound reads kept by textOf', () => {
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { makeEvaluationReads } =
-        require('../../src/storage/repositories/evaluation-facts') as typeof import('../../src/storage/repositories/evaluation-facts');
+        require('../../src/storage/evaluation/reads') as typeof import('../../src/storage/evaluation/reads');
       const captured: Captured[] = [];
       const run = async (sql: string, bindings: readonly unknown[]) => (captured.push({ sql, bindings }), []);
       const now = new Date('2026-11-25T12:00:00Z');
@@ -66,7 +66,9 @@ describe('the compound reads kept by textOf', () => {
           shapes.push(() => reads.session('p', 's', history));
         for (const ids of [['a'], ['a', 'b'], ['a', 'b', 'c']]) shapes.push(() => reads.accounts('p', ids));
       }
-      for (const shape of order === 'forward' ? shapes : shapes.reverse()) void shape();
+      // Only the texts matter: the fake's empty rows make some reads' answers fail, afterwards.
+      for (const shape of order === 'forward' ? shapes : shapes.reverse())
+        void Promise.resolve(shape()).catch(() => {});
       out = order === 'forward' ? captured : captured.reverse();
     });
     return out;

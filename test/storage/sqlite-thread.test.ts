@@ -1,12 +1,13 @@
 /**
- * The SQLite thread (src/storage/sqlite-thread.ts): the evaluation's reads and writes and the rate
+ * The SQLite thread (src/storage/sqlite/thread.ts): the evaluation's reads and writes and the rate
  * limit's upsert run on a thread of their own with a connection of its own, answer exactly what the
- * same repositories answer on the request thread, and announce their statements on the database
- * as knex does.
+ * same reads answer on the request thread, and announce their statements on the database as knex
+ * does.
  */
-import { sqliteThreadOf } from '../../src/storage/db';
-import { startSqliteThread } from '../../src/storage/sqlite-thread';
-import { makeEvaluationFacts, makeEvaluationFactsRepository } from '../../src/storage/repositories/evaluation-facts';
+import { hotStatementsOf } from '../../src/storage/db';
+import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
+import { sqliteThreadOf } from '../../src/storage/sqlite/connection';
+import { startSqliteThread } from '../../src/storage/sqlite/thread';
 import { knexRows } from '../../src/storage/statements';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
@@ -62,8 +63,8 @@ onSqlite('the SQLite thread', () => {
     await s.authenticate(sessionId, { id: 'acct-0' }, true);
 
     const db = ctx.testDb.db;
-    const threaded = makeEvaluationFacts(db);
-    const local = makeEvaluationFactsRepository(knexRows(db), 'sqlite');
+    const threaded = makeEvaluationReads(hotStatementsOf(db).rows, 'sqlite');
+    const local = makeEvaluationReads(knexRows(db), 'sqlite');
     const p = ctx.project.project_id;
     const both = async <T>(read: (r: typeof local) => Promise<T>): Promise<[T, T]> => [
       await read(threaded),
@@ -128,15 +129,18 @@ onSqlite('the SQLite thread', () => {
     }
   });
 
-  it('when the thread is asked for something it does not have, then the call fails with its message instead of hanging', async () => {
+  it('when a statement fails, then the call fails with its message instead of hanging, and the thread still answers', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     try {
-      await expect(thread.call('facts.dropEverything', [])).rejects.toThrow(
-        'the SQLite thread has no method facts.dropEverything',
+      await expect(thread.rows('SELECT * FROM no_such_table', [], false)).rejects.toThrow(
+        'no such table: no_such_table',
       );
-      // And it still answers afterwards: the accounts' rows, packed (none here).
-      const { result } = await thread.call('facts.accounts', [ctx.project.project_id, ['nobody']]);
-      expect(result).toEqual([{ columns: expect.arrayContaining(['id', 'email', 'list_name']), values: [] }]);
+      const { rows } = await thread.rows(
+        'SELECT id FROM accounts WHERE project_id = ? AND id = ?',
+        [ctx.project.project_id, 'nobody'],
+        false,
+      );
+      expect(rows).toEqual([]);
     } finally {
       await thread.stop();
     }
@@ -144,33 +148,33 @@ onSqlite('the SQLite thread', () => {
 
   it('when nothing listens for the statements, then the thread does not send them back', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
+    const sql = 'SELECT id, email FROM accounts a WHERE a.project_id = ?';
     try {
-      const args = [ctx.project.project_id, ['nobody']];
-      const asked = await thread.call('facts.accounts', args, true);
-      expect(asked.statements.map((s) => s.sql)).toEqual([expect.stringMatching(/^SELECT .* FROM accounts a/)]);
-      const quiet = await thread.call('facts.accounts', args, false);
-      expect(quiet).toEqual({ result: asked.result, statements: [] });
+      const asked = await thread.rows(sql, [ctx.project.project_id], true);
+      expect(asked.statements.map((s) => s.sql)).toEqual([sql]);
+      const quiet = await thread.rows(sql, [ctx.project.project_id], false);
+      expect(quiet).toEqual({ rows: asked.rows, statements: [] });
     } finally {
       await thread.stop();
     }
     // Through the database: announced while something listens, not asked for once nothing does.
     const db = ctx.testDb.db;
     const running = sqliteThreadOf(db)!;
-    const call = running.call.bind(running);
+    const rows = running.rows.bind(running);
     const announced: boolean[] = [];
-    running.call = (method, args, announce) => (announced.push(announce!), call(method, args, announce));
-    const facts = makeEvaluationFacts(db);
+    running.rows = (sql, bindings, announce) => (announced.push(announce), rows(sql, bindings, announce));
+    const reads = makeEvaluationReads(hotStatementsOf(db).rows, 'sqlite');
     // (The test context's own listeners, if any, set aside meanwhile.)
     const others = db.listeners('query') as ((...a: unknown[]) => void)[];
     db.removeAllListeners('query');
     try {
-      await facts.accounts(ctx.project.project_id, ['nobody']);
+      await reads.accounts(ctx.project.project_id, ['nobody']);
       const listener = () => {};
       db.on('query', listener);
-      await facts.accounts(ctx.project.project_id, ['nobody']);
+      await reads.accounts(ctx.project.project_id, ['nobody']);
       db.off('query', listener);
     } finally {
-      running.call = call;
+      running.rows = rows;
       for (const l of others) db.on('query', l);
     }
     expect(announced).toEqual([false, true]);
@@ -190,11 +194,11 @@ onSqlite('the SQLite thread', () => {
         ],
         ['SELECT id, name FROM projects WHERE id = ?', [ctx.project.project_id]],
       ] as const) {
-        const { result } = await thread.call('sql.rows', [sql, bindings]);
+        const { rows } = await thread.rows(sql, bindings, false);
         const here = await local(sql, bindings);
-        expect(result).toEqual(here);
-        // And again: the second run of a statement takes the row maker built at its first.
-        expect((await thread.call('sql.rows', [sql, bindings])).result).toEqual(here);
+        expect(rows).toEqual(here);
+        // And again: the second run of a statement keeps the shape found at its first.
+        expect((await thread.rows(sql, bindings, false)).rows).toEqual(here);
       }
     } finally {
       await thread.stop();
@@ -204,8 +208,6 @@ onSqlite('the SQLite thread', () => {
   it('when the thread is stopped, then a call fails at once', async () => {
     const thread = startSqliteThread({ filename: ctx.testDb.sqliteFile!, cacheMb: 2, mmapMb: 0 });
     await thread.stop();
-    await expect(thread.call('facts.accounts', [ctx.project.project_id, ['nobody']])).rejects.toThrow(
-      'the SQLite thread stopped',
-    );
+    await expect(thread.rows('SELECT 1', [], false)).rejects.toThrow('the SQLite thread stopped');
   });
 });

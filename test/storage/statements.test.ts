@@ -3,15 +3,11 @@
  * transactions (`inlineValues`), and the transaction itself on the real database of the run
  * (all or nothing, a guard that returns no row abandoning it, each statement announced).
  */
-import {
-  inlineValues,
-  objectsOf,
-  packRows,
-  positional,
-  statementsOn,
-  type Statement,
-} from '../../src/storage/statements';
-import { makeDb, pgHotPipelineOf } from '../../src/storage/db';
+import { hotStatementsOf, makeDb } from '../../src/storage/db';
+import { pgHotPipelineOf } from '../../src/storage/postgres/connection';
+import { inlineValues, positional } from '../../src/storage/postgres/statements';
+import { objectsOf, packRows } from '../../src/storage/sqlite/rows';
+import type { Statement } from '../../src/storage/statements';
 import { makeTestDb, statementsDuring, type TestDb } from '../helpers/db';
 
 describe('inlineValues', () => {
@@ -66,8 +62,6 @@ describe('packed rows', () => {
       { id: 'b', n: 2.5, note: 'x' },
     ]);
     expect(objectsOf(packRows(columns, []))).toEqual([]);
-    const rows = [{ id: 'c' }];
-    expect(objectsOf(rows)).toBe(rows);
   });
 
   it('when a column is named __proto__, then it is an own key like any other, and the prototype stays', () => {
@@ -110,7 +104,7 @@ describe('the hot path transaction on the real database', () => {
       'back\\slash and \\x00 and $$dollar$$ and "double"',
       'ünïcödé ✓ 𝄞',
     ];
-    const run = statementsOn(testDb.db);
+    const run = hotStatementsOf(testDb.db);
     expect(await run.transaction(nasty.map((body, i) => insert(`nasty-${i}`, body, i)))).toBe(true);
     const rows = await testDb.db('statement_probe').whereLike('id', 'nasty-%').orderBy('n');
     expect(rows.map((r) => r.body)).toEqual(nasty);
@@ -118,13 +112,13 @@ describe('the hot path transaction on the real database', () => {
   });
 
   it('when a statement fails, then none of the transaction is written', async () => {
-    const run = statementsOn(testDb.db);
+    const run = hotStatementsOf(testDb.db);
     await expect(run.transaction([insert('fails-1', 'a', 1), insert('fails-1', 'duplicate key', 2)])).rejects.toThrow();
     expect(await testDb.db('statement_probe').where({ id: 'fails-1' })).toEqual([]);
   });
 
   it('when a guarded statement returns no row, then the transaction is abandoned and nothing is written', async () => {
-    const run = statementsOn(testDb.db);
+    const run = hotStatementsOf(testDb.db);
     await run.transaction([insert('guarded', 'v0', 1)]);
     const guardedUpdate = (version: number): Statement => ({
       sql: 'UPDATE statement_probe SET version = version + 1 WHERE id = ? AND version = ? RETURNING id',
@@ -145,7 +139,7 @@ describe('the hot path transaction on the real database', () => {
   onPostgres(
     'when a text cannot be prepared (a value whose type PostgreSQL cannot infer), then it is written in and runs',
     async () => {
-      const run = statementsOn(testDb.db);
+      const run = hotStatementsOf(testDb.db);
       const untyped: Statement = {
         sql: "INSERT INTO statement_probe (id, body, n, version) SELECT ?, 'untyped', 1, 0 WHERE ? IS NULL",
         bindings: ['untyped', null],
@@ -169,7 +163,7 @@ describe('the hot path transaction on the real database', () => {
   onPostgres(
     'when the connection lost the prepared statements, then the transaction is sent again written in and commits once, and later ones go written in',
     async () => {
-      const run = statementsOn(testDb.db);
+      const run = hotStatementsOf(testDb.db);
       expect(await run.transaction([insert('lost-1', 'a', 1)])).toBe(true);
       const hot = pgHotPipelineOf(testDb.db)!;
       // One connection (statements one at a time): the one the next transaction gets.
@@ -221,7 +215,7 @@ describe('the hot path transaction on the real database', () => {
       try {
         const seen = await statementsDuring(
           first,
-          () => statementsOn(first).transaction([insert('digest-1', 'a', 1)]),
+          () => hotStatementsOf(first).transaction([insert('digest-1', 'a', 1)]),
           {
             preparations: true,
           },
@@ -240,7 +234,7 @@ describe('the hot path transaction on the real database', () => {
         await connection.client.query(preparation!).finally(() => hot.done(connection));
         const seen = await statementsDuring(
           second,
-          () => statementsOn(second).transaction([insert('digest-2', 'b', 2)]),
+          () => hotStatementsOf(second).transaction([insert('digest-2', 'b', 2)]),
           { preparations: true },
         );
         expect(seen.filter((q) => q.preparation).map((q) => q.sql)).toEqual([preparation]);
@@ -269,7 +263,7 @@ describe('the hot path transaction on the real database', () => {
     unreachable.on('query', (q: { __knexQueryUid: string }) => started.push(q.__knexQueryUid));
     unreachable.on('query-error', (_err: unknown, q: { __knexQueryUid: string }) => failed.push(q.__knexQueryUid));
     try {
-      const run = statementsOn(unreachable);
+      const run = hotStatementsOf(unreachable);
       await expect(run.rows('SELECT 1', [])).rejects.toThrow(/ECONNREFUSED/);
       await expect(run.transaction([insert('never', 'x', 1)])).rejects.toThrow(/ECONNREFUSED/);
     } finally {
@@ -280,7 +274,7 @@ describe('the hot path transaction on the real database', () => {
   });
 
   it('when a transaction runs, then the database announces each of its statements', async () => {
-    const run = statementsOn(testDb.db);
+    const run = hotStatementsOf(testDb.db);
     const seen = await statementsDuring(testDb.db, () =>
       run.transaction([insert('announced-1', 'a', 1), insert('announced-2', 'b', 2)]),
     );

@@ -1,6 +1,6 @@
 /**
  * What one evaluation is computed from: plain data the use case gathers in a few reads
- * (storage/repositories/evaluation-facts.ts), and nothing else. No clock, no database.
+ * (storage/evaluation/reads.ts), and nothing else. No clock, no database.
  */
 import type {
   EvaluatedRiskSignalScores,

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
  * (accounts with an address at the domain, kept by the account repository until now) and, new,
  * `num_blocked` (those of them on the block list). An evaluation asks whether another account at
  * an organisation's domain is block-listed (the `domain_fraud` read of
- * repositories/evaluation-facts.ts); without the count that question walked the domain's
+ * storage/evaluation/reads.ts); without the count that question walked the domain's
  * accounts, or the block list, until it met one (a large company's domain with none was read
  * whole at each evaluation).
  *

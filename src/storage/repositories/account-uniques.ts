@@ -2,7 +2,7 @@
  * The per-account devices and networks (`account_uniques`, migration 0035), each value with its
  * newest session's start: kept by triggers as sessions are linked (and as a linked session's
  * device changes); rebuilt here for accounts whose links were removed, and forgotten with an
- * erased account. What an evaluation reads of them is in evaluation-facts.ts (`addUniques`).
+ * erased account. What an evaluation reads of them is in storage/evaluation/sql.ts (`uniquesTables`).
  */
 import type { Knex } from 'knex';
 

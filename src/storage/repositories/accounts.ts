@@ -8,7 +8,8 @@ import { forgetIdentifierAccounts } from './identifier-accounts';
 
 export type { AccountRecord };
 
-export interface AccountRow {
+/** An account's row (a type alias, so that a statement's row, a record, can be taken as one). */
+export type AccountRow = {
   project_id: string;
   id: string;
   email: string | null;
@@ -35,7 +36,7 @@ export interface AccountRow {
   last_country: string | null;
   countries: string;
   version: number;
-}
+};
 
 const opt = (v: string | null) => v ?? undefined;
 

@@ -1,11 +1,11 @@
 /**
- * The service's history outside an evaluation (evaluation-facts.ts has the evaluation's): an
+ * The service's history outside an evaluation (storage/evaluation/ has the evaluation's): an
  * account's sessions and their evaluations (the Account API), one session's identifiers and the
  * accounts sharing one (verification matches). Every query starts from an index and is bounded.
  */
 import type { Knex } from 'knex';
 import type { PastSession } from '../../domain/evaluation';
-import { toPastSession } from './evaluation-facts';
+import { toPastSession } from '../evaluation/decode';
 import { identifierSearch, type SessionIdentifierKind } from './identifier-accounts';
 
 const SESSION_COLUMNS = [

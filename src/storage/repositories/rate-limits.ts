@@ -4,7 +4,8 @@
  * counts one hit or several at once (a lease: src/http/rate-limit.ts).
  */
 import type { Knex } from 'knex';
-import { runStatement, statementsOn, type Statement } from '../statements';
+import { hotStatementsOf } from '../db';
+import { runStatement, type Statement } from '../statements';
 
 export function makeRateLimitRepository(db: Knex) {
   return {
@@ -56,7 +57,7 @@ function hitOf(rows: Record<string, unknown>[]): number {
 
 /** The rate limits as the services use them: `hit`, the hot path's, on the SQLite thread when the database has one. */
 export function makeRateLimits(db: Knex): RateLimitRepository {
-  const run = statementsOn(db);
+  const run = hotStatementsOf(db);
   return {
     ...makeRateLimitRepository(db),
     async hit(key: string, windowStart: number, count = 1, trx?: Knex): Promise<number> {

@@ -311,7 +311,7 @@ describe('the evaluation write', () => {
     const ids = Array.from({ length: 12_000 }, (_, i) => `absent-${i}`);
     ids.splice(3, 0, 'needle-1');
     ids.push('needle-2');
-    const found = await ctx.services.repos.facts.accounts(ctx.project.project_id, ids);
+    const found = await ctx.services.repos.store.accounts(ctx.project.project_id, ids);
     expect([...found.keys()].sort()).toEqual(['needle-1', 'needle-2']);
   });
 });

@@ -1,20 +1,23 @@
 /**
  * The hot path's SQLite statements on a thread of their own. better-sqlite3 runs a statement on
  * the thread that calls it, so on one thread an evaluation's SQL (about 40 % of its time) left the
- * second core idle. The evaluation's reads (repositories/evaluation-facts.ts), its writes
- * (evaluation-writes.ts) and the rate limit's upsert (rate-limits.ts) run instead on a worker
- * thread with a connection of its own (sqlite-thread-worker.ts). In WAL mode that connection and
- * the request thread's (every other statement: ingestion, the Account API, webhooks…) do not
- * block each other's reads; a read sees every transaction committed before it started.
+ * second core idle. The evaluation's reads and write (storage/evaluation/) and the rate limit's
+ * upsert run instead on a worker thread with a connection of its own (thread-worker.ts). In WAL
+ * mode that connection and the request thread's (every other statement: ingestion, the Account
+ * API, webhooks…) do not block each other's reads; a read sees every transaction committed
+ * before it started.
  *
- * The calls made in one turn of the event loop are one message each way (arguments and results
- * are structured clones; the reads answer their rows packed, statements.ts `PackedRows`, which
- * copy far faster than objects). The thread starts on the first call and
- * stops when the database is closed; while no call is waiting it does not keep the process alive.
+ * The thread is sent statements, never code: one statement to run alone, or a transaction's
+ * statements. The calls made in one turn of the event loop are one message each way (structured
+ * clones; rows come back packed, rows.ts, which copy far faster than objects). The thread starts
+ * on the first call and stops when the database is closed; while no call is waiting it does not
+ * keep the process alive.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { makeNumberedInFlight } from '../in-flight';
+import { makeNumberedInFlight } from '../../in-flight';
+import type { Statement } from '../statements';
+import { objectsOf, type PackedRows } from './rows';
 
 export interface SqliteThreadOptions {
   filename: string;
@@ -31,30 +34,42 @@ export interface ThreadStatement {
   ms: number;
 }
 
+/** What the thread is asked: one statement alone (autocommit), or statements in one transaction. */
+export type ThreadRequest =
+  | { kind: 'rows'; sql: string; bindings: readonly unknown[] }
+  | { kind: 'transaction'; statements: readonly Statement[] };
+
+/** What it answers: the statement's rows (packed, or the driver's objects: thread-worker.ts), or whether the transaction wrote. */
+export type ThreadResult = { rows: PackedRows | Record<string, unknown>[] } | { written: boolean };
+
 export interface SqliteThread {
   /**
-   * Runs `method` of the thread's repositories with `args` (structured clones); with `announce`,
-   * the answer lists the statements it ran (their text, values and times), else none: copying
-   * them back costs both threads, and only something listening for them needs them.
+   * Runs one statement (autocommit) and answers its rows; with `announce`, also the statements it
+   * ran (their text, values and times): copying them back costs both threads, and only something
+   * listening for them needs them.
    */
-  call(
-    method: string,
-    args: readonly unknown[],
-    announce?: boolean,
-  ): Promise<{ result: unknown; statements: ThreadStatement[] }>;
+  rows(
+    sql: string,
+    bindings: readonly unknown[],
+    announce: boolean,
+  ): Promise<{ rows: Record<string, unknown>[]; statements: ThreadStatement[] }>;
+  /** Runs the statements in one transaction; false (nothing written) when a guard returned no row. */
+  transaction(
+    statements: readonly Statement[],
+    announce: boolean,
+  ): Promise<{ written: boolean; statements: ThreadStatement[] }>;
   stop(): Promise<void>;
 }
 
-/** What the thread answers. */
+/** What the thread answers, one per call. */
 export type SqliteThreadReply =
-  | { id: number; result: unknown; statements: ThreadStatement[] }
+  | { id: number; result: ThreadResult; statements: ThreadStatement[] }
   | { id: number; error: { name: string; message: string } };
 
-/** What the thread is sent. */
+/** What the thread is sent, one per call. */
 export interface SqliteThreadCall {
   id: number;
-  method: string;
-  args: readonly unknown[];
+  request: ThreadRequest;
   /** Whether to answer the statements the call ran. */
   announce: boolean;
 }
@@ -80,13 +95,13 @@ require(workerData.entry);
 `;
 
 export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
-  const entry = path.join(__dirname, `sqlite-thread-worker${path.extname(__filename)}`);
+  const entry = path.join(__dirname, `thread-worker${path.extname(__filename)}`);
   const worker = new Worker(BOOT, {
     eval: true,
     workerData: { ...options, entry, swc: entry.endsWith('.ts') ? require.resolve('@swc/core') : undefined },
   });
   worker.unref();
-  type Answer = { result: unknown; statements: ThreadStatement[] };
+  type Answer = { result: ThreadResult; statements: ThreadStatement[] };
   // Not a Map: see in-flight.ts.
   const pending = makeNumberedInFlight<{ resolve: (v: Answer) => void; reject: (e: Error) => void }>();
   let next = 0;
@@ -122,14 +137,24 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     batch = [];
     worker.postMessage(calls);
   };
+  const call = (request: ThreadRequest, announce: boolean): Promise<Answer> => {
+    if (failed) return Promise.reject(failed);
+    const id = next++;
+    if (pending.size === 0) worker.ref();
+    if (batch.length === 0) queueMicrotask(send);
+    batch.push({ id, request, announce });
+    return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  };
   return {
-    call(method, args, announce = true) {
-      if (failed) return Promise.reject(failed);
-      const id = next++;
-      if (pending.size === 0) worker.ref();
-      if (batch.length === 0) queueMicrotask(send);
-      batch.push({ id, method, args, announce });
-      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    async rows(sql, bindings, announce) {
+      const { result, statements } = await call({ kind: 'rows', sql, bindings }, announce);
+      if (!('rows' in result)) throw new Error('the SQLite thread answered a statement without rows');
+      return { rows: Array.isArray(result.rows) ? result.rows : objectsOf(result.rows), statements };
+    },
+    async transaction(statementsToRun, announce) {
+      const { result, statements } = await call({ kind: 'transaction', statements: statementsToRun }, announce);
+      if (!('written' in result)) throw new Error('the SQLite thread answered a transaction without its outcome');
+      return { written: result.written, statements };
     },
     stop() {
       worker.postMessage('stop');

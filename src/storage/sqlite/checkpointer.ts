@@ -21,7 +21,7 @@ import { Worker } from 'node:worker_threads';
  * PASSIVE checkpoints never quite catch up with a writer that commits while they copy and wait
  * for the disk. So the log grows until a commit crosses this size, and that commit copies what is
  * left and waits for the database file's fsync on the writing thread: 10–20 ms in which the
- * SQLite thread (sqlite-thread.ts) serves nothing. At 16,000 pages that came every 1.2 s under
+ * SQLite thread (thread.ts) serves nothing. At 16,000 pages that came every 1.2 s under
  * `bench:authenticate`'s load (about 7 pages an authenticate) and was most of its p99; at 64,000
  * (a log file of up to 264 MB, reused in place) every 5 s or so (docs/pipeline.md, 2026-11-28).
  * The checkpoint thread keeps the part of the log that readers search small whatever its size.

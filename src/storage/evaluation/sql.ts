@@ -1,0 +1,315 @@
+/**
+ * The SQL of the evaluation's reads, set-based: each read is one statement whatever the account's
+ * history or the crowd on an address, every branch starts from an index and is bounded.
+ * docs/pipeline.md lists them with what each costs.
+ */
+import type { MatchType } from '../../api-types';
+import {
+  LINK_CAP,
+  UNIQUES_COUNTED,
+  type EmailQuery,
+  type LinkSearch,
+  type UniquesQuery,
+} from '../../domain/evaluation';
+import { DAY_MS } from '../../domain/numbers';
+import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
+import { LINKED_ACCOUNT_COLUMNS } from '../repositories/accounts';
+import { identifierSearch } from '../repositories/identifier-accounts';
+import { limit } from '../sql';
+
+/** Ids per accounts read: two bound parameters each, well inside SQLite's 32,766. */
+export const ACCOUNTS_PER_READ = 5000;
+
+/** The columns of a session that history, linking and the travel rule read (never its facts). */
+export const PAST_COLUMNS =
+  's.id, s.start_time, s.device_id, s.browser_fingerprint, s.ip_address, s.ip_block, s.connection_type, s.country_code, ' +
+  's.mobile_id, s.apple_device_key, s.risk_scores, s.latitude, s.longitude, s.location_accuracy_km, s.anonymised';
+
+/** The account column each kind of account identifier is searched in (the session identifiers are in identifier_accounts). */
+const ACCOUNT_IDENTIFIER_COLUMNS: Partial<Record<MatchType, string>> = {
+  email: 'email_key',
+  phone: 'phone_key',
+  username: 'username_key',
+  name: 'name_key',
+};
+
+/** What the counts statement is asked. */
+export interface CountsQuery {
+  sessionId: string;
+  ip: string;
+  block?: string;
+  now: Date;
+  /** authenticate: whether the account was seen on the address in 30 days (other than by this session). */
+  accountId?: string;
+  email?: EmailQuery;
+  /** authenticate: the account's kept devices and networks in the windows of its details. */
+  uniques?: UniquesQuery;
+}
+
+/** The email history's questions (authenticate's and the Account API's), added to a compound SELECT. */
+export function addEmailHistory(
+  add: (name: string, sql: string, ...b: unknown[]) => void,
+  projectId: string,
+  e: EmailQuery,
+) {
+  if (e.domain)
+    add(
+      'domain_accounts',
+      `SELECT num_accounts FROM email_domains WHERE project_id = ? AND domain = ?`,
+      projectId,
+      e.domain,
+    );
+  if (e.key) {
+    add(
+      'address_first',
+      `SELECT MIN(created_at) FROM accounts WHERE project_id = ? AND email_key = ? AND id <> ?`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+    // The decision counted, not filtered on: in the WHERE clause, SQLite's planner (without
+    // ANALYZE) took the decision's index (project_id, decision, id) as good as the address's and
+    // walked every Fake account of the project.
+    add(
+      'address_fake',
+      `SELECT COUNT(CASE WHEN a.decision = 'Fake' THEN 1 END) FROM accounts a WHERE a.project_id = ? AND a.email_key = ? AND a.id <> ?`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+    add(
+      'address_blocked',
+      `SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+       WHERE m.project_id = ? AND m.list_name = 'block' AND a.email_key = ? AND a.id <> ? AND (a.decision IS NULL OR a.decision <> 'Fake')`,
+      projectId,
+      e.key,
+      e.excludeAccount,
+    );
+  }
+  if (e.domain && e.domainFraud) {
+    // Another Fake account at the domain: the first entry of (project_id, email_domain, decision,
+    // id) that is not the evaluated account (two at most). Another block-listed one: the domain's
+    // kept count of block-listed accounts (migration 0034) against whether the evaluated account
+    // is one of them (a key lookup each).
+    add(
+      'domain_fraud',
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
+                     OR COALESCE((SELECT d.num_blocked FROM email_domains d WHERE d.project_id = ? AND d.domain = ?), 0)
+                        > (SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
+                           WHERE m.account_id = ? AND m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ?) THEN 1 ELSE 0 END`,
+      projectId,
+      e.domain,
+      e.excludeAccount,
+      projectId,
+      e.domain,
+      e.excludeAccount,
+      projectId,
+      e.domain,
+    );
+  }
+}
+
+/**
+ * The account's kept devices and networks (migration 0035): per kind one derived table over the
+ * week's range of `(project_id, account_id, kind, last_start, value)`, newest first (at most
+ * UNIQUES_COUNTED rows, the day's read first), answering the week's count, the day's, and this
+ * session's value's newest start when it is in the week (older, it is in neither window:
+ * uniques.ts `uniquesWith`). Its columns are fixed; two index ranges, no table rows.
+ */
+export function uniquesTables(
+  projectId: string,
+  u: UniquesQuery,
+): { columns: string[]; from: string[]; bindings: unknown[] } {
+  const out = { columns: [] as string[], from: [] as string[], bindings: [] as unknown[] };
+  for (const kind of ['device', 'network'] as const) {
+    const alias = `u${kind[0]}`;
+    out.columns.push(`${alias}.${kind}s_1_day`, `${alias}.${kind}s_7_day`, `${alias}.${kind}_last`);
+    out.from.push(`(SELECT COUNT(CASE WHEN t.last_start >= ? THEN 1 END) AS ${kind}s_1_day, COUNT(*) AS ${kind}s_7_day,
+        MAX(CASE WHEN t.value = ? THEN t.last_start END) AS ${kind}_last
+      FROM (SELECT u.value, u.last_start FROM account_uniques u
+            WHERE u.project_id = ? AND u.account_id = ? AND u.kind = '${kind}' AND u.last_start >= ?
+            ORDER BY u.last_start DESC ${limit(UNIQUES_COUNTED)}) AS t) AS ${alias}`);
+    out.bindings.push(u.since['1_day'].getTime(), u[kind] ?? null, projectId, u.accountId, u.since['7_day'].getTime());
+  }
+  return out;
+}
+
+/**
+ * The link search's statement: the accounts sharing each searched identifier value (at most
+ * `cap` each), and those on each followed session's address and block (at most `crowd` each),
+ * one branch each, its rows numbered by branch (`b`); none when there is nothing to search.
+ */
+export function linkStatement(
+  projectId: string,
+  search: LinkSearch,
+  cap: number,
+  crowd: number,
+): { key: string; sql: () => string; bindings: unknown[] } | undefined {
+  const branches: string[] = [];
+  const bindings: unknown[] = [];
+  const exclude = search.excludeAccount;
+  const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
+  const self = exclude === undefined ? [] : [exclude];
+  // Each branch's text is fixed by its kind, with the cap, the crowd and whether an account is
+  // left out: the statement's is kept by them (sql.ts textOf).
+  const kinds: string[] = [];
+  const branch = (kind: string, sql: string, b: unknown[]) => {
+    const i = branches.length;
+    // The branch number is ours (an integer), never input.
+    branches.push(`SELECT ${i} AS b, account_id FROM (${sql}) AS t${i}`);
+    kinds.push(kind);
+    bindings.push(...b);
+  };
+  for (const { type, value } of search.identifiers) {
+    const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
+    if (column) {
+      branch(
+        type,
+        `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
+        [projectId, value, exclude ?? ''],
+      );
+    } else {
+      branch('identifier', identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
+    }
+  }
+  // The links carry their session's address and start (migration 0013): one index range each.
+  const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
+    branch(
+      column,
+      `SELECT DISTINCT sa.account_id FROM session_accounts sa
+           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
+      [projectId, value, from.getTime(), to.getTime(), ...self],
+    );
+  for (const n of search.networks) {
+    onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);
+    if (n.block) onNetwork('ip_block', n.block, n.blockFrom, n.blockTo);
+  }
+  if (branches.length === 0) return undefined;
+  return {
+    key: `links ${cap} ${crowd} ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`,
+    sql: () => branches.join('\nUNION ALL\n'),
+    bindings,
+  };
+}
+
+/**
+ * PostgreSQL: the link search (`links`, its rows first, `b` set) and, when it found at most
+ * LINK_CAP accounts, each of them described with its lists (`b` null), in one statement (the
+ * project's id bound last). Each found account is looked up by its key, in a loop over them
+ * (`LATERAL ... OFFSET 0`, as `accountRows` does), never joined as a set the planner could hash.
+ */
+export function describedFound(links: () => string): string {
+  const columns = LINKED_ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ');
+  const nulls = LINKED_ACCOUNT_COLUMNS.map((c) => `NULL AS ${c}`).join(', ');
+  return `WITH l AS MATERIALIZED (${links()})
+SELECT l.b, l.account_id, ${nulls}, NULL AS list_name FROM l
+UNION ALL
+SELECT NULL, NULL, ${columns}, m.list_name
+  FROM (SELECT DISTINCT l.account_id FROM l WHERE (SELECT COUNT(DISTINCT account_id) FROM l) <= ${LINK_CAP}) AS d
+  CROSS JOIN LATERAL (SELECT ${LINKED_ACCOUNT_COLUMNS.map((c) => `x.${c}`).join(', ')}, x.project_id FROM accounts x WHERE x.project_id = ? AND x.id = d.account_id OFFSET 0) AS a
+  LEFT JOIN LATERAL (SELECT k.list_name FROM list_members k WHERE k.account_id = a.id AND k.project_id = a.project_id OFFSET 0) AS m ON true`;
+}
+
+/**
+ * In one statement: fraud and crowd on the address and its block (the signals' history), and
+ * (authenticate) the history of the account's email address and domain and its kept devices and
+ * networks. Its text is fixed by the questions asked (`key`: sql.ts textOf keeps it by them).
+ */
+export function countsStatement(
+  projectId: string,
+  q: CountsQuery,
+): { key: string; sql: () => string; bindings: unknown[] } {
+  const since30 = q.now.getTime() - 30 * DAY_MS;
+  const parts: string[] = [];
+  const names: string[] = [];
+  const bindings: unknown[] = [];
+  // (Each part's text is fixed by its name: the statement's is kept by them, sql.ts textOf.)
+  const add = (name: string, sql: string, ...b: unknown[]) => {
+    parts.push(`(${sql}) AS ${name}`);
+    names.push(name);
+    bindings.push(...b);
+  };
+  // Each question reads the newest NETWORK_HISTORY_SCAN sessions (or session links) of the
+  // address or block in the period, from an index that carries what it asks (no table rows).
+  type Network = { column: 'ip_address' | 'ip_block'; value: string };
+  const newest = (
+    table: 'sessions' | 'session_accounts',
+    { column, value }: Network,
+    since: number,
+    read: string,
+    options: { otherIp?: string; self?: boolean } = {},
+  ) => {
+    const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
+    return {
+      sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${column} = ? AND ${start} >= ?${options.self === false ? '' : ` AND ${id} <> ?`}${options.otherIp ? ' AND s.ip_address <> ?' : ''}
+            ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
+      bindings: [
+        projectId,
+        value,
+        since,
+        ...(options.self === false ? [] : [q.sessionId]),
+        ...(options.otherIp ? [options.otherIp] : []),
+      ],
+    };
+  };
+  const fraud = (prefix: string, network: Network, since: number, otherIp?: string) => {
+    const fake = newest('sessions', network, since, 's.decision', { otherIp });
+    add(`${prefix}_fake`, `SELECT COUNT(*) FROM (${fake.sql}) AS t WHERE t.decision = 'Fake'`, ...fake.bindings);
+    const linked = newest('session_accounts', network, since, 's.account_id', { otherIp });
+    // Each distinct account looked up on the block list by its key (a scalar subquery: in a
+    // join, PostgreSQL's planner could hash the project's whole block list instead).
+    add(
+      `${prefix}_blocked`,
+      `SELECT COUNT(*) FROM (SELECT DISTINCT l.account_id FROM (${linked.sql}) AS l) AS t
+         WHERE (SELECT 1 FROM list_members m WHERE m.account_id = t.account_id AND m.project_id = ? AND m.list_name = 'block') = 1`,
+      ...linked.bindings,
+      projectId,
+    );
+  };
+  const address: Network = { column: 'ip_address', value: q.ip };
+  if (q.block) fraud('block30', { column: 'ip_block', value: q.block }, since30, q.ip);
+  // The address's 30-day and all-time questions read one range each: the index is in time
+  // order, so the address's newest NETWORK_HISTORY_SCAN of all time hold its newest of the 30
+  // days (all of them, or the newest that many), and each derived table answers both
+  // periods, the 30 days by the start time (two index searches fewer than a range each).
+  const periods: string[] = [];
+  const periodBindings: unknown[] = [];
+  const fake = newest('sessions', address, 0, 's.decision, s.start_time');
+  periods.push(`(SELECT COUNT(CASE WHEN t.decision = 'Fake' AND t.start_time >= ? THEN 1 END) AS ip30_fake,
+            COUNT(CASE WHEN t.decision = 'Fake' THEN 1 END) AS ever_fake FROM (${fake.sql}) AS t) AS f`);
+  periodBindings.push(since30, ...fake.bindings);
+  // Each distinct account once, with whether it was on the address in the 30 days, looked up
+  // on the block list by its key.
+  const linked = newest('session_accounts', address, 0, 's.account_id, s.session_start');
+  periods.push(`(SELECT COALESCE(SUM(u.recent), 0) AS ip30_blocked, COUNT(*) AS ever_blocked
+            FROM (SELECT l.account_id, MAX(CASE WHEN l.session_start >= ? THEN 1 ELSE 0 END) AS recent FROM (${linked.sql}) AS l GROUP BY l.account_id) AS u
+            WHERE (SELECT 1 FROM list_members m WHERE m.account_id = u.account_id AND m.project_id = ? AND m.list_name = 'block') = 1) AS k`);
+  periodBindings.push(since30, ...linked.bindings, projectId);
+  const crowd = newest('session_accounts', address, since30, 's.account_id', { self: false });
+  add('ip_accounts', `SELECT COUNT(DISTINCT t.account_id) FROM (${crowd.sql}) AS t`, ...crowd.bindings);
+  if (q.accountId !== undefined) {
+    add(
+      'account_on_ip',
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM session_accounts sa WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start >= ? AND sa.ip_address = ?) THEN 1 ELSE 0 END`,
+      projectId,
+      q.accountId,
+      since30,
+      q.ip,
+    );
+  }
+  const e = q.email;
+  if (e) addEmailHistory(add, projectId, e);
+  if (q.uniques) {
+    const u = uniquesTables(projectId, q.uniques);
+    names.push('uniques');
+    parts.push(...u.columns);
+    periods.push(...u.from);
+    periodBindings.push(...u.bindings);
+  }
+  return {
+    key: `counts ${names.join(',')}`,
+    sql: () =>
+      `SELECT f.ip30_fake, f.ever_fake, k.ip30_blocked, k.ever_blocked, ${parts.join(',\n')} FROM ${periods.join(', ')}`,
+    bindings: [...bindings, ...periodBindings],
+  };
+}

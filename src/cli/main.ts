@@ -49,6 +49,7 @@ import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
 import { NotFoundError } from '../errors';
+import { mustExist, print, projectNamed, UsageError, ValueError, type Out } from './command';
 import { pullRules, pushRules, testRulesFile } from './rules';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
@@ -125,15 +126,6 @@ ${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
       restores an archive into the configured DATA_DIR, which must be empty, and checks it
 `;
 
-export class UsageError extends Error {}
-
-type Out = (line: string) => void;
-
-function print(out: Out, json: boolean, value: Record<string, unknown>, lines: string[]): void {
-  if (json) out(JSON.stringify(value, null, 2));
-  else lines.forEach((l) => out(l));
-}
-
 export async function run(argv: string[], runtime: Runtime, out: Out): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -167,11 +159,11 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
   if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
   if (area === 'account' && command === 'label') return labelAccount(rest, values, runtime, out);
-  if (area !== 'project') throw new UsageError(USAGE);
+  if (area !== 'project') throw new UsageError();
 
   switch (command) {
     case 'create': {
-      if (!values.name) throw new UsageError('project create needs --name\n' + USAGE);
+      if (!values.name) throw new UsageError('project create needs --name');
       const p = await projects.create({
         name: values.name,
         webhookUrl: values['webhook-url'],
@@ -202,14 +194,14 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     }
     case 'rotate-key': {
       const [projectId] = rest;
-      if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID\n' + USAGE);
+      if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID');
       const r = await projects.rotateKey(projectId);
       print(out, values.json, { ...r }, [`api_key: ${r.api_key}`, 'The previous keys of this project no longer work.']);
       return;
     }
     case 'add-key': {
       const [projectId, ...extra] = rest;
-      if (!projectId || extra.length > 0) throw new UsageError('project add-key needs one PROJECT_ID\n' + USAGE);
+      if (!projectId || extra.length > 0) throw new UsageError('project add-key needs one PROJECT_ID');
       const r = await projects.addKey(projectId, values['read-only'] ? 'read_only' : 'full');
       print(out, values.json, { ...r }, [
         `api_key: ${r.api_key}${r.scope === 'read_only' ? '  (read-only: GET requests only)' : ''}`,
@@ -221,7 +213,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       const [projectId, url] = rest;
       const webhookUrl = values.clear ? null : url;
       if (!projectId || webhookUrl === undefined || webhookUrl === '')
-        throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)\n' + USAGE);
+        throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)');
       await projects.setWebhook(projectId, webhookUrl);
       out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
       return;
@@ -232,12 +224,11 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
       return projectAudit(rest, values, runtime, out);
     case 'rotate-webhook-secret': {
       const [projectId, ...extra] = rest;
-      if (!projectId || extra.length > 0)
-        throw new UsageError('project rotate-webhook-secret needs one PROJECT_ID\n' + USAGE);
+      if (!projectId || extra.length > 0) throw new UsageError('project rotate-webhook-secret needs one PROJECT_ID');
       const raw = values['grace-seconds'];
       const grace = raw === undefined ? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS : Number(raw);
       if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw))
-        throw new UsageError(`--grace-seconds must be a whole number of seconds, not ${JSON.stringify(raw)}`);
+        throw new ValueError(`--grace-seconds must be a whole number of seconds, not ${JSON.stringify(raw)}`);
       const r = await projects.rotateWebhookSecret(projectId, grace, 'cli');
       print(out, values.json, { ...r }, [
         `webhook_secret: ${r.webhook_secret}`,
@@ -251,7 +242,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     case 'reset':
       return resetProject(rest, values, runtime, out);
     default:
-      throw new UsageError(USAGE);
+      throw new UsageError();
   }
 }
 
@@ -268,7 +259,7 @@ async function runRules(
     return pullRules(runtime.services.rules, projectId, file, out);
   if (command === 'push' && projectId && file && extra.length === 0) {
     if (expected !== undefined && !/^[0-9]{1,9}$/.test(expected))
-      throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}\n` + USAGE);
+      throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}`);
     return pushRules(
       runtime.services.rules,
       projectId,
@@ -278,7 +269,7 @@ async function runRules(
     );
   }
   throw new UsageError(
-    `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}\n` + USAGE,
+    `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}`,
   );
 }
 
@@ -301,9 +292,9 @@ async function setProject(
   out: Out,
 ): Promise<void> {
   const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project set needs one PROJECT_ID\n' + USAGE);
+  if (!projectId || extra.length > 0) throw new UsageError('project set needs one PROJECT_ID');
   if (values['webhook-url'] !== undefined && values['clear-webhook'])
-    throw new UsageError('project set takes --webhook-url or --clear-webhook, not both\n' + USAGE);
+    throw new UsageError('project set takes --webhook-url or --clear-webhook, not both');
   let decisionThreshold: number | undefined;
   if (values.threshold !== undefined) {
     decisionThreshold = Number(values.threshold);
@@ -313,7 +304,7 @@ async function setProject(
       decisionThreshold < 0 ||
       decisionThreshold > 1
     )
-      throw new UsageError(`--threshold must be a number between 0 and 1, not ${JSON.stringify(values.threshold)}`);
+      throw new ValueError(`--threshold must be a number between 0 and 1, not ${JSON.stringify(values.threshold)}`);
   }
   const change = {
     name: values.name,
@@ -330,8 +321,8 @@ async function setProject(
   };
   if (Object.values(change).every((v) => v === undefined))
     throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, --webhook-events, --retention-*-days\n' +
-        USAGE,
+      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, ' +
+        '--webhook-events, --retention-*-days',
     );
   const p = await runtime.services.projects.update(projectId, change, 'cli');
   const settings = {
@@ -363,7 +354,7 @@ function retentionDays(values: Record<string, unknown>, option: string): number 
   if (raw === undefined) return undefined;
   if (raw === 'keep') return null;
   if (typeof raw !== 'string' || !/^[0-9]{1,6}$/.test(raw))
-    throw new UsageError(`--${option} must be a whole number of days or keep, not ${JSON.stringify(raw)}`);
+    throw new ValueError(`--${option} must be a whole number of days or keep, not ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -376,9 +367,9 @@ async function labelAccount(
 ): Promise<void> {
   const [accountId, label, ...extra] = rest;
   if (!accountId || extra.length > 0 || (label !== 'fraud' && label !== 'legit'))
-    throw new UsageError('account label needs an ACCOUNT_ID and fraud or legit\n' + USAGE);
+    throw new UsageError('account label needs an ACCOUNT_ID and fraud or legit');
   const projectId = await projectNamed(values.project, runtime, 'account label');
-  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  await mustExist(projectId, runtime);
   const input = { label, ...(values.note === undefined ? {} : { note: values.note }) } as const;
   const { request_id: _none, ...labelled } = await runtime.services.labels.label(projectId, accountId, input, 'cli');
   print(out, Boolean(values.json), labelled, [
@@ -394,13 +385,13 @@ async function projectAudit(
   out: Out,
 ): Promise<void> {
   const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project audit needs one PROJECT_ID\n' + USAGE);
+  if (!projectId || extra.length > 0) throw new UsageError('project audit needs one PROJECT_ID');
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new UsageError(`--limit must be an integer from 1 to 200, not ${JSON.stringify(values.limit)}`);
+    throw new ValueError(`--limit must be an integer from 1 to 200, not ${JSON.stringify(values.limit)}`);
   if (values.cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(values.cursor))
-    throw new UsageError(`--cursor must be the next_cursor of a previous page, not ${JSON.stringify(values.cursor)}`);
-  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+    throw new ValueError(`--cursor must be the next_cursor of a previous page, not ${JSON.stringify(values.cursor)}`);
+  await mustExist(projectId, runtime);
   const page = await runtime.services.projects.auditEvents(projectId, limit, values.cursor);
   if (values.json) return out(JSON.stringify(page, null, 2));
   if (page.events.length === 0) out('no changes');
@@ -419,7 +410,7 @@ async function resetProject(
   out: Out,
 ): Promise<void> {
   const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project reset needs one PROJECT_ID\n' + USAGE);
+  if (!projectId || extra.length > 0) throw new UsageError('project reset needs one PROJECT_ID');
   const r = await runtime.services.projects.reset(projectId, { allowLive: values['yes-delete-live-data'] });
   const counts = Object.entries(r.deleted).filter(([, n]) => n > 0);
   print(out, values.json, { ...r }, [
@@ -428,21 +419,11 @@ async function resetProject(
   ]);
 }
 
-/** The project a command names, or the only customer project when it names none. */
-async function projectNamed(projectId: string | undefined, runtime: Runtime, command: string): Promise<string> {
-  if (projectId !== undefined) return projectId;
-  const customers = (await runtime.services.projects.list()).filter((p) => !p.demo);
-  if (customers.length === 1) return customers[0]!.project_id;
-  throw new UsageError(
-    `${command} needs a PROJECT_ID: there are ${customers.length} projects (trustgate project list)\n` + USAGE,
-  );
-}
-
 /** `trustgate webhooks test`: one signed test event to the project's endpoint, and the receiver's answer. */
 async function testWebhook(rest: string[], values: { json: boolean }, runtime: Runtime, out: Out): Promise<void> {
-  if (rest.length > 1) throw new UsageError('webhooks test takes at most one PROJECT_ID\n' + USAGE);
+  if (rest.length > 1) throw new UsageError('webhooks test takes at most one PROJECT_ID');
   const projectId = await projectNamed(rest[0], runtime, 'webhooks test');
-  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+  await mustExist(projectId, runtime);
   const r = await runtime.sendTestWebhook(projectId);
   const sent = `POST ${r.url} (webhook.test, x-event-id ${r.requestId})`;
   if (r.outcome === 'no_url')
@@ -480,7 +461,7 @@ async function runWebhooks(
   if (command === 'list') {
     const status = values.status;
     if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
-      throw new UsageError('--status is one of pending, delivered, failed\n' + USAGE);
+      throw new UsageError('--status is one of pending, delivered, failed');
     const rows = await outbox.list({ status: status as 'pending' | 'delivered' | 'failed' | undefined });
     const view = rows.map((w) => ({
       request_id: w.requestId,
@@ -519,7 +500,7 @@ async function runWebhooks(
     print(out, values.json, { request_id: requestId, status: 'pending' }, [`webhook ${requestId} queued again`]);
     return;
   }
-  throw new UsageError(USAGE);
+  throw new UsageError();
 }
 
 /** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
@@ -530,11 +511,11 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
     options: { json: { type: 'boolean', default: false } },
   });
   const [area, command, list, address, ...extra] = positionals;
-  if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError(USAGE);
+  if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError();
   if (!list || !isIpListName(list))
-    throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}\n` + USAGE);
+    throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}`);
   if (command === 'show') {
-    if (address !== undefined) throw new UsageError('iplist show takes only a LIST\n' + USAGE);
+    if (address !== undefined) throw new UsageError('iplist show takes only a LIST');
     const { file, entries, invalid } = readIpList(dir, list);
     if (values.json) out(JSON.stringify({ list, file, entries, invalid_lines: invalid }, null, 2));
     else {
@@ -545,9 +526,9 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
     return;
   }
   if (!address || extra.length > 0)
-    throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block\n` + USAGE);
+    throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block`);
   const entry = normaliseIpListEntry(address);
-  if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}\n` + USAGE);
+  if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}`);
   const file = ipListFile(dir, list);
   if (command === 'add') {
     const added = addToIpList(dir, list, entry);
@@ -581,11 +562,11 @@ export async function runIpListSync(
   const configured = config.ipListSources as Partial<Record<IpListName, string>>;
   for (const list of named) {
     if (!isIpListName(list))
-      throw new UsageError(
+      throw new ValueError(
         `iplist sync: unknown list ${JSON.stringify(list)}; the lists are ${IP_LIST_NAMES.join(', ')}\n`,
       );
     if (!configured[list])
-      throw new UsageError(
+      throw new ValueError(
         `iplist sync: ${list} has no source; set IPLIST_SOURCE_${list.toUpperCase()} to a URL or file\n`,
       );
   }
@@ -593,7 +574,7 @@ export async function runIpListSync(
     Object.entries(configured).filter(([list]) => named.length === 0 || named.includes(list)),
   ) as Partial<Record<IpListName, string>>;
   if (Object.keys(sources).length === 0)
-    throw new UsageError('iplist sync: no list has a source (every IPLIST_SOURCE_<LIST> is off)\n');
+    throw new ValueError('iplist sync: no list has a source (every IPLIST_SOURCE_<LIST> is off)\n');
   const dir = config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
   const outcomes = await syncIpLists(sources, { dir, timeoutMs: config.ipListSyncTimeoutMs, ...deps });
   if (values.json) io.stdout(JSON.stringify({ lists: outcomes }, null, 2));
@@ -617,18 +598,18 @@ function workerPollMs(argv: string[]): number | undefined {
   try {
     raw = parseArgs({ args: argv, options: { 'poll-ms': { type: 'string' } } }).values['poll-ms'];
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n` + USAGE);
+    throw new UsageError((err as Error).message);
   }
   if (raw === undefined) return undefined;
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms <= 0)
-    throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}\n` + USAGE);
+    throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}`);
   return ms;
 }
 
 /** `trustgate migrate`: the pending migrations applied (waiting for another process's), and what was applied. */
 async function runMigrate(argv: string[], config: Config, logger: Logger, io: CliIo): Promise<number> {
-  if (argv.length > 1) throw new UsageError('migrate takes no arguments\n' + USAGE);
+  if (argv.length > 1) throw new UsageError('migrate takes no arguments');
   const db = openDatabase(config, logger);
   try {
     const applied = await migrate(db);
@@ -643,7 +624,7 @@ async function runMigrate(argv: string[], config: Config, logger: Logger, io: Cl
 /** `trustgate backup FILE` and `trustgate restore FILE` (cli/backup.ts). */
 async function runBackup(argv: string[], config: Config, io: CliIo): Promise<number> {
   const [command, file, ...extra] = argv;
-  if (!file || extra.length > 0) throw new UsageError(`${command} needs one FILE\n` + USAGE);
+  if (!file || extra.length > 0) throw new UsageError(`${command} needs one FILE`);
   const out = (line: string) => io.stdout(line + '\n');
   if (command === 'backup') {
     const r = await backup(file, config, new Date());
@@ -699,7 +680,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return argv.length === 0 ? 2 : 0;
     }
     if (argv[0] === 'rules' && argv[1] === 'test') {
-      if (argv.length !== 3) throw new UsageError('rules test needs one FILE\n' + USAGE);
+      if (argv.length !== 3) throw new UsageError('rules test needs one FILE');
       return testRulesFile(
         argv[2]!,
         (line) => io.stdout(line + '\n'),
@@ -743,7 +724,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     return 0;
   } catch (err) {
     if (err instanceof UsageError || err instanceof UserUsageError) {
-      io.stderr(err.message);
+      io.stderr(usageMessage(err));
       return 2;
     }
     io.stderr(`trustgate: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -751,4 +732,10 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
   } finally {
     await runtime?.close();
   }
+}
+
+/** What a usage error prints: the usage text follows what was wrong, so that the modules need not know it. */
+function usageMessage(error: UsageError | UserUsageError): string {
+  if (error instanceof ValueError || error instanceof UserUsageError) return error.message;
+  return error.message ? `${error.message}\n${USAGE}` : USAGE;
 }

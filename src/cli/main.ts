@@ -47,9 +47,9 @@ import {
 import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
-import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
 import { NotFoundError } from '../errors';
 import { mustExist, print, projectNamed, UsageError, ValueError, type Out } from './command';
+import { runProject } from './project';
 import { pullRules, pushRules, testRulesFile } from './rules';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
@@ -155,95 +155,11 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     },
   });
   const [area, command, ...rest] = positionals;
-  const projects = runtime.services.projects;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
   if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
   if (area === 'account' && command === 'label') return labelAccount(rest, values, runtime, out);
-  if (area !== 'project') throw new UsageError();
-
-  switch (command) {
-    case 'create': {
-      if (!values.name) throw new UsageError('project create needs --name');
-      const p = await projects.create({
-        name: values.name,
-        webhookUrl: values['webhook-url'],
-        groups: values.groups,
-        test: values.test,
-      });
-      print(out, values.json, { ...p }, [
-        `project_id:     ${p.project_id}${p.test ? '  (test project: docs/test-mode.md)' : ''}`,
-        `api_key:        ${p.api_key}`,
-        `webhook_secret: ${p.webhook_secret}`,
-        `webhook_url:    ${p.webhook_url ?? '(none)'}`,
-        `groups:         ${p.groups_enabled ? 'on' : 'off'}`,
-        'The API key and webhook secret are shown only now; keep them safe.',
-      ]);
-      return;
-    }
-    case 'list': {
-      const all = await projects.list();
-      if (values.json) out(JSON.stringify(all, null, 2));
-      else if (all.length === 0) out('no projects');
-      else
-        all.forEach((p) =>
-          out(
-            `${p.project_id}  ${p.name}${p.demo ? ' [demo]' : ''}${p.test ? ' [test]' : ''}  keys: ${p.api_keys.join(', ') || '(none)'}  webhook: ${p.webhook_url ?? '(none)'}  groups: ${p.groups_enabled ? 'on' : 'off'}  threshold: ${p.decision_threshold}`,
-          ),
-        );
-      return;
-    }
-    case 'rotate-key': {
-      const [projectId] = rest;
-      if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID');
-      const r = await projects.rotateKey(projectId);
-      print(out, values.json, { ...r }, [`api_key: ${r.api_key}`, 'The previous keys of this project no longer work.']);
-      return;
-    }
-    case 'add-key': {
-      const [projectId, ...extra] = rest;
-      if (!projectId || extra.length > 0) throw new UsageError('project add-key needs one PROJECT_ID');
-      const r = await projects.addKey(projectId, values['read-only'] ? 'read_only' : 'full');
-      print(out, values.json, { ...r }, [
-        `api_key: ${r.api_key}${r.scope === 'read_only' ? '  (read-only: GET requests only)' : ''}`,
-        'The key is shown only now; keep it safe.',
-      ]);
-      return;
-    }
-    case 'set-webhook': {
-      const [projectId, url] = rest;
-      const webhookUrl = values.clear ? null : url;
-      if (!projectId || webhookUrl === undefined || webhookUrl === '')
-        throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)');
-      await projects.setWebhook(projectId, webhookUrl);
-      out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
-      return;
-    }
-    case 'set':
-      return setProject(rest, values, runtime, out);
-    case 'audit':
-      return projectAudit(rest, values, runtime, out);
-    case 'rotate-webhook-secret': {
-      const [projectId, ...extra] = rest;
-      if (!projectId || extra.length > 0) throw new UsageError('project rotate-webhook-secret needs one PROJECT_ID');
-      const raw = values['grace-seconds'];
-      const grace = raw === undefined ? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS : Number(raw);
-      if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw))
-        throw new ValueError(`--grace-seconds must be a whole number of seconds, not ${JSON.stringify(raw)}`);
-      const r = await projects.rotateWebhookSecret(projectId, grace, 'cli');
-      print(out, values.json, { ...r }, [
-        `webhook_secret: ${r.webhook_secret}`,
-        r.previous_secret_valid_until
-          ? `The previous secret also signs every delivery until ${r.previous_secret_valid_until}.`
-          : 'The previous secret no longer signs deliveries.',
-        'The new secret is shown only now; keep it safe.',
-      ]);
-      return;
-    }
-    case 'reset':
-      return resetProject(rest, values, runtime, out);
-    default:
-      throw new UsageError();
-  }
+  if (area === 'project') return runProject(command, rest, values, runtime, out);
+  throw new UsageError();
 }
 
 /** `trustgate rules pull|push` (`test` needs no database: cli() runs it first). */
@@ -273,91 +189,6 @@ async function runRules(
   );
 }
 
-/** `trustgate project set`: the settings PATCH /project changes, audited as the CLI's. */
-async function setProject(
-  rest: string[],
-  values: {
-    name?: string;
-    threshold?: string;
-    groups?: boolean;
-    'webhook-url'?: string;
-    'clear-webhook'?: boolean;
-    'webhook-events'?: string;
-    'retention-sessions-days'?: string;
-    'retention-verification-media-days'?: string;
-    'retention-delivered-webhooks-days'?: string;
-    json?: boolean;
-  },
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project set needs one PROJECT_ID');
-  if (values['webhook-url'] !== undefined && values['clear-webhook'])
-    throw new UsageError('project set takes --webhook-url or --clear-webhook, not both');
-  let decisionThreshold: number | undefined;
-  if (values.threshold !== undefined) {
-    decisionThreshold = Number(values.threshold);
-    if (
-      values.threshold.trim() === '' ||
-      !Number.isFinite(decisionThreshold) ||
-      decisionThreshold < 0 ||
-      decisionThreshold > 1
-    )
-      throw new ValueError(`--threshold must be a number between 0 and 1, not ${JSON.stringify(values.threshold)}`);
-  }
-  const change = {
-    name: values.name,
-    decisionThreshold,
-    groupsEnabled: values.groups ? true : undefined,
-    webhookUrl: values['clear-webhook'] ? null : values['webhook-url'],
-    webhookEvents: values['webhook-events']
-      ?.split(',')
-      .map((e) => e.trim())
-      .filter(Boolean),
-    retentionSessionsDays: retentionDays(values, 'retention-sessions-days'),
-    retentionVerificationMediaDays: retentionDays(values, 'retention-verification-media-days'),
-    retentionDeliveredWebhooksDays: retentionDays(values, 'retention-delivered-webhooks-days'),
-  };
-  if (Object.values(change).every((v) => v === undefined))
-    throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, ' +
-        '--webhook-events, --retention-*-days',
-    );
-  const p = await runtime.services.projects.update(projectId, change, 'cli');
-  const settings = {
-    project_id: p.id,
-    name: p.name,
-    decision_threshold: p.decisionThreshold,
-    groups_enabled: p.groupsEnabled,
-    webhook_url: p.webhookUrl,
-    webhook_events: p.webhookEvents,
-    retention_sessions_days: p.retentionSessionsDays,
-    retention_verification_media_days: p.retentionVerificationMediaDays,
-    retention_delivered_webhooks_days: p.retentionDeliveredWebhooksDays,
-  };
-  const days = (d: number | null) => (d === null ? 'keep' : `${d} days`);
-  print(out, Boolean(values.json), settings, [
-    `project_id:         ${p.id}`,
-    `name:               ${p.name}`,
-    `decision_threshold: ${p.decisionThreshold}`,
-    `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
-    `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
-    `webhook_events:     ${p.webhookEvents.join(', ') || '(none)'}`,
-    `retention:          sessions ${days(p.retentionSessionsDays)}, verification media ${days(p.retentionVerificationMediaDays)}, delivered webhooks ${days(p.retentionDeliveredWebhooksDays)}`,
-  ]);
-}
-
-/** A `--retention-*-days` option: a whole number of days, or `keep` (null); the range is the settings' rule (nextSettings). */
-function retentionDays(values: Record<string, unknown>, option: string): number | null | undefined {
-  const raw = values[option];
-  if (raw === undefined) return undefined;
-  if (raw === 'keep') return null;
-  if (typeof raw !== 'string' || !/^[0-9]{1,6}$/.test(raw))
-    throw new ValueError(`--${option} must be a whole number of days or keep, not ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
-
 /** `trustgate account label`: a label set by the CLI (audited as `cli`), as POST /account/{account_id}/label. */
 async function labelAccount(
   rest: string[],
@@ -374,48 +205,6 @@ async function labelAccount(
   const { request_id: _none, ...labelled } = await runtime.services.labels.label(projectId, accountId, input, 'cli');
   print(out, Boolean(values.json), labelled, [
     `account ${accountId} labelled ${labelled.label} (label ${labelled.id}, ${labelled.created_at}, by cli)`,
-  ]);
-}
-
-/** `trustgate project audit`: a page of the project's settings changes, newest first. */
-async function projectAudit(
-  rest: string[],
-  values: { limit?: string; cursor?: string; json?: boolean },
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project audit needs one PROJECT_ID');
-  const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new ValueError(`--limit must be an integer from 1 to 200, not ${JSON.stringify(values.limit)}`);
-  if (values.cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(values.cursor))
-    throw new ValueError(`--cursor must be the next_cursor of a previous page, not ${JSON.stringify(values.cursor)}`);
-  await mustExist(projectId, runtime);
-  const page = await runtime.services.projects.auditEvents(projectId, limit, values.cursor);
-  if (values.json) return out(JSON.stringify(page, null, 2));
-  if (page.events.length === 0) out('no changes');
-  for (const e of page.events)
-    out(
-      `${e.created_at}  ${e.actor}  ${e.action}${e.account_id === undefined ? '' : ` ${e.account_id}`}  ${e.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join(', ')}`,
-    );
-  if (page.next_cursor) out(`more: --cursor ${page.next_cursor}`);
-}
-
-/** `trustgate project reset`: a project's gathered data deleted, in one transaction. */
-async function resetProject(
-  rest: string[],
-  values: { json: boolean; 'yes-delete-live-data': boolean },
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const [projectId, ...extra] = rest;
-  if (!projectId || extra.length > 0) throw new UsageError('project reset needs one PROJECT_ID');
-  const r = await runtime.services.projects.reset(projectId, { allowLive: values['yes-delete-live-data'] });
-  const counts = Object.entries(r.deleted).filter(([, n]) => n > 0);
-  print(out, values.json, { ...r }, [
-    `project ${projectId} reset (${r.test ? 'test' : 'live'} project): its keys, webhook and lists are kept`,
-    ...(counts.length ? counts.map(([table, n]) => `  ${table}: ${n} deleted`) : ['  it had no data']),
   ]);
 }
 

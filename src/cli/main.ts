@@ -47,10 +47,11 @@ import {
 import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
-import { NotFoundError } from '../errors';
-import { mustExist, print, projectNamed, UsageError, ValueError, type Out } from './command';
+import { runAccount } from './account';
+import { print, UsageError, ValueError, type Out } from './command';
 import { runProject } from './project';
 import { pullRules, pushRules, testRulesFile } from './rules';
+import { runWebhooks } from './webhooks';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
 const USAGE = `usage:
@@ -157,7 +158,7 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   const [area, command, ...rest] = positionals;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
   if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
-  if (area === 'account' && command === 'label') return labelAccount(rest, values, runtime, out);
+  if (area === 'account') return runAccount(command, rest, values, runtime, out);
   if (area === 'project') return runProject(command, rest, values, runtime, out);
   throw new UsageError();
 }
@@ -187,109 +188,6 @@ async function runRules(
   throw new UsageError(
     `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}`,
   );
-}
-
-/** `trustgate account label`: a label set by the CLI (audited as `cli`), as POST /account/{account_id}/label. */
-async function labelAccount(
-  rest: string[],
-  values: { note?: string; project?: string; json?: boolean },
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const [accountId, label, ...extra] = rest;
-  if (!accountId || extra.length > 0 || (label !== 'fraud' && label !== 'legit'))
-    throw new UsageError('account label needs an ACCOUNT_ID and fraud or legit');
-  const projectId = await projectNamed(values.project, runtime, 'account label');
-  await mustExist(projectId, runtime);
-  const input = { label, ...(values.note === undefined ? {} : { note: values.note }) } as const;
-  const { request_id: _none, ...labelled } = await runtime.services.labels.label(projectId, accountId, input, 'cli');
-  print(out, Boolean(values.json), labelled, [
-    `account ${accountId} labelled ${labelled.label} (label ${labelled.id}, ${labelled.created_at}, by cli)`,
-  ]);
-}
-
-/** `trustgate webhooks test`: one signed test event to the project's endpoint, and the receiver's answer. */
-async function testWebhook(rest: string[], values: { json: boolean }, runtime: Runtime, out: Out): Promise<void> {
-  if (rest.length > 1) throw new UsageError('webhooks test takes at most one PROJECT_ID');
-  const projectId = await projectNamed(rest[0], runtime, 'webhooks test');
-  await mustExist(projectId, runtime);
-  const r = await runtime.sendTestWebhook(projectId);
-  const sent = `POST ${r.url} (webhook.test, x-event-id ${r.requestId})`;
-  if (r.outcome === 'no_url')
-    throw new Error(
-      `project ${projectId} has no webhook URL; set one with: trustgate project set-webhook ${projectId} URL`,
-    );
-  if (r.outcome === 'refused') {
-    print(out, values.json, { ...r }, [sent, r.error]);
-    throw new Error(
-      `the webhook URL is refused by the target policy, and real deliveries to it fail the same way. For a receiver ` +
-        `on this machine or your network, set WEBHOOK_ALLOW_PRIVATE=1 for this command and for the server (and any ` +
-        `trustgate worker), restart the server, then send the failed ones again: trustgate webhooks list --status ` +
-        `failed, trustgate webhooks replay REQUEST_ID`,
-    );
-  }
-  if (r.outcome === 'failed') {
-    print(out, values.json, { ...r }, [sent, `no answer: ${r.error}`]);
-    throw new Error(`the receiver at ${r.url} did not answer`);
-  }
-  print(out, values.json, { ...r }, [sent, `answer: HTTP ${r.status}`, r.body === '' ? '(empty body)' : r.body]);
-  if (r.status < 200 || r.status >= 300)
-    throw new Error(`the receiver answered HTTP ${r.status}: only a 2xx acknowledges a webhook`);
-}
-
-/** `trustgate webhooks …`: the delivery records, and replays. */
-async function runWebhooks(
-  command: string | undefined,
-  rest: string[],
-  values: { json: boolean; status?: string },
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const outbox = runtime.services.repos.outbox;
-  if (command === 'test') return testWebhook(rest, values, runtime, out);
-  if (command === 'list') {
-    const status = values.status;
-    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
-      throw new UsageError('--status is one of pending, delivered, failed');
-    const rows = await outbox.list({ status: status as 'pending' | 'delivered' | 'failed' | undefined });
-    const view = rows.map((w) => ({
-      request_id: w.requestId,
-      session_id: w.sessionId,
-      project_id: w.projectId,
-      event_type: w.eventType,
-      status: w.status,
-      attempts: w.attempts,
-      next_attempt: w.status === 'pending' ? w.runAt.toISOString() : null,
-      last_error: w.lastError ?? null,
-      created_at: w.createdAt.toISOString(),
-    }));
-    if (!values.json && view.length === 0) {
-      out(status ? `no ${status} webhooks` : 'no webhooks');
-      return;
-    }
-    print(
-      out,
-      values.json,
-      { webhooks: view },
-      view.map(
-        (w) =>
-          `${w.request_id}  ${w.status}  attempts: ${w.attempts}  ${w.event_type}  session ${w.session_id}${w.last_error ? `  last error: ${w.last_error}` : ''}`,
-      ),
-    );
-    return;
-  }
-  const [requestId] = rest;
-  if (command === 'replay' && requestId !== undefined && rest.length === 1) {
-    try {
-      await runtime.services.webhookDeliveries.replay(undefined, requestId, 'cli', null);
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new Error(`webhook ${requestId} not found`);
-      throw err;
-    }
-    print(out, values.json, { request_id: requestId, status: 'pending' }, [`webhook ${requestId} queued again`]);
-    return;
-  }
-  throw new UsageError();
 }
 
 /** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */

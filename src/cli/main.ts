@@ -33,24 +33,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseLocation, loadConfig, sqliteFile, type Config } from '../config';
 import { backup, restore } from './backup';
-import {
-  addToIpList,
-  IP_LIST_NAMES,
-  ipListFile,
-  isIpListName,
-  normaliseIpListEntry,
-  readIpList,
-  removeFromIpList,
-  syncIpLists,
-  type IpListName,
-} from '../geo/ip-lists';
 import { makeLogger, type Logger } from '../logger';
 import { makeRuntime, openDatabase, type Runtime } from '../composition';
 import { migrate } from '../storage/db';
 import { runAccount } from './account';
-import { print, UsageError, ValueError, type Out } from './command';
+import { ipListsDir, runIpList, runIpListSync } from './iplist';
+import { UsageError, ValueError, type Out } from './command';
 import { runProject } from './project';
-import { pullRules, pushRules, testRulesFile } from './rules';
+import { runRules, runRulesTest } from './rules';
 import { runWebhooks } from './webhooks';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 
@@ -157,126 +147,10 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   });
   const [area, command, ...rest] = positionals;
   if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
-  if (area === 'rules') return runRules(command, rest, values['expected-version'], runtime, out);
+  if (area === 'rules') return runRules(command, rest, values, runtime, out);
   if (area === 'account') return runAccount(command, rest, values, runtime, out);
   if (area === 'project') return runProject(command, rest, values, runtime, out);
   throw new UsageError();
-}
-
-/** `trustgate rules pull|push` (`test` needs no database: cli() runs it first). */
-async function runRules(
-  command: string | undefined,
-  rest: string[],
-  expected: string | undefined,
-  runtime: Runtime,
-  out: Out,
-): Promise<void> {
-  const [projectId, file, ...extra] = rest;
-  if (command === 'pull' && projectId && extra.length === 0 && expected === undefined)
-    return pullRules(runtime.services.rules, projectId, file, out);
-  if (command === 'push' && projectId && file && extra.length === 0) {
-    if (expected !== undefined && !/^[0-9]{1,9}$/.test(expected))
-      throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}`);
-    return pushRules(
-      runtime.services.rules,
-      projectId,
-      file,
-      expected === undefined ? undefined : Number(expected),
-      out,
-    );
-  }
-  throw new UsageError(
-    `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}`,
-  );
-}
-
-/** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
-export function runIpList(argv: string[], dir: string, out: Out): void {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
-  const [area, command, list, address, ...extra] = positionals;
-  if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError();
-  if (!list || !isIpListName(list))
-    throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}`);
-  if (command === 'show') {
-    if (address !== undefined) throw new UsageError('iplist show takes only a LIST');
-    const { file, entries, invalid } = readIpList(dir, list);
-    if (values.json) out(JSON.stringify({ list, file, entries, invalid_lines: invalid }, null, 2));
-    else {
-      if (entries.length === 0) out(`${list}: no entries in ${file}`);
-      entries.forEach((e) => out(e));
-      invalid.forEach((l) => out(`# skipped ${file} line ${l.line}: ${l.text}`));
-    }
-    return;
-  }
-  if (!address || extra.length > 0)
-    throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block`);
-  const entry = normaliseIpListEntry(address);
-  if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}`);
-  const file = ipListFile(dir, list);
-  if (command === 'add') {
-    const added = addToIpList(dir, list, entry);
-    print(out, values.json, { list, entry, added, file }, [
-      added ? `added ${entry} to ${list} (${file})` : `${entry} is already on ${list}`,
-    ]);
-  } else {
-    const removed = removeFromIpList(dir, list, entry);
-    print(out, values.json, { list, entry, removed, file }, [
-      removed ? `removed ${entry} from ${list} (${file})` : `${entry} is not on ${list}`,
-    ]);
-  }
-}
-
-/**
- * `trustgate iplist sync [LIST...]`: each configured list (or those named) downloaded, checked
- * and swapped in; resolves to the exit code (0 all synced, 1 one or more kept as they were).
- */
-export async function runIpListSync(
-  argv: string[],
-  config: Pick<Config, 'ipListsDir' | 'dataDir' | 'ipListSources' | 'ipListSyncTimeoutMs'>,
-  io: { stdout: Out; stderr: Out },
-  deps: { fetch: typeof fetch; now: () => Date } = { fetch, now: () => new Date() },
-): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
-  const named = positionals.slice(2);
-  const configured = config.ipListSources as Partial<Record<IpListName, string>>;
-  for (const list of named) {
-    if (!isIpListName(list))
-      throw new ValueError(
-        `iplist sync: unknown list ${JSON.stringify(list)}; the lists are ${IP_LIST_NAMES.join(', ')}\n`,
-      );
-    if (!configured[list])
-      throw new ValueError(
-        `iplist sync: ${list} has no source; set IPLIST_SOURCE_${list.toUpperCase()} to a URL or file\n`,
-      );
-  }
-  const sources = Object.fromEntries(
-    Object.entries(configured).filter(([list]) => named.length === 0 || named.includes(list)),
-  ) as Partial<Record<IpListName, string>>;
-  if (Object.keys(sources).length === 0)
-    throw new ValueError('iplist sync: no list has a source (every IPLIST_SOURCE_<LIST> is off)\n');
-  const dir = config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
-  const outcomes = await syncIpLists(sources, { dir, timeoutMs: config.ipListSyncTimeoutMs, ...deps });
-  if (values.json) io.stdout(JSON.stringify({ lists: outcomes }, null, 2));
-  for (const o of outcomes) {
-    if (o.ok) {
-      const was = o.previous ? ` (was ${o.previous.entries}, synced ${o.previous.syncedAt.toISOString()})` : '';
-      if (!values.json) io.stdout(`${o.list}: ${o.entries} entries from ${o.source}${was}`);
-    } else {
-      const kept = o.kept
-        ? `the list in use is kept (${o.kept.entries} entries, synced ${o.kept.syncedAt.toISOString()})`
-        : 'the list stays empty (never synced)';
-      io.stderr(`trustgate: iplist sync: ${o.list}: download from ${o.source} ${o.error}; ${kept}`);
-    }
-  }
-  return outcomes.every((o) => o.ok) ? 0 : 1;
 }
 
 /** `trustgate worker`'s options: the fallback poll's interval. */
@@ -361,28 +235,20 @@ const processIo: CliIo = {
 /** Runs the command; resolves to the exit code (0 done, 1 failed, 2 usage). */
 export async function cli(argv: string[], io: CliIo = processIo): Promise<number> {
   let runtime: Runtime | undefined;
+  const out: Out = (line) => io.stdout(line + '\n');
+  const err: Out = (line) => io.stderr(line + '\n');
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
       io.stdout(USAGE);
       return argv.length === 0 ? 2 : 0;
     }
-    if (argv[0] === 'rules' && argv[1] === 'test') {
-      if (argv.length !== 3) throw new UsageError('rules test needs one FILE');
-      return testRulesFile(
-        argv[2]!,
-        (line) => io.stdout(line + '\n'),
-        (line) => io.stderr(line + '\n'),
-      );
-    }
+    if (argv[0] === 'rules' && argv[1] === 'test') return runRulesTest(argv, out, err);
     const config = loadConfig(io.env);
     if (argv[0] === 'iplist' && argv[1] === 'sync') {
-      return await runIpListSync(argv, config, {
-        stdout: (line) => io.stdout(line + '\n'),
-        stderr: (line) => io.stderr(line + '\n'),
-      });
+      return await runIpListSync(argv, config, { stdout: out, stderr: err });
     }
     if (argv[0] === 'iplist') {
-      runIpList(argv, config.ipListsDir ?? path.join(config.dataDir, 'ip-lists'), (line) => io.stdout(line + '\n'));
+      runIpList(argv, ipListsDir(config), out);
       return 0;
     }
     const pollMs = argv[0] === 'worker' ? workerPollMs(argv.slice(1)) : undefined;
@@ -404,17 +270,17 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       return 0;
     }
     if (argv[0] === 'user') {
-      await runUser(argv, runtime, (line) => io.stdout(line + '\n'), io.readSecret ?? readSecretFromStdin);
+      await runUser(argv, runtime, out, io.readSecret ?? readSecretFromStdin);
       return 0;
     }
-    await run(argv, runtime, (line) => io.stdout(line + '\n'));
+    await run(argv, runtime, out);
     return 0;
-  } catch (err) {
-    if (err instanceof UsageError || err instanceof UserUsageError) {
-      io.stderr(usageMessage(err));
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof UserUsageError) {
+      io.stderr(usageMessage(error));
       return 2;
     }
-    io.stderr(`trustgate: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(`trustgate: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
     await runtime?.close();

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { describeError, validateRules } from '../domain/rules';
+import type { Runtime } from '../composition';
 import type { RulesUseCases } from '../usecases/rules';
-
-type Out = (line: string) => void;
+import { UsageError, type Out } from './command';
 
 const isYaml = (file: string) => /\.ya?ml$/i.test(file);
 
@@ -70,4 +70,38 @@ export async function pushRules(
     expectedVersion === undefined ? document : { ...(document as object), expected_version: expectedVersion };
   const stored = await rules.replace(projectId, body, 'cli');
   out(`rules stored as version ${stored.version} (${stored.rules.length} rule${stored.rules.length === 1 ? '' : 's'})`);
+}
+
+/** `trustgate rules test FILE` (cli() runs it before loading the configuration: it needs no database). */
+export function runRulesTest(argv: string[], out: Out, err: Out): number {
+  if (argv.length !== 3) throw new UsageError('rules test needs one FILE');
+  return testRulesFile(argv[2]!, out, err);
+}
+
+/** `trustgate rules pull|push`. */
+export async function runRules(
+  command: string | undefined,
+  rest: string[],
+  values: { 'expected-version'?: string },
+  runtime: Runtime,
+  out: Out,
+): Promise<void> {
+  const [projectId, file, ...extra] = rest;
+  const expected = values['expected-version'];
+  if (command === 'pull' && projectId && extra.length === 0 && expected === undefined)
+    return pullRules(runtime.services.rules, projectId, file, out);
+  if (command === 'push' && projectId && file && extra.length === 0) {
+    if (expected !== undefined && !/^[0-9]{1,9}$/.test(expected))
+      throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}`);
+    return pushRules(
+      runtime.services.rules,
+      projectId,
+      file,
+      expected === undefined ? undefined : Number(expected),
+      out,
+    );
+  }
+  throw new UsageError(
+    `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}`,
+  );
 }

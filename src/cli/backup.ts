@@ -26,6 +26,7 @@ import * as tar from 'tar-stream';
 import { systemRandom } from '../clock';
 import { sqliteFile, type Config } from '../config';
 import { makeSecretBox } from '../security/secrets';
+import { UsageError, type Out } from './command';
 
 export const BACKUP_FORMAT = 'trustgate-backup';
 export const BACKUP_VERSION = 1;
@@ -248,7 +249,8 @@ export async function restore(file: string, config: BackupConfig): Promise<Resto
   const lists = listsDir(config);
   if (!isEmptyOrAbsent(config.dataDir))
     throw new Error(
-      `DATA_DIR ${config.dataDir} is not empty: restore only into an empty folder (a new one, or this one once you have kept what it holds elsewhere)`,
+      `DATA_DIR ${config.dataDir} is not empty: restore only into an empty folder ` +
+        `(a new one, or this one once you have kept what it holds elsewhere)`,
     );
   const listsOutside = !isInside(lists, config.dataDir);
   if (listsOutside && !isEmptyOrAbsent(lists))
@@ -279,7 +281,9 @@ export async function restore(file: string, config: BackupConfig): Promise<Resto
       if (config.secretKey) {
         if (!Buffer.from(config.secretKey, 'base64').equals(key))
           throw new Error(
-            'the archive’s secret key differs from TRUSTGATE_SECRET_KEY: the restored secrets could not be read; set TRUSTGATE_SECRET_KEY to the key of the installation backed up, or unset it to use the restored DATA_DIR/secret.key',
+            'the archive’s secret key differs from TRUSTGATE_SECRET_KEY: the restored secrets could not be read; ' +
+              'set TRUSTGATE_SECRET_KEY to the key of the installation backed up, or unset it to use the restored ' +
+              'DATA_DIR/secret.key',
           );
         secretKey = 'configured';
         return;
@@ -332,10 +336,48 @@ export async function restore(file: string, config: BackupConfig): Promise<Resto
       ipListFiles,
     };
   } catch (err) {
-    // Empty again, as it was: a second attempt is refused otherwise.
-    for (const dir of listsOutside ? [config.dataDir, lists] : [config.dataDir])
-      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
-        fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    emptyAgain(listsOutside ? [config.dataDir, lists] : [config.dataDir]);
     throw err;
   }
+}
+
+/** The folders a failed restore wrote into, emptied as they were: a second attempt is refused otherwise. */
+function emptyAgain(dirs: string[]): void {
+  for (const dir of dirs)
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+      fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+}
+
+/** `trustgate backup FILE` and `trustgate restore FILE`: the archive written or restored, and what it holds. */
+export async function runBackup(argv: string[], config: BackupConfig, out: Out): Promise<number> {
+  const [command, file, ...extra] = argv;
+  if (!file || extra.length > 0) throw new UsageError(`${command} needs one FILE`);
+  if (command === 'backup') {
+    const r = await backup(file, config, new Date());
+    out(`backup written to ${r.file}`);
+    out(
+      r.database === 'sqlite'
+        ? `  database: a snapshot of the SQLite database (migrations up to ${r.migration ?? 'none'})`
+        : '  database: not included (PostgreSQL: back it up with pg_dump, README "Backups and upgrades")',
+    );
+    out('  secret key: included; the archive opens the stored secrets, so keep it as safe as the key');
+    out(`  media files: ${r.mediaFiles}`);
+    out(`  IP list files: ${r.ipListFiles}`);
+    return 0;
+  }
+  const r = await restore(file, config);
+  out(`restored the backup of ${r.createdAt} into ${config.dataDir}`);
+  out(
+    r.database === 'sqlite'
+      ? `  database: ${sqliteFile(config)} (migrations up to ${r.migration ?? 'none'}; newer ones run when the server starts)`
+      : '  database: not in the archive (PostgreSQL: restore your pg_dump with pg_restore)',
+  );
+  out(
+    r.secretKey === 'file'
+      ? `  secret key: ${path.join(config.dataDir, SECRET_KEY_FILE)}`
+      : '  secret key: the same as TRUSTGATE_SECRET_KEY (not written)',
+  );
+  out(`  media files: ${r.mediaFiles}`);
+  out(`  IP list files: ${r.ipListFiles}`);
+  return 0;
 }

@@ -1,48 +1,28 @@
 /**
- * The `trustgate` command: operating a Trustgate installation from a shell.
- *
- *   trustgate project create --name N [--webhook-url U] [--groups] [--test] [--json]
- *   trustgate project list [--json]
- *   trustgate project rotate-key <project_id> [--json]
- *   trustgate project add-key <project_id> [--read-only] [--json]
- *   trustgate user add --project P --email E --role R [--sso-only] [--json] | list [--project P] [--json] | disable <email>
- *   trustgate project set-webhook <project_id> <url|--clear>
- *   trustgate project set <project_id> [--name N] [--threshold X] [--groups] [--webhook-url U | --clear-webhook]
- *                         [--webhook-events E,E] [--retention-sessions-days N|keep]
- *                         [--retention-verification-media-days N|keep]
- *                         [--retention-delivered-webhooks-days N|keep] [--json]
- *   trustgate project audit <project_id> [--limit N] [--cursor C] [--json]
- *   trustgate project rotate-webhook-secret <project_id> [--grace-seconds N] [--json]
- *   trustgate project reset <project_id> [--yes-delete-live-data] [--json]
- *   trustgate rules pull <project_id> [file] | push <project_id> <file> [--expected-version N] | test <file>
- *   trustgate account label <account_id> fraud|legit [--note N] [--project P] [--json]
- *   trustgate iplist add|remove <tor|vpn|proxy|datacenter|fraud> <ip-or-cidr> [--json]
- *   trustgate iplist show <list> [--json]
- *   trustgate iplist sync [<list>...] [--json]
- *   trustgate webhooks list [--status pending|delivered|failed] [--json]
- *   trustgate webhooks replay <request_id>
- *   trustgate webhooks test [project_id] [--json]
- *   trustgate worker [--poll-ms N]  (delivers webhooks, ends expired sessions and runs retention passes until stopped)
- *   trustgate migrate  (applies the pending database migrations, under the migration lock)
- *   trustgate backup FILE | restore FILE  (the database, secret key, media and IP lists in one archive: cli/backup.ts)
+ * The `trustgate` command: operating a Trustgate installation from a shell (USAGE below lists
+ * every command). This file reads the command line, opens what the command needs (the
+ * configuration, the database, the runtime) and maps the outcome to an exit code. Each area's
+ * commands live in a module named for it (project.ts, webhooks.ts, account.ts, rules.ts,
+ * users.ts, iplist.ts, worker.ts, migrate.ts, backup.ts); what they share, in command.ts.
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
- * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server reloads by itself; they need no database.
+ * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server
+ * reloads by itself; they need no database.
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseLocation, loadConfig, sqliteFile, type Config } from '../config';
-import { backup, restore } from './backup';
-import { makeLogger, type Logger } from '../logger';
-import { makeRuntime, openDatabase, type Runtime } from '../composition';
-import { migrate } from '../storage/db';
+import { databaseLocation, loadConfig } from '../config';
+import { makeLogger } from '../logger';
+import { makeRuntime, type Runtime } from '../composition';
 import { runAccount } from './account';
-import { ipListsDir, runIpList, runIpListSync } from './iplist';
+import { runBackup } from './backup';
 import { UsageError, ValueError, type Out } from './command';
+import { ipListsDir, runIpList, runIpListSync } from './iplist';
+import { runMigrate } from './migrate';
 import { runProject } from './project';
 import { runRules, runRulesTest } from './rules';
-import { runWebhooks } from './webhooks';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
+import { runWebhooks } from './webhooks';
+import { runWorker, workerPollMs } from './worker';
 
 const USAGE = `usage:
   trustgate project create --name NAME [--webhook-url URL] [--groups] [--test] [--json]
@@ -117,6 +97,7 @@ ${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
       restores an archive into the configured DATA_DIR, which must be empty, and checks it
 `;
 
+/** The commands that share one set of options: any of these options is accepted by each of them. */
 export async function run(argv: string[], runtime: Runtime, out: Out): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -153,70 +134,6 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
   throw new UsageError();
 }
 
-/** `trustgate worker`'s options: the fallback poll's interval. */
-function workerPollMs(argv: string[]): number | undefined {
-  let raw: string | undefined;
-  try {
-    raw = parseArgs({ args: argv, options: { 'poll-ms': { type: 'string' } } }).values['poll-ms'];
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  if (raw === undefined) return undefined;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0)
-    throw new UsageError(`--poll-ms is a whole number of milliseconds above 0, not ${raw}`);
-  return ms;
-}
-
-/** `trustgate migrate`: the pending migrations applied (waiting for another process's), and what was applied. */
-async function runMigrate(argv: string[], config: Config, logger: Logger, io: CliIo): Promise<number> {
-  if (argv.length > 1) throw new UsageError('migrate takes no arguments');
-  const db = openDatabase(config, logger);
-  try {
-    const applied = await migrate(db);
-    for (const name of applied) io.stdout(`applied ${name}\n`);
-    io.stdout(applied.length ? `${applied.length} migrations applied\n` : 'the database is up to date\n');
-    return 0;
-  } finally {
-    await db.destroy();
-  }
-}
-
-/** `trustgate backup FILE` and `trustgate restore FILE` (cli/backup.ts). */
-async function runBackup(argv: string[], config: Config, io: CliIo): Promise<number> {
-  const [command, file, ...extra] = argv;
-  if (!file || extra.length > 0) throw new UsageError(`${command} needs one FILE`);
-  const out = (line: string) => io.stdout(line + '\n');
-  if (command === 'backup') {
-    const r = await backup(file, config, new Date());
-    out(`backup written to ${r.file}`);
-    out(
-      r.database === 'sqlite'
-        ? `  database: a snapshot of the SQLite database (migrations up to ${r.migration ?? 'none'})`
-        : '  database: not included (PostgreSQL: back it up with pg_dump, README "Backups and upgrades")',
-    );
-    out('  secret key: included; the archive opens the stored secrets, so keep it as safe as the key');
-    out(`  media files: ${r.mediaFiles}`);
-    out(`  IP list files: ${r.ipListFiles}`);
-    return 0;
-  }
-  const r = await restore(file, config);
-  out(`restored the backup of ${r.createdAt} into ${config.dataDir}`);
-  out(
-    r.database === 'sqlite'
-      ? `  database: ${sqliteFile(config)} (migrations up to ${r.migration ?? 'none'}; newer ones run when the server starts)`
-      : '  database: not in the archive (PostgreSQL: restore your pg_dump with pg_restore)',
-  );
-  out(
-    r.secretKey === 'file'
-      ? `  secret key: ${path.join(config.dataDir, 'secret.key')}`
-      : '  secret key: the same as TRUSTGATE_SECRET_KEY (not written)',
-  );
-  out(`  media files: ${r.mediaFiles}`);
-  out(`  IP list files: ${r.ipListFiles}`);
-  return 0;
-}
-
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
@@ -244,9 +161,8 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     }
     if (argv[0] === 'rules' && argv[1] === 'test') return runRulesTest(argv, out, err);
     const config = loadConfig(io.env);
-    if (argv[0] === 'iplist' && argv[1] === 'sync') {
+    if (argv[0] === 'iplist' && argv[1] === 'sync')
       return await runIpListSync(argv, config, { stdout: out, stderr: err });
-    }
     if (argv[0] === 'iplist') {
       runIpList(argv, ipListsDir(config), out);
       return 0;
@@ -259,16 +175,11 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     // The worker's stderr is its JSON log, so there it is a log line.
     if (argv[0] === 'worker') logger.info({ database: databaseLocation(config) }, 'database');
     else io.stderr(`database: ${databaseLocation(config)}\n`);
-    if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, io);
-    if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, io);
+    if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, out);
+    if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, out);
     // The CLI never analyses images: the engine's modules are not even loaded.
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
-    if (argv[0] === 'worker') {
-      const stop = new AbortController();
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      await runtime.startWorker(stop.signal, pollMs ? { pollMs } : {});
-      return 0;
-    }
+    if (argv[0] === 'worker') return await runWorker(runtime, pollMs);
     if (argv[0] === 'user') {
       await runUser(argv, runtime, out, io.readSecret ?? readSecretFromStdin);
       return 0;

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { accountUniquesFromLinks, DEVICE_OF } from '../repositories/account-uniques';
 import { createTrigger, type Trigger } from './0034_domain_blocked_counts';
 
 /**
@@ -28,6 +27,35 @@ import { createTrigger, type Trigger } from './0034_domain_blocked_counts';
  *
  * Backfilled here from the stored links.
  */
+
+// DEVICE_OF and accountUniquesFromLinks are copies of storage/repositories/account-uniques.ts as
+// this migration was written, frozen here: a migration must replay the same forever (the same
+// backfill, the same trigger bodies), whereas the repository's may change with the code that
+// reads the table. Never edit them; a later change to the table is a new migration.
+
+/** The device of the sessions row `s`, as domain/evaluation `deviceOf` took it (an expression; NULL: none). */
+const DEVICE_OF = (s: string) =>
+  `COALESCE(NULLIF(${s}.browser_fingerprint, ''), NULLIF(${s}.mobile_id, ''), NULLIF(${s}.device_id, ''))`;
+
+/**
+ * The statements that add the rows of the links `where` selects (a condition on `sa`), from their
+ * sessions. (The block is read from the session, as the device is: read from the link, SQLite's
+ * planner took the index that covers the link's block and read every link of the project.)
+ */
+function accountUniquesFromLinks(where: string): string[] {
+  return [
+    `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+     SELECT sa.project_id, sa.account_id, 'device', ${DEVICE_OF('s')}, MAX(sa.session_start)
+       FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+      WHERE ${where} AND ${DEVICE_OF('s')} IS NOT NULL
+      GROUP BY sa.project_id, sa.account_id, ${DEVICE_OF('s')}`,
+    `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+     SELECT sa.project_id, sa.account_id, 'network', s.ip_block, MAX(sa.session_start)
+       FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+      WHERE ${where} AND s.ip_block IS NOT NULL AND s.ip_block <> ''
+      GROUP BY sa.project_id, sa.account_id, s.ip_block`,
+  ];
+}
 
 /** Keeps the later of the stored and the new start. */
 const LATER = `ON CONFLICT (project_id, account_id, kind, value) DO UPDATE

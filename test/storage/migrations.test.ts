@@ -25,6 +25,92 @@ async function migrateBefore(db: Knex, name: string): Promise<void> {
   });
 }
 
+describe('0004_accounts_lists_evaluations', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when sessions were stored before, then each gets the block of its address as ipaddr.js 2.3.0 read it, and its network kind and country', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0004_accounts_lists_evaluations');
+    await db('projects').insert({ id: 'p', name: 'p', webhook_secret_encrypted: 'x', created_at: 1_000 });
+    // Every spelling ipaddr.js took (octal, hexadecimal, fewer parts, zones, IPv4 in IPv6) or
+    // refused: the frozen copy of the block's rule must give each the same block as then.
+    const blocks: [string, string | undefined][] = [
+      ['81.2.69.160', '81.2.69.0/24'],
+      ['0.0.0.0', '0.0.0.0/24'],
+      ['255.255.255.255', '255.255.255.0/24'],
+      ['256.1.1.1', undefined],
+      ['1.2.3', '1.2.0.0/24'],
+      ['1.2.65535', '1.2.255.0/24'],
+      ['1.2.65536', undefined],
+      ['1.16777215', '1.255.255.0/24'],
+      ['3232235777', '192.168.1.0/24'],
+      ['4294967296', undefined],
+      ['0x7f.1', '127.0.0.0/24'],
+      ['0X7F.0x0.0.0X1', '127.0.0.0/24'],
+      ['010.1.1.1', '8.1.1.0/24'],
+      ['08.1.1.1', undefined],
+      ['00.1.1.1', '0.1.1.0/24'],
+      [' 1.2.3.4', undefined],
+      ['1.2.3.4 ', undefined],
+      ['1.2.3.4.5', undefined],
+      ['', undefined],
+      ['2001:db8:85a3:8d3:1319:8a2e:370:7348', '2001:db8:85a3:8d3::/64'],
+      ['2001:DB8::1', '2001:db8::/64'],
+      ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::/64'],
+      ['::', '::/64'],
+      ['::1', '::/64'],
+      ['1::', '1::/64'],
+      ['1:0:0:1::', '1:0:0:1::/64'],
+      ['0:0:1:0::', '0:0:1::/64'],
+      ['fe80::1%eth0', 'fe80::/64'],
+      ['fe80::1%', undefined],
+      ['fe80::1%e-1', undefined],
+      ['1:2:3:4:5:6:7:8', '1:2:3:4::/64'],
+      ['1:2:3:4:5:6:7:8:9', undefined],
+      ['1::2::3', undefined],
+      ['1:2:3:4:5:6:7', undefined],
+      ['12345::', undefined],
+      ['::ffff:81.2.69.160', '81.2.69.0/24'],
+      ['::FFFF:81.2.69.160', '81.2.69.0/24'],
+      ['::ffff:5102:45a0', '81.2.69.0/24'],
+      ['::81.2.69.160', '81.2.69.0/24'],
+      ['::81.2.69.160%1', '81.2.69.0/24'],
+      ['::ffff:0:81.2.69.160', '::/64'],
+      ['64:ff9b::81.2.69.160', '64:ff9b::/64'],
+      ['1:2:3:4:5:6:1.2.3.4', '1:2:3:4::/64'],
+      ['::ffff:0x51.2.69.160', '81.2.69.0/24'],
+      ['::ffff:081.2.69.160', '81.2.69.0/24'],
+      ['::ffff:1.2.3.256', undefined],
+      ['2002:5102:45a0::1', '2002:5102:45a0::/64'],
+      ['not an address', undefined],
+    ];
+    await db('sessions').insert(
+      blocks.map(([ip], i) => ({
+        id: `s${i}`,
+        project_id: 'p',
+        device_id: 'd',
+        ip_address: ip,
+        start_time: 2_000,
+        updated_at: 2_000,
+        facts:
+          i === 0 ? JSON.stringify({ network: { connection_type: 'isp' }, location: { country_code: 'GB' } }) : '{}',
+      })),
+    );
+
+    await migrateBefore(db, '0005_webhooks');
+    const rows: { id: string; ip_block: string | null; connection_type: string | null; country_code: string | null }[] =
+      await db('sessions').select('id', 'ip_block', 'connection_type', 'country_code');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(blocks.map(([ip], i) => [ip, byId.get(`s${i}`)?.ip_block ?? undefined])).toEqual(blocks);
+    expect(byId.get('s0')).toMatchObject({ connection_type: 'isp', country_code: 'GB' });
+    expect(byId.get('s1')).toMatchObject({ connection_type: null, country_code: null });
+  });
+});
+
 describe('0014_standard_lists', () => {
   let testDb: TestDb;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ipBlock } from '../../domain/enrichment/ip';
+import { ipBlock } from './frozen/ip-block';
 
 /**
  * The risk engine's tables: accounts (with the normalised identifiers that linking searches,
@@ -115,7 +115,8 @@ export async function up(knex: Knex): Promise<void> {
     t.dropIndex(['project_id', 'account_id']);
   });
 
-  // Sessions stored before this migration: their address block and network kind.
+  // Sessions stored before this migration: their address block (by the block's rule as it was
+  // then, frozen with the migration) and network kind.
   const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select(
     'id',
     'ip_address',

@@ -1,7 +1,7 @@
 /** The arithmetic the domain's rules share, one copy of each. */
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
+/** The time units, from the foundation (the configuration reads them too): the domain's home for them. */
+export { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
 
 /** `x` held to 0..1; anything that is not a number (NaN, undefined) counts as 0. */
 export function clamp01(x: number | undefined): number {

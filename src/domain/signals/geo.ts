@@ -1,6 +1,7 @@
 /** Geometry and time-zone arithmetic for the location signals. Pure; time comes in as `at`. */
 import ct from 'countries-and-timezones';
 import { remembered } from '../memo';
+import { MINUTE_MS } from '../numbers';
 
 const EARTH_RADIUS_KM = 6371.0088;
 
@@ -34,7 +35,6 @@ const offsetFormat = remembered(
  * answer holds for the minute. Formatting costs about 10 µs, a lookup next to nothing, and a busy
  * server evaluates many sessions of one zone in a minute.
  */
-const MINUTE_MS = 60_000;
 const offsetInMinute = remembered(20_000, (key) => {
   const space = key.indexOf(' ');
   return formattedOffset(key.slice(space + 1), new Date(Number(key.slice(0, space)) * MINUTE_MS));

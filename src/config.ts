@@ -3,6 +3,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { DAY_MS } from './clock';
 import { PACKAGE_ROOT } from './spec';
 
 export interface Config {
@@ -568,7 +569,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: flag(env, 'DEMO', nodeEnv !== 'production'),
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
-    webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
+    webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, DAY_MS),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
     webhookBatch: integer(env, 'WEBHOOK_BATCH', 64, 1, 10_000),
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', RETENTION_DEFAULTS.intervalMs, 1000, 604_800_000),

@@ -4,6 +4,7 @@
  * the kept rows. Pure: today comes in as `now`.
  */
 import type { Decision, EvaluatedRiskSignalScores, EvaluationStats, RiskSignalName } from '../api-types';
+import { DAY_MS } from './numbers';
 import { ON_THRESHOLD } from './signals';
 import { byCodeUnits } from './order';
 
@@ -11,7 +12,6 @@ import { byCodeUnits } from './order';
 export const MAX_STATS_DAYS = 90;
 /** The default range: today and the 13 days before it. */
 export const DEFAULT_STATS_DAYS = 14;
-const DAY_MS = 86_400_000;
 
 /** A kept count: `decision:<Decision>` or `signal:<RiskSignalName>` on a UTC day. */
 export interface StatsRow {

@@ -3,9 +3,8 @@
  * and ASN databases by their build dates, the IP lists by their last sync.
  */
 import type { GeoDataHealth, IpListHealth, NetworkDataHealth } from '../api-types';
+import { DAY_MS } from '../domain/numbers';
 import type { IpListStatus } from './ip-lists';
-
-const DAY_MS = 86_400_000;
 
 /** A database the IP data loaded, and its build time when it says. */
 export interface GeoDataAge {

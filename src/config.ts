@@ -3,7 +3,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { DAY_MS } from './clock';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock';
 import { PACKAGE_ROOT } from './spec';
 
 export interface Config {
@@ -456,7 +456,7 @@ export const DB_DEFAULTS = {
  * Retention passes (usecases/retention.ts): hourly, 200 rows a batch, each batch its own
  * transaction; at most 500 rows a batch, so no transaction holds the write lock for long.
  */
-export const RETENTION_DEFAULTS = { intervalMs: 3_600_000, batch: 200, maxBatch: 500 } as const;
+export const RETENTION_DEFAULTS = { intervalMs: HOUR_MS, batch: 200, maxBatch: 500 } as const;
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 /** How often the overview's counts are written (STATS_FLUSH_MS). */
@@ -536,13 +536,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
     consoleLoginLimitPerIp: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_IP', 20, 1, 1_000_000),
     consoleLoginLimitPerAccount: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_ACCOUNT', 10, 1, 1_000_000),
-    consoleSessionTtlMs: integer(env, 'CONSOLE_SESSION_TTL_MINUTES', 720, 1, 525_600) * 60_000,
-    consoleSessionIdleMs: integer(env, 'CONSOLE_SESSION_IDLE_MINUTES', 60, 1, 525_600) * 60_000,
+    consoleSessionTtlMs: integer(env, 'CONSOLE_SESSION_TTL_MINUTES', 720, 1, 525_600) * MINUTE_MS,
+    consoleSessionIdleMs: integer(env, 'CONSOLE_SESSION_IDLE_MINUTES', 60, 1, 525_600) * MINUTE_MS,
     consoleInsecureCookie: flag(env, 'CONSOLE_INSECURE_COOKIE', false),
     ...(oidc ? { oidc } : {}),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', DEFAULT_API_KEY_CACHE_TTL_MS, 0, 300_000),
-    statsFlushMs: integer(env, 'STATS_FLUSH_MS', DEFAULT_STATS_FLUSH_MS, 100, 3_600_000),
+    statsFlushMs: integer(env, 'STATS_FLUSH_MS', DEFAULT_STATS_FLUSH_MS, 100, HOUR_MS),
     webConcurrency: processes,
     ingestRateLimitPerIp: integer(env, 'INGEST_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
     ingestRateLimitPerProject: integer(env, 'INGEST_RATE_LIMIT_PER_PROJECT', 60_000, 1, 100_000_000),
@@ -553,7 +553,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hostingAsnsFile: env.HOSTING_ASNS_FILE || undefined,
     ipListsDir: env.IP_LISTS_DIR ? path.resolve(env.IP_LISTS_DIR) : path.join(dataDir, 'ip-lists'),
     ipListSources: ipListSources(env),
-    ipListSyncTimeoutMs: integer(env, 'IPLIST_SYNC_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    ipListSyncTimeoutMs: integer(env, 'IPLIST_SYNC_TIMEOUT_MS', 120_000, 100, HOUR_MS),
     ipListStaleDays: integer(env, 'IPLIST_STALE_DAYS', 7, 1, 3650),
     validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -570,9 +570,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookWorker: webhookWorker(env.WEBHOOK_WORKER),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookLeaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, DAY_MS),
-    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 1, HOUR_MS),
     webhookBatch: integer(env, 'WEBHOOK_BATCH', 64, 1, 10_000),
-    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', RETENTION_DEFAULTS.intervalMs, 1000, 604_800_000),
+    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', RETENTION_DEFAULTS.intervalMs, 1000, 7 * DAY_MS),
     retentionBatch: integer(env, 'RETENTION_BATCH', RETENTION_DEFAULTS.batch, 1, RETENTION_DEFAULTS.maxBatch),
     webhookRetryScale: fraction(env, 'WEBHOOK_RETRY_SCALE', 1),
     analysisEngine: oneOf(env, 'ANALYSIS_ENGINE', ['local', 'off'] as const, 'local'),

@@ -10,6 +10,7 @@
  *   on every request with the cookie but a GET, a read-only key on GETs only): 403 otherwise.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { MINUTE_MS } from '../domain/numbers';
 import { refusal, type Credential } from '../domain/operators';
 import { ForbiddenError, InternalError, UnauthorizedError } from '../errors';
 import type { Logger } from '../logger';
@@ -67,7 +68,7 @@ export function clearSessionCookie(res: Response, insecure: boolean): void {
  */
 const OIDC_COOKIE = '__Host-tg_oidc';
 const INSECURE_OIDC_COOKIE = 'tg_oidc';
-const OIDC_COOKIE_MS = 10 * 60_000;
+const OIDC_COOKIE_MS = 10 * MINUTE_MS;
 const oidcCookieName = (insecure: boolean) => (insecure ? INSECURE_OIDC_COOKIE : OIDC_COOKIE);
 const oidcCookieOptions = (insecure: boolean) =>
   ({ httpOnly: true, secure: !insecure, sameSite: 'lax', path: '/' }) as const;

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock, Random } from '../clock';
+import { MINUTE_MS } from '../domain/numbers';
 import type { ImageType } from '../domain/verification/analysis';
 import { ForbiddenError, ServiceUnavailableError } from '../errors';
 import { constantTimeEqual, type SecretBox } from '../security/secrets';
@@ -14,9 +15,9 @@ import { constantTimeEqual, type SecretBox } from '../security/secrets';
 /** Largest accepted capture. */
 export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 /** Signed media URLs are valid this long. */
-export const MEDIA_URL_LIFETIME_MS = 60 * 60_000;
+export const MEDIA_URL_LIFETIME_MS = 60 * MINUTE_MS;
 /** The console's signed media URLs (GET /account/{account_id}/verifications) are valid this long. */
-export const CONSOLE_MEDIA_URL_LIFETIME_MS = 5 * 60_000;
+export const CONSOLE_MEDIA_URL_LIFETIME_MS = 5 * MINUTE_MS;
 
 /** The image type from the magic bytes: JPEG FF D8 FF, PNG 89 50 4E 47, WEBP RIFF....WEBP. */
 export function sniffImage(bytes: Buffer): ImageType | undefined {

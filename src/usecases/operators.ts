@@ -14,6 +14,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Operator, OperatorRole } from '../api-types';
 import type { Clock, Random } from '../clock';
+import { HOUR_MS } from '../domain/numbers';
 import { isOperatorRole, normaliseEmail } from '../domain/operators';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { OidcIdentity } from '../security/oidc';
@@ -23,8 +24,8 @@ import type { Db } from '../storage/db';
 import type { OperatorRecord, OperatorRepository } from '../storage/repositories/operators';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
 
-export const DEFAULT_CONSOLE_SESSION_TTL_MS = 12 * 3_600_000;
-export const DEFAULT_CONSOLE_SESSION_IDLE_MS = 3_600_000;
+export const DEFAULT_CONSOLE_SESSION_TTL_MS = 12 * HOUR_MS;
+export const DEFAULT_CONSOLE_SESSION_IDLE_MS = HOUR_MS;
 /** How often a session's last use is written (at most). */
 const TOUCH_EVERY_MS = 60_000;
 

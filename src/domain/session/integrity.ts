@@ -10,11 +10,12 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IngestIntegrity, IngestSession } from '../../api-types';
+import { HOUR_MS, MINUTE_MS } from '../numbers';
 
 /** How long a challenge can be consumed after it is issued. */
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+export const CHALLENGE_TTL_MS = 5 * MINUTE_MS;
 /** Challenges are kept this long after they expire (a late replay then reads as unknown: forged). */
-export const CHALLENGE_RETENTION_MS = 60 * 60 * 1000;
+export const CHALLENGE_RETENTION_MS = HOUR_MS;
 
 /**
  * The verdict on the challenge binding of the posts that made and updated a session:

@@ -1,6 +1,4 @@
-/**
- * Configuration: declared, validated and read from the environment here and nowhere else.
- */
+/** Configuration: declared, validated and read from the environment here and nowhere else. */
 import os from 'node:os';
 import path from 'node:path';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock';

@@ -115,8 +115,7 @@ export async function up(knex: Knex): Promise<void> {
     t.dropIndex(['project_id', 'account_id']);
   });
 
-  // Sessions stored before this migration: their address block (by the block's rule as it was
-  // then, frozen with the migration) and network kind.
+  // Sessions stored before this migration: their address block (frozen/) and network kind.
   const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select(
     'id',
     'ip_address',

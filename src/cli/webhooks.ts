@@ -34,8 +34,13 @@ async function listWebhooks(values: WebhooksOptions, runtime: Runtime, out: Out)
   const status = values.status;
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status))
     throw new UsageError('--status is one of pending, delivered, failed');
-  const rows = await runtime.services.repos.outbox.list({ status: status as (typeof STATUSES)[number] | undefined });
-  const view = rows.map((w) => ({
+  const outbox = runtime.services.repos.outbox;
+  const rows = await outbox.list({ status: status as (typeof STATUSES)[number] | undefined });
+  // A refused delivery's last answer says why (a receiver's `{"reason":"bad_signature"}`): one read each, undelivered only.
+  const answers = await Promise.all(
+    rows.map(async (w) => (w.status === 'delivered' ? undefined : (await outbox.attempts(w.requestId)).at(-1)?.answer)),
+  );
+  const view = rows.map((w, i) => ({
     request_id: w.requestId,
     session_id: w.sessionId,
     project_id: w.projectId,
@@ -44,6 +49,7 @@ async function listWebhooks(values: WebhooksOptions, runtime: Runtime, out: Out)
     attempts: w.attempts,
     next_attempt: w.status === 'pending' ? w.runAt.toISOString() : null,
     last_error: w.lastError ?? null,
+    last_answer: answers[i] ?? null,
     created_at: w.createdAt.toISOString(),
   }));
   if (!values.json && view.length === 0) {
@@ -57,10 +63,18 @@ async function listWebhooks(values: WebhooksOptions, runtime: Runtime, out: Out)
     view.map(
       (w) =>
         `${w.request_id}  ${w.status}  attempts: ${w.attempts}  ${w.event_type}  session ${w.session_id}` +
-        (w.last_error ? `  last error: ${w.last_error}` : ''),
+        (w.last_error ? `  last error: ${w.last_error}` : '') +
+        (w.last_answer ? `  answer: ${oneLine(w.last_answer)}` : ''),
     ),
   );
 }
+
+/** An answer on one line, its start: what a terminal's list shows of it (the console shows it whole). */
+function oneLine(answer: string): string {
+  const text = answer.replace(/\s+/g, ' ').trim();
+  return text.length > ANSWER_SHOWN ? `${text.slice(0, ANSWER_SHOWN)}…` : text;
+}
+const ANSWER_SHOWN = 200;
 
 async function replayWebhook(requestId: string, values: WebhooksOptions, runtime: Runtime, out: Out): Promise<void> {
   try {

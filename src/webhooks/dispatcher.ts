@@ -65,20 +65,6 @@ export function answerOf(body: string | undefined): string | undefined {
   return kept ? kept : undefined;
 }
 
-/** How much of a refusing receiver's answer the delivery's last error quotes. */
-const ANSWER_QUOTED_CHARS = 200;
-
-/**
- * A refused delivery's error: the status and the start of the receiver's answer, which says why
- * (`{"reason":"bad_signature"}` from a receiver holding another project's secret).
- */
-function refusal(status: number, answer: string | undefined): string {
-  const text = (answer ?? '').replace(/\s+/g, ' ').trim();
-  if (!text) return `HTTP ${status}`;
-  const quoted = text.slice(0, ANSWER_QUOTED_CHARS);
-  return `HTTP ${status}: ${quoted}${text.length > quoted.length ? '…' : ''}`;
-}
-
 export function makeDispatcher(deps: DispatcherDeps) {
   const policy = deps.policy ?? REFERENCE_RETRY_POLICY;
   const leaseMs = deps.leaseMs ?? 60_000;
@@ -157,7 +143,7 @@ export function makeDispatcher(deps: DispatcherDeps) {
       if (response.status >= 200 && response.status < 300)
         return settle({ status: 'delivered' }, { statusCode: response.status, ...(answer ? { answer } : {}) });
       const retryAfter = response.status === 429 ? parseRetryAfter(response.retryAfter, now) : undefined;
-      return failed(refusal(response.status, answer), response.status, retryAfter, answer);
+      return failed(`HTTP ${response.status}`, response.status, retryAfter, answer);
     } catch (err) {
       // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
       if (err instanceof RefusedTargetError)

@@ -357,7 +357,7 @@ describeOnSqlite("the README's examples, run as written", () => {
       // With the live secret alone, the receiver refuses it, and the delivery record says why.
       await until(async () => {
         const listed = await bash(`npx trustgate webhooks list --status pending`, PACKAGE_ROOT, { DATA_DIR: dataDir });
-        return listed.stdout.includes('last error: HTTP 400: {"reason":"bad_signature"}');
+        return listed.stdout.includes('last error: HTTP 400  answer: {"reason":"bad_signature"}');
       }, "the refused delivery's answer in `trustgate webhooks list`");
 
       // Started again as the README says, with both secrets, it verifies the retry.

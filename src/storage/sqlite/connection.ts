@@ -49,9 +49,8 @@ export const PAGE_CACHE_REFIT_MS = 10_000;
  * cost: at the end of each write transaction SQLite drops the cached pages numbered beyond the
  * file's end, and B-tree balancing gives pages a temporary number at 1 GiB (the lock-byte page)
  * while it reorders them, so in a file under 1 GiB a commit that split a page walks the cache's
- * hash table across up to its whole size. With 256 MB cached (65,536 pages) that walk was 12 %
- * of the SQLite thread's time on first authenticates of a 987 MB file, and a cache of 1–8 MB
- * served them 20–40 % faster than 256 MB on a 740 MB one (docs/speed-log.md, 2026-11-29).
+ * hash table across up to its whole size: with hundreds of MB cached, that walk was a large
+ * share of the SQLite thread's time on first authenticates (docs/pipeline.md, *The page cache of a mapped file*).
  */
 export function pageCacheKib(fileBytes: number, mapBytes: number, cacheMb: number): number {
   const mapped = mapBytes > 0 && fileBytes <= mapBytes;

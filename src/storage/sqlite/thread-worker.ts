@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { GuardFailed } from '../statements';
+import { GuardFailed, type Statement } from '../statements';
 import { tuneSqliteConnection } from './connection';
 import { packRows, type PackedRows } from './rows';
 import type {
@@ -77,11 +77,10 @@ const returnsRows = (rows: PackedRows | Record<string, unknown>[]) =>
  * The statements in one transaction, as knex runs one (`BEGIN;` is prepared as BEGIN IMMEDIATE:
  * connection.ts); false when a guarded statement returned no row (nothing written).
  */
-function transaction(statements: ThreadRequest & { kind: 'transaction' }): boolean {
+function transaction(statements: readonly Statement[]): boolean {
   runOne('BEGIN;', []);
   try {
-    for (const s of statements.statements)
-      if (!returnsRows(runOne(s.sql, s.bindings)) && s.guard) throw new GuardFailed();
+    for (const s of statements) if (!returnsRows(runOne(s.sql, s.bindings)) && s.guard) throw new GuardFailed();
     runOne('COMMIT;', []);
     return true;
   } catch (err) {
@@ -97,7 +96,7 @@ function run(request: ThreadRequest): ThreadResult {
     case 'rows':
       return { rows: runOne(request.sql, request.bindings) };
     case 'transaction':
-      return { written: transaction(request) };
+      return { written: transaction(request.statements) };
   }
 }
 

@@ -201,7 +201,7 @@ describe('a busy key on the database', () => {
     const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
     const apps = [ctx.app, other];
     let statuses: number[] = [];
-    const writes = await rateLimitStatements(ctx, async () => {
+    const statements = await rateLimitStatements(ctx, async () => {
       statuses = await Promise.all(
         Array.from({ length: 100 }, async (_, i) => {
           const res = await request(apps[i % 2]!)
@@ -211,6 +211,9 @@ describe('a busy key on the database', () => {
         }),
       );
     });
+    // Reads are left out: until the first answer caches the key, each request also reads its
+    // address's failed-authentication count (a select), as many as came before that answer.
+    const writes = statements.filter((sql) => !/^select /i.test(sql));
     const served = statuses.filter((s) => s === 400).length;
     expect(statuses.filter((s) => s !== 400 && s !== 429)).toEqual([]);
     // Never more than the limit; short of it by at most what each app's last lease held (1/16 of 64 each).

@@ -93,7 +93,8 @@ export function addEmailHistory(
     // is one of them (a key lookup each).
     add(
       'domain_fraud',
-      `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts a
+         WHERE a.project_id = ? AND a.email_domain = ? AND a.decision = 'Fake' AND a.id <> ?)
                      OR COALESCE((SELECT d.num_blocked FROM email_domains d WHERE d.project_id = ? AND d.domain = ?), 0)
                         > (SELECT COUNT(*) FROM list_members m JOIN accounts a ON a.project_id = m.project_id AND a.id = m.account_id
                            WHERE m.account_id = ? AND m.project_id = ? AND m.list_name = 'block' AND a.email_domain = ?) THEN 1 ELSE 0 END`,
@@ -206,8 +207,45 @@ SELECT l.b, l.account_id, ${nulls}, NULL AS list_name FROM l
 UNION ALL
 SELECT NULL, NULL, ${columns}, m.list_name
   FROM (SELECT DISTINCT l.account_id FROM l WHERE (SELECT COUNT(DISTINCT account_id) FROM l) <= ${LINK_CAP}) AS d
-  CROSS JOIN LATERAL (SELECT ${LINKED_ACCOUNT_COLUMNS.map((c) => `x.${c}`).join(', ')}, x.project_id FROM accounts x WHERE x.project_id = ? AND x.id = d.account_id OFFSET 0) AS a
-  LEFT JOIN LATERAL (SELECT k.list_name FROM list_members k WHERE k.account_id = a.id AND k.project_id = a.project_id OFFSET 0) AS m ON true`;
+  CROSS JOIN LATERAL (SELECT ${LINKED_ACCOUNT_COLUMNS.map((c) => `x.${c}`).join(', ')}, x.project_id FROM accounts x
+    WHERE x.project_id = ? AND x.id = d.account_id OFFSET 0) AS a
+  LEFT JOIN LATERAL (SELECT k.list_name FROM list_members k
+    WHERE k.account_id = a.id AND k.project_id = a.project_id OFFSET 0) AS m ON true`;
+}
+
+type Network = { column: 'ip_address' | 'ip_block'; value: string };
+type NewestArgs = [
+  table: 'sessions' | 'session_accounts',
+  network: Network,
+  since: number,
+  read: string,
+  options?: { otherIp?: string; self?: boolean },
+];
+
+/**
+ * The counts statement's questions each read the newest NETWORK_HISTORY_SCAN sessions (or
+ * session links) of the address or block in the period, other than the session asked about
+ * (unless `self` is false), from an index that carries what they ask (no table rows).
+ */
+function newestOnNetwork(
+  projectId: string,
+  sessionId: string,
+  ...[table, network, since, read, options = {}]: NewestArgs
+) {
+  const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
+  const notSelf = options.self === false ? '' : ` AND ${id} <> ?`;
+  const notIp = options.otherIp ? ' AND s.ip_address <> ?' : '';
+  return {
+    sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${network.column} = ? AND ${start} >= ?${notSelf}${notIp}
+            ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
+    bindings: [
+      projectId,
+      network.value,
+      since,
+      ...(options.self === false ? [] : [sessionId]),
+      ...(options.otherIp ? [options.otherIp] : []),
+    ],
+  };
 }
 
 /**
@@ -229,29 +267,7 @@ export function countsStatement(
     names.push(name);
     bindings.push(...b);
   };
-  // Each question reads the newest NETWORK_HISTORY_SCAN sessions (or session links) of the
-  // address or block in the period, from an index that carries what it asks (no table rows).
-  type Network = { column: 'ip_address' | 'ip_block'; value: string };
-  const newest = (
-    table: 'sessions' | 'session_accounts',
-    { column, value }: Network,
-    since: number,
-    read: string,
-    options: { otherIp?: string; self?: boolean } = {},
-  ) => {
-    const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
-    return {
-      sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${column} = ? AND ${start} >= ?${options.self === false ? '' : ` AND ${id} <> ?`}${options.otherIp ? ' AND s.ip_address <> ?' : ''}
-            ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
-      bindings: [
-        projectId,
-        value,
-        since,
-        ...(options.self === false ? [] : [q.sessionId]),
-        ...(options.otherIp ? [options.otherIp] : []),
-      ],
-    };
-  };
+  const newest = (...args: NewestArgs) => newestOnNetwork(projectId, q.sessionId, ...args);
   const fraud = (prefix: string, network: Network, since: number, otherIp?: string) => {
     const fake = newest('sessions', network, since, 's.decision', { otherIp });
     add(`${prefix}_fake`, `SELECT COUNT(*) FROM (${fake.sql}) AS t WHERE t.decision = 'Fake'`, ...fake.bindings);
@@ -282,15 +298,18 @@ export function countsStatement(
   // on the block list by its key.
   const linked = newest('session_accounts', address, 0, 's.account_id, s.session_start');
   periods.push(`(SELECT COALESCE(SUM(u.recent), 0) AS ip30_blocked, COUNT(*) AS ever_blocked
-            FROM (SELECT l.account_id, MAX(CASE WHEN l.session_start >= ? THEN 1 ELSE 0 END) AS recent FROM (${linked.sql}) AS l GROUP BY l.account_id) AS u
-            WHERE (SELECT 1 FROM list_members m WHERE m.account_id = u.account_id AND m.project_id = ? AND m.list_name = 'block') = 1) AS k`);
+            FROM (SELECT l.account_id, MAX(CASE WHEN l.session_start >= ? THEN 1 ELSE 0 END) AS recent
+              FROM (${linked.sql}) AS l GROUP BY l.account_id) AS u
+            WHERE (SELECT 1 FROM list_members m
+              WHERE m.account_id = u.account_id AND m.project_id = ? AND m.list_name = 'block') = 1) AS k`);
   periodBindings.push(since30, ...linked.bindings, projectId);
   const crowd = newest('session_accounts', address, since30, 's.account_id', { self: false });
   add('ip_accounts', `SELECT COUNT(DISTINCT t.account_id) FROM (${crowd.sql}) AS t`, ...crowd.bindings);
   if (q.accountId !== undefined) {
     add(
       'account_on_ip',
-      `SELECT CASE WHEN EXISTS (SELECT 1 FROM session_accounts sa WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start >= ? AND sa.ip_address = ?) THEN 1 ELSE 0 END`,
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM session_accounts sa
+         WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start >= ? AND sa.ip_address = ?) THEN 1 ELSE 0 END`,
       projectId,
       q.accountId,
       since30,

@@ -54,7 +54,7 @@ import { makeRetention } from './usecases/retention';
 import { makeStatsFlusher } from './usecases/stats-flusher';
 import { makeWebhookDeliveries } from './usecases/webhook-deliveries';
 import { makeStatsTally } from './domain/stats';
-import { makeVerificationUseCases } from './usecases/verification/sessions';
+import { makeVerificationUseCases } from './usecases/verification';
 import { isRendered } from './domain/webhook-events';
 import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';

@@ -10,7 +10,7 @@ import { TEST_BASE_URL, TEST_NOW, makeTestContext, type TestContext } from '../h
 import { personSession } from '../helpers/evaluation';
 import { fakeImage } from '../helpers/fake-analysis';
 import { verificationContext, verificationFlow } from '../helpers/verification';
-import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification/sessions';
+import { VERIFICATION_LIFETIME_MS } from '../../src/domain/verification/lifecycle';
 import { DAY_MS } from '../../src/domain/numbers';
 
 let ctx: TestContext;

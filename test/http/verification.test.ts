@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { verifyWebhook } from '../../packages/client/src';
-import { VERIFICATION_LIFETIME_MS } from '../../src/usecases/verification/sessions';
+import { VERIFICATION_LIFETIME_MS } from '../../src/domain/verification/lifecycle';
 import { TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import type { Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';

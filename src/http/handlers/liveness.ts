@@ -1,7 +1,7 @@
 /** Handlers of the `Liveness` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
 import type { CreateVerificationSession, EnrollRequest, VerifyIdentityRequest, VerifyRequest } from '../../api-types';
-import type { VerificationUseCases } from '../../usecases/verification/sessions';
+import type { VerificationUseCases } from '../../usecases/verification';
 import type { CaptureKind } from '../../domain/verification/analysis';
 import type { MediaUrls } from '../../storage/media';
 import { projectOf } from '../context';

@@ -12,8 +12,8 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { CaptureKind } from '../../domain/verification/analysis';
 import type { VerificationRecord, VerificationType } from '../../storage/repositories/verifications';
-import type { VerificationUseCases } from '../../usecases/verification/sessions';
-import { REQUIRED_CAPTURES, redirectTo } from '../../usecases/verification/sessions';
+import type { VerificationUseCases } from '../../usecases/verification';
+import { REQUIRED_CAPTURES, redirectTo } from '../../domain/verification/lifecycle';
 import { PAGE_SCRIPT } from './script';
 import { STYLE } from './style';
 

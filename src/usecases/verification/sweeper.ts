@@ -1,6 +1,6 @@
 /**
  * The verification sweeper: ends every open session past its 30 days with
- * max_duration_exceeded (`sweep`, sessions.ts), every `everyMs`, until the signal aborts. It
+ * max_duration_exceeded (`sweepExpired`, sweep.ts), every `everyMs`, until the signal aborts. It
  * runs beside the webhook dispatcher, inside the server or in `trustgate worker`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -9,6 +9,7 @@ import type { EnrollRequest, Enrolled, IdentityVerified, VerifyIdentityRequest }
 import type { Clock } from '../../clock';
 import { enrolmentErrorCode, identityErrorCode } from '../../domain/verification/availability';
 import { matchesAny } from '../../domain/verification/faces';
+import { VERIFICATION_LIFETIME_MS } from '../../domain/verification/lifecycle';
 import { LivenessCallError } from '../../errors';
 import type { Db } from '../../storage/db';
 import type { Project } from '../../storage/repositories/projects';
@@ -41,48 +42,51 @@ function refusal(record: VerificationRecord, code: string): string {
   }
 }
 
-export function makeEnrolmentUseCases(deps: EnrolmentDeps, options: { maxAgeMs: number }) {
+export async function enroll(
+  deps: EnrolmentDeps,
+  project: Project,
+  body: EnrollRequest,
+  context: { requestId: string },
+): Promise<Enrolled> {
   const { db, clock, verifications, index } = deps;
-  return {
-    async enroll(project: Project, body: EnrollRequest, context: { requestId: string }): Promise<Enrolled> {
-      const record = await projectSession(verifications, project, body.session_id);
-      const code = enrolmentErrorCode({
-        ...(await resultFacts(verifications, record, record.type)),
-        accountId: body.account_id,
-        tiedTo: record.accountId,
-        createdAt: record.createdAt,
-        now: clock.now(),
-        maxAgeMs: options.maxAgeMs,
-      });
-      if (code) throw new LivenessCallError(code, refusal(record, code));
-      const tied = await db.transaction(async (trx) => {
-        if (!(await verifications.tieToAccount(record.id, body.account_id, trx))) return false;
-        await index.tieToAccount(record.id, body.account_id, trx);
-        return true;
-      });
-      // Another enroll of the session for another account committed between the read and the write.
-      if (!tied) throw new LivenessCallError('session_already_tied_to_an_account', TIED_ELSEWHERE);
-      return { request_id: context.requestId, success: true };
-    },
+  const record = await projectSession(verifications, project, body.session_id);
+  const code = enrolmentErrorCode({
+    ...(await resultFacts(verifications, record, record.type)),
+    accountId: body.account_id,
+    tiedTo: record.accountId,
+    createdAt: record.createdAt,
+    now: clock.now(),
+    maxAgeMs: VERIFICATION_LIFETIME_MS,
+  });
+  if (code) throw new LivenessCallError(code, refusal(record, code));
+  const tied = await db.transaction(async (trx) => {
+    if (!(await verifications.tieToAccount(record.id, body.account_id, trx))) return false;
+    await index.tieToAccount(record.id, body.account_id, trx);
+    return true;
+  });
+  // Another enroll of the session for another account committed between the read and the write.
+  if (!tied) throw new LivenessCallError('session_already_tied_to_an_account', TIED_ELSEWHERE);
+  return { request_id: context.requestId, success: true };
+}
 
-    async verifyIdentity(
-      project: Project,
-      body: VerifyIdentityRequest,
-      context: { requestId: string },
-    ): Promise<IdentityVerified> {
-      const record = await projectSession(verifications, project, body.session_id);
-      // A session that ended with a result enrolled its face then; only those have one.
-      const face = await index.faceOf(record.id);
-      const facts = await resultFacts(verifications, record, 'face-match');
-      const enrolled = face ? await index.accountFaces(project.id, body.account_id, record.id) : [];
-      const code = identityErrorCode({
-        ...facts,
-        hasResult: facts.hasResult && face !== undefined,
-        enrolledFaces: enrolled.length,
-      });
-      if (code || !face)
-        throw new LivenessCallError(code ?? 'session_not_found', refusal(record, code ?? 'session_not_found'));
-      return { request_id: context.requestId, success: true, match: matchesAny(face, enrolled) };
-    },
-  };
+export async function verifyIdentity(
+  deps: EnrolmentDeps,
+  project: Project,
+  body: VerifyIdentityRequest,
+  context: { requestId: string },
+): Promise<IdentityVerified> {
+  const { verifications, index } = deps;
+  const record = await projectSession(verifications, project, body.session_id);
+  // A session that ended with a result enrolled its face then; only those have one.
+  const face = await index.faceOf(record.id);
+  const facts = await resultFacts(verifications, record, 'face-match');
+  const enrolled = face ? await index.accountFaces(project.id, body.account_id, record.id) : [];
+  const code = identityErrorCode({
+    ...facts,
+    hasResult: facts.hasResult && face !== undefined,
+    enrolledFaces: enrolled.length,
+  });
+  if (code || !face)
+    throw new LivenessCallError(code ?? 'session_not_found', refusal(record, code ?? 'session_not_found'));
+  return { request_id: context.requestId, success: true, match: matchesAny(face, enrolled) };
 }

@@ -5,14 +5,13 @@
  * verify-face / verify-id (verify.ts), enroll / verify-identity (enrolment.ts) and erasure
  * (forget.ts). Each takes the deps first; this binds them.
  */
-import { VERIFICATION_LIFETIME_MS } from '../../domain/verification/lifecycle';
 import { cancelSession } from './cancel';
 import { storeCapture } from './capture';
 import { completeSession } from './complete';
 import { createSession, openPublicLink } from './create';
 import type { VerificationDeps } from './deps';
 import { endWithError } from './end';
-import { makeEnrolmentUseCases } from './enrolment';
+import { enroll, verifyIdentity } from './enrolment';
 import { forgetAccount } from './forget';
 import { pageOf } from './page';
 import { renderWebhook } from './signed-urls';
@@ -28,7 +27,6 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
       useCase(deps, ...args);
   return {
     endWithError: bind(endWithError),
-    ...makeEnrolmentUseCases(deps, { maxAgeMs: VERIFICATION_LIFETIME_MS }),
     create: bind(createSession),
     openPublicLink: bind(openPublicLink),
     cancel: bind(cancelSession),
@@ -38,6 +36,8 @@ export function makeVerificationUseCases(deps: VerificationDeps) {
     sweep: bind(sweepExpired),
     forgetAccount: bind(forgetAccount),
     result: bind(verifyResult),
+    enroll: bind(enroll),
+    verifyIdentity: bind(verifyIdentity),
     /** A webhook's body as it is sent now: its media URLs signed from this moment (each attempt anew). */
     renderWebhook: (body: string) => renderWebhook(body, deps.mediaUrls.sign),
   };

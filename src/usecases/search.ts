@@ -125,7 +125,7 @@ function commonFilters(q: SessionSearchQuery | AccountSearchQuery) {
   };
 }
 
-/** An address as the accounts' `email_key` keeps it (the evaluation's own normalisation, usecases/evaluation.ts). */
+/** An address as the accounts' `email_key` keeps it (the evaluation's own normalisation, usecases/evaluation/). */
 function emailKeyOf(email: string): string {
   const key = emailFacts(email.trim()).normalised;
   if (!key.includes('@')) throw new BadRequestError('request/query/email must be an email address');

@@ -58,7 +58,7 @@ function defined<T extends object>(value: T): T {
 /**
  * The enriched session. Its risk signals are the registry's (src/domain/signals) over the
  * session's own facts only; evaluations recompute them with the service's history and the IP
- * lists (see usecases/evaluation.ts).
+ * lists (see usecases/evaluation/).
  */
 export function enrichSession(
   sdk: SdkFacts,

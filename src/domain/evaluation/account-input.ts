@@ -1,7 +1,7 @@
 /**
  * An account as a request leaves it: the stored record with the request's input applied
  * (identifiers normalised), or the rule the input breaks, as a value: authenticate and the
- * Account API (usecases/evaluation.ts `applyInput`) answer it with a 400 naming the field.
+ * Account API (usecases/evaluation/steps.ts `applyInput`) answer it with a 400 naming the field.
  */
 import type { AccountInput } from '../../api-types';
 import { emailFacts } from '../email';

@@ -1,0 +1,75 @@
+/**
+ * What the Account API reads of the evaluation: an account's links and its details, found as
+ * authenticate finds them (from its newest sessions), as of now.
+ */
+import type { AccountDetails, LinkedAccount } from '../../api-types';
+import {
+  ACCOUNT_SESSIONS_READ,
+  accountDetails as detailsOf,
+  accountEmail,
+  describeLinks,
+  emailQueryOf,
+  LINK_CAP,
+  linkEvidence,
+  linkSearch,
+  linksOf,
+  SESSIONS_FOLLOWED,
+  uniquesQuery,
+  uniquesWith,
+  type AccountRecord,
+  type PastSession,
+} from '../../domain/evaluation';
+import type { Project } from '../../storage/repositories/projects';
+import type { EvaluationContext } from './deps';
+import { gatherLinks, withoutSelf } from './steps';
+
+/** An account's linked accounts, found as authenticate finds them. */
+export async function linked(
+  ctx: EvaluationContext,
+  project: Project,
+  record: AccountRecord,
+): Promise<LinkedAccount[]> {
+  const history = await ctx.store.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
+  const { all, linked } = await accountLinks(ctx, project, record, history, true);
+  return describeLinks(all, linked);
+}
+
+/** An account's details as authenticate's `account` gives them (as of now), and how many accounts are linked to it. */
+export async function accountDetails(
+  ctx: EvaluationContext,
+  project: Project,
+  record: AccountRecord,
+): Promise<{ details: AccountDetails; linked: number }> {
+  const { store } = ctx;
+  const query = emailQueryOf(record);
+  const now = ctx.clock.now();
+  const windows = uniquesQuery(record.id, record.aggregates.lastSeen, now);
+  const [history, emailHistory, uniques] = await Promise.all([
+    store.accountSessions(project.id, record.id, ACCOUNT_SESSIONS_READ),
+    query ? store.emailHistory(project.id, query) : undefined,
+    store.uniques(project.id, windows),
+  ]);
+  const { all } = await accountLinks(ctx, project, record, history, false);
+  const email = accountEmail(record, emailHistory && withoutSelf(emailHistory, record, query), now);
+  return {
+    details: detailsOf(record, history, now, uniquesWith(uniques, windows), email),
+    linked: Math.min(all.length, LINK_CAP),
+  };
+}
+
+/** The account's links, found from its newest sessions (newest first) as authenticate finds them. */
+async function accountLinks(
+  ctx: EvaluationContext,
+  project: Project,
+  record: AccountRecord,
+  history: PastSession[],
+  describe: boolean,
+) {
+  const search = linkSearch(history.slice(0, SESSIONS_FOLLOWED), record);
+  const found = await gatherLinks(ctx, project, search, describe);
+  const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, {
+    enabled: project.groupsEnabled,
+    name: record.group,
+  });
+  return { all, linked: found.linked };
+}

@@ -20,13 +20,14 @@ import type { EvaluationStore } from '../storage/evaluation-store';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
-import type { VerificationRepository } from '../storage/repositories/verifications';
+import type { CaptureRecord, VerificationRecord, VerificationRepository } from '../storage/repositories/verifications';
 import type { Project } from '../storage/repositories/projects';
 import type { Outbox } from '../webhooks/outbox';
 import type { EvaluationUseCases } from './evaluation';
 import { labelOf } from './labels';
 import { actorName, type Actor } from './actor';
 import { changeMemberships } from './list-events';
+import { withDeps } from './with-deps';
 
 export interface AccountDeps {
   db: Db;
@@ -92,139 +93,184 @@ export async function eraseAccount(
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
-  const { db, clock, accounts, lists, receipts, evaluation } = deps;
-
-  async function found(project: Project, id: string): Promise<AccountRecord> {
-    const record = await accounts.find(project.id, id);
-    if (!record) throw new AccountNotFoundError();
-    return record;
-  }
-
-  /** The account as the Account API reports it: its row, its lists, its details and links as of now. */
-  async function view(project: Project, r: AccountRecord, requestId: string): Promise<AccountResponse> {
-    const [memberships, { details, linked }, label] = await Promise.all([
-      lists.ofAccounts(project.id, [r.id]),
-      evaluation.accountDetails(project, r),
-      deps.labels.current(project.id, r.id),
-    ]);
-    // An account without sessions (an earlier release's PUT made it) has no last session.
-    const { account: _brief, last_session, ...history } = details;
-    return {
-      project_id: project.id,
-      request_id: requestId,
-      account: storedAccountOf(r),
-      ...history,
-      ...(last_session ? { last_session } : {}),
-      ...(r.decision ? { decision: r.decision } : {}),
-      ...r.scores,
-      accounts_linked: linked,
-      lists: memberships.get(r.id) ?? [],
-      ...(label ? { label: labelOf(label) } : {}),
-      created_at: r.createdAt.toISOString(),
-      updated_at: r.updatedAt.toISOString(),
-    };
-  }
-
+  const bound = withDeps(deps);
   return {
-    async get(project: Project, id: string, requestId: string): Promise<AccountResponse> {
-      return view(project, await found(project, id), requestId);
-    },
-
-    /** Updates an existing account; the body's id must be the path's. Its list changes queue their list events. */
-    async put(
-      project: Project,
-      id: string,
-      body: AccountInput,
-      actor: Actor,
-      requestId: string,
-    ): Promise<AccountResponse> {
-      const { id: bodyId, ...input } = body;
-      if (bodyId !== id)
-        throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);
-      const record = evaluation.applyInput(project, await found(project, id), input, id, '');
-      const now = clock.now();
-      await changeMemberships(deps, project, id, actor, requestId, now, async (trx) => {
-        await accounts.upsert(record, trx);
-        return lists.apply(project.id, id, input.lists ?? [], now, trx);
-      });
-      return view(project, await found(project, id), requestId);
-    },
-
-    /**
-     * Erases the account: its personal data, links, memberships and labels (whose notes are
-     * personal data). The erasure is audited as `account.erased` in its transaction, naming who
-     * erased and the request, never the account (its id is personal data).
-     */
-    async delete(project: Project, id: string, actor: Actor, requestId: string): Promise<AccountDeleted> {
-      const verified = await deps.forgetVerifications(project.id, id);
-      // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
-      const deleted = await db.transaction(async (trx) => {
-        await receipts.deleteForAccount(project.id, id, trx);
-        const erased = await eraseAccount(deps, project.id, id, trx);
-        if (erased || verified)
-          await deps.auditEvents.insert(
-            {
-              id: deps.random.uuid(),
-              projectId: project.id,
-              actor: actorName(actor),
-              action: 'account.erased',
-              requestId,
-              changes: [],
-              createdAt: clock.now(),
-            },
-            trx,
-          );
-        return erased;
-      });
-      if (!deleted && !verified) throw new AccountNotFoundError();
-      return { request_id: requestId, account_id: id, success: true };
-    },
-
-    async sessions(project: Project, id: string, limit: number, requestId: string): Promise<AccountSessions> {
-      await found(project, id);
-      const rows = await deps.store.accountSessions(project.id, id, limit);
-      return { request_id: requestId, account_id: id, sessions: rows.map((r) => r.id) };
-    },
-
-    /** The account's verification sessions, newest first, their images signed for 5 minutes. */
-    async verifications(project: Project, id: string, limit: number, requestId: string): Promise<AccountVerifications> {
-      await found(project, id);
-      const records = await deps.verifications.ofAccount(project.id, id, limit);
-      const captures = await deps.verifications.latestCapturesOf(records.map((r) => r.id));
-      const verifications = await Promise.all(
-        records.map(async (r): Promise<AccountVerification> => {
-          const result = (r.result ?? {}) as ResultSummary;
-          const images = r.mediaErased
-            ? []
-            : await Promise.all(
-                (captures.get(r.id) ?? []).map(async (c) => {
-                  const signed = await deps.mediaUrls.signId(c.mediaId, CONSOLE_MEDIA_URL_LIFETIME_MS);
-                  return { kind: c.kind, url: signed.url, expires_at: signed.expiresAt.toISOString() };
-                }),
-              );
-          return {
-            session_id: r.id,
-            type: r.type,
-            state: r.state,
-            outcome: r.outcome ?? null,
-            ...(result.decision ? { decision: result.decision } : {}),
-            ...(typeof result.risk_score === 'number' ? { risk_score: result.risk_score } : {}),
-            risk_flags: result.risk_flags ?? [],
-            created_at: r.createdAt.toISOString(),
-            ended_at: r.endedAt ? r.endedAt.toISOString() : null,
-            media_erased: r.mediaErased,
-            images,
-          };
-        }),
-      );
-      return { request_id: requestId, account_id: id, verifications };
-    },
-
-    async linked(project: Project, id: string, requestId: string): Promise<AccountLinks> {
-      const linked = await evaluation.linked(project, await found(project, id));
-      return { request_id: requestId, account_id: id, accounts_linked: linked };
-    },
+    get: bound(getAccount),
+    put: bound(putAccount),
+    delete: bound(deleteAccount),
+    sessions: bound(accountSessions),
+    verifications: bound(accountVerifications),
+    linked: bound(linkedAccounts),
   };
 }
 
 export type AccountUseCases = ReturnType<typeof makeAccountUseCases>;
+
+async function found(deps: AccountDeps, project: Project, id: string): Promise<AccountRecord> {
+  const record = await deps.accounts.find(project.id, id);
+  if (!record) throw new AccountNotFoundError();
+  return record;
+}
+
+/** The account as the Account API reports it: its row, its lists, its details and links as of now. */
+async function view(
+  deps: AccountDeps,
+  project: Project,
+  r: AccountRecord,
+  requestId: string,
+): Promise<AccountResponse> {
+  const [memberships, { details, linked }, label] = await Promise.all([
+    deps.lists.ofAccounts(project.id, [r.id]),
+    deps.evaluation.accountDetails(project, r),
+    deps.labels.current(project.id, r.id),
+  ]);
+  // An account without sessions (an earlier release's PUT made it) has no last session.
+  const { account: _brief, last_session, ...history } = details;
+  return {
+    project_id: project.id,
+    request_id: requestId,
+    account: storedAccountOf(r),
+    ...history,
+    ...(last_session ? { last_session } : {}),
+    ...(r.decision ? { decision: r.decision } : {}),
+    ...r.scores,
+    accounts_linked: linked,
+    lists: memberships.get(r.id) ?? [],
+    ...(label ? { label: labelOf(label) } : {}),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+async function getAccount(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  requestId: string,
+): Promise<AccountResponse> {
+  return view(deps, project, await found(deps, project, id), requestId);
+}
+
+/** Updates an existing account; the body's id must be the path's. Its list changes queue their list events. */
+async function putAccount(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  body: AccountInput,
+  actor: Actor,
+  requestId: string,
+): Promise<AccountResponse> {
+  const { id: bodyId, ...input } = body;
+  if (bodyId !== id)
+    throw new BadRequestError(`request/body/id must be the account_id of the path (${JSON.stringify(id)})`);
+  const record = deps.evaluation.applyInput(project, await found(deps, project, id), input, id, '');
+  const now = deps.clock.now();
+  await changeMemberships(deps, project, id, actor, requestId, now, async (trx) => {
+    await deps.accounts.upsert(record, trx);
+    return deps.lists.apply(project.id, id, input.lists ?? [], now, trx);
+  });
+  return view(deps, project, await found(deps, project, id), requestId);
+}
+
+/**
+ * Erases the account: its personal data, links, memberships and labels (whose notes are
+ * personal data). The erasure is audited as `account.erased` in its transaction, naming who
+ * erased and the request, never the account (its id is personal data).
+ */
+async function deleteAccount(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  actor: Actor,
+  requestId: string,
+): Promise<AccountDeleted> {
+  const verified = await deps.forgetVerifications(project.id, id);
+  // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
+  const deleted = await deps.db.transaction(async (trx) => {
+    await deps.receipts.deleteForAccount(project.id, id, trx);
+    const erased = await eraseAccount(deps, project.id, id, trx);
+    if (erased || verified)
+      await deps.auditEvents.insert(
+        {
+          id: deps.random.uuid(),
+          projectId: project.id,
+          actor: actorName(actor),
+          action: 'account.erased',
+          requestId,
+          changes: [],
+          createdAt: deps.clock.now(),
+        },
+        trx,
+      );
+    return erased;
+  });
+  if (!deleted && !verified) throw new AccountNotFoundError();
+  return { request_id: requestId, account_id: id, success: true };
+}
+
+async function accountSessions(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  limit: number,
+  requestId: string,
+): Promise<AccountSessions> {
+  await found(deps, project, id);
+  const rows = await deps.store.accountSessions(project.id, id, limit);
+  return { request_id: requestId, account_id: id, sessions: rows.map((r) => r.id) };
+}
+
+/** The account's verification sessions, newest first, their images signed for 5 minutes. */
+async function accountVerifications(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  limit: number,
+  requestId: string,
+): Promise<AccountVerifications> {
+  await found(deps, project, id);
+  const records = await deps.verifications.ofAccount(project.id, id, limit);
+  const captures = await deps.verifications.latestCapturesOf(records.map((r) => r.id));
+  const verifications = await Promise.all(records.map((r) => verificationOf(deps, r, captures.get(r.id) ?? [])));
+  return { request_id: requestId, account_id: id, verifications };
+}
+
+/** One verification session as the account page shows it, with its latest captures' images (none once erased). */
+async function verificationOf(
+  deps: AccountDeps,
+  r: VerificationRecord & { mediaErased: boolean },
+  captures: readonly CaptureRecord[],
+): Promise<AccountVerification> {
+  const result = (r.result ?? {}) as ResultSummary;
+  const images = r.mediaErased
+    ? []
+    : await Promise.all(
+        captures.map(async (c) => {
+          const signed = await deps.mediaUrls.signId(c.mediaId, CONSOLE_MEDIA_URL_LIFETIME_MS);
+          return { kind: c.kind, url: signed.url, expires_at: signed.expiresAt.toISOString() };
+        }),
+      );
+  return {
+    session_id: r.id,
+    type: r.type,
+    state: r.state,
+    outcome: r.outcome ?? null,
+    ...(result.decision ? { decision: result.decision } : {}),
+    ...(typeof result.risk_score === 'number' ? { risk_score: result.risk_score } : {}),
+    risk_flags: result.risk_flags ?? [],
+    created_at: r.createdAt.toISOString(),
+    ended_at: r.endedAt ? r.endedAt.toISOString() : null,
+    media_erased: r.mediaErased,
+    images,
+  };
+}
+
+async function linkedAccounts(
+  deps: AccountDeps,
+  project: Project,
+  id: string,
+  requestId: string,
+): Promise<AccountLinks> {
+  const linked = await deps.evaluation.linked(project, await found(deps, project, id));
+  return { request_id: requestId, account_id: id, accounts_linked: linked };
+}

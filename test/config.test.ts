@@ -29,7 +29,7 @@ test('when WEB_CONCURRENCY is auto or a number, then that many processes; anythi
 });
 
 test('when several processes share the SQLite file, then by default none maps it into memory; SQLITE_MMAP_MB set still decides', () => {
-  // A connection that finds another process's commit drops its whole memory map (config.ts sqliteMmapDefault).
+  // A connection that finds another process's commit drops its whole memory map (config/database.ts sqliteMmapDefault).
   expect(loadConfig({}).sqliteMmapMb).toBe(DB_DEFAULTS.sqliteMmapMb);
   expect(DB_DEFAULTS.sqliteMmapMb).toBeGreaterThan(0);
   expect(loadConfig({ WEB_CONCURRENCY: '1' }).sqliteMmapMb).toBe(DB_DEFAULTS.sqliteMmapMb);

@@ -113,7 +113,11 @@ describe('the settings file', () => {
       ...fs.readFileSync(path.join(DEPLOY, 'trustgate.env.example'), 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm),
     ].map((m) => m[1]!);
     expect(names.length).toBeGreaterThan(5);
-    const config = fs.readFileSync(path.join(REPO, 'src', 'config.ts'), 'utf8');
+    const dir = path.join(REPO, 'src', 'config');
+    const config = fs
+      .readdirSync(dir)
+      .map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))
+      .join('\n');
     expect(names.filter((name) => !config.includes(name) && name !== 'NODE_ENV')).toEqual([]);
   });
 });

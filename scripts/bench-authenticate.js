@@ -235,7 +235,7 @@ async function databaseCpu(db) {
 async function serve() {
   const processes = Number(process.env.BENCH_PROCESSES || 1);
   if (processes > 1 && cluster.isPrimary) return servePrimary(processes);
-  const { loadConfig } = req('config.js');
+  const { loadConfig } = req('config/index.js');
   const { makeLogger } = req('logger.js');
   const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');

@@ -163,7 +163,7 @@ async function virtualDisplay() {
 async function main() {
   const { chromium } = require('playwright-core');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-bench-detection-'));
-  const { loadConfig } = req('config.js');
+  const { loadConfig } = req('config/index.js');
   const { makeLogger } = req('logger.js');
   const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');

@@ -65,7 +65,7 @@ const { values: args } = parseArgs({
 // Server (child process)
 
 async function serve() {
-  const { loadConfig } = req('config.js');
+  const { loadConfig } = req('config/index.js');
   const { makeLogger } = req('logger.js');
   const { makeRuntime } = req('composition.js');
   const { createApp } = req('app.js');

@@ -23,6 +23,7 @@ import { constantTimeEqual } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { OperatorRecord, OperatorRepository } from '../storage/repositories/operators';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
+import { withDeps } from './with-deps';
 
 export const DEFAULT_CONSOLE_SESSION_TTL_MS = 12 * HOUR_MS;
 export const DEFAULT_CONSOLE_SESSION_IDLE_MS = HOUR_MS;
@@ -73,121 +74,140 @@ function checkedEmail(email: string): string {
   return normalised;
 }
 
-export function makeOperatorUseCases(deps: OperatorDeps) {
+/** A new session of an operator who has proven who they are, and its token (for the cookie). */
+async function openSession(
+  deps: OperatorDeps,
+  found: OperatorRecord,
+): Promise<(ConsoleContext & { token: string }) | undefined> {
   const { db, clock, random, operators, projects } = deps;
-  const ttlMs = deps.consoleSessionTtlMs ?? DEFAULT_CONSOLE_SESSION_TTL_MS;
+  const project = await projects.findWithRules(found.projectId);
+  if (!project) return undefined;
+  const now = clock.now();
+  const token = random.bytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + (deps.consoleSessionTtlMs ?? DEFAULT_CONSOLE_SESSION_TTL_MS));
+  await db.transaction(async (trx) => {
+    await operators.deleteExpiredSessions(now, trx);
+    await operators.insertSession(
+      { tokenHash: hashToken(token), operatorId: found.id, createdAt: now, expiresAt, lastSeenAt: now },
+      trx,
+    );
+  });
+  return { operator: operatorView(found), project, csrfToken: csrfTokenOf(token), expiresAt, token };
+}
+
+/**
+ * Adds an operator to a project (`trustgate user add`); the password is hashed here and
+ * nowhere kept. Without one (null: `--sso-only`) the operator signs in through OpenID
+ * Connect only: the stored hash is of 256 random bits nobody is given.
+ */
+async function add(
+  { clock, random, operators, projects }: OperatorDeps,
+  input: { projectId: string; email: string; role: string; password: string | null },
+): Promise<Operator> {
+  const email = checkedEmail(input.email);
+  if (!isOperatorRole(input.role))
+    throw new BadRequestError(`role ${JSON.stringify(input.role)} is not one of viewer, analyst, admin`);
+  if (input.password !== null && [...input.password].length < MIN_PASSWORD_LENGTH)
+    throw new BadRequestError(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (!(await projects.findById(input.projectId))) throw new NotFoundError('project', input.projectId);
+  if (await operators.findByEmail(email)) throw new ConflictError(`an operator with the email ${email} exists`);
+  const record: OperatorRecord = {
+    id: random.uuid(),
+    projectId: input.projectId,
+    email,
+    role: input.role as OperatorRole,
+    passwordHash: await hashPassword(input.password ?? random.bytes(32).toString('base64url')),
+    createdAt: clock.now(),
+    disabledAt: null,
+  };
+  await operators.insert(record);
+  return operatorView(record);
+}
+
+async function list({ operators }: OperatorDeps, projectId?: string): Promise<(Operator & { disabled: boolean })[]> {
+  return (await operators.list(projectId)).map((o) => ({ ...operatorView(o), disabled: o.disabledAt !== null }));
+}
+
+/** Disables the operator and ends its sessions, in one transaction; false when it was disabled already. */
+async function disable({ db, clock, operators }: OperatorDeps, email: string): Promise<boolean> {
+  const found = await operators.findByEmail(normaliseEmail(email));
+  if (!found) throw new NotFoundError('operator', normaliseEmail(email));
+  return db.transaction(async (trx) => {
+    const changed = await operators.disable(found.id, clock.now(), trx);
+    await operators.deleteSessionsOf(found.id, trx);
+    return changed;
+  });
+}
+
+/**
+ * Signs an operator in: a new session and its token (for the cookie), or undefined for an
+ * unknown email, a disabled operator or a wrong password alike.
+ */
+async function login(
+  deps: OperatorDeps,
+  email: string,
+  password: string,
+): Promise<(ConsoleContext & { token: string }) | undefined> {
+  const found = await deps.operators.findByEmail(normaliseEmail(email));
+  if (!found || found.disabledAt !== null) return verifyNothing(password).then(() => undefined);
+  if (!(await verifyPassword(found.passwordHash, password))) return undefined;
+  return openSession(deps, found);
+}
+
+/**
+ * Signs in the operator whose email a provider vouched for (OpenID Connect: the ID token's
+ * `email`, with `email_verified` true); the operator must exist and be active. The refusal
+ * says why, for the sign-in page: no verified email, or no active operator with it.
+ */
+async function signInWith(
+  deps: OperatorDeps,
+  identity: OidcIdentity,
+): Promise<(ConsoleContext & { token: string }) | { refused: 'email_unverified' | 'unknown_operator' }> {
+  if (identity.email === undefined || !identity.emailVerified) return { refused: 'email_unverified' };
+  const found = await deps.operators.findByEmail(normaliseEmail(identity.email));
+  if (!found || found.disabledAt !== null) return { refused: 'unknown_operator' };
+  return (await openSession(deps, found)) ?? { refused: 'unknown_operator' };
+}
+
+/** The signed-in operator of a session token; undefined when the session is unknown, ended or its operator disabled. */
+async function session(deps: OperatorDeps, token: string): Promise<ConsoleContext | undefined> {
+  const { clock, operators, projects } = deps;
   const idleMs = deps.consoleSessionIdleMs ?? DEFAULT_CONSOLE_SESSION_IDLE_MS;
-
-  /** A new session of an operator who has proven who they are, and its token (for the cookie). */
-  async function openSession(found: OperatorRecord): Promise<(ConsoleContext & { token: string }) | undefined> {
-    const project = await projects.findWithRules(found.projectId);
-    if (!project) return undefined;
-    const now = clock.now();
-    const token = random.bytes(32).toString('base64url');
-    const expiresAt = new Date(now.getTime() + ttlMs);
-    await db.transaction(async (trx) => {
-      await operators.deleteExpiredSessions(now, trx);
-      await operators.insertSession(
-        { tokenHash: hashToken(token), operatorId: found.id, createdAt: now, expiresAt, lastSeenAt: now },
-        trx,
-      );
-    });
-    return { operator: operatorView(found), project, csrfToken: csrfTokenOf(token), expiresAt, token };
+  const tokenHash = hashToken(token);
+  const found = await operators.findSession(tokenHash);
+  if (!found || found.operator.disabledAt !== null) return undefined;
+  const now = clock.now().getTime();
+  const { session } = found;
+  if (now >= session.expiresAt.getTime() || now - session.lastSeenAt.getTime() >= idleMs) {
+    await operators.deleteSession(tokenHash);
+    return undefined;
   }
-
+  if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await operators.touchSession(tokenHash, clock.now());
+  const project = await projects.findWithRules(found.operator.projectId);
+  if (!project) return undefined;
   return {
-    /**
-     * Adds an operator to a project (`trustgate user add`); the password is hashed here and
-     * nowhere kept. Without one (null: `--sso-only`) the operator signs in through OpenID
-     * Connect only: the stored hash is of 256 random bits nobody is given.
-     */
-    async add(input: { projectId: string; email: string; role: string; password: string | null }): Promise<Operator> {
-      const email = checkedEmail(input.email);
-      if (!isOperatorRole(input.role))
-        throw new BadRequestError(`role ${JSON.stringify(input.role)} is not one of viewer, analyst, admin`);
-      if (input.password !== null && [...input.password].length < MIN_PASSWORD_LENGTH)
-        throw new BadRequestError(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-      if (!(await projects.findById(input.projectId))) throw new NotFoundError('project', input.projectId);
-      if (await operators.findByEmail(email)) throw new ConflictError(`an operator with the email ${email} exists`);
-      const record: OperatorRecord = {
-        id: random.uuid(),
-        projectId: input.projectId,
-        email,
-        role: input.role as OperatorRole,
-        passwordHash: await hashPassword(input.password ?? random.bytes(32).toString('base64url')),
-        createdAt: clock.now(),
-        disabledAt: null,
-      };
-      await operators.insert(record);
-      return operatorView(record);
-    },
+    operator: operatorView(found.operator),
+    project,
+    csrfToken: csrfTokenOf(token),
+    expiresAt: session.expiresAt,
+  };
+}
 
-    async list(projectId?: string): Promise<(Operator & { disabled: boolean })[]> {
-      return (await operators.list(projectId)).map((o) => ({ ...operatorView(o), disabled: o.disabledAt !== null }));
-    },
+/** Ends the session of this token (here and in every process: it is gone from the database). */
+async function logout({ operators }: OperatorDeps, token: string): Promise<void> {
+  await operators.deleteSession(hashToken(token));
+}
 
-    /** Disables the operator and ends its sessions, in one transaction; false when it was disabled already. */
-    async disable(email: string): Promise<boolean> {
-      const found = await operators.findByEmail(normaliseEmail(email));
-      if (!found) throw new NotFoundError('operator', normaliseEmail(email));
-      return db.transaction(async (trx) => {
-        const changed = await operators.disable(found.id, clock.now(), trx);
-        await operators.deleteSessionsOf(found.id, trx);
-        return changed;
-      });
-    },
-
-    /**
-     * Signs an operator in: a new session and its token (for the cookie), or undefined for an
-     * unknown email, a disabled operator or a wrong password alike.
-     */
-    async login(email: string, password: string): Promise<(ConsoleContext & { token: string }) | undefined> {
-      const found = await operators.findByEmail(normaliseEmail(email));
-      if (!found || found.disabledAt !== null) return verifyNothing(password).then(() => undefined);
-      if (!(await verifyPassword(found.passwordHash, password))) return undefined;
-      return openSession(found);
-    },
-
-    /**
-     * Signs in the operator whose email a provider vouched for (OpenID Connect: the ID token's
-     * `email`, with `email_verified` true); the operator must exist and be active. The refusal
-     * says why, for the sign-in page: no verified email, or no active operator with it.
-     */
-    async signInWith(
-      identity: OidcIdentity,
-    ): Promise<(ConsoleContext & { token: string }) | { refused: 'email_unverified' | 'unknown_operator' }> {
-      if (identity.email === undefined || !identity.emailVerified) return { refused: 'email_unverified' };
-      const found = await operators.findByEmail(normaliseEmail(identity.email));
-      if (!found || found.disabledAt !== null) return { refused: 'unknown_operator' };
-      return (await openSession(found)) ?? { refused: 'unknown_operator' };
-    },
-
-    /** The signed-in operator of a session token; undefined when the session is unknown, ended or its operator disabled. */
-    async session(token: string): Promise<ConsoleContext | undefined> {
-      const tokenHash = hashToken(token);
-      const found = await operators.findSession(tokenHash);
-      if (!found || found.operator.disabledAt !== null) return undefined;
-      const now = clock.now().getTime();
-      const { session } = found;
-      if (now >= session.expiresAt.getTime() || now - session.lastSeenAt.getTime() >= idleMs) {
-        await operators.deleteSession(tokenHash);
-        return undefined;
-      }
-      if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await operators.touchSession(tokenHash, clock.now());
-      const project = await projects.findWithRules(found.operator.projectId);
-      if (!project) return undefined;
-      return {
-        operator: operatorView(found.operator),
-        project,
-        csrfToken: csrfTokenOf(token),
-        expiresAt: session.expiresAt,
-      };
-    },
-
-    /** Ends the session of this token (here and in every process: it is gone from the database). */
-    async logout(token: string): Promise<void> {
-      await operators.deleteSession(hashToken(token));
-    },
+export function makeOperatorUseCases(deps: OperatorDeps) {
+  const given = withDeps(deps);
+  return {
+    add: given(add),
+    list: given(list),
+    disable: given(disable),
+    login: given(login),
+    signInWith: given(signInWith),
+    session: given(session),
+    logout: given(logout),
   };
 }
 

@@ -32,6 +32,7 @@ import type { VerificationRepository } from '../storage/repositories/verificatio
 import type { RetentionMetrics } from '../telemetry/metrics';
 import type { Outbox } from '../webhooks/outbox';
 import { eraseAccount } from './accounts';
+import { withDeps } from './with-deps';
 
 export interface RetentionDeps {
   db: Db;
@@ -56,111 +57,128 @@ export interface RetentionOptions {
   signal?: AbortSignal;
 }
 
-export function makeRetention(deps: RetentionDeps) {
-  const { db, clock, logger } = deps;
+/** One pass's settings and tally, shared by the removals of each kind. */
+interface Pass {
+  deps: RetentionDeps;
+  batchSize: number;
+  signal: AbortSignal | undefined;
+  now: Date;
+  /** Adds `n` removed rows of a kind to the pass's counts and to the metrics. */
+  count(kind: RetentionKind, n: number): void;
+}
 
-  /**
-   * Takes batches from `find` and gives each to `remove` (which returns how many rows it
-   * removed), until a batch is short, removes nothing, or the signal aborts; yields between.
-   */
-  async function drain(
-    batchSize: number,
-    signal: AbortSignal | undefined,
-    find: (limit: number) => Promise<string[]>,
-    remove: (ids: string[]) => Promise<number>,
-  ): Promise<number> {
-    let batches = 0;
-    while (!signal?.aborted) {
-      const ids = await find(batchSize);
-      if (ids.length === 0) break;
-      const removed = await remove(ids);
-      batches++;
-      if (ids.length < batchSize || removed === 0) break;
-      await yieldToEvents();
-    }
-    return batches;
+/**
+ * Takes batches from `find` and gives each to `remove` (which returns how many rows it
+ * removed), until a batch is short, removes nothing, or the signal aborts; yields between.
+ */
+async function drain(
+  { batchSize, signal }: Pass,
+  find: (limit: number) => Promise<string[]>,
+  remove: (ids: string[]) => Promise<number>,
+): Promise<number> {
+  let batches = 0;
+  while (!signal?.aborted) {
+    const ids = await find(batchSize);
+    if (ids.length === 0) break;
+    const removed = await remove(ids);
+    batches++;
+    if (ids.length < batchSize || removed === 0) break;
+    await yieldToEvents();
   }
+  return batches;
+}
 
-  return {
-    /** One pass over every project with a period: what was removed, by kind, and in how many batches. */
-    async runOnce(options: RetentionOptions = {}): Promise<RetentionCounts & { batches: number }> {
-      const batchSize = Math.min(
-        RETENTION_DEFAULTS.maxBatch,
-        Math.max(1, options.batchSize ?? RETENTION_DEFAULTS.batch),
-      );
-      const { signal } = options;
-      const now = clock.now();
-      const counts = noneRemoved();
-      const count = (kind: RetentionKind, n: number) => {
-        counts[kind] += n;
-        if (n > 0) deps.metrics?.removed(kind, n);
-      };
-      let batches = 0;
-      const projects = await deps.projects.withRetention();
-      for (const project of projects) {
-        const due = retentionCutoffs(project, now);
-        const p = project.id;
-        if (due.deliveredWebhooks) {
-          const before = due.deliveredWebhooks;
-          batches += await drain(
-            batchSize,
-            signal,
-            (limit) => deps.outbox.deliveredBefore(p, before, limit),
-            async (ids) => {
-              const n = await db.transaction((trx) => deps.outbox.deleteDelivered(ids, trx));
-              count('delivered_webhooks', n);
-              return n;
-            },
-          );
+/** The project's webhooks delivered before `before`, with their attempts; the number of batches. */
+function removeDeliveredWebhooks(pass: Pass, p: string, before: Date): Promise<number> {
+  const { db, outbox } = pass.deps;
+  return drain(
+    pass,
+    (limit) => outbox.deliveredBefore(p, before, limit),
+    async (ids) => {
+      const n = await db.transaction((trx) => outbox.deleteDelivered(ids, trx));
+      pass.count('delivered_webhooks', n);
+      return n;
+    },
+  );
+}
+
+/** The media of the project's verification sessions ended before `before`, rows then files; the number of batches. */
+function eraseVerificationMedia(pass: Pass, p: string, before: Date): Promise<number> {
+  const { db, verifications, verificationIndex, media } = pass.deps;
+  return drain(
+    pass,
+    (limit) => verifications.mediaDue(p, before, limit),
+    async (ids) => {
+      const { sessions, mediaIds } = await db.transaction(async (trx) => {
+        await verificationIndex.forgetSessions(ids, trx);
+        return verifications.eraseMedia(ids, pass.now, trx);
+      });
+      // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
+      for (const id of mediaIds) await media.delete(id);
+      pass.count('verification_media', sessions);
+      pass.count('media_files', mediaIds.length);
+      return sessions;
+    },
+  );
+}
+
+/**
+ * The project's sessions started before `before`, with the accounts' aggregates recomputed and
+ * the accounts left without sessions erased; the number of batches.
+ */
+function removeSessions(pass: Pass, p: string, before: Date): Promise<number> {
+  const { deps } = pass;
+  return drain(
+    pass,
+    (limit) => deps.retention.sessionsDue(p, before, limit),
+    async (ids) => {
+      const { sessions, erased } = await deps.db.transaction(async (trx) => {
+        const removed = await deps.retention.removeSessions(p, ids, trx);
+        let erased = 0;
+        // One account a statement, each by its key (with an IN list of them, PostgreSQL read the project's accounts).
+        for (const id of removed.accounts) {
+          await deps.accounts.refreshAggregates(p, [id], trx);
+          if ((await deps.retention.withoutSessions(p, id, trx)) && (await eraseAccount(deps, p, id, trx))) erased++;
         }
-        if (due.verificationMedia) {
-          const before = due.verificationMedia;
-          batches += await drain(
-            batchSize,
-            signal,
-            (limit) => deps.verifications.mediaDue(p, before, limit),
-            async (ids) => {
-              const { sessions, mediaIds } = await db.transaction(async (trx) => {
-                await deps.verificationIndex.forgetSessions(ids, trx);
-                return deps.verifications.eraseMedia(ids, now, trx);
-              });
-              // The rows are gone; the images follow (a crash here leaves unreadable, unreferenced files only).
-              for (const id of mediaIds) await deps.media.delete(id);
-              count('verification_media', sessions);
-              count('media_files', mediaIds.length);
-              return sessions;
-            },
-          );
-        }
-        if (due.sessions) {
-          const before = due.sessions;
-          batches += await drain(
-            batchSize,
-            signal,
-            (limit) => deps.retention.sessionsDue(p, before, limit),
-            async (ids) => {
-              const { sessions, erased } = await db.transaction(async (trx) => {
-                const removed = await deps.retention.removeSessions(p, ids, trx);
-                let erased = 0;
-                // One account a statement, each by its key (with an IN list of them, PostgreSQL read the project's accounts).
-                for (const id of removed.accounts) {
-                  await deps.accounts.refreshAggregates(p, [id], trx);
-                  if ((await deps.retention.withoutSessions(p, id, trx)) && (await eraseAccount(deps, p, id, trx)))
-                    erased++;
-                }
-                return { sessions: removed.sessions, erased };
-              });
-              count('sessions', sessions);
-              count('accounts', erased);
-              return sessions;
-            },
-          );
-        }
-      }
-      logger.info({ projects: projects.length, batches, removed: counts }, 'retention pass');
-      return { ...counts, batches };
+        return { sessions: removed.sessions, erased };
+      });
+      pass.count('sessions', sessions);
+      pass.count('accounts', erased);
+      return sessions;
+    },
+  );
+}
+
+/** One pass over every project with a period: what was removed, by kind, and in how many batches. */
+async function runOnce(
+  deps: RetentionDeps,
+  options: RetentionOptions = {},
+): Promise<RetentionCounts & { batches: number }> {
+  const counts = noneRemoved();
+  const pass: Pass = {
+    deps,
+    batchSize: Math.min(RETENTION_DEFAULTS.maxBatch, Math.max(1, options.batchSize ?? RETENTION_DEFAULTS.batch)),
+    signal: options.signal,
+    now: deps.clock.now(),
+    count(kind, n) {
+      counts[kind] += n;
+      if (n > 0) deps.metrics?.removed(kind, n);
     },
   };
+  let batches = 0;
+  const projects = await deps.projects.withRetention();
+  for (const project of projects) {
+    const due = retentionCutoffs(project, pass.now);
+    if (due.deliveredWebhooks) batches += await removeDeliveredWebhooks(pass, project.id, due.deliveredWebhooks);
+    if (due.verificationMedia) batches += await eraseVerificationMedia(pass, project.id, due.verificationMedia);
+    if (due.sessions) batches += await removeSessions(pass, project.id, due.sessions);
+  }
+  deps.logger.info({ projects: projects.length, batches, removed: counts }, 'retention pass');
+  return { ...counts, batches };
+}
+
+export function makeRetention(deps: RetentionDeps) {
+  return { runOnce: withDeps(deps)(runOnce) };
 }
 
 export type Retention = ReturnType<typeof makeRetention>;

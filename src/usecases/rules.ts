@@ -16,7 +16,7 @@ import {
 } from '../domain/evaluation/backtest';
 import type { AccountRecord } from '../domain/evaluation';
 import { DAY_MS } from '../domain/numbers';
-import { compileRules, describeError, validateRules } from '../domain/rules';
+import { compileRules, describeError, validateRules, type CompiledRules } from '../domain/rules';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Db } from '../storage/db';
 import type { AccountRepository } from '../storage/repositories/accounts';
@@ -25,6 +25,7 @@ import type { KeptCursor, ReceiptRepository } from '../storage/repositories/rece
 import type { RulesRepository } from '../storage/repositories/rules';
 import { actorName, type Actor } from './actor';
 import { EVALUATION_WINDOW_MS } from './evaluation';
+import { withDeps } from './with-deps';
 
 export interface RulesDeps {
   db: Db;
@@ -68,124 +69,155 @@ export function checkedRules(input: unknown): RulesDocument {
   );
 }
 
-export function makeRulesUseCases(deps: RulesDeps) {
-  const { db, clock, random, rules } = deps;
-
-  async function current(projectId: string): Promise<RulesView> {
-    const found = await rules.current(projectId);
-    if (!found) throw new NotFoundError('project', projectId);
-    return {
-      version: found.version,
-      rules: found.record?.document.rules ?? [],
-      updated_at: found.record?.createdAt.toISOString() ?? null,
-    };
-  }
-
+async function current({ rules }: RulesDeps, projectId: string): Promise<RulesView> {
+  const found = await rules.current(projectId);
+  if (!found) throw new NotFoundError('project', projectId);
   return {
-    current,
-
-    /**
-     * POST /rules/test: the draft replayed over the range's stored evaluations (at most
-     * BACKTEST_LIMIT, oldest session first, read BACKTEST_BATCH at a time), against their
-     * accounts' current labels.
-     */
-    async test(projectId: string, body: RulesTestRequest, requestId: string): Promise<RulesTestResult> {
-      const document = checkedRules({ rules: body.rules });
-      const fields = fieldsOf(body.rules);
-      const readsRows = fields.some((f) => readFromAccountRow(f.name));
-      const draft = compileRules(document, 0);
-      const from = new Date(body.from);
-      const to = new Date(body.to);
-      // A session is evaluated within EVALUATION_WINDOW_MS of its start: those evaluated in the range started in this one.
-      const range = { from, to, started: { from: new Date(from.getTime() - EVALUATION_WINDOW_MS), to } };
-      const span = to.getTime() - from.getTime();
-      if (span <= 0) throw new BadRequestError('request/body/from must be before request/body/to');
-      if (span > BACKTEST_MAX_RANGE_MS)
-        throw new BadRequestError('request/body/to must be at most 31 days after request/body/from');
-      const replays: ReplayedEvaluation[] = [];
-      const accountIds = new Set<string>();
-      let after: KeptCursor | undefined;
-      let truncated = false;
-      for (;;) {
-        const page = await deps.receipts.page(projectId, range, BACKTEST_BATCH, after);
-        // The address and metadata the draft names: from the accounts' rows (one read per page).
-        const rows = new Map<string, AccountRecord>();
-        if (readsRows) {
-          const ids = [...new Set(page.flatMap((e) => e.kept.inputs.accountId ?? []))];
-          for (const r of await deps.accounts.findMany(projectId, ids)) rows.set(r.id, r);
-        }
-        for (const e of page) {
-          if (replays.length === BACKTEST_LIMIT) {
-            truncated = true;
-            break;
-          }
-          const unkept = fields.find((f) => !replaysField(e.kept, f.name));
-          if (unkept)
-            throw new BadRequestError(
-              `request/body/${unkept.path}: ${unkept.name} is not kept with evaluation ${e.kept.requestId} (recorded before evaluations kept it), so a backtest cannot replay it; choose a later range`,
-            );
-          const id = e.kept.inputs.accountId;
-          replays.push(replayed(e, draft, body.decision_threshold, id !== null ? rows.get(id) : undefined));
-          if (e.kept.inputs.accountId !== null) accountIds.add(e.kept.inputs.accountId);
-        }
-        if (truncated || page.length < BACKTEST_BATCH) break;
-        after = page.at(-1)!.cursor;
-      }
-      const labels = new Map<string, LabelValue>();
-      const ids = [...accountIds];
-      for (let i = 0; i < ids.length; i += BACKTEST_BATCH)
-        for (const [id, label] of await deps.receipts.currentLabels(projectId, ids.slice(i, i + BACKTEST_BATCH)))
-          labels.set(id, label);
-      return {
-        request_id: requestId,
-        truncated,
-        ...backtest(replays, draft, labels, body.max_examples ?? 10),
-      };
-    },
-
-    /**
-     * Replaces the document: checked, then stored as the next version over the version read
-     * (and over `expected_version` when given; else 409), audited in the same transaction.
-     */
-    async replace(projectId: string, input: unknown, actor: Actor, requestId: string | null = null) {
-      const document = checkedRules(input);
-      // Compiled once here too: a document that passed the checks but cannot be compiled is a bug, found now.
-      compileRules(document, 0);
-      const found = await rules.current(projectId);
-      if (!found) throw new NotFoundError('project', projectId);
-      const expected = document.expected_version;
-      if (expected !== undefined && expected !== found.version)
-        throw new ConflictError(
-          `expected_version is ${expected} but the rules are at version ${found.version}; read them again (GET /rules)`,
-        );
-      const now = clock.now();
-      await db.transaction(async (trx) => {
-        const stored = await rules.insertNext(
-          projectId,
-          found.version,
-          { rules: document.rules },
-          actorName(actor),
-          now,
-          trx,
-        );
-        if (!stored) throw new ConflictError("The project's rules changed during this request; retry");
-        await deps.auditEvents.insert(
-          {
-            id: random.uuid(),
-            projectId,
-            actor: actorName(actor),
-            action: 'rules.updated',
-            requestId,
-            changes: [{ field: 'rules_version', before: found.version, after: found.version + 1 }],
-            createdAt: now,
-          },
-          trx,
-        );
-      });
-      deps.forgetProject(projectId);
-      return { version: found.version + 1, rules: document.rules, updated_at: now.toISOString() } satisfies RulesView;
-    },
+    version: found.version,
+    rules: found.record?.document.rules ?? [],
+    updated_at: found.record?.createdAt.toISOString() ?? null,
   };
+}
+
+/**
+ * POST /rules/test: the draft replayed over the range's stored evaluations (at most
+ * BACKTEST_LIMIT, oldest session first, read BACKTEST_BATCH at a time), against their
+ * accounts' current labels.
+ */
+async function test(
+  deps: RulesDeps,
+  projectId: string,
+  body: RulesTestRequest,
+  requestId: string,
+): Promise<RulesTestResult> {
+  const document = checkedRules({ rules: body.rules });
+  const draft = compileRules(document, 0);
+  const from = new Date(body.from);
+  const to = new Date(body.to);
+  // A session is evaluated within EVALUATION_WINDOW_MS of its start: those evaluated in the range started in this one.
+  const range = { from, to, started: { from: new Date(from.getTime() - EVALUATION_WINDOW_MS), to } };
+  const span = to.getTime() - from.getTime();
+  if (span <= 0) throw new BadRequestError('request/body/from must be before request/body/to');
+  if (span > BACKTEST_MAX_RANGE_MS)
+    throw new BadRequestError('request/body/to must be at most 31 days after request/body/from');
+  const { replays, accountIds, truncated } = await replayRange(deps, projectId, range, body, draft);
+  const labels = await currentLabels(deps, projectId, [...accountIds]);
+  return {
+    request_id: requestId,
+    truncated,
+    ...backtest(replays, draft, labels, body.max_examples ?? 10),
+  };
+}
+
+/** The draft replayed over the range's evaluations, read a page at a time, and the accounts they were of. */
+async function replayRange(
+  deps: RulesDeps,
+  projectId: string,
+  range: Parameters<ReceiptRepository['page']>[1],
+  body: RulesTestRequest,
+  draft: CompiledRules,
+): Promise<{ replays: ReplayedEvaluation[]; accountIds: Set<string>; truncated: boolean }> {
+  const fields = fieldsOf(body.rules);
+  const readsRows = fields.some((f) => readFromAccountRow(f.name));
+  const replays: ReplayedEvaluation[] = [];
+  const accountIds = new Set<string>();
+  let after: KeptCursor | undefined;
+  let truncated = false;
+  for (;;) {
+    const page = await deps.receipts.page(projectId, range, BACKTEST_BATCH, after);
+    // The address and metadata the draft names: from the accounts' rows (one read per page).
+    const rows = new Map<string, AccountRecord>();
+    if (readsRows) {
+      const ids = [...new Set(page.flatMap((e) => e.kept.inputs.accountId ?? []))];
+      for (const r of await deps.accounts.findMany(projectId, ids)) rows.set(r.id, r);
+    }
+    for (const e of page) {
+      if (replays.length === BACKTEST_LIMIT) {
+        truncated = true;
+        break;
+      }
+      const unkept = fields.find((f) => !replaysField(e.kept, f.name));
+      if (unkept) throw notReplayable(unkept, e.kept.requestId);
+      const id = e.kept.inputs.accountId;
+      replays.push(replayed(e, draft, body.decision_threshold, id !== null ? rows.get(id) : undefined));
+      if (e.kept.inputs.accountId !== null) accountIds.add(e.kept.inputs.accountId);
+    }
+    if (truncated || page.length < BACKTEST_BATCH) break;
+    after = page.at(-1)!.cursor;
+  }
+  return { replays, accountIds, truncated };
+}
+
+/** The refusal of a draft naming a field that an evaluation of the range was stored without. */
+function notReplayable(field: { path: string; name: string }, requestId: string): BadRequestError {
+  return new BadRequestError(
+    `request/body/${field.path}: ${field.name} is not kept with evaluation ${requestId} ` +
+      '(recorded before evaluations kept it), so a backtest cannot replay it; choose a later range',
+  );
+}
+
+/** The accounts' current labels, read BACKTEST_BATCH accounts at a time. */
+async function currentLabels(deps: RulesDeps, projectId: string, ids: string[]): Promise<Map<string, LabelValue>> {
+  const labels = new Map<string, LabelValue>();
+  for (let i = 0; i < ids.length; i += BACKTEST_BATCH)
+    for (const [id, label] of await deps.receipts.currentLabels(projectId, ids.slice(i, i + BACKTEST_BATCH)))
+      labels.set(id, label);
+  return labels;
+}
+
+/**
+ * Replaces the document: checked, then stored as the next version over the version read
+ * (and over `expected_version` when given; else 409), audited in the same transaction.
+ */
+async function replace(
+  deps: RulesDeps,
+  projectId: string,
+  input: unknown,
+  actor: Actor,
+  requestId: string | null = null,
+) {
+  const { db, clock, random, rules } = deps;
+  const document = checkedRules(input);
+  // Compiled once here too: a document that passed the checks but cannot be compiled is a bug, found now.
+  compileRules(document, 0);
+  const found = await rules.current(projectId);
+  if (!found) throw new NotFoundError('project', projectId);
+  const expected = document.expected_version;
+  if (expected !== undefined && expected !== found.version)
+    throw new ConflictError(
+      `expected_version is ${expected} but the rules are at version ${found.version}; read them again (GET /rules)`,
+    );
+  const now = clock.now();
+  await db.transaction(async (trx) => {
+    const stored = await rules.insertNext(
+      projectId,
+      found.version,
+      { rules: document.rules },
+      actorName(actor),
+      now,
+      trx,
+    );
+    if (!stored) throw new ConflictError("The project's rules changed during this request; retry");
+    await deps.auditEvents.insert(
+      {
+        id: random.uuid(),
+        projectId,
+        actor: actorName(actor),
+        action: 'rules.updated',
+        requestId,
+        changes: [{ field: 'rules_version', before: found.version, after: found.version + 1 }],
+        createdAt: now,
+      },
+      trx,
+    );
+  });
+  deps.forgetProject(projectId);
+  return { version: found.version + 1, rules: document.rules, updated_at: now.toISOString() } satisfies RulesView;
+}
+
+export function makeRulesUseCases(deps: RulesDeps) {
+  const given = withDeps(deps);
+  return { current: given(current), test: given(test), replace: given(replace) };
 }
 
 export type RulesUseCases = ReturnType<typeof makeRulesUseCases>;

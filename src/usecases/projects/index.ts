@@ -1,9 +1,10 @@
 /**
  * Projects: creation with their first key and webhook secret, key rotation, settings and their
  * audit. Each use case is a function of its own module taking the project context first;
- * `makeProjectUseCases` gives them the context once.
+ * `makeProjectUseCases` gives them the context once (with-deps.ts).
  */
 import { makeApiKeyCache } from '../api-key-cache';
+import { withDeps } from '../with-deps';
 import { addKey, authenticate, forgetProject, knownKey, rotateKey } from './api-keys';
 import { create, ensureDefault, ensureDemo } from './create';
 import type { ProjectContext, ProjectDeps } from './deps';
@@ -24,10 +25,7 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     ...deps,
     keyCache: makeApiKeyCache({ ttlMs: deps.apiKeyCacheTtlMs ?? 0, clock: deps.clock }),
   };
-  const given =
-    <A extends unknown[], R>(useCase: (ctx: ProjectContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const given = withDeps(ctx);
   return {
     create: given(create),
     list: given(list),

@@ -260,10 +260,13 @@ export function makeAccountRepository(db: Knex) {
     async refreshAggregates(projectId: string, ids: readonly string[] | 'all', trx: Knex = db): Promise<void> {
       if (ids.length === 0) return;
       const pg = trx.client.config.client === 'pg';
-      const of = `FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id WHERE sa.project_id = accounts.project_id AND sa.account_id = accounts.id`;
+      const of =
+        'FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id' +
+        ' WHERE sa.project_id = accounts.project_id AND sa.account_id = accounts.id';
+      const distinct = `SELECT DISTINCT s.country_code AS c ${of} AND s.country_code IS NOT NULL`;
       const countries = pg
-        ? `(SELECT COALESCE(json_agg(c ORDER BY c), '[]'::json)::text FROM (SELECT DISTINCT s.country_code AS c ${of} AND s.country_code IS NOT NULL) AS d)`
-        : `(SELECT COALESCE(json_group_array(c), '[]') FROM (SELECT DISTINCT s.country_code AS c ${of} AND s.country_code IS NOT NULL ORDER BY c))`;
+        ? `(SELECT COALESCE(json_agg(c ORDER BY c), '[]'::json)::text FROM (${distinct}) AS d)`
+        : `(SELECT COALESCE(json_group_array(c), '[]') FROM (${distinct} ORDER BY c))`;
       await trx.raw(
         `UPDATE accounts SET num_sessions = (SELECT COUNT(*) ${of}), first_seen = (SELECT MIN(s.start_time) ${of}),
            last_seen = (SELECT MAX(s.start_time) ${of}),

@@ -34,7 +34,8 @@ export type SessionIdentifierKind = keyof typeof SESSION_IDENTIFIER_COLUMNS;
  * match alone.
  */
 export function identifierSearch(exclude: boolean, cap: number): string {
-  return `SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${exclude ? ' AND i.account_id <> ?' : ''} ${limit(cap)}`;
+  const excluded = exclude ? ' AND i.account_id <> ?' : '';
+  return `SELECT i.account_id FROM identifier_accounts i WHERE i.project_id = ? AND i.kind = ? AND i.value = ?${excluded} ${limit(cap)}`;
 }
 
 /**
@@ -43,15 +44,20 @@ export function identifierSearch(exclude: boolean, cap: number): string {
  */
 export function identifierAccountsStatement(projectId: string, sessionId: string, at: Date): Statement {
   // The kinds and columns are ours (constants), never input.
+  const linked = 'FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id';
   const values = Object.entries(SESSION_IDENTIFIER_COLUMNS).map(
     ([kind, column]) =>
-      `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+      `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id ${linked}
        WHERE s.project_id = ? AND s.id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''`,
   );
+  // The value's accounts up to the cap: fewer, and it takes one more.
+  const kept =
+    'SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value ' +
+    limit(IDENTIFIER_ACCOUNTS_CAP);
   return {
     sql: `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
      SELECT x.project_id, x.kind, x.value, x.account_id, ? FROM (${values.join(' UNION ALL ')}) AS x
-     WHERE (SELECT COUNT(*) FROM (SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value ${limit(IDENTIFIER_ACCOUNTS_CAP)}) AS kept) < ?
+     WHERE (SELECT COUNT(*) FROM (${kept}) AS kept) < ?
      ON CONFLICT (project_id, kind, value, account_id) DO NOTHING`,
     bindings: [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP],
   };

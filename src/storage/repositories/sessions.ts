@@ -171,10 +171,15 @@ export function makeSessionRepository(db: Knex) {
 
 export type SessionRepository = ReturnType<typeof makeSessionRepository>;
 
+/** Records an evaluation on the session (one text, built once: the prepared-statement caches key on it). */
+const EVALUATION_UPDATE =
+  'UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ?,' +
+  ' evaluation_request_id = ?, evaluation_inputs = ? WHERE id = ? AND project_id = ?';
+
 /** The statement that records an evaluation on the session. */
 export function evaluationStatement(projectId: string, id: string, e: SessionEvaluation): Statement {
   return {
-    sql: `UPDATE sessions SET decision = ?, account_score = ?, evaluated_at = ?, risk_scores = ?, rules_outcome = ?, evaluation_request_id = ?, evaluation_inputs = ? WHERE id = ? AND project_id = ?`,
+    sql: EVALUATION_UPDATE,
     bindings: [
       e.decision,
       e.accountScore,

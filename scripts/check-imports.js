@@ -25,7 +25,7 @@ const LAYERS = [
   ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'telemetry/']],
   ['use cases', ['usecases/', 'webhooks/']],
   ['delivery', ['http/', 'demo/']],
-  ['composition', ['app', 'composition', 'main', 'cli/', 'cluster']],
+  ['composition', ['app', 'composition', 'composition/', 'main', 'cli/', 'cluster', 'worker']],
 ];
 
 function layerOf(module) {

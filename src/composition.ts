@@ -60,7 +60,7 @@ import { makeOutbox } from './webhooks/outbox';
 import { makeTestEventSender, type TestEventResult } from './webhooks/test-event';
 import { makeWebhookTransport } from './webhooks/transport';
 import { makeWake } from './webhooks/wake';
-import { makeWebhookWorker, workerSettings, type WorkerDeps, type WorkerJobs } from './webhooks/worker';
+import { startWorker, workerSettings, type JobDeps, type WorkerSettings } from './composition/jobs';
 import { timedAnalysis } from './telemetry/analysis';
 import { knexPool, makeMetrics, type Metrics } from './telemetry/metrics';
 import { makeTracing, NO_TRACING, type Tracing } from './telemetry/tracing';
@@ -221,7 +221,7 @@ export function makeServices(edges: EdgeDeps) {
   });
   const retention = makeRetention({ ...deps, ...repos, media, metrics: deps.metrics?.retention });
   /** The worker's jobs, as narrow functions. */
-  const jobs: WorkerJobs = {
+  const jobs: JobDeps = {
     dispatch: {
       outbox: repos.outbox,
       target: projects.webhookTarget,
@@ -284,13 +284,10 @@ export function makeServices(edges: EdgeDeps) {
 
 export type Services = ReturnType<typeof makeServices>;
 
-/** The worker's settings beyond its jobs, clock and logger (webhooks/worker.ts). */
-export type WorkerOptions = Omit<WorkerDeps, 'jobs' | 'clock' | 'logger'>;
-
 export interface Runtime extends CoreDeps {
   services: Services;
   /** Runs the worker with the configuration's settings (and `overrides`) until `signal` aborts. */
-  startWorker(signal: AbortSignal, overrides?: Partial<WorkerOptions>): Promise<void>;
+  startWorker(signal: AbortSignal, overrides?: Partial<WorkerSettings>): Promise<void>;
   /** `trustgate webhooks test`: one signed test event to the project's webhook URL, under the configuration's target policy. */
   sendTestWebhook(projectId: string): Promise<TestEventResult>;
   /** Loads the analysis models ahead of the first verification (the server calls it at start). */
@@ -408,13 +405,7 @@ export async function makeRuntime(
     ...deps,
     services,
     startWorker: (signal, overrides = {}) =>
-      makeWebhookWorker({
-        jobs: services.jobs,
-        clock: deps.clock,
-        logger,
-        ...workerSettings(config),
-        ...overrides,
-      }).start(signal),
+      startWorker({ ...services.jobs, clock: deps.clock, logger }, { ...workerSettings(config), ...overrides }, signal),
     sendTestWebhook: async (projectId) => {
       const transport = makeWebhookTransport({ allowPrivate: config.webhookAllowPrivate });
       try {

@@ -14,12 +14,11 @@
  *
  * What was removed is counted in the metrics and in one log line per pass (counts only).
  */
-import { setImmediate as yieldToEvents, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Clock } from '../clock';
 import { RETENTION_DEFAULTS } from '../config';
 import { noneRemoved, retentionCutoffs, type RetentionCounts, type RetentionKind } from '../domain/retention';
 import type { Logger } from '../logger';
-import { trackLoop } from '../loops';
 import type { Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
 import type { AccountRepository } from '../storage/repositories/accounts';
@@ -182,20 +181,3 @@ export function makeRetention(deps: RetentionDeps) {
 }
 
 export type Retention = ReturnType<typeof makeRetention>;
-
-/** The worker's loop: a pass every `everyMs` until the signal aborts (a failed pass is logged and retried next time). */
-export function runRetention(
-  deps: { retain(signal: AbortSignal): Promise<unknown>; logger: Logger; everyMs?: number },
-  signal: AbortSignal,
-): Promise<void> {
-  return trackLoop('retention', async () => {
-    while (!signal.aborted) {
-      try {
-        await deps.retain(signal);
-      } catch (err) {
-        deps.logger.error({ err: (err as Error).message }, 'retention pass failed; retrying at the next one');
-      }
-      await sleep(deps.everyMs ?? RETENTION_DEFAULTS.intervalMs, undefined, { signal }).catch(() => undefined);
-    }
-  });
-}

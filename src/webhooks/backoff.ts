@@ -55,3 +55,14 @@ export function parseRetryAfter(value: string | null, now: Date): number | undef
   const date = Date.parse(value);
   return Number.isFinite(date) ? Math.max(0, date - now.getTime()) : undefined;
 }
+
+/** The reference schedule with every wait multiplied by `scale` (WEBHOOK_RETRY_SCALE). */
+export function scaledPolicy(scale: number, base: RetryPolicy = REFERENCE_RETRY_POLICY): RetryPolicy {
+  if (scale === 1) return base;
+  return {
+    ...base,
+    delaysMs: base.delaysMs.map((d) => d * scale),
+    repeatMs: base.repeatMs * scale,
+    maxAgeMs: base.maxAgeMs * scale,
+  };
+}

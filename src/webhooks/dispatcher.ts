@@ -4,19 +4,17 @@
  * the policy runs out or the transport refuses the target (transport.ts: a private address the
  * operator did not allow, a metadata service). A claimed batch is posted concurrently and
  * settled, attempts included, in one transaction.
- * `runOnce()` drains what is due now (tests call it); `start(signal)` runs until the signal
- * aborts (the server and `trustgate worker` run it), sleeping between drains until it is woken
- * (a webhook was queued: wake.ts), the soonest pending webhook is due, or `pollMs` has passed.
+ * `runOnce()` drains what is due now (tests call it); `drain()` is the worker's pass, which
+ * also says when the soonest pending webhook is due: the worker (worker.ts) sleeps until then,
+ * until it is woken (a webhook was queued: wake.ts), or for its poll at most.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
-import { trackLoop } from '../loops';
 import type { Logger } from '../logger';
 import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { ANSWER_KEPT_BYTES, type Outbox, type Outcome, type Settlement, type WebhookRecord } from './outbox';
 import { webhookHeaders } from './signature';
 import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
-import { makeWake, type Wake } from './wake';
 import type { EventType } from '../api-types';
 import type { WebhookMetrics } from '../telemetry/metrics';
 
@@ -46,8 +44,6 @@ export interface DispatcherDeps {
   workerId?: string;
   /** How many webhooks one claim takes, posted concurrently. */
   batch?: number;
-  /** What ends `start()`'s sleep early (the process's queueing use cases and the PostgreSQL listener call it). */
-  wake?: Wake;
   /** Each attempt's outcome, number and time (GET /metrics). */
   metrics?: WebhookMetrics;
 }
@@ -71,7 +67,6 @@ export function makeDispatcher(deps: DispatcherDeps) {
   const timeoutMs = deps.timeoutMs ?? 15_000;
   const worker = deps.workerId ?? `dispatcher-${randomUUID()}`;
   const batch = deps.batch ?? 64;
-  const wake = deps.wake ?? makeWake();
   const { outbox, clock, logger } = deps;
 
   function retry(row: WebhookRecord, now: Date, error: string, retryAfterMs?: number): Outcome {
@@ -190,25 +185,13 @@ export function makeDispatcher(deps: DispatcherDeps) {
     worker,
     runOnce,
     /**
-     * Drains, then sleeps until woken, until the soonest pending webhook is due, or for `pollMs`
-     * at most (the fallback: webhooks queued by other processes on SQLite, leases that expire),
-     * until `signal` aborts; errors are logged, never thrown.
+     * The worker's dispatch pass (worker.ts sleeps between passes): drains what is due now;
+     * resolves to the milliseconds until the soonest pending webhook (a retry) is due, if any.
      */
-    start(signal: AbortSignal, pollMs = 1000): Promise<void> {
-      return trackLoop('webhook dispatcher', async () => {
-        while (!signal.aborted) {
-          let sleepMs = pollMs;
-          try {
-            await runOnce();
-            const next = await outbox.nextRunAt();
-            if (next) sleepMs = Math.max(0, Math.min(pollMs, next.getTime() - clock.now().getTime()));
-          } catch (err) {
-            logger.error({ err: (err as Error).message }, 'webhook dispatcher failed; retrying');
-          }
-          if (!wake.pending) logger.debug({ worker, sleepMs }, 'webhook dispatcher idle');
-          await wake.sleep(sleepMs, signal);
-        }
-      });
+    async drain(): Promise<number | undefined> {
+      await runOnce();
+      const next = await outbox.nextRunAt();
+      return next ? next.getTime() - clock.now().getTime() : undefined;
     },
   };
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { DAY_MS } from '../../src/domain/numbers';
 import { makeLogger } from '../../src/logger';
-import { makeWebhookWorker } from '../../src/webhooks/worker';
+import { startWorker } from '../../src/composition/jobs';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { at } from '../helpers/defined';
 import { webhookReceiver, type Received } from '../helpers/receiver';
@@ -48,13 +48,11 @@ async function runWorker(test: (worker: RunningWorker) => Promise<void>): Promis
     write: (line: string) => logs.push(JSON.parse(line)),
   } as pino.DestinationStream);
   const stop = new AbortController();
-  const running = makeWebhookWorker({
-    jobs: ctx.services.jobs,
-    clock: ctx.clock,
-    logger,
-    allowPrivate: true,
-    pollMs: TEN_MINUTES,
-  }).start(stop.signal);
+  const running = startWorker(
+    { ...ctx.services.jobs, clock: ctx.clock, logger },
+    { allowPrivate: true, pollMs: TEN_MINUTES },
+    stop.signal,
+  );
   const idleAfter = (line: number) => until(() => logs.slice(line).some((l) => l.msg === 'webhook dispatcher idle'));
   const received = (field: 'session_id' | 'request_id', value: string) =>
     rx.received.filter((r) => JSON.parse(r.body)[field] === value);

@@ -1,6 +1,13 @@
-/** The sweeper's work (sweeper.ts runs it): sessions past their 30 days end with max_duration_exceeded. */
+/**
+ * The verification sweep: every open session past its 30 days ends with max_duration_exceeded.
+ * The worker runs it every SWEEP_EVERY_MS (composition/jobs.ts), inside the server or in
+ * `trustgate worker`.
+ */
 import type { VerificationDeps } from './deps';
 import { endExpired } from './end';
+
+/** How often the worker sweeps. */
+export const SWEEP_EVERY_MS = 60_000;
 
 /** Ends every open session past its 30 days; returns how many (at most `limit` a run). */
 export async function sweepExpired(deps: VerificationDeps, limit = 500): Promise<number> {

@@ -3,6 +3,7 @@
  * responses where configured), with one error handler. It never listens; main.ts does.
  */
 import express, { type Express, type RequestHandler } from 'express';
+import type { Clock, Random } from './clock';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
 import { makeAdmission } from './http/admission';
@@ -26,16 +27,33 @@ import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
 import { makeSdkHandlers } from './http/handlers/sdk';
-import { makeRateLimits } from './http/rate-limit';
+import { makeRateLimits, type RateLimitDeps } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
-import type { Services } from './composition';
 import { OPENAPI_PATH } from './spec';
 import { makeLivenessPage } from './http/liveness-page';
 import { MAX_CAPTURE_BYTES } from './storage/media';
 import { makeHttpTelemetry, makeMetricsHandler } from './telemetry/http';
-import { NO_TRACING } from './telemetry/tracing';
+import type { Metrics } from './telemetry/metrics';
+import { NO_TRACING, type Tracing } from './telemetry/tracing';
+import type { NetworkDataStatus } from './geo/data-age';
+import type { Logger } from './logger';
+import type { OidcSignIn } from './security/oidc';
+import type { Db } from './storage/db';
+import type { MediaUrls } from './storage/media';
+import type { AccountUseCases } from './usecases/accounts';
+import type { EvaluationUseCases } from './usecases/evaluation';
+import type { IngestUseCases } from './usecases/ingest';
+import type { LabelUseCases } from './usecases/labels';
+import type { ListUseCases } from './usecases/lists';
+import type { OperatorUseCases } from './usecases/operators';
+import type { ProjectUseCases } from './usecases/projects';
+import type { ReadinessTracker } from './usecases/readiness';
+import type { RulesUseCases } from './usecases/rules';
+import type { SearchUseCases } from './usecases/search';
+import type { VerificationUseCases } from './usecases/verification';
+import type { WebhookDeliveryUseCases } from './usecases/webhook-deliveries';
 
 export type AppConfig = Pick<
   Config,
@@ -57,10 +75,45 @@ export type AppConfig = Pick<
   | 'metricsToken'
 >;
 
+/** What the HTTP floor reads outside the use cases. */
+export interface AppEdges {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** GET /healthz's ages of the IP data and lists. */
+  networkData?: NetworkDataStatus;
+  /** GET /metrics and the HTTP metrics; absent: none. */
+  metrics?: Metrics;
+  tracing?: Tracing;
+  /** The console's OpenID Connect sign-in; absent: a password only. */
+  oidc?: OidcSignIn;
+}
+
+/** What the routes call: the use cases by area, GET /readyz's checks and the rate limits' counters. */
+export interface AppServices {
+  edges: AppEdges;
+  /** The rate limits' counters in the database (RATE_LIMIT_STORE=database). */
+  rateLimitCounters: RateLimitDeps['counters'];
+  readiness: ReadinessTracker;
+  evaluation: EvaluationUseCases;
+  accounts: AccountUseCases;
+  labels: LabelUseCases;
+  lists: ListUseCases;
+  projects: ProjectUseCases;
+  rules: RulesUseCases;
+  search: SearchUseCases;
+  webhookDeliveries: WebhookDeliveryUseCases;
+  verification: VerificationUseCases;
+  mediaUrls: MediaUrls;
+  operators: OperatorUseCases;
+  ingest: IngestUseCases;
+}
+
 export interface AppDeps {
   config: AppConfig;
   /** Built by the composition root (composition.ts: makeServices, makeRuntime). */
-  services: Services;
+  services: AppServices;
 }
 
 /**
@@ -71,10 +124,26 @@ export interface AppDeps {
 const OUTSIDE_SPEC =
   /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$|enroll$|verify-identity$)[^/]+$)/;
 
+/** The API's paths: the per-key rate limit covers them (and the demo's and the console's), an IP's failed keys are counted on them. */
+const API_PATHS = [
+  '/session',
+  '/evaluation',
+  '/liveness',
+  '/account',
+  '/labels',
+  '/list',
+  '/project',
+  '/audit',
+  '/rules',
+];
+
+type Limits = ReturnType<typeof makeRateLimits>;
+type AuthFailures = ReturnType<Limits['authFailures']>;
+
 export function createApp(deps: AppDeps): Express {
   const { config, services } = deps;
-  const { logger, random, db, clock, metrics } = services.edges;
-  const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.repos.rateLimits, clock, logger });
+  const { logger, random, clock, metrics } = services.edges;
+  const limits = makeRateLimits({ store: config.rateLimitStore, counters: services.rateLimitCounters, clock, logger });
   const authFailures = limits.authFailures(config.authFailureLimitPerIp, services.projects.knownKey);
   const app = express();
   app.disable('x-powered-by');
@@ -88,6 +157,20 @@ export function createApp(deps: AppDeps): Express {
   app.use(makeRequestContext(random, logger));
   const telemetry = makeHttpTelemetry(metrics, services.edges.tracing ?? NO_TRACING);
   if (telemetry) app.use(telemetry);
+  usePagesAndBodies(app, config);
+  useLimits(app, config, limits, authFailures);
+  if (config.demo) app.use(makeDemoRouter(services));
+  app.use(validator(config, services, authFailures));
+  // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
+  app.use(authorise);
+  route(app, config, services, limits);
+  app.use(notFound);
+  app.use(makeErrorHandler(logger));
+  return app;
+}
+
+/** The pages, the SDK's CORS, and each route's body parser (JSON, raw captures, beacons). */
+function usePagesAndBodies(app: Express, config: AppConfig): void {
   // The pages, the docs, the SDK file and the console's bundle answer GET (and HEAD) only: the
   // API's other requests skip their routers instead of walking each one's routes.
   app.use(pagesOnly(makeHomeRouter({ demo: config.demo })));
@@ -101,76 +184,70 @@ export function createApp(deps: AppDeps): Express {
   app.use('/liveness/:session_id/capture', express.raw({ type: () => true, limit: MAX_CAPTURE_BYTES }));
   for (const route of jsonBodyParsers(config.bodyLimit)) app[route.method](route.path, ...route.handlers);
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
+}
+
+/** The rate limits (per key, per IP, ingestion, the public redirect), the console's cookie and the failed-key guard. */
+function useLimits(app: Express, config: AppConfig, limits: Limits, authFailures: AuthFailures): void {
   app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use(
-    [
-      '/session',
-      '/evaluation',
-      '/liveness',
-      '/account',
-      '/labels',
-      '/list',
-      '/project',
-      '/audit',
-      '/rules',
-      '/demo',
-      '/console',
-    ],
-    limits.api(config.rateLimitPerMinute),
-  );
+  app.use([...API_PATHS, '/demo', '/console'], limits.api(config.rateLimitPerMinute));
   app.use(readSessionCookie(config.consoleInsecureCookie));
-  app.use(
-    ['/session', '/evaluation', '/liveness', '/account', '/labels', '/list', '/project', '/audit', '/rules'],
-    authFailures.guard,
-  );
+  app.use(API_PATHS, authFailures.guard);
   app.use(
     '/public/liveness-redirect',
     limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
   );
-  if (config.demo) app.use(makeDemoRouter(services));
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: OPENAPI_PATH,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: {
-        handlers: {
-          ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
-          ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
-          // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
-          MetricsToken: () => true,
-        },
+}
+
+/** The contract's validator: requests, responses when configured, and the security schemes' handlers. */
+function validator(config: AppConfig, services: AppServices, authFailures: AuthFailures) {
+  const { logger } = services.edges;
+  return OpenApiValidator.middleware({
+    apiSpec: OPENAPI_PATH,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: {
+      handlers: {
+        ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+        ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
+        // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
+        MetricsToken: () => true,
       },
-      validateFormats: true,
-      ignorePaths: OUTSIDE_SPEC,
+    },
+    validateFormats: true,
+    ignorePaths: OUTSIDE_SPEC,
+  });
+}
+
+/** The handlers of each area, over their use cases. */
+function handlers(config: AppConfig, services: AppServices, limits: Limits) {
+  const { db, logger, clock, networkData, oidc } = services.edges;
+  return {
+    session: makeSessionHandlers(services.evaluation),
+    account: makeAccountHandlers(services.accounts, services.labels),
+    list: makeListHandlers(services.lists),
+    project: makeProjectHandlers(services.projects),
+    rules: makeRulesHandlers(services.rules),
+    search: makeSearchHandlers(services.search, logger),
+    webhooks: makeWebhookHandlers(services.webhookDeliveries),
+    liveness: makeLivenessHandlers(services.verification, services.mediaUrls),
+    system: makeSystemHandlers({ db, logger, clock, networkData, readiness: services.readiness }),
+    sdk: makeSdkHandlers(services.ingest),
+    consoleAuth: makeConsoleHandlers(services.operators, {
+      logger,
+      ...(oidc ? { oidc } : {}),
+      insecureCookie: config.consoleInsecureCookie,
+      attempt: limits.consoleLogins(config.consoleLoginLimitPerIp, config.consoleLoginLimitPerAccount),
     }),
+  };
+}
+
+/** The routing table: every operation's method and path, and its handler. */
+function route(app: Express, config: AppConfig, services: AppServices, limits: Limits): void {
+  const { session, account, list, project, rules, search, webhooks, liveness, system, sdk, consoleAuth } = handlers(
+    config,
+    services,
+    limits,
   );
-  // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
-  app.use(authorise);
-
-  const session = makeSessionHandlers(services.evaluation);
-  const account = makeAccountHandlers(services.accounts, services.labels);
-  const list = makeListHandlers(services.lists);
-  const project = makeProjectHandlers(services.projects);
-  const rules = makeRulesHandlers(services.rules);
-  const search = makeSearchHandlers(services.search, logger);
-  const webhooks = makeWebhookHandlers(services.webhookDeliveries);
-  const liveness = makeLivenessHandlers(services.verification, services.mediaUrls);
-  const system = makeSystemHandlers({
-    db,
-    logger,
-    clock,
-    networkData: services.edges.networkData,
-    readiness: services.readiness,
-  });
-  const sdk = makeSdkHandlers(services.ingest);
-  const consoleAuth = makeConsoleHandlers(services.operators, {
-    logger,
-    ...(services.edges.oidc ? { oidc: services.edges.oidc } : {}),
-    insecureCookie: config.consoleInsecureCookie,
-    attempt: limits.consoleLogins(config.consoleLoginLimitPerIp, config.consoleLoginLimitPerAccount),
-  });
-
   const admitted = makeAdmission(config.evaluationConcurrency);
   app.get('/session/:session_id', admitted, session.getSession);
   app.post('/session/authenticate', admitted, session.authenticateSession);
@@ -228,11 +305,8 @@ export function createApp(deps: AppDeps): Express {
   app.post('/ingest/session', sdk.ingestSession);
   app.get('/healthz', system.getHealth);
   app.get('/readyz', system.getReadiness);
+  const { metrics } = services.edges;
   if (metrics) app.get('/metrics', makeMetricsHandler(metrics, config.metricsToken));
-
-  app.use(notFound);
-  app.use(makeErrorHandler(logger));
-  return app;
 }
 
 /** `router` for GET and HEAD requests; any other request goes on without entering it. */

@@ -13,10 +13,11 @@ import path from 'node:path';
 import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { runPrimary } from './cluster';
-import { makeRuntime, type Runtime, type Services } from './composition';
+import { makeRuntime, type Runtime } from './composition';
 import { staleDataWarnings } from './geo/data-age';
 import { databaseLocation, listenUrl, loadConfig, type Config } from './config';
 import { makeLogger, type Logger } from './logger';
+import type { ProjectUseCases } from './usecases/projects';
 
 /** Where the default project's credentials go when stdout is not a terminal. */
 const DEFAULT_PROJECT_FILE = 'default-project.json';
@@ -28,8 +29,12 @@ const DEFAULT_PROJECT_FILE = 'default-project.json';
  * written to `DATA_DIR/default-project.json` (mode 0600, through a new file renamed into
  * place) and only that path is logged.
  */
-async function ensureDefaultProject(services: Services, config: Config, logger: Logger): Promise<void> {
-  const created = await services.projects.ensureDefault();
+async function ensureDefaultProject(
+  projects: Pick<ProjectUseCases, 'ensureDefault'>,
+  config: Config,
+  logger: Logger,
+): Promise<void> {
+  const created = await projects.ensureDefault();
   if (!created) return;
   if (process.stdout.isTTY) {
     process.stdout.write(
@@ -64,7 +69,7 @@ async function ensureDefaultProject(services: Services, config: Config, logger: 
 async function prepare(config: Config, logger: Logger): Promise<void> {
   const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
   try {
-    await ensureDefaultProject(runtime.services, config, logger);
+    await ensureDefaultProject(runtime.services.projects, config, logger);
     // Created on first use otherwise: by two workers at once, it could be created twice.
     if (config.demo) await runtime.services.projects.ensureDemo();
   } finally {
@@ -120,7 +125,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   let boundPort = config.port;
   const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
   const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
-  if (!cluster.isWorker) await ensureDefaultProject(runtime.services, config, logger);
+  if (!cluster.isWorker) await ensureDefaultProject(runtime.services.projects, config, logger);
   // Once per installation: the primary, or a cluster's first worker.
   if (!cluster.isWorker || cluster.worker?.id === 1) warnOfStaleData(runtime, config, logger);
 

@@ -2,7 +2,31 @@
  * What the command modules of `trustgate` share: how they print, how they refuse what they were
  * given, and how they find the project a command is about.
  */
-import type { Runtime } from '../composition';
+import type { LabelUseCases } from '../usecases/labels';
+import type { OperatorUseCases } from '../usecases/operators';
+import type { ProjectUseCases } from '../usecases/projects';
+import type { RulesUseCases } from '../usecases/rules';
+import type { WebhookDeliveryUseCases } from '../usecases/webhook-deliveries';
+import type { Outbox } from '../webhooks/outbox';
+import type { TestEventResult } from '../webhooks/test-event';
+
+/**
+ * What the commands run: the use cases they call and the few ports they read, each named (cli()
+ * takes them from the runtime). Each command module takes the part it needs.
+ */
+export interface CommandDeps {
+  projects: ProjectUseCases;
+  /** Whether a project of this id exists. */
+  projectExists(projectId: string): Promise<boolean>;
+  labels: Pick<LabelUseCases, 'label'>;
+  rules: Pick<RulesUseCases, 'current' | 'replace'>;
+  operators: Pick<OperatorUseCases, 'add' | 'list' | 'disable'>;
+  webhookDeliveries: Pick<WebhookDeliveryUseCases, 'replay'>;
+  /** Every project's webhooks and their attempts (`webhooks list`). */
+  webhookLog: Pick<Outbox, 'list' | 'attempts'>;
+  /** One signed test event to the project's webhook URL, under the configuration's target policy. */
+  sendTestWebhook(projectId: string): Promise<TestEventResult>;
+}
 
 /** Writes one line of a command's output (cli() adds the newline). */
 export type Out = (line: string) => void;
@@ -20,9 +44,13 @@ export function print(out: Out, json: boolean, value: Record<string, unknown>, l
 }
 
 /** The project a command names, or the only customer project when it names none. */
-export async function projectNamed(projectId: string | undefined, runtime: Runtime, command: string): Promise<string> {
+export async function projectNamed(
+  projectId: string | undefined,
+  deps: { projects: Pick<ProjectUseCases, 'list'> },
+  command: string,
+): Promise<string> {
   if (projectId !== undefined) return projectId;
-  const customers = (await runtime.services.projects.list()).filter((p) => !p.demo);
+  const customers = (await deps.projects.list()).filter((p) => !p.demo);
   if (customers.length === 1) return customers[0]!.project_id;
   throw new UsageError(
     `${command} needs a PROJECT_ID: there are ${customers.length} projects (trustgate project list)`,
@@ -30,6 +58,6 @@ export async function projectNamed(projectId: string | undefined, runtime: Runti
 }
 
 /** Fails with the same message wherever a command is given a project that does not exist. */
-export async function mustExist(projectId: string, runtime: Runtime): Promise<void> {
-  if (!(await runtime.services.repos.projects.findById(projectId))) throw new Error(`project ${projectId} not found`);
+export async function mustExist(projectId: string, deps: Pick<CommandDeps, 'projectExists'>): Promise<void> {
+  if (!(await deps.projectExists(projectId))) throw new Error(`project ${projectId} not found`);
 }

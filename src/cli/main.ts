@@ -15,7 +15,7 @@ import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
 import { runAccount } from './account';
 import { runBackup } from './backup';
-import { UsageError, ValueError, type Out } from './command';
+import { UsageError, ValueError, type CommandDeps, type Out } from './command';
 import { ipListsDir, runIpList, runIpListSync } from './iplist';
 import { runMigrate } from './migrate';
 import { runProject } from './project';
@@ -98,7 +98,7 @@ ${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
 `;
 
 /** The commands that share one set of options: any of these options is accepted by each of them. */
-export async function run(argv: string[], runtime: Runtime, out: Out): Promise<void> {
+export async function run(argv: string[], deps: CommandDeps, out: Out): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -127,11 +127,25 @@ export async function run(argv: string[], runtime: Runtime, out: Out): Promise<v
     },
   });
   const [area, command, ...rest] = positionals;
-  if (area === 'webhooks') return runWebhooks(command, rest, values, runtime, out);
-  if (area === 'rules') return runRules(command, rest, values, runtime, out);
-  if (area === 'account') return runAccount(command, rest, values, runtime, out);
-  if (area === 'project') return runProject(command, rest, values, runtime, out);
+  if (area === 'webhooks') return runWebhooks(command, rest, values, deps, out);
+  if (area === 'rules') return runRules(command, rest, values, deps, out);
+  if (area === 'account') return runAccount(command, rest, values, deps, out);
+  if (area === 'project') return runProject(command, rest, values, deps, out);
   throw new UsageError();
+}
+
+/** What the commands take of the runtime: the use cases and ports they name, no more. */
+function commandDeps({ services, sendTestWebhook }: Runtime): CommandDeps {
+  return {
+    projects: services.projects,
+    projectExists: services.projectExists,
+    labels: services.labels,
+    rules: services.rules,
+    operators: services.operators,
+    webhookDeliveries: services.webhookDeliveries,
+    webhookLog: services.webhookLog,
+    sendTestWebhook,
+  };
 }
 
 export interface CliIo {
@@ -181,10 +195,10 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
     if (argv[0] === 'worker') return await runWorker(runtime, pollMs);
     if (argv[0] === 'user') {
-      await runUser(argv, runtime, out, io.readSecret ?? readSecretFromStdin);
+      await runUser(argv, commandDeps(runtime), out, io.readSecret ?? readSecretFromStdin);
       return 0;
     }
-    await run(argv, runtime, out);
+    await run(argv, commandDeps(runtime), out);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof UserUsageError) {

@@ -2,9 +2,8 @@
  * `trustgate project …`: creating projects, their keys, webhook and settings, their audit, and
  * resetting their data. Settings changes are audited as made by `cli`.
  */
-import type { Runtime } from '../composition';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
-import { mustExist, print, UsageError, ValueError, type Out } from './command';
+import { mustExist, print, UsageError, ValueError, type CommandDeps, type Out } from './command';
 
 /** The options `project …` reads (main.ts parses them with the other areas'). */
 export interface ProjectOptions {
@@ -27,7 +26,10 @@ export interface ProjectOptions {
   'yes-delete-live-data': boolean;
 }
 
-type ProjectCommand = (rest: string[], values: ProjectOptions, runtime: Runtime, out: Out) => Promise<void>;
+/** What `project …` runs. */
+type ProjectDeps = Pick<CommandDeps, 'projects' | 'projectExists'>;
+
+type ProjectCommand = (rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out) => Promise<void>;
 
 const COMMANDS: Record<string, ProjectCommand> = {
   create: createProject,
@@ -46,18 +48,18 @@ export async function runProject(
   command: string | undefined,
   rest: string[],
   values: ProjectOptions,
-  runtime: Runtime,
+  deps: ProjectDeps,
   out: Out,
 ): Promise<void> {
   // Own keys only: `project toString` is not a command.
   const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) throw new UsageError();
-  return run(rest, values, runtime, out);
+  return run(rest, values, deps, out);
 }
 
-async function createProject(_rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function createProject(_rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   if (!values.name) throw new UsageError('project create needs --name');
-  const p = await runtime.services.projects.create({
+  const p = await deps.projects.create({
     name: values.name,
     webhookUrl: values['webhook-url'],
     groups: values.groups,
@@ -73,8 +75,8 @@ async function createProject(_rest: string[], values: ProjectOptions, runtime: R
   ]);
 }
 
-async function listProjects(_rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
-  const all = await runtime.services.projects.list();
+async function listProjects(_rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
+  const all = await deps.projects.list();
   if (values.json) out(JSON.stringify(all, null, 2));
   else if (all.length === 0) out('no projects');
   else
@@ -87,34 +89,34 @@ async function listProjects(_rest: string[], values: ProjectOptions, runtime: Ru
     );
 }
 
-async function rotateKey(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function rotateKey(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId] = rest;
   if (!projectId) throw new UsageError('project rotate-key needs a PROJECT_ID');
-  const r = await runtime.services.projects.rotateKey(projectId);
+  const r = await deps.projects.rotateKey(projectId);
   print(out, values.json, { ...r }, [`api_key: ${r.api_key}`, 'The previous keys of this project no longer work.']);
 }
 
-async function addKey(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function addKey(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, ...extra] = rest;
   if (!projectId || extra.length > 0) throw new UsageError('project add-key needs one PROJECT_ID');
-  const r = await runtime.services.projects.addKey(projectId, values['read-only'] ? 'read_only' : 'full');
+  const r = await deps.projects.addKey(projectId, values['read-only'] ? 'read_only' : 'full');
   print(out, values.json, { ...r }, [
     `api_key: ${r.api_key}${r.scope === 'read_only' ? '  (read-only: GET requests only)' : ''}`,
     'The key is shown only now; keep it safe.',
   ]);
 }
 
-async function setWebhook(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function setWebhook(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, url] = rest;
   const webhookUrl = values.clear ? null : url;
   if (!projectId || webhookUrl === undefined || webhookUrl === '')
     throw new UsageError('project set-webhook needs a PROJECT_ID and a URL (or --clear)');
-  await runtime.services.projects.setWebhook(projectId, webhookUrl);
+  await deps.projects.setWebhook(projectId, webhookUrl);
   out(values.clear ? 'webhook URL cleared' : `webhook URL set to ${url}`);
 }
 
 /** `trustgate project set`: the settings PATCH /project changes, audited as the CLI's. */
-async function setProject(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function setProject(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, ...extra] = rest;
   if (!projectId || extra.length > 0) throw new UsageError('project set needs one PROJECT_ID');
   if (values['webhook-url'] !== undefined && values['clear-webhook'])
@@ -137,7 +139,7 @@ async function setProject(rest: string[], values: ProjectOptions, runtime: Runti
       'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, ' +
         '--webhook-events, --retention-*-days',
     );
-  const p = await runtime.services.projects.update(projectId, change, 'cli');
+  const p = await deps.projects.update(projectId, change, 'cli');
   const settings = {
     project_id: p.id,
     name: p.name,
@@ -186,7 +188,7 @@ function retentionDays(values: ProjectOptions, option: RetentionOption): number 
 }
 
 /** `trustgate project audit`: a page of the project's settings changes, newest first. */
-async function projectAudit(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function projectAudit(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, ...extra] = rest;
   if (!projectId || extra.length > 0) throw new UsageError('project audit needs one PROJECT_ID');
   const limit = values.limit === undefined ? 50 : Number(values.limit);
@@ -194,8 +196,8 @@ async function projectAudit(rest: string[], values: ProjectOptions, runtime: Run
     throw new ValueError(`--limit must be an integer from 1 to 200, not ${JSON.stringify(values.limit)}`);
   if (values.cursor !== undefined && !/^[1-9][0-9]{0,14}$/.test(values.cursor))
     throw new ValueError(`--cursor must be the next_cursor of a previous page, not ${JSON.stringify(values.cursor)}`);
-  await mustExist(projectId, runtime);
-  const page = await runtime.services.projects.auditEvents(projectId, limit, values.cursor);
+  await mustExist(projectId, deps);
+  const page = await deps.projects.auditEvents(projectId, limit, values.cursor);
   if (values.json) return out(JSON.stringify(page, null, 2));
   if (page.events.length === 0) out('no changes');
   for (const e of page.events) {
@@ -206,14 +208,14 @@ async function projectAudit(rest: string[], values: ProjectOptions, runtime: Run
   if (page.next_cursor) out(`more: --cursor ${page.next_cursor}`);
 }
 
-async function rotateWebhookSecret(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function rotateWebhookSecret(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, ...extra] = rest;
   if (!projectId || extra.length > 0) throw new UsageError('project rotate-webhook-secret needs one PROJECT_ID');
   const raw = values['grace-seconds'];
   const grace = raw === undefined ? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS : Number(raw);
   if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw))
     throw new ValueError(`--grace-seconds must be a whole number of seconds, not ${JSON.stringify(raw)}`);
-  const r = await runtime.services.projects.rotateWebhookSecret(projectId, grace, 'cli');
+  const r = await deps.projects.rotateWebhookSecret(projectId, grace, 'cli');
   print(out, values.json, { ...r }, [
     `webhook_secret: ${r.webhook_secret}`,
     r.previous_secret_valid_until
@@ -224,10 +226,10 @@ async function rotateWebhookSecret(rest: string[], values: ProjectOptions, runti
 }
 
 /** `trustgate project reset`: a project's gathered data deleted, in one transaction. */
-async function resetProject(rest: string[], values: ProjectOptions, runtime: Runtime, out: Out): Promise<void> {
+async function resetProject(rest: string[], values: ProjectOptions, deps: ProjectDeps, out: Out): Promise<void> {
   const [projectId, ...extra] = rest;
   if (!projectId || extra.length > 0) throw new UsageError('project reset needs one PROJECT_ID');
-  const r = await runtime.services.projects.reset(projectId, { allowLive: values['yes-delete-live-data'] });
+  const r = await deps.projects.reset(projectId, { allowLive: values['yes-delete-live-data'] });
   const counts = Object.entries(r.deleted).filter(([, n]) => n > 0);
   print(out, values.json, { ...r }, [
     `project ${projectId} reset (${r.test ? 'test' : 'live'} project): its keys, webhook and lists are kept`,

@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { describeError, validateRules } from '../domain/rules';
-import type { Runtime } from '../composition';
 import type { RulesUseCases } from '../usecases/rules';
-import { UsageError, type Out } from './command';
+import { UsageError, type CommandDeps, type Out } from './command';
 
 const isYaml = (file: string) => /\.ya?ml$/i.test(file);
 
@@ -44,7 +43,12 @@ export function testRulesFile(file: string, out: Out, err: Out): number {
 }
 
 /** `trustgate rules pull PROJECT_ID [FILE]`: the current document with its version, to the file or stdout (JSON). */
-export async function pullRules(rules: RulesUseCases, projectId: string, file: string | undefined, out: Out) {
+export async function pullRules(
+  rules: Pick<RulesUseCases, 'current'>,
+  projectId: string,
+  file: string | undefined,
+  out: Out,
+) {
   const current = await rules.current(projectId);
   const document = { version: current.version, rules: current.rules };
   if (!file) return out(JSON.stringify(document, null, 2));
@@ -54,7 +58,7 @@ export async function pullRules(rules: RulesUseCases, projectId: string, file: s
 
 /** `trustgate rules push PROJECT_ID FILE [--expected-version N]`: checked, then stored as the next version. */
 export async function pushRules(
-  rules: RulesUseCases,
+  rules: Pick<RulesUseCases, 'replace'>,
   projectId: string,
   file: string,
   expectedVersion: number | undefined,
@@ -83,23 +87,17 @@ export async function runRules(
   command: string | undefined,
   rest: string[],
   values: { 'expected-version'?: string },
-  runtime: Runtime,
+  { rules }: Pick<CommandDeps, 'rules'>,
   out: Out,
 ): Promise<void> {
   const [projectId, file, ...extra] = rest;
   const expected = values['expected-version'];
   if (command === 'pull' && projectId && extra.length === 0 && expected === undefined)
-    return pullRules(runtime.services.rules, projectId, file, out);
+    return pullRules(rules, projectId, file, out);
   if (command === 'push' && projectId && file && extra.length === 0) {
     if (expected !== undefined && !/^[0-9]{1,9}$/.test(expected))
       throw new UsageError(`--expected-version must be a version number, not ${JSON.stringify(expected)}`);
-    return pushRules(
-      runtime.services.rules,
-      projectId,
-      file,
-      expected === undefined ? undefined : Number(expected),
-      out,
-    );
+    return pushRules(rules, projectId, file, expected === undefined ? undefined : Number(expected), out);
   }
   throw new UsageError(
     `rules ${command ?? ''} needs ${command === 'push' ? 'a PROJECT_ID and a FILE' : 'a PROJECT_ID'}`,

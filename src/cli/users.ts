@@ -5,7 +5,7 @@
  * which other users of the machine can read in the process list.
  */
 import { parseArgs } from 'node:util';
-import type { Runtime } from '../composition';
+import type { CommandDeps } from './command';
 
 export type ReadSecret = (prompt: string) => Promise<string>;
 
@@ -68,7 +68,7 @@ export class UserUsageError extends Error {}
 
 export async function runUser(
   argv: string[],
-  runtime: Runtime,
+  { operators }: Pick<CommandDeps, 'operators'>,
   out: (line: string) => void,
   readSecret: ReadSecret,
 ): Promise<void> {
@@ -84,7 +84,6 @@ export async function runUser(
     },
   });
   const [, command, ...rest] = positionals;
-  const operators = runtime.services.operators;
   if (command === 'add' && rest.length === 0) {
     if (!values.project || !values.email || !values.role)
       throw new UserUsageError('user add needs --project, --email and --role\n' + USER_USAGE);

@@ -2,9 +2,8 @@
  * `trustgate webhooks list|replay|test`: the delivery records, replays, and one signed test event
  * to a project's receiver.
  */
-import type { Runtime } from '../composition';
 import { NotFoundError } from '../errors';
-import { mustExist, print, projectNamed, UsageError, type Out } from './command';
+import { mustExist, print, projectNamed, UsageError, type CommandDeps, type Out } from './command';
 
 /** The options `webhooks …` reads (main.ts parses them with the other areas'). */
 export interface WebhooksOptions {
@@ -14,27 +13,33 @@ export interface WebhooksOptions {
 
 const STATUSES = ['pending', 'delivered', 'failed'] as const;
 
+/** What `webhooks …` runs. */
+export type WebhooksDeps = Pick<
+  CommandDeps,
+  'projects' | 'projectExists' | 'webhookDeliveries' | 'webhookLog' | 'sendTestWebhook'
+>;
+
 /** `trustgate webhooks …`: the delivery records, and replays. */
 export async function runWebhooks(
   command: string | undefined,
   rest: string[],
   values: WebhooksOptions,
-  runtime: Runtime,
+  deps: WebhooksDeps,
   out: Out,
 ): Promise<void> {
-  if (command === 'test') return testWebhook(rest, values, runtime, out);
-  if (command === 'list') return listWebhooks(values, runtime, out);
+  if (command === 'test') return testWebhook(rest, values, deps, out);
+  if (command === 'list') return listWebhooks(values, deps, out);
   const [requestId] = rest;
   if (command === 'replay' && requestId !== undefined && rest.length === 1)
-    return replayWebhook(requestId, values, runtime, out);
+    return replayWebhook(requestId, values, deps, out);
   throw new UsageError();
 }
 
-async function listWebhooks(values: WebhooksOptions, runtime: Runtime, out: Out): Promise<void> {
+async function listWebhooks(values: WebhooksOptions, deps: WebhooksDeps, out: Out): Promise<void> {
   const status = values.status;
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status))
     throw new UsageError('--status is one of pending, delivered, failed');
-  const outbox = runtime.services.repos.outbox;
+  const outbox = deps.webhookLog;
   const rows = await outbox.list({ status: status as (typeof STATUSES)[number] | undefined });
   // A refused delivery's last answer says why (a receiver's `{"reason":"bad_signature"}`): one read each, undelivered only.
   const answers = await Promise.all(
@@ -76,9 +81,9 @@ function oneLine(answer: string): string {
 }
 const ANSWER_SHOWN = 200;
 
-async function replayWebhook(requestId: string, values: WebhooksOptions, runtime: Runtime, out: Out): Promise<void> {
+async function replayWebhook(requestId: string, values: WebhooksOptions, deps: WebhooksDeps, out: Out): Promise<void> {
   try {
-    await runtime.services.webhookDeliveries.replay(undefined, requestId, 'cli', null);
+    await deps.webhookDeliveries.replay(undefined, requestId, 'cli', null);
   } catch (err) {
     if (err instanceof NotFoundError) throw new Error(`webhook ${requestId} not found`);
     throw err;
@@ -87,11 +92,11 @@ async function replayWebhook(requestId: string, values: WebhooksOptions, runtime
 }
 
 /** `trustgate webhooks test`: one signed test event to the project's endpoint, and the receiver's answer. */
-async function testWebhook(rest: string[], values: WebhooksOptions, runtime: Runtime, out: Out): Promise<void> {
+async function testWebhook(rest: string[], values: WebhooksOptions, deps: WebhooksDeps, out: Out): Promise<void> {
   if (rest.length > 1) throw new UsageError('webhooks test takes at most one PROJECT_ID');
-  const projectId = await projectNamed(rest[0], runtime, 'webhooks test');
-  await mustExist(projectId, runtime);
-  const r = await runtime.sendTestWebhook(projectId);
+  const projectId = await projectNamed(rest[0], deps, 'webhooks test');
+  await mustExist(projectId, deps);
+  const r = await deps.sendTestWebhook(projectId);
   const sent = `POST ${r.url} (webhook.test, x-event-id ${r.requestId})`;
   if (r.outcome === 'no_url')
     throw new Error(

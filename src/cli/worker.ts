@@ -22,7 +22,7 @@ export function workerPollMs(argv: string[]): number | undefined {
 }
 
 /** Runs the worker until a signal stops it; resolves to the exit code. */
-export async function runWorker(runtime: Runtime, pollMs: number | undefined): Promise<number> {
+export async function runWorker(runtime: Pick<Runtime, 'startWorker'>, pollMs: number | undefined): Promise<number> {
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
   await runtime.startWorker(stop.signal, pollMs ? { pollMs } : {});

@@ -1,9 +1,9 @@
 /**
- * The webhook dispatcher: claims due webhooks, posts each one signed afresh (webhooks.yaml's `x-signature`) and
- * settles them: delivered on a 2xx, otherwise rescheduled on the retry policy, or failed when
- * the policy runs out or the transport refuses the target (transport.ts: a private address the
- * operator did not allow, a metadata service). A claimed batch is posted concurrently and
- * settled, attempts included, in one transaction.
+ * The webhook dispatcher: claims due webhooks, posts each one signed afresh (webhooks.yaml's
+ * `x-signature`; attempt.ts) and settles them: delivered on a 2xx, otherwise rescheduled on the
+ * retry policy, or failed when the policy runs out or the transport refuses the target
+ * (transport.ts: a private address the operator did not allow, a metadata service). A claimed
+ * batch is posted concurrently and settled, attempts included, in one transaction.
  * `runOnce()` drains what is due now (tests call it); `drain()` is the worker's pass, which
  * also says when the soonest pending webhook is due: the worker (worker.ts) sleeps until then,
  * until it is woken (a webhook was queued: wake.ts), or for its poll at most.
@@ -11,19 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import { nextAttemptAt, parseRetryAfter, REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
-import { ANSWER_KEPT_BYTES, type Outbox, type Outcome, type Settlement, type WebhookRecord } from './outbox';
-import { webhookHeaders } from './signature';
-import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
-import type { EventType } from '../api-types';
+import { deliver, type AttemptContext, type WebhookTarget } from './attempt';
+import { REFERENCE_RETRY_POLICY, type RetryPolicy } from './backoff';
+import type { Outbox, Settlement, WebhookRecord } from './outbox';
+import type { PostWebhook } from './transport';
 import type { WebhookMetrics } from '../telemetry/metrics';
-
-export interface WebhookTarget {
-  url: string | null;
-  secret: string;
-  /** The secret being rotated out, while its grace period lasts (deliveries are signed with both). */
-  previousSecret?: string;
-}
 
 export interface DispatcherDeps {
   outbox: Outbox;
@@ -48,135 +40,64 @@ export interface DispatcherDeps {
   metrics?: WebhookMetrics;
 }
 
-/**
- * The receiver's answer as an attempt keeps it: its first ANSWER_KEPT_BYTES (the transport
- * reads no more), without NUL characters (PostgreSQL text refuses them) and without a broken
- * last character; undefined when empty.
- */
-export function answerOf(body: string | undefined): string | undefined {
-  const kept = body
-    ?.replace(/\u0000/g, '')
-    .replace(/\uFFFD$/, '')
-    .slice(0, ANSWER_KEPT_BYTES);
-  return kept ? kept : undefined;
+/** The project's target, looked up once per project and batch (the project row and its decrypted secret). */
+function oncePerProject(target: DispatcherDeps['target']): DispatcherDeps['target'] {
+  const targets = new Map<string, Promise<WebhookTarget>>();
+  return (projectId) => {
+    if (!targets.has(projectId)) targets.set(projectId, target(projectId));
+    return targets.get(projectId)!;
+  };
+}
+
+/** Each attempt of a batch, counted and logged, with whether its row was settled (its lease held). */
+function report(
+  { metrics, logger }: DispatcherDeps,
+  rows: WebhookRecord[],
+  settlements: Settlement[],
+  settled: Set<string>,
+): void {
+  rows.forEach((row, i) => {
+    const { outcome, attempt } = settlements[i]!; // settlements is rows.map(…): one per row
+    const { status, error } = outcome;
+    if (attempt) metrics?.attempted(status === 'pending' ? 'retry' : status, row.attempts, attempt.latencyMs / 1000);
+    logger.info(
+      {
+        requestId: row.requestId,
+        eventType: row.eventType,
+        attempt: row.attempts,
+        status,
+        error,
+        settled: settled.has(row.requestId),
+      },
+      'webhook attempt',
+    );
+  });
 }
 
 export function makeDispatcher(deps: DispatcherDeps) {
-  const policy = deps.policy ?? REFERENCE_RETRY_POLICY;
   const leaseMs = deps.leaseMs ?? 60_000;
-  const timeoutMs = deps.timeoutMs ?? 15_000;
-  const worker = deps.workerId ?? `dispatcher-${randomUUID()}`;
   const batch = deps.batch ?? 64;
   const { outbox, clock, logger } = deps;
-
-  function retry(row: WebhookRecord, now: Date, error: string, retryAfterMs?: number): Outcome {
-    const runAt = nextAttemptAt(policy, {
-      failedAttempts: row.attempts,
-      firstAttemptAt: row.firstAttemptAt ?? now,
-      now,
-      retryAfterMs,
-      random: deps.random,
-    });
-    return runAt ? { status: 'pending', runAt, error } : { status: 'failed', error: `${error}; no retries left` };
-  }
-
-  /** Posts one claimed webhook; the attempt and its outcome, for the batch's settlement. */
-  async function deliver(
-    row: WebhookRecord,
-    targetOf: (projectId: string) => Promise<WebhookTarget>,
-  ): Promise<Settlement> {
-    const now = clock.now();
-    const started = process.hrtime.bigint();
-    /** The attempt as made (its error as it happened) and what follows from it. */
-    const settle = (
-      outcome: Outcome,
-      attempt: { statusCode?: number; error?: string; answer?: string },
-    ): Settlement => ({
-      requestId: row.requestId,
-      attempt: {
-        attempt: row.attempts,
-        at: now,
-        worker,
-        ...attempt,
-        latencyMs: Number(process.hrtime.bigint() - started) / 1e6,
-      },
-      outcome,
-    });
-    const failed = (error: string, statusCode?: number, retryAfterMs?: number, answer?: string) =>
-      settle(retry(row, now, error, retryAfterMs), { statusCode, error, ...(answer !== undefined ? { answer } : {}) });
-
-    let target: WebhookTarget;
-    try {
-      target = await targetOf(row.projectId);
-      if (!target.url) return failed('the project has no webhook URL');
-    } catch (err) {
-      return failed(`target: ${(err as Error).message}`);
-    }
-
-    let body: string;
-    try {
-      body = deps.render ? await deps.render(row) : row.body;
-    } catch (err) {
-      return failed(`render: ${(err as Error).message}`);
-    }
-    const headers = webhookHeaders({
-      secret: target.secret,
-      previousSecret: target.previousSecret,
-      requestId: row.requestId,
-      eventType: row.eventType as EventType,
-      rawBody: body,
-      now,
-    });
-    try {
-      const response = await deps.post(target.url, {
-        headers,
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        keepBody: ANSWER_KEPT_BYTES,
-      });
-      const answer = answerOf(response.body);
-      if (response.status >= 200 && response.status < 300)
-        return settle({ status: 'delivered' }, { statusCode: response.status, ...(answer ? { answer } : {}) });
-      const retryAfter = response.status === 429 ? parseRetryAfter(response.retryAfter, now) : undefined;
-      return failed(`HTTP ${response.status}`, response.status, retryAfter, answer);
-    } catch (err) {
-      // Refused by the policy: failed now, no request made, no retry (the address will not become allowed).
-      if (err instanceof RefusedTargetError)
-        return settle({ status: 'failed', error: err.message }, { error: err.message });
-      return failed(describePostError(err, timeoutMs));
-    }
-  }
+  const attempt: AttemptContext = {
+    worker: deps.workerId ?? `dispatcher-${randomUUID()}`,
+    policy: deps.policy ?? REFERENCE_RETRY_POLICY,
+    timeoutMs: deps.timeoutMs ?? 15_000,
+    clock,
+    random: deps.random,
+    post: deps.post,
+    render: deps.render,
+  };
+  const { worker } = attempt;
 
   async function runOnce(): Promise<number> {
     let sent = 0;
     for (;;) {
       const rows = await outbox.claim(worker, clock.now(), leaseMs, batch);
       if (rows.length === 0) return sent;
-      // One look-up per project and batch (the project row and its decrypted secret).
-      const targets = new Map<string, Promise<WebhookTarget>>();
-      const targetOf = (projectId: string) => {
-        if (!targets.has(projectId)) targets.set(projectId, deps.target(projectId));
-        return targets.get(projectId)!;
-      };
-      const settlements = await Promise.all(rows.map((row) => deliver(row, targetOf)));
+      const targetOf = oncePerProject(deps.target);
+      const settlements = await Promise.all(rows.map((row) => deliver(attempt, row, targetOf)));
       const settled = await outbox.settle(worker, clock.now(), settlements);
-      rows.forEach((row, i) => {
-        const { outcome, attempt } = settlements[i]!; // settlements is rows.map(…): one per row
-        const { status, error } = outcome;
-        if (attempt)
-          deps.metrics?.attempted(status === 'pending' ? 'retry' : status, row.attempts, attempt.latencyMs / 1000);
-        logger.info(
-          {
-            requestId: row.requestId,
-            eventType: row.eventType,
-            attempt: row.attempts,
-            status,
-            error,
-            settled: settled.has(row.requestId),
-          },
-          'webhook attempt',
-        );
-      });
+      report(deps, rows, settlements, settled);
       sent += rows.length;
     }
   }

@@ -6,7 +6,7 @@
  */
 import type { WebhookTest } from '../api-types';
 import type { Clock, Random } from '../clock';
-import type { WebhookTarget } from './dispatcher';
+import type { WebhookTarget } from './attempt';
 import { webhookHeaders } from './signature';
 import { describePostError, RefusedTargetError, type PostWebhook } from './transport';
 

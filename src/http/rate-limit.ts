@@ -203,57 +203,149 @@ export interface AuthFailureLimit {
 const secondsLeft = (resetTime: Date | undefined, now: number) =>
   Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + RATE_LIMIT_WINDOW_MS) - now) / 1000));
 
-export function makeRateLimits(deps: RateLimitDeps) {
+/** What the limits of one app are built from: its deps, a store by name, and a limiter on one. */
+interface Limiters {
+  deps: RateLimitDeps;
+  storeNamed(name: string): Store;
+  limiter(name: string, options: Partial<Options>): RequestHandler;
+  /** The time the store counts by (ms): the injected clock for the database's windows, the system's for MemoryStore. */
+  now(): number;
+}
+
+function limitersOf(deps: RateLimitDeps): Limiters {
   const shared = makeSharedCounters(deps);
-  // The time the store counts by: the injected clock for the database's windows, the system's for MemoryStore.
-  const now = deps.store === 'database' ? () => deps.clock.now().getTime() : () => Date.now();
   const storeNamed = (name: string): Store => {
     if (deps.store === 'database') return databaseStore(shared, name);
     const memory = new MemoryStore();
     memory.init({ windowMs: RATE_LIMIT_WINDOW_MS } as Options);
     return memory;
   };
-  const limiter = (name: string, options: Partial<Options>): RequestHandler =>
-    rateLimit({
-      windowMs: RATE_LIMIT_WINDOW_MS,
-      legacyHeaders: false,
-      // A counter that cannot be read (the database is down or busy) lets the request through: the
-      // request then fails or succeeds on its own, and the failure is logged.
-      passOnStoreError: true,
-      logger: {
-        error: (err, message) => deps.logger.error({ err }, message ?? 'rate limiter error'),
-        warn: (err, message) => deps.logger.warn({ err }, message ?? 'rate limiter warning'),
-      },
-      store: storeNamed(name),
-      ...options,
-    });
+  return {
+    deps,
+    storeNamed,
+    now: deps.store === 'database' ? () => deps.clock.now().getTime() : () => Date.now(),
+    limiter: (name, options) =>
+      rateLimit({
+        windowMs: RATE_LIMIT_WINDOW_MS,
+        legacyHeaders: false,
+        // A counter that cannot be read (the database is down or busy) lets the request through: the
+        // request then fails or succeeds on its own, and the failure is logged.
+        passOnStoreError: true,
+        logger: {
+          error: (err, message) => deps.logger.error({ err }, message ?? 'rate limiter error'),
+          warn: (err, message) => deps.logger.warn({ err }, message ?? 'rate limiter warning'),
+        },
+        store: storeNamed(name),
+        ...options,
+      }),
+  };
+}
 
-  /**
-   * A public route's two limits: per client address, and per project (named by the
-   * `x-project-id` header or the `project_id` query parameter). `name` keeps the buckets apart;
-   * `what` says what was counted in the 429's message.
-   */
-  const perAddressAndProject =
-    (name: string, what: string) =>
-    (perIp: number, perProject: number): RequestHandler[] => {
-      const limited = (per: string) => (_req: unknown, res: Response) =>
-        tooManyRequests(res, 60, `Too many ${what} for this ${per}; retry after 60 seconds`);
-      return [
-        limiter(`${name}-ip`, {
-          limit: perIp,
-          standardHeaders: 'draft-6',
-          keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-          handler: limited('address'),
-        }),
-        limiter(`${name}-project`, {
-          limit: perProject,
-          standardHeaders: false,
-          keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
-          handler: limited('project'),
-        }),
-      ];
-    };
+/**
+ * A public route's two limits: per client address, and per project (named by the
+ * `x-project-id` header or the `project_id` query parameter). `name` keeps the buckets apart;
+ * `what` says what was counted in the 429's message.
+ */
+const perAddressAndProject =
+  ({ limiter }: Limiters, name: string, what: string) =>
+  (perIp: number, perProject: number): RequestHandler[] => {
+    const limited = (per: string) => (_req: unknown, res: Response) =>
+      tooManyRequests(res, 60, `Too many ${what} for this ${per}; retry after 60 seconds`);
+    return [
+      limiter(`${name}-ip`, {
+        limit: perIp,
+        standardHeaders: 'draft-6',
+        keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+        handler: limited('address'),
+      }),
+      limiter(`${name}-project`, {
+        limit: perProject,
+        standardHeaders: false,
+        keyGenerator: (req) => `project:${req.header('x-project-id') ?? String(req.query.project_id ?? '')}`,
+        handler: limited('project'),
+      }),
+    ];
+  };
 
+/** Console sign-ins: see makeRateLimits().consoleLogins. */
+function consoleLogins({ deps, storeNamed, now }: Limiters, perIp: number, perAccount: number) {
+  const byIp = storeNamed('console-login-ip');
+  const byAccount = storeNamed('console-login-account');
+  return async (req: Request, email: string): Promise<{ retryAfter: number; per: string } | undefined> => {
+    try {
+      const ip = await byIp.increment(`ip:${ipKeyGenerator(req.ip ?? '')}`);
+      const account = await byAccount.increment(`email:${normaliseEmail(email)}`);
+      if (ip.totalHits > perIp) return { retryAfter: secondsLeft(ip.resetTime, now()), per: 'address' };
+      if (account.totalHits > perAccount) return { retryAfter: secondsLeft(account.resetTime, now()), per: 'account' };
+    } catch (err) {
+      deps.logger.error({ err }, 'console sign-in counter error; attempt not limited');
+    }
+    return undefined;
+  };
+}
+
+/** The API's limit, per key (requests without one: per client address). */
+function perApiKey({ limiter, now }: Limiters, perMinute: number): RequestHandler {
+  return limiter('api', {
+    limit: perMinute,
+    standardHeaders: 'draft-6',
+    keyGenerator: (req) => {
+      const key = req.header('x-api-key');
+      return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    },
+    handler: (req, res) => {
+      const retryAfter = secondsLeft((req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime, now());
+      tooManyRequests(
+        res,
+        retryAfter,
+        `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+      );
+    },
+  });
+}
+
+/** Failed authentications: see makeRateLimits().authFailures. */
+function authFailures(
+  { deps, storeNamed, now }: Limiters,
+  perMinute: number,
+  knownKey: (apiKey: string) => boolean,
+): AuthFailureLimit {
+  const store = storeNamed('auth-failures');
+  const bucket = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`;
+  const storeFailed = (err: unknown) =>
+    deps.logger.error({ err }, 'failed-authentication counter error; request not limited');
+  const guard: RequestHandler = async (req, res, next) => {
+    const apiKey = req.header('x-api-key');
+    if (!apiKey || knownKey(apiKey)) return next();
+    let info;
+    try {
+      info = await store.get!(bucket(req));
+    } catch (err) {
+      storeFailed(err);
+      return next();
+    }
+    if ((info?.totalHits ?? 0) < perMinute) return next();
+    const retryAfter = secondsLeft(info?.resetTime, now());
+    tooManyRequests(
+      res,
+      retryAfter,
+      `Too many failed authentications from this address (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+    );
+  };
+  return {
+    guard,
+    async failed(req: Request): Promise<void> {
+      try {
+        await store.increment(bucket(req));
+      } catch (err) {
+        storeFailed(err);
+      }
+    },
+  };
+}
+
+export function makeRateLimits(deps: RateLimitDeps) {
+  const limiters = limitersOf(deps);
   return {
     /**
      * Console sign-ins (POST /console/login): every attempt is counted, per client address and
@@ -262,48 +354,20 @@ export function makeRateLimits(deps: RateLimitDeps) {
      * checked at all. A store that cannot be written lets the attempt through (logged), as the
      * other limits do.
      */
-    consoleLogins(perIp: number, perAccount: number) {
-      const byIp = storeNamed('console-login-ip');
-      const byAccount = storeNamed('console-login-account');
-      return async (req: Request, email: string): Promise<{ retryAfter: number; per: string } | undefined> => {
-        try {
-          const ip = await byIp.increment(`ip:${ipKeyGenerator(req.ip ?? '')}`);
-          const account = await byAccount.increment(`email:${normaliseEmail(email)}`);
-          if (ip.totalHits > perIp) return { retryAfter: secondsLeft(ip.resetTime, now()), per: 'address' };
-          if (account.totalHits > perAccount)
-            return { retryAfter: secondsLeft(account.resetTime, now()), per: 'account' };
-        } catch (err) {
-          deps.logger.error({ err }, 'console sign-in counter error; attempt not limited');
-        }
-        return undefined;
-      };
-    },
+    consoleLogins: (perIp: number, perAccount: number) => consoleLogins(limiters, perIp, perAccount),
 
     /** SDK posts: per client address, and per project. */
-    ingest: perAddressAndProject('ingest', 'session posts'),
+    ingest: perAddressAndProject(limiters, 'ingest', 'session posts'),
 
     /** The public verification link (each visit starts a session): per client address, and per project. */
-    publicRedirect: perAddressAndProject('public-redirect', 'verification sessions started from the public link'),
+    publicRedirect: perAddressAndProject(
+      limiters,
+      'public-redirect',
+      'verification sessions started from the public link',
+    ),
 
     /** The API: per key. */
-    api(perMinute: number): RequestHandler {
-      return limiter('api', {
-        limit: perMinute,
-        standardHeaders: 'draft-6',
-        keyGenerator: (req) => {
-          const key = req.header('x-api-key');
-          return key ? `key:${hashApiKey(key)}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
-        },
-        handler: (req, res) => {
-          const retryAfter = secondsLeft((req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime, now());
-          tooManyRequests(
-            res,
-            retryAfter,
-            `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
-          );
-        },
-      });
-    },
+    api: (perMinute: number): RequestHandler => perApiKey(limiters, perMinute),
 
     /**
      * Failed authentications (an API key presented and not found) per client address and
@@ -314,39 +378,7 @@ export function makeRateLimits(deps: RateLimitDeps) {
      * cached key reads no counter: the limit costs nothing on the hot path. A store that cannot
      * be read or written lets the request through, as the other limits do, and is logged.
      */
-    authFailures(perMinute: number, knownKey: (apiKey: string) => boolean): AuthFailureLimit {
-      const store = storeNamed('auth-failures');
-      const bucket = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`;
-      const storeFailed = (err: unknown) =>
-        deps.logger.error({ err }, 'failed-authentication counter error; request not limited');
-      const guard: RequestHandler = async (req, res, next) => {
-        const apiKey = req.header('x-api-key');
-        if (!apiKey || knownKey(apiKey)) return next();
-        let info;
-        try {
-          info = await store.get!(bucket(req));
-        } catch (err) {
-          storeFailed(err);
-          return next();
-        }
-        if ((info?.totalHits ?? 0) < perMinute) return next();
-        const retryAfter = secondsLeft(info?.resetTime, now());
-        tooManyRequests(
-          res,
-          retryAfter,
-          `Too many failed authentications from this address (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
-        );
-      };
-      return {
-        guard,
-        async failed(req: Request): Promise<void> {
-          try {
-            await store.increment(bucket(req));
-          } catch (err) {
-            storeFailed(err);
-          }
-        },
-      };
-    },
+    authFailures: (perMinute: number, knownKey: (apiKey: string) => boolean): AuthFailureLimit =>
+      authFailures(limiters, perMinute, knownKey),
   };
 }

@@ -117,33 +117,28 @@ function children<T>(
   return child;
 }
 
-/**
- * A registry with Trustgate's families and Node's default ones (event-loop delay, heap, GC,
- * CPU). `operations`: the contract's operationIds, whose children are made ahead.
- */
-export function makeMetrics(
-  options: {
-    operations?: readonly string[];
-    defaults?: boolean;
-    /** A cluster's worker (WEB_CONCURRENCY above 1): a scrape answers every worker's metrics, summed by the primary (servePrimaryMetrics). */
-    clusterWorker?: boolean;
-  } = {},
-): Metrics {
-  const registry = new Registry();
-  const scrapeHere = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
-  const scrape = options.clusterWorker ? scrapeThroughPrimary(registry) : scrapeHere;
-  if (options.defaults ?? true) collectDefaultMetrics({ register: registry });
-
+/** HTTP requests by operation and status; the contract's `operations` have their children made ahead. */
+function httpMetrics(registry: Registry, operations: readonly string[]): HttpMetrics {
   const requests = new Histogram({
     name: 'trustgate_http_request_duration_seconds',
-    help: 'HTTP requests by operation (operationId; unknown outside the contract or when refused before routing, as by a rate limit) and status, and how long they took.',
+    help:
+      'HTTP requests by operation (operationId; unknown outside the contract or when refused before routing, ' +
+      'as by a rate limit) and status, and how long they took.',
     labelNames: ['operation', 'status'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const byOperation = children((operation) => children((status) => requests.labels(operation, status)));
-  for (const operation of options.operations ?? []) requests.zero({ operation, status: '200' });
+  for (const operation of operations) requests.zero({ operation, status: '200' });
+  return {
+    answered(operation, status, seconds) {
+      byOperation(operation)(String(status)).observe(seconds);
+    },
+  };
+}
 
+/** Evaluations by kind and decision, the signals and conditions they raised, and their scores. */
+function evaluationMetrics(registry: Registry): EvaluationMetrics {
   const evaluations = new Counter({
     name: 'trustgate_evaluations_total',
     help: 'Evaluations by kind (authenticate, unauthenticated, get) and decision (none for get).',
@@ -169,7 +164,7 @@ export function makeMetrics(
     buckets: SCORE_BUCKETS,
     registers: [registry],
   });
-  const evaluationChildren = new Map(
+  const byKind = new Map(
     KINDS.map((kind) => [
       kind,
       {
@@ -193,7 +188,25 @@ export function makeMetrics(
     for (const signal of SIGNAL_NAMES) signals.inc({ kind, signal }, 0);
     if (kind !== 'get') for (const score of SCORES) scores.zero({ kind, score });
   }
+  return {
+    evaluated(kind, record) {
+      const c = byKind.get(kind)!;
+      c.decision(record.decision ?? 'none').inc();
+      for (const signal in record.risk_signals) {
+        if (record.risk_signals[signal as keyof RiskSignals]) c.signal(signal).inc();
+      }
+      for (const source of ['network', 'device'] as const) {
+        for (const condition of record.risk_signal_details[source]) {
+          c.condition(`${source}\u0000${CONDITION.test(condition) ? condition : 'other'}`).inc();
+        }
+      }
+      if (record.scores) for (let i = 0; i < SCORES.length; i++) c.scores[i]!.observe(record.scores[SCORES[i]!]);
+    },
+  };
+}
 
+/** Webhook attempts by outcome, how long each took, and how many a settled webhook took. */
+function webhookMetrics(registry: Registry): WebhookMetrics {
   const deliveries = new Counter({
     name: 'trustgate_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome (delivered, retry, failed).',
@@ -207,13 +220,23 @@ export function makeMetrics(
     buckets: ATTEMPT_BUCKETS,
     registers: [registry],
   });
-  const deliveryLatency = new Histogram({
+  const latency = new Histogram({
     name: 'trustgate_webhook_delivery_seconds',
     help: "How long each webhook attempt took (the receiver's answer, or the error), by outcome.",
     labelNames: ['outcome'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  return {
+    attempted(outcome, attempt, seconds) {
+      deliveries.labels(outcome).inc();
+      latency.labels(outcome).observe(seconds);
+      if (outcome !== 'retry') attempts.labels(outcome).observe(attempt);
+    },
+  };
+}
+
+function analysisMetrics(registry: Registry): AnalysisMetrics {
   const analysis = new Histogram({
     name: 'trustgate_analysis_duration_seconds',
     help: 'Face and document analyses (the local engine), by verification type and result.',
@@ -221,55 +244,57 @@ export function makeMetrics(
     buckets: ANALYSIS_BUCKETS,
     registers: [registry],
   });
+  return {
+    analysed(type, result, seconds) {
+      analysis.labels(type, result).observe(seconds);
+    },
+  };
+}
 
+function retentionMetrics(registry: Registry): RetentionMetrics {
   const retained = new Counter({
     name: 'trustgate_retention_removed_total',
-    help: 'What the retention passes removed, by kind: sessions, accounts (left without sessions), verification_media, media_files, delivered_webhooks.',
+    help:
+      'What the retention passes removed, by kind: ' +
+      'sessions, accounts (left without sessions), verification_media, media_files, delivered_webhooks.',
     labelNames: ['kind'] as const,
     registers: [registry],
   });
   for (const kind of RETENTION_KINDS) retained.inc({ kind }, 0);
+  return {
+    removed(kind, n) {
+      retained.inc({ kind }, n);
+    },
+  };
+}
 
+/**
+ * A registry with Trustgate's families and Node's default ones (event-loop delay, heap, GC,
+ * CPU). `operations`: the contract's operationIds, whose children are made ahead.
+ */
+export function makeMetrics(
+  options: {
+    operations?: readonly string[];
+    defaults?: boolean;
+    /**
+     * A cluster's worker (WEB_CONCURRENCY above 1): a scrape answers every worker's metrics,
+     * summed by the primary (servePrimaryMetrics).
+     */
+    clusterWorker?: boolean;
+  } = {},
+): Metrics {
+  const registry = new Registry();
+  const scrapeHere = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  const scrape = options.clusterWorker ? scrapeThroughPrimary(registry) : scrapeHere;
+  if (options.defaults ?? true) collectDefaultMetrics({ register: registry });
   let sources: MetricSources | undefined;
   return {
     registry,
-    http: {
-      answered(operation, status, seconds) {
-        byOperation(operation)(String(status)).observe(seconds);
-      },
-    },
-    evaluations: {
-      evaluated(kind, record) {
-        const c = evaluationChildren.get(kind)!;
-        c.decision(record.decision ?? 'none').inc();
-        for (const signal in record.risk_signals) {
-          if (record.risk_signals[signal as keyof RiskSignals]) c.signal(signal).inc();
-        }
-        for (const source of ['network', 'device'] as const) {
-          for (const condition of record.risk_signal_details[source]) {
-            c.condition(`${source}\u0000${CONDITION.test(condition) ? condition : 'other'}`).inc();
-          }
-        }
-        if (record.scores) for (let i = 0; i < SCORES.length; i++) c.scores[i]!.observe(record.scores[SCORES[i]!]);
-      },
-    },
-    webhooks: {
-      attempted(outcome, attempt, seconds) {
-        deliveries.labels(outcome).inc();
-        deliveryLatency.labels(outcome).observe(seconds);
-        if (outcome !== 'retry') attempts.labels(outcome).observe(attempt);
-      },
-    },
-    analysis: {
-      analysed(type, result, seconds) {
-        analysis.labels(type, result).observe(seconds);
-      },
-    },
-    retention: {
-      removed(kind, n) {
-        retained.inc({ kind }, n);
-      },
-    },
+    http: httpMetrics(registry, options.operations ?? []),
+    evaluations: evaluationMetrics(registry),
+    webhooks: webhookMetrics(registry),
+    analysis: analysisMetrics(registry),
+    retention: retentionMetrics(registry),
     watch(given) {
       if (!sources) watchSources(registry, () => sources!);
       sources = given;

@@ -96,6 +96,116 @@ function failed(span: Span, err: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
 }
 
+/** What the spans of one Tracing are made with: its tracer, and the current span's context. */
+interface Spans {
+  tracer: Tracer;
+  current: AsyncLocalStorage<Context>;
+}
+
+/** Tracing.span: `fn` in a child span of the current one, ended when it returns or its promise settles. */
+function inSpan<T>({ tracer, current }: Spans, name: string, fn: () => T, attributes?: Attributes): T {
+  const parent = current.getStore() ?? ROOT_CONTEXT;
+  const span = tracer.startSpan(name, { attributes }, parent);
+  let result;
+  try {
+    result = current.run(trace.setSpan(parent, span), fn);
+  } catch (err) {
+    failed(span, err);
+    span.end();
+    throw err;
+  }
+  if (!isThenable(result)) {
+    span.end();
+    return result;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (err: unknown) => {
+      failed(span, err);
+      span.end();
+      throw err;
+    },
+  ) as unknown as T;
+}
+
+/** Tracing.request: the server span of a request, continuing its traceparent. */
+function requestSpan(
+  { tracer, current }: Spans,
+  propagator: W3CTraceContextPropagator,
+  headers: Record<string, string | string[] | undefined>,
+  attributes: Attributes,
+  run: () => void,
+): ReturnType<Tracing['request']> {
+  const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+  const span = tracer.startSpan('HTTP', { kind: SpanKind.SERVER, attributes }, parent);
+  current.run(trace.setSpan(parent, span), run);
+  let done = false;
+  return {
+    end(name, endAttributes, error) {
+      if (done) return;
+      done = true;
+      span.updateName(name);
+      span.setAttributes(endAttributes);
+      if (error) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    },
+  };
+}
+
+/** A statement as knex announces it (the SQLite thread's: once it ran, with its thread and time). */
+interface QueryEvent {
+  __knexQueryUid?: string;
+  sql: string;
+  method?: string;
+  thread?: string;
+  ms?: number;
+}
+
+/** Tracing.watchDb: a client span per statement `db` runs inside a span (each database once: makeTracing). */
+function watchStatements({ tracer, current }: Spans, db: Knex): void {
+  const system = db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
+  // Not a Map: see in-flight.ts.
+  const open = makeInFlight<string, Span>();
+  const attributesOf = (q: { sql: string; method?: string }): Attributes => ({
+    'db.system.name': system,
+    'db.operation.name': q.method ?? 'raw',
+    // The text with its placeholders; the bound values are never recorded.
+    'db.query.text': q.sql,
+  });
+  db.on('query', (q: QueryEvent) => {
+    const parent = current.getStore();
+    // Statements outside a request or a traced job (the dispatcher's polls) are not traced.
+    if (!parent) return;
+    const name = `db ${q.method ?? 'raw'}`;
+    if (q.thread !== undefined) {
+      // The SQLite thread's statements are announced once they ran, with their time (storage/db.ts).
+      const endAt = Date.now();
+      const attributes = { ...attributesOf(q), 'trustgate.db.thread': q.thread };
+      const span = tracer.startSpan(
+        name,
+        { kind: SpanKind.CLIENT, attributes, startTime: endAt - (q.ms ?? 0) },
+        parent,
+      );
+      span.end(endAt);
+      return;
+    }
+    if (!q.__knexQueryUid) return;
+    open.set(q.__knexQueryUid, tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attributesOf(q) }, parent));
+  });
+  const finish = (q: { __knexQueryUid?: string } | undefined, err?: unknown) => {
+    const span = q?.__knexQueryUid ? open.get(q.__knexQueryUid) : undefined;
+    if (!span) return;
+    open.delete(q!.__knexQueryUid!);
+    if (err) failed(span, err);
+    span.end();
+  };
+  db.on('query-response', (_response: unknown, q: { __knexQueryUid?: string }) => finish(q));
+  db.on('query-error', (err: unknown, q: { __knexQueryUid?: string }) => finish(q, err));
+}
+
 /**
  * Tracing from its settings. `exporter` replaces the configured one (tests); `batch: false`
  * exports each span as it ends rather than in batches.
@@ -115,105 +225,19 @@ export function makeTracing(
     sampler: samplerOf(config),
     spanProcessors: [processor],
   });
-  const tracer: Tracer = provider.getTracer('trustgate', options.version);
+  const spans: Spans = { tracer: provider.getTracer('trustgate', options.version), current: new AsyncLocalStorage() };
   const propagator = new W3CTraceContextPropagator();
-  const current = new AsyncLocalStorage<Context>();
-  const active = () => current.getStore() ?? ROOT_CONTEXT;
   /** The databases watched already (services built twice on one database trace each statement once). */
   const watched = new WeakSet<Knex>();
 
   return {
     enabled: true,
-    span<T>(name: string, fn: () => T, attributes?: Attributes): T {
-      const parent = active();
-      const span = tracer.startSpan(name, { attributes }, parent);
-      let result;
-      try {
-        result = current.run(trace.setSpan(parent, span), fn);
-      } catch (err) {
-        failed(span, err);
-        span.end();
-        throw err;
-      }
-      if (!isThenable(result)) {
-        span.end();
-        return result;
-      }
-      return Promise.resolve(result).then(
-        (value) => {
-          span.end();
-          return value;
-        },
-        (err: unknown) => {
-          failed(span, err);
-          span.end();
-          throw err;
-        },
-      ) as unknown as T;
-    },
-    request(headers, attributes, run) {
-      const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-      const span = tracer.startSpan('HTTP', { kind: SpanKind.SERVER, attributes }, parent);
-      current.run(trace.setSpan(parent, span), run);
-      let done = false;
-      return {
-        end(name, endAttributes, error) {
-          if (done) return;
-          done = true;
-          span.updateName(name);
-          span.setAttributes(endAttributes);
-          if (error) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-        },
-      };
-    },
+    span: (name, fn, attributes) => inSpan(spans, name, fn, attributes),
+    request: (headers, attributes, run) => requestSpan(spans, propagator, headers, attributes, run),
     watchDb(db) {
       if (watched.has(db)) return;
       watched.add(db);
-      const system = db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
-      // Not a Map: see in-flight.ts.
-      const open = makeInFlight<string, Span>();
-      const attributesOf = (q: { sql: string; method?: string }): Attributes => ({
-        'db.system.name': system,
-        'db.operation.name': q.method ?? 'raw',
-        // The text with its placeholders; the bound values are never recorded.
-        'db.query.text': q.sql,
-      });
-      db.on('query', (q: { __knexQueryUid?: string; sql: string; method?: string; thread?: string; ms?: number }) => {
-        const parent = current.getStore();
-        // Statements outside a request or a traced job (the dispatcher's polls) are not traced.
-        if (!parent) return;
-        const name = `db ${q.method ?? 'raw'}`;
-        if (q.thread !== undefined) {
-          // The SQLite thread's statements are announced once they ran, with their time (storage/db.ts).
-          const endAt = Date.now();
-          const span = tracer.startSpan(
-            name,
-            {
-              kind: SpanKind.CLIENT,
-              attributes: { ...attributesOf(q), 'trustgate.db.thread': q.thread },
-              startTime: endAt - (q.ms ?? 0),
-            },
-            parent,
-          );
-          span.end(endAt);
-          return;
-        }
-        if (!q.__knexQueryUid) return;
-        open.set(
-          q.__knexQueryUid,
-          tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attributesOf(q) }, parent),
-        );
-      });
-      const finish = (q: { __knexQueryUid?: string } | undefined, err?: unknown) => {
-        const span = q?.__knexQueryUid ? open.get(q.__knexQueryUid) : undefined;
-        if (!span) return;
-        open.delete(q!.__knexQueryUid!);
-        if (err) failed(span, err);
-        span.end();
-      };
-      db.on('query-response', (_response: unknown, q: { __knexQueryUid?: string }) => finish(q));
-      db.on('query-error', (err: unknown, q: { __knexQueryUid?: string }) => finish(q, err));
+      watchStatements(spans, db);
     },
     async shutdown() {
       await provider.shutdown();

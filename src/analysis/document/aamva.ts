@@ -124,58 +124,59 @@ function parseElements(body: string): Record<string, string> {
   return elements;
 }
 
-/**
- * Reads AAMVA barcode data. Never throws: data that is not AAMVA gives `fields: null` with the
- * failed header check; damaged data gives what could still be read, with the checks that failed.
- */
-export function parseAamva(data: string): AamvaResult {
-  const checks: AamvaCheck[] = [];
-  const headerMatch = HEADER.exec(data);
-  const headerValid = headerMatch !== null;
-  checks.push({ name: 'aamva_header', passed: headerValid });
+/** The header and the subfile directory, as far as they can be read. */
+interface Directory {
+  /** The header's match (HEADER), null when there is none. */
+  match: RegExpExecArray | null;
+  header: AamvaResult['header'];
+  subfiles: AamvaSubfile[];
+  /** Every entry the header announces is there (at least one). */
+  valid: boolean;
+}
 
-  let header: AamvaResult['header'] = null;
-  const subfiles: AamvaSubfile[] = [];
-  let directoryValid = false;
-  if (headerMatch) {
-    const version = Number(headerMatch[3]);
-    // Version 01 has no jurisdiction version: the entry count follows the version directly.
-    const rest = data.slice(headerMatch[0].length);
-    const hasJurisdiction = version >= 2;
-    const counts = hasJurisdiction ? /^(\d{2})(\d{2})/.exec(rest) : /^(\d{2})/.exec(rest);
-    if (counts) {
-      const entries = Number(hasJurisdiction ? counts[2] : counts[1]);
-      header = {
-        // HEADER's three groups are mandatory, so a match has them.
-        fileType: headerMatch[1]!,
-        iin: headerMatch[2]!,
-        version,
-        jurisdictionVersion: hasJurisdiction ? Number(counts[1]) : null,
-        entries,
-      };
-      let at = headerMatch[0].length + counts[0].length;
-      directoryValid = entries >= 1;
-      for (let i = 0; i < entries; i++) {
-        const entry = /^([A-Z]{2})(\d{4})(\d{4})/.exec(data.slice(at, at + 10));
-        if (!entry) {
-          directoryValid = false;
-          break;
-        }
-        subfiles.push({ type: entry[1]!, offset: Number(entry[2]), length: Number(entry[3]) });
-        at += 10;
-      }
+function readDirectory(data: string): Directory {
+  const match = HEADER.exec(data);
+  const directory: Directory = { match, header: null, subfiles: [], valid: false };
+  if (!match) return directory;
+  const version = Number(match[3]);
+  // Version 01 has no jurisdiction version: the entry count follows the version directly.
+  const rest = data.slice(match[0].length);
+  const hasJurisdiction = version >= 2;
+  const counts = hasJurisdiction ? /^(\d{2})(\d{2})/.exec(rest) : /^(\d{2})/.exec(rest);
+  if (!counts) return directory;
+  const entries = Number(hasJurisdiction ? counts[2] : counts[1]);
+  directory.header = {
+    // HEADER's three groups are mandatory, so a match has them.
+    fileType: match[1]!,
+    iin: match[2]!,
+    version,
+    jurisdictionVersion: hasJurisdiction ? Number(counts[1]) : null,
+    entries,
+  };
+  let at = match[0].length + counts[0].length;
+  directory.valid = entries >= 1;
+  for (let i = 0; i < entries; i++) {
+    const entry = /^([A-Z]{2})(\d{4})(\d{4})/.exec(data.slice(at, at + 10));
+    if (!entry) {
+      directory.valid = false;
+      break;
     }
+    directory.subfiles.push({ type: entry[1]!, offset: Number(entry[2]), length: Number(entry[3]) });
+    at += 10;
   }
-  if (headerValid)
-    checks.push({
-      name: 'aamva_subfile_directory',
-      passed: directoryValid && subfiles.some((s) => s.type === 'DL' || s.type === 'ID'),
-    });
+  return directory;
+}
 
-  // The DL/ID subfile: where the directory says, when that holds; else found by its type.
+/**
+ * The DL/ID subfile's body and type: where the directory says, when that holds; else found by
+ * its type. Adds the directory's checks to `checks`.
+ */
+function mainSubfile(
+  data: string,
+  { match, subfiles }: Directory,
+  checks: AamvaCheck[],
+): { body: string; type: string } | undefined {
   const main = subfiles.find((s) => s.type === 'DL' || s.type === 'ID');
-  let body: string | undefined;
-  let subfileType: string | undefined;
   if (main) {
     const at = data.slice(main.offset, main.offset + 2);
     const offsetsHold = subfiles.every(
@@ -187,29 +188,21 @@ export function parseAamva(data: string): AamvaResult {
     });
     checks.push({ name: 'aamva_subfile_offsets', passed: offsetsHold });
     checks.push({ name: 'aamva_subfile_lengths', passed: offsetsHold && lengthsHold });
-    if (at === main.type) {
-      body = data.slice(main.offset + 2, main.offset + main.length);
-      subfileType = main.type;
-    }
+    if (at === main.type) return { body: data.slice(main.offset + 2, main.offset + main.length), type: main.type };
   }
-  if (body === undefined) {
-    // Damaged directory, or no header at all: look for the subfile by its type and first element.
-    const found = /(?:^|[\n\r\x1e]|\d)(DL|ID)(?=D[A-Z]{2})/.exec(
-      headerValid ? data.slice(headerMatch![0].length) : data,
-    );
-    if (found && (headerValid || data.startsWith(COMPLIANCE))) {
-      const from = (headerValid ? headerMatch![0].length : 0) + found.index + found[0].length;
-      const end = data.indexOf('\r', from);
-      body = data.slice(from, end === -1 ? undefined : end);
-      subfileType = found[1];
-    }
+  // Damaged directory, or no header at all: look for the subfile by its type and first element.
+  const found = /(?:^|[\n\r\x1e]|\d)(DL|ID)(?=D[A-Z]{2})/.exec(match ? data.slice(match[0].length) : data);
+  if (found && (match || data.startsWith(COMPLIANCE))) {
+    const from = (match ? match[0].length : 0) + found.index + found[0].length;
+    const end = data.indexOf('\r', from);
+    // The regex's group is mandatory, so a match has it.
+    return { body: data.slice(from, end === -1 ? undefined : end), type: found[1]! };
   }
-  if (body === undefined || subfileType === undefined) return { fields: null, checks, header, subfiles, elements: {} };
+  return undefined;
+}
 
-  const e = parseElements(body);
-  const country = e.DCG?.trim() || undefined;
-  const order = dateOrder(header?.version ?? null, country, header?.iin);
-  // Version 01 names: DAA "LAST,FIRST,MIDDLE" (or DAB/DAC); later: DCS, DAC (DCT in version 02).
+/** The holder's names: version 01's DAA "LAST,FIRST,MIDDLE" (or DAB/DAC); later: DCS, DAC (DCT in version 02). */
+function names(e: Record<string, string>): { firstName: string; lastName: string } {
   let lastName = name(e.DCS ?? e.DAB);
   let firstName = name(e.DAC ?? e.DCT);
   if (!lastName && e.DAA) {
@@ -218,10 +211,19 @@ export function parseAamva(data: string): AamvaResult {
     firstName ||= parts[1] ?? '';
   }
   if (e.DCT && !e.DAC) firstName = name(e.DCT.split(/[,$]/)[0]);
+  return { firstName, lastName };
+}
 
-  const fields: DocumentFields = {
-    firstName,
-    lastName,
+/** The DL/ID subfile's elements as DocumentFields. */
+function fieldsOf(
+  e: Record<string, string>,
+  header: AamvaResult['header'],
+  subfileType: string,
+  order: DateOrder,
+): DocumentFields {
+  const country = e.DCG?.trim() || undefined;
+  return {
+    ...names(e),
     dateOfBirth: aamvaDate(e.DBB, order),
     dateOfExpiration: aamvaDate(e.DBA, order),
     dateOfIssue: aamvaDate(e.DBD, order),
@@ -241,7 +243,12 @@ export function parseAamva(data: string): AamvaResult {
     state: (e.DAJ ?? '').trim(),
     templateType: subfileType === 'DL' ? 'driver_license' : 'state_id',
   };
+}
 
+/** The checks of the elements: the mandatory ones present, the dates valid and in order. */
+function elementChecks(e: Record<string, string>, fields: DocumentFields, order: DateOrder): AamvaCheck[] {
+  const checks: AamvaCheck[] = [];
+  const { lastName, firstName } = fields;
   checks.push({
     name: 'aamva_mandatory_elements',
     passed: ['DAQ', 'DBB', 'DBA'].every((k) => (e[k] ?? '').trim() !== '') && (lastName !== '' || firstName !== ''),
@@ -257,5 +264,27 @@ export function parseAamva(data: string): AamvaResult {
       (!birth || !expiry || birth < expiry);
     checks.push({ name: 'dates_consistent', passed: ok });
   }
-  return { fields, checks, header, subfiles, elements: e };
+  return checks;
+}
+
+/**
+ * Reads AAMVA barcode data. Never throws: data that is not AAMVA gives `fields: null` with the
+ * failed header check; damaged data gives what could still be read, with the checks that failed.
+ */
+export function parseAamva(data: string): AamvaResult {
+  const directory = readDirectory(data);
+  const { header, subfiles } = directory;
+  const checks: AamvaCheck[] = [{ name: 'aamva_header', passed: directory.match !== null }];
+  if (directory.match)
+    checks.push({
+      name: 'aamva_subfile_directory',
+      passed: directory.valid && subfiles.some((s) => s.type === 'DL' || s.type === 'ID'),
+    });
+  const subfile = mainSubfile(data, directory, checks);
+  if (subfile === undefined) return { fields: null, checks, header, subfiles, elements: {} };
+
+  const e = parseElements(subfile.body);
+  const order = dateOrder(header?.version ?? null, e.DCG?.trim() || undefined, header?.iin);
+  const fields = fieldsOf(e, header, subfile.type, order);
+  return { fields, checks: [...checks, ...elementChecks(e, fields, order)], header, subfiles, elements: e };
 }

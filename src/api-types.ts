@@ -85,7 +85,10 @@ export type WebhookTest = Schemas['WebhookTest'];
 export type ListAccountAdded = Schemas['ListAccountAdded'];
 export type ListAccountRemoved = Schemas['ListAccountRemoved'];
 export type EvaluationRuleMatched = Schemas['EvaluationRuleMatched'];
-/** Any webhook body: the union of the events' bodies (the verification events, the list events, the rules' and `trustgate webhooks test`'s). */
+/**
+ * Any webhook body: the union of the events' bodies (the verification events, the list events,
+ * the rules' and `trustgate webhooks test`'s).
+ */
 export type WebhookEnvelope =
   FaceMatchCompleted | IdCheckCompleted | ListAccountAdded | ListAccountRemoved | EvaluationRuleMatched | WebhookTest;
 export type EventType = Schemas['EventType'];

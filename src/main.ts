@@ -61,7 +61,8 @@ async function ensureDefaultProject(
   fs.renameSync(fresh, file);
   logger.warn(
     { projectId: project_id, file },
-    'created a default project; its API key and webhook secret are in this file (mode 0600), shown nowhere else: keep them and delete the file',
+    'created a default project; its API key and webhook secret are in this file (mode 0600), ' +
+      'shown nowhere else: keep them and delete the file',
   );
 }
 
@@ -84,7 +85,10 @@ async function prepare(config: Config, logger: Logger): Promise<void> {
 function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
   switch (err.code) {
     case 'EADDRINUSE':
-      return `port ${port} is already in use on ${host} (another Trustgate or another program listens there): stop it, or set PORT to a free port`;
+      return (
+        `port ${port} is already in use on ${host} (another Trustgate or another program listens there): ` +
+        'stop it, or set PORT to a free port'
+      );
     case 'EACCES':
       return `port ${port} on ${host} needs privileges this process does not have: set PORT to a port above 1023`;
     case 'EADDRNOTAVAIL':

@@ -3,8 +3,9 @@
  * authorization code flow with PKCE (S256), a `state` and a `nonce`, over `openid-client`
  * (MIT, certified by the OpenID Foundation), which discovers the provider, exchanges the code
  * and validates the ID token (signature against the provider's keys, issuer, audience, expiry,
- * nonce), reading the email from it or, when it has none, from the provider's UserInfo endpoint. This file is the edge: it speaks to the provider over the network and answers who
- * signed in; which operator that is, is the use case's question (usecases/operators.ts).
+ * nonce), reading the email from it or, when it has none, from the provider's UserInfo endpoint.
+ * This file is the edge: it speaks to the provider over the network and answers who signed in;
+ * which operator that is, is the use case's question (usecases/operators.ts).
  *
  * - The provider's metadata is discovered on the first sign-in and kept; a failed discovery is
  *   tried again at the next one.

@@ -27,7 +27,10 @@ export type EdgeStatus = 'full' | 'partial' | 'none';
 
 export interface EdgeFindings {
   edges: EdgeStatus;
-  /** The document rectangle's tilt: its sides' angle to the frame's axes modulo 90, degrees in (-45, 45], clockwise positive; null with no document. */
+  /**
+   * The document rectangle's tilt: its sides' angle to the frame's axes modulo 90, degrees in
+   * (-45, 45], clockwise positive; null with no document.
+   */
   angle: number | null;
   /** The rectangle's corners in the input image's pixels; null with no document. */
   corners: [number, number][] | null;

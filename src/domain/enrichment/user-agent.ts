@@ -22,8 +22,29 @@ const CATEGORY_OF_TYPE: Record<string, DeviceCategory> = {
   embedded: 'embedded',
 };
 
-const DESKTOP_OS =
-  /^(Windows|Mac OS|macOS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS|FreeBSD|OpenBSD|NetBSD|Solaris|Mint|Arch|Gentoo|SUSE|Red Hat|CentOS)/i;
+/** The operating systems of desktop computers, by the names the user-agent parser gives them. */
+const DESKTOP_OS_NAMES = [
+  'Windows',
+  'Mac OS',
+  'macOS',
+  'Linux',
+  'Ubuntu',
+  'Debian',
+  'Fedora',
+  'Chromium OS',
+  'Chrome OS',
+  'FreeBSD',
+  'OpenBSD',
+  'NetBSD',
+  'Solaris',
+  'Mint',
+  'Arch',
+  'Gentoo',
+  'SUSE',
+  'Red Hat',
+  'CentOS',
+];
+const DESKTOP_OS = new RegExp(`^(${DESKTOP_OS_NAMES.join('|')})`, 'i');
 
 const DESKTOP_TYPE: [RegExp, string][] = [
   [/^(Mac OS|macOS)/i, 'Macintosh'],

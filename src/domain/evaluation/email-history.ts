@@ -5,7 +5,10 @@
 import { emailFacts, ORGANISATION_DOMAINS, type EmailFacts } from '../email';
 import type { AccountRecord, EmailQuery } from './facts';
 
-/** Whether the email history weighs fraud at the domain: for organisations' domains only (fraud at a free-mail domain says nothing about an address there). */
+/**
+ * Whether the email history weighs fraud at the domain: for organisations' domains only (fraud
+ * at a free-mail domain says nothing about an address there).
+ */
 export function weighsDomainFraud(email: EmailFacts): boolean {
   return ORGANISATION_DOMAINS.has(email.domain_type);
 }

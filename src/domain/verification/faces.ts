@@ -26,7 +26,10 @@ export const FACE_THRESHOLDS = {
    * the same photo altered stays above 0.69 (1st percentile 0.81).
    */
   samePerson: 0.7,
-  /** Selfie against the document's portrait: below `low` the flag `low_id_face_match_score`, below `moderate` `moderate_id_face_match_score`. */
+  /**
+   * Selfie against the document's portrait: below `low` the flag `low_id_face_match_score`,
+   * below `moderate` `moderate_id_face_match_score`.
+   */
   low: 0.45,
   moderate: 0.6,
   /**

@@ -23,7 +23,10 @@ export const NO_REFERRING_SESSION: ReferringComparison = {
 
 /** Scores of an IP change: same address 0, same /24 (IPv6 /64) 0.3, same provider 0.6, otherwise 1. */
 export const IP_MISMATCH = { sameBlock: 0.3, sameProvider: 0.6, other: 1 };
-/** Scores of a user-agent change: same browser and OS in another version 0.3, another browser on the same OS 0.6, another OS or device 1. */
+/**
+ * Scores of a user-agent change: same browser and OS in another version 0.3, another browser on
+ * the same OS 0.6, another OS or device 1.
+ */
 export const USER_AGENT_MISMATCH = { version: 0.3, browser: 0.6, platform: 1 };
 
 function travel(capture: Session, referring: Session): number {

@@ -1,4 +1,7 @@
-/** IP risk lists: open.ts loads and watches them, edit.ts edits the operator's files (the CLI), sync.ts downloads the published ones, entries.ts parses, tables.ts looks up. */
+/**
+ * IP risk lists: open.ts loads and watches them, edit.ts edits the operator's files (the CLI),
+ * sync.ts downloads the published ones, entries.ts parses, tables.ts looks up.
+ */
 export { normaliseIpListEntry } from './entries';
 export { addToIpList, readIpList, removeFromIpList } from './edit';
 export { IP_LIST_NAMES, ipListFile, isIpListName, SHIPPED_IP_LISTS_DIR, syncedDir, type IpListName } from './names';

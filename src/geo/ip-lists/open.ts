@@ -77,7 +77,8 @@ export class IpListFileError extends Error {
     const shown = lines.slice(0, 5).map((l) => `line ${l.line}: ${JSON.stringify(l.text)}`);
     const more = lines.length > shown.length ? `, and ${lines.length - shown.length} more` : '';
     super(
-      `${file}: skipped ${lines.length} line(s) that are not an IP address or CIDR block (${shown.join('; ')}${more}); the other lines are in effect`,
+      `${file}: skipped ${lines.length} line(s) that are not an IP address or CIDR block ` +
+        `(${shown.join('; ')}${more}); the other lines are in effect`,
     );
     this.name = 'IpListFileError';
   }

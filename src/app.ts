@@ -121,8 +121,12 @@ export interface AppDeps {
  * itself, the web SDK, the demo, signed media URLs and the hosted verification page
  * (`/liveness/{session_id}`, which is not one of the contract's `/liveness/…` operations).
  */
-const OUTSIDE_SPEC =
-  /^\/($|favicon\.ico$|(docs|openapi\.json|sdk\.js|demo|media)(\/|$)|liveness\/(?!session$|verify-face$|verify-id$|enroll$|verify-identity$)[^/]+$)/;
+const OUTSIDE_SPEC = new RegExp(
+  [
+    '^/($|favicon\\.ico$|(docs|openapi\\.json|sdk\\.js|demo|media)(/|$)',
+    'liveness/(?!session$|verify-face$|verify-id$|enroll$|verify-identity$)[^/]+$)',
+  ].join('|'),
+);
 
 /** The API's paths: the per-key rate limit covers them (and the demo's and the console's), an IP's failed keys are counted on them. */
 const API_PATHS = [

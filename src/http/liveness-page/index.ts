@@ -63,11 +63,14 @@ const INTRO: Record<VerificationType, string> = {
 };
 
 const svg = (paths: string) =>
-  `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${paths}</svg>`;
+  `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="1.8"
+ stroke-linecap="round" stroke-linejoin="round">${paths}</svg>`;
 const CARD = '<rect x="2" y="5" width="20" height="14" rx="2"/>';
 const ICONS: Record<CaptureKind, string> = {
   selfie: svg(
-    '<path d="M3 7V4.5A1.5 1.5 0 0 1 4.5 3H7M17 3h2.5A1.5 1.5 0 0 1 21 4.5V7M21 17v2.5a1.5 1.5 0 0 1-1.5 1.5H17M7 21H4.5A1.5 1.5 0 0 1 3 19.5V17"/><circle cx="12" cy="10" r="3"/><path d="M7 18c1-2.5 2.8-3.8 5-3.8s4 1.3 5 3.8"/>',
+    '<path d="M3 7V4.5A1.5 1.5 0 0 1 4.5 3H7M17 3h2.5A1.5 1.5 0 0 1 21 4.5V7' +
+      'M21 17v2.5a1.5 1.5 0 0 1-1.5 1.5H17M7 21H4.5A1.5 1.5 0 0 1 3 19.5V17"/>' +
+      '<circle cx="12" cy="10" r="3"/><path d="M7 18c1-2.5 2.8-3.8 5-3.8s4 1.3 5 3.8"/>',
   ),
   id_front: svg(
     `${CARD}<circle cx="8" cy="11" r="2"/><path d="M5.5 16c.5-1.3 1.4-2 2.5-2s2 .7 2.5 2M13 10h6M13 13h6M13 16h4"/>`,
@@ -107,7 +110,8 @@ function layout(res: Response, csp: string, title: string, body: string, head = 
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
+<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>${head}</head>
 <body><div class="shell">${body}</div></body></html>`);
 }
@@ -135,7 +139,8 @@ function stepSection(s: Step, i: number, total: number): string {
 <div class="${frameClass}" data-kind="${s.kind}">
 <video id="video-${s.kind}" autoplay playsinline muted aria-label="Camera preview" hidden></video>
 <div class="guide" aria-hidden="true" hidden></div>
-<div class="placeholder">${ICONS[s.kind]}<p>Your camera preview appears here. Choose <strong>Use the camera</strong> and allow access when asked, or upload a photo.</p></div>
+<div class="placeholder">${ICONS[s.kind]}<p>Your camera preview appears here.
+Choose <strong>Use the camera</strong> and allow access when asked, or upload a photo.</p></div>
 </div>
 <div class="actions">
 <button type="button" class="btn primary start-camera" data-kind="${s.kind}">Use the camera</button>
@@ -153,7 +158,8 @@ function verificationPage(res: Response, record: VerificationRecord, token: stri
   const stepper = steps
     .map(
       (s, i) =>
-        `<li data-kind="${s.kind}"${i ? '' : ' aria-current="step"'}><span class="dot" aria-hidden="true"><span>${i + 1}</span></span><span>${s.label}<span class="state visually-hidden">${i ? '' : ' (current)'}</span></span></li>`,
+        `<li data-kind="${s.kind}"${i ? '' : ' aria-current="step"'}><span class="dot" aria-hidden="true"><span>${i + 1}</span></span>` +
+        `<span>${s.label}<span class="state visually-hidden">${i ? '' : ' (current)'}</span></span></li>`,
     )
     .join('');
   const body = `<header class="brand"><span class="logo" aria-hidden="true">${escapeHtml(projectName.trim().charAt(0).toUpperCase())}</span>
@@ -166,11 +172,13 @@ function verificationPage(res: Response, record: VerificationRecord, token: stri
 ${steps.map((s, i) => stepSection(s, i, steps.length)).join('\n')}
 <section id="done" class="done" tabindex="-1" aria-labelledby="done-title" hidden><div class="done-icon">${DONE_ICONS}</div>
 <h2 id="done-title">Verification complete</h2><p id="done-text">You can close this page.</p></section>
-<p id="progress" class="status" role="status" aria-live="polite" data-tone="info">Step 1 of ${steps.length}: use your camera or upload a photo.</p>
+<p id="progress" class="status" role="status"
+ aria-live="polite" data-tone="info">Step 1 of ${steps.length}: use your camera or upload a photo.</p>
 </div>
 <div class="leave"><button type="button" id="cancel" class="link">Cancel verification</button></div>
 </main>
-<p class="privacy">Your camera is used only while this page is open. Photos are stored encrypted and used by ${project} only to verify your identity.</p>
+<p class="privacy">Your camera is used only while this page is open.
+Photos are stored encrypted and used by ${project} only to verify your identity.</p>
 <script id="liveness-config" type="application/json">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>
 <script>${PAGE_SCRIPT}</script>`;
   layout(

@@ -84,13 +84,15 @@ export const PAGE_SCRIPT = `(function () {
     all('.step, .leave').forEach(function (e) { e.hidden = true; });
     var done = $('#done');
     done.setAttribute('data-tone', a.status === 'success' ? 'success' : 'error');
-    $('#done-title').textContent = a.status === 'success' ? 'Verification complete' : cancelled ? 'Verification cancelled' : 'Verification ended';
+    var ending = cancelled ? 'Verification cancelled' : 'Verification ended';
+    $('#done-title').textContent = a.status === 'success' ? 'Verification complete' : ending;
     $('#done-text').textContent = a.redirect_url ? 'Taking you back to ' + cfg.projectName + '…' : 'You can close this page.';
     done.hidden = false;
     done.focus();
     status.classList.add('visually-hidden');
-    if (a.status === 'success') say(a.redirect_url ? 'Verification complete. Taking you back…' : 'Verification complete. You can close this page.', 'success');
-    else say((cancelled ? 'Verification cancelled' : 'Verification ended (' + (a.error_code || a.status) + ')') + (a.redirect_url ? '. Taking you back…' : '. You can close this page.'), 'error');
+    var next = a.redirect_url ? '. Taking you back…' : '. You can close this page.';
+    if (a.status === 'success') say('Verification complete' + next, 'success');
+    else say((cancelled ? ending : ending + ' (' + (a.error_code || a.status) + ')') + next, 'error');
     if (a.redirect_url) window.location.assign(a.redirect_url);
   }
   function deviceSession() {
@@ -109,7 +111,8 @@ export const PAGE_SCRIPT = `(function () {
       if (a.status !== 200) { lock(false); say('The check could not run: ' + a.body.message, 'error'); return; }
       if (a.body.status !== 'retry') { finish(a.body, false); return; }
       index = 0; mark(0); show(0, true); lock(false);
-      say(a.body.message + '. Please take the ' + (total > 1 ? 'photos' : 'photo') + ' again (' + a.body.attempts_remaining + ' attempts left).', 'error');
+      var again = '. Please take the ' + (total > 1 ? 'photos' : 'photo') + ' again';
+      say(a.body.message + again + ' (' + a.body.attempts_remaining + ' attempts left).', 'error');
     }).catch(function () { lock(false); say('The check could not run; please try again.', 'error'); });
   }
   function upload(kind, blob) {
@@ -157,7 +160,9 @@ export const PAGE_SCRIPT = `(function () {
           say('Camera on. ' + step.tip + ' Then press Take photo.', 'info');
         });
       }).catch(function (e) {
-        if (e && e.name === 'NotAllowedError') cameraFailed(kind, 'Camera access was refused.', 'Upload a photo instead, or allow the camera in your browser settings and try again.');
+        if (e && e.name === 'NotAllowedError')
+          cameraFailed(kind, 'Camera access was refused.',
+            'Upload a photo instead, or allow the camera in your browser settings and try again.');
         else cameraFailed(kind, 'No camera could be started.', 'Upload a photo instead.');
       });
     });
@@ -170,7 +175,9 @@ export const PAGE_SCRIPT = `(function () {
       var canvas = document.createElement('canvas');
       canvas.width = v.videoWidth; canvas.height = v.videoHeight;
       canvas.getContext('2d').drawImage(v, 0, 0);
-      canvas.toBlob(function (blob) { if (blob) upload(kind, blob); else say('No picture from the camera; try again.', 'error'); }, 'image/jpeg', 0.92);
+      canvas.toBlob(function (blob) {
+        if (blob) upload(kind, blob); else say('No picture from the camera; try again.', 'error');
+      }, 'image/jpeg', 0.92);
     });
   });
   all('.upload').forEach(function (input) {

@@ -15,6 +15,14 @@ import { ipBlock } from './frozen/ip-block';
  * evaluation on SQLite and PostgreSQL; the reason for each index is next to it.
  */
 export async function up(knex: Knex): Promise<void> {
+  await createAccounts(knex);
+  await createLists(knex);
+  await extendSessions(knex);
+  await backfillSessions(knex);
+}
+
+/** The accounts, and how many there are at each email domain. */
+async function createAccounts(knex: Knex): Promise<void> {
   await knex.schema.createTable('accounts', (t) => {
     t.string('project_id', 36).notNullable().references('id').inTable('projects').onDelete('CASCADE');
     t.string('id', 256).notNullable();
@@ -54,7 +62,10 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('num_accounts').notNullable();
     t.primary(['project_id', 'domain']);
   });
+}
 
+/** The lists and their members. */
+async function createLists(knex: Knex): Promise<void> {
   await knex.schema.createTable('lists', (t) => {
     t.string('project_id', 36).notNullable().references('id').inTable('projects').onDelete('CASCADE');
     t.string('name', 64).notNullable();
@@ -78,7 +89,10 @@ export async function up(knex: Knex): Promise<void> {
     // session of the address, instead of from each session's accounts to their memberships.
     t.index(['list_name', 'account_id']);
   });
+}
 
+/** What linking, the fraud history and the latest evaluation read on sessions, and its indexes. */
+async function extendSessions(knex: Knex): Promise<void> {
   await knex.schema.alterTable('sessions', (t) => {
     t.string('ip_block', 64).nullable();
     t.string('connection_type', 16).nullable();
@@ -114,8 +128,10 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['project_id', 'account_id', 'session_id']);
     t.dropIndex(['project_id', 'account_id']);
   });
+}
 
-  // Sessions stored before this migration: their address block (frozen/) and network kind.
+/** Sessions stored before this migration: their address block (frozen/) and network kind. */
+async function backfillSessions(knex: Knex): Promise<void> {
   const rows: { id: string; ip_address: string; facts: string }[] = await knex('sessions').select(
     'id',
     'ip_address',

@@ -55,15 +55,19 @@ export async function up(knex: Knex): Promise<void> {
     `UPDATE sessions SET
        latitude = ${pg ? `(${json(['location', 'latitude'])})::double precision` : json(['location', 'latitude'])},
        longitude = ${pg ? `(${json(['location', 'longitude'])})::double precision` : json(['location', 'longitude'])},
-       location_accuracy_km = CASE WHEN ${json(['location', 'city'])} IS NOT NULL AND ${json(['location', 'city'])} <> '' THEN 50 ELSE 500 END,
+       location_accuracy_km = CASE WHEN ${json(['location', 'city'])} IS NOT NULL AND ${json(['location', 'city'])} <> ''
+         THEN 50 ELSE 500 END,
        anonymised = (${flag(['risk_signals', 'tor'])} OR ${flag(['risk_signals', 'vpn'])} OR ${flag(['risk_signals', 'proxy'])}
                      OR COALESCE(connection_type = 'private_relay', ${pg ? 'false' : '0'}))`,
   );
 
-  const sessionsOf = `FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id WHERE sa.project_id = accounts.project_id AND sa.account_id = accounts.id`;
+  const sessionsOf = `FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+    WHERE sa.project_id = accounts.project_id AND sa.account_id = accounts.id`;
   const countries = pg
-    ? `(SELECT COALESCE(json_agg(c ORDER BY c), '[]'::json)::text FROM (SELECT DISTINCT s.country_code AS c ${sessionsOf} AND s.country_code IS NOT NULL) AS d)`
-    : `(SELECT COALESCE(json_group_array(c), '[]') FROM (SELECT DISTINCT s.country_code AS c ${sessionsOf} AND s.country_code IS NOT NULL ORDER BY c))`;
+    ? `(SELECT COALESCE(json_agg(c ORDER BY c), '[]'::json)::text
+        FROM (SELECT DISTINCT s.country_code AS c ${sessionsOf} AND s.country_code IS NOT NULL) AS d)`
+    : `(SELECT COALESCE(json_group_array(c), '[]')
+        FROM (SELECT DISTINCT s.country_code AS c ${sessionsOf} AND s.country_code IS NOT NULL ORDER BY c))`;
   await knex.raw(
     `UPDATE accounts SET
        num_sessions = (SELECT COUNT(*) ${sessionsOf}),

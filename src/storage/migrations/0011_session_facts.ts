@@ -28,7 +28,8 @@ export async function down(knex: Knex): Promise<void> {
     t.text('sdk').nullable();
   });
   await knex.raw(
-    'UPDATE sessions SET facts = (SELECT f.facts FROM session_facts f WHERE f.session_id = sessions.id), sdk = (SELECT f.sdk FROM session_facts f WHERE f.session_id = sessions.id)',
+    `UPDATE sessions SET facts = (SELECT f.facts FROM session_facts f WHERE f.session_id = sessions.id),
+       sdk = (SELECT f.sdk FROM session_facts f WHERE f.session_id = sessions.id)`,
   );
   await knex.schema.dropTable('session_facts');
 }

@@ -59,13 +59,15 @@ function accountUniquesFromLinks(where: string): string[] {
 
 /** Keeps the later of the stored and the new start. */
 const LATER = `ON CONFLICT (project_id, account_id, kind, value) DO UPDATE
-     SET last_start = CASE WHEN excluded.last_start > account_uniques.last_start THEN excluded.last_start ELSE account_uniques.last_start END`;
+     SET last_start = CASE WHEN excluded.last_start > account_uniques.last_start
+       THEN excluded.last_start ELSE account_uniques.last_start END`;
 
 /** `select` over the sessions of the row's account (other than those removed or changed) that carry its device. */
 const carrying = (
   select: string,
 ) => `SELECT ${select} FROM session_accounts sa2 JOIN sessions s2 ON s2.id = sa2.session_id
-     WHERE sa2.project_id = account_uniques.project_id AND sa2.account_id = account_uniques.account_id AND ${DEVICE_OF('s2')} = account_uniques.value`;
+     WHERE sa2.project_id = account_uniques.project_id AND sa2.account_id = account_uniques.account_id
+       AND ${DEVICE_OF('s2')} = account_uniques.value`;
 
 const TRIGGERS: Trigger[] = [
   {

@@ -65,8 +65,8 @@ describe('standard and custom lists', () => {
     expect(after.account_score).toBeLessThanOrEqual(before.account_score);
   });
 
-  // openapi.yaml: the standard lists "are mutually exclusive"; applyInput has the check, but authenticate
-  // takes `lists` out of the input before calling it (src/usecases/evaluation.ts, `const { id, lists: listInput, ...input }`).
+  // openapi.yaml: the standard lists "are mutually exclusive"; applyInput has the check, and
+  // authenticate applies `lists` apart from the rest of the input (src/usecases/evaluation/authenticate.ts).
   test('when account.lists holds two standard lists, then 400 naming account.lists and nothing is written', async () => {
     const p = await freshProject(ctx);
     const id = await p.ingest(personSession(), GB_IPS.sky);

@@ -27,7 +27,7 @@ import type { EvaluationUseCases } from './evaluation';
 import { labelOf } from './labels';
 import { actorName, type Actor } from './actor';
 import { changeMemberships } from './list-events';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export interface AccountDeps {
   db: Db;

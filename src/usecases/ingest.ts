@@ -26,7 +26,7 @@ import type { SessionRepository, StoredSession } from '../storage/repositories/s
 import type { Db } from '../storage/db';
 import { isUniqueViolation } from '../storage/sql';
 import type { IpListLookup } from './evaluation';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export const SESSION_UPDATE_WINDOW_MS = DAY_MS;
 

@@ -14,7 +14,7 @@ import type { AuditEventRepository } from '../storage/repositories/audit-events'
 import type { LabelRecord, LabelRepository } from '../storage/repositories/labels';
 import { isUniqueViolation } from '../storage/sql';
 import { actorName, type Actor } from './actor';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export interface LabelDeps {
   db: Db;

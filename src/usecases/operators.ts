@@ -23,7 +23,7 @@ import { constantTimeEqual } from '../security/secrets';
 import type { Db } from '../storage/db';
 import type { OperatorRecord, OperatorRepository } from '../storage/repositories/operators';
 import type { Project, ProjectRepository } from '../storage/repositories/projects';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export const DEFAULT_CONSOLE_SESSION_TTL_MS = 12 * HOUR_MS;
 export const DEFAULT_CONSOLE_SESSION_IDLE_MS = HOUR_MS;

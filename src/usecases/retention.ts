@@ -31,7 +31,7 @@ import type { VerificationRepository } from '../storage/repositories/verificatio
 import type { RetentionMetrics } from '../telemetry/metrics';
 import type { Outbox } from '../webhooks/outbox';
 import { eraseAccount } from './accounts';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export interface RetentionDeps {
   db: Db;

@@ -25,7 +25,7 @@ import type { KeptCursor, ReceiptRepository } from '../storage/repositories/rece
 import type { RulesRepository } from '../storage/repositories/rules';
 import { actorName, type Actor } from './actor';
 import { EVALUATION_WINDOW_MS } from './evaluation';
-import { withDeps } from './with-deps';
+import { withDeps } from '../with-deps';
 
 export interface RulesDeps {
   db: Db;

@@ -16,6 +16,7 @@
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
+import { withDeps } from '../with-deps';
 import { makeWebhookRows, WEBHOOK_CHANNEL } from '../storage/repositories/webhook-rows';
 import { claim, depth, enqueue, nextRunAt, settle } from './outbox/delivery';
 import { attempts, find, findOf, list, page } from './outbox/reads';
@@ -39,24 +40,21 @@ export { WEBHOOK_CHANNEL };
 
 export function makeOutbox(db: Knex, box: SecretBox) {
   const deps: OutboxDeps = { db, box, postgres: db.client.config.client === 'pg', rows: makeWebhookRows(db, box) };
-  const withDeps =
-    <A extends unknown[], R>(operation: (deps: OutboxDeps, ...args: A) => R) =>
-    (...args: A): R =>
-      operation(deps, ...args);
+  const given = withDeps(deps);
   return {
-    enqueue: withDeps(enqueue),
-    claim: withDeps(claim),
-    settle: withDeps(settle),
-    nextRunAt: withDeps(nextRunAt),
-    depth: withDeps(depth),
-    find: withDeps(find),
-    findOf: withDeps(findOf),
-    page: withDeps(page),
-    list: withDeps(list),
-    attempts: withDeps(attempts),
-    deliveredBefore: withDeps(deliveredBefore),
-    deleteDelivered: withDeps(deleteDelivered),
-    replay: withDeps(replay),
+    enqueue: given(enqueue),
+    claim: given(claim),
+    settle: given(settle),
+    nextRunAt: given(nextRunAt),
+    depth: given(depth),
+    find: given(find),
+    findOf: given(findOf),
+    page: given(page),
+    list: given(list),
+    attempts: given(attempts),
+    deliveredBefore: given(deliveredBefore),
+    deleteDelivered: given(deleteDelivered),
+    replay: given(replay),
   };
 }
 

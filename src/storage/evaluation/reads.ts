@@ -5,6 +5,7 @@
  * narrowed before it is described. The reads of sessions, accounts and links have a module each;
  * the history's counts are here.
  */
+import { withDeps } from '../../with-deps';
 import type { EmailHistoryFacts, EmailQuery, StoredUniques, UniquesQuery } from '../../domain/evaluation';
 import type { Dialect } from '../db';
 import { textOf } from '../sql';
@@ -51,11 +52,7 @@ async function uniques({ rows }: Reader, projectId: string, u: UniquesQuery): Pr
 
 /** Each read as a function of its questions alone, over `rows` in `dialect`. */
 export function makeEvaluationReads(rows: RunRows, dialect: Dialect) {
-  const reader: Reader = { rows, dialect };
-  const on =
-    <A extends unknown[], R>(read: (reader: Reader, ...args: A) => R) =>
-    (...args: A) =>
-      read(reader, ...args);
+  const on = withDeps<Reader>({ rows, dialect });
   return {
     session: on(session),
     previousOfAccount: on(previousOfAccount),

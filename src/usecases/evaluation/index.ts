@@ -3,7 +3,7 @@
  * each: gather facts (storage/evaluation-store.ts) → evaluate (pure, domain/evaluation) → commit
  * once → respond. docs/pipeline.md describes the steps and what each costs.
  */
-import { withDeps } from '../with-deps';
+import { withDeps } from '../../with-deps';
 import { accountDetails, linked } from './account-reads';
 import { authenticate } from './authenticate';
 import { evaluationContext, type EvaluationDeps } from './deps';

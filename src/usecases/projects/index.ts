@@ -4,7 +4,7 @@
  * `makeProjectUseCases` gives them the context once (with-deps.ts).
  */
 import { makeApiKeyCache } from '../api-key-cache';
-import { withDeps } from '../with-deps';
+import { withDeps } from '../../with-deps';
 import { addKey, authenticate, forgetProject, knownKey, rotateKey } from './api-keys';
 import { create, ensureDefault, ensureDemo } from './create';
 import type { ProjectContext, ProjectDeps } from './deps';

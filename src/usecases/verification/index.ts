@@ -5,6 +5,7 @@
  * verify-face / verify-id (verify.ts), enroll / verify-identity (enrolment.ts) and erasure
  * (forget.ts). Each takes the deps first; this binds them.
  */
+import { withDeps } from '../../with-deps';
 import { cancelSession } from './cancel';
 import { storeCapture } from './capture';
 import { completeSession } from './complete';
@@ -21,10 +22,7 @@ import { verifyResult } from './verify';
 export type { VerificationDeps } from './deps';
 
 export function makeVerificationUseCases(deps: VerificationDeps) {
-  const bind =
-    <A extends unknown[], R>(useCase: (deps: VerificationDeps, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(deps, ...args);
+  const bind = withDeps(deps);
   return {
     endWithError: bind(endWithError),
     create: bind(createSession),

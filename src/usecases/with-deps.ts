@@ -1,9 +1,0 @@
-/**
- * Use cases written as top-level functions taking their deps first, bound to one set of deps by
- * their factory: `withDeps(deps)(getAccount)` is `(project, id, …) => getAccount(deps, project, id, …)`.
- */
-export const withDeps =
-  <Deps>(deps: Deps) =>
-  <Args extends unknown[], Result>(use: (deps: Deps, ...args: Args) => Result) =>
-  (...args: Args): Result =>
-    use(deps, ...args);

@@ -20,7 +20,7 @@ const SRC = path.join(ROOT, 'src');
  * prefix that matches a module's path (from src/, without extension) gives its layer.
  */
 const LAYERS = [
-  ['foundation', ['api-types', 'clock', 'errors', 'in-flight', 'logger', 'loops', 'spec', 'config/', 'with-deps']],
+  ['foundation', ['api-types', 'clock', 'errors', 'logger', 'loops', 'spec', 'config/', 'with-deps']],
   ['domain', ['domain/']],
   ['edges', ['storage/', 'analysis/', 'geo/', 'security/', 'telemetry/']],
   ['use cases', ['usecases/', 'webhooks/']],

@@ -37,7 +37,6 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { Knex } from 'knex';
 import type { TracingConfig } from '../config';
-import { makeInFlight } from '../in-flight';
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -167,8 +166,7 @@ interface QueryEvent {
 /** Tracing.watchDb: a client span per statement `db` runs inside a span (each database once: makeTracing). */
 function watchStatements({ tracer, current }: Spans, db: Knex): void {
   const system = db.client.config.client === 'pg' ? 'postgresql' : 'sqlite';
-  // Not a Map: see in-flight.ts.
-  const open = makeInFlight<string, Span>();
+  const open = new Map<string, Span>();
   const attributesOf = (q: { sql: string; method?: string }): Attributes => ({
     'db.system.name': system,
     'db.operation.name': q.method ?? 'raw',

@@ -1,5 +1,3 @@
-import { makeInFlight } from '../in-flight';
-
 /**
  * Work that must not overlap, queued by key within this process: each call for a key starts when
  * the previous call for that key has settled; calls for different keys run side by side.
@@ -10,8 +8,7 @@ import { makeInFlight } from '../in-flight';
  * other processes can still race, and the version check and its retries settle those.
  */
 export function makeOneAtATime() {
-  // Not a Map: see in-flight.ts.
-  const tails = makeInFlight<string, Promise<unknown>>();
+  const tails = new Map<string, Promise<unknown>>();
   return {
     run<T>(key: string, work: () => Promise<T>): Promise<T> {
       const before = tails.get(key) ?? Promise.resolve();

@@ -177,10 +177,8 @@ export const PREPARED_CACHE_SIZE = 500;
  */
 function cachePreparedStatements(conn: BetterSqlite3.Database): void {
   const prepare = conn.prepare.bind(conn);
-  // How recently a statement ran is a number on its entry, not its place in the Map: moving it to
-  // the end (a delete and a set at every run) had V8 replace the Map's table every few runs and
-  // link each replaced table to the next, which every young collection then kept and promoted
-  // (src/in-flight.ts). Now only a statement not yet cached changes the Map.
+  // How recently a statement ran is a number on its entry, not its place in the Map, so that a
+  // statement run again changes nothing but that number.
   const cache = new Map<string, { statement: BetterSqlite3.Statement; ran: number }>();
   let runs = 0;
   conn.prepare = ((text: string) => {

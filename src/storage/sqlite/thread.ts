@@ -15,7 +15,6 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { makeNumberedInFlight } from '../../in-flight';
 import type { Statement } from '../statements';
 import { objectsOf, type PackedRows } from './rows';
 
@@ -102,8 +101,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   });
   worker.unref();
   type Answer = { result: ThreadResult; statements: ThreadStatement[] };
-  // Not a Map: see in-flight.ts.
-  const pending = makeNumberedInFlight<{ resolve: (v: Answer) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: Answer) => void; reject: (e: Error) => void }>();
   let next = 0;
   let failed: Error | undefined;
   const failAll = (err: Error) => {

@@ -439,6 +439,7 @@ async function seed(db, dialect, n, now) {
   const { systemClock, systemRandom } = req('clock.js');
   const { makeServices } = req('composition.js');
   const { ipBlock } = req('domain/enrichment/ip.js');
+  const { deviceOf } = req('domain/evaluation/uniques.js');
   const { emailFacts } = req('domain/email/index.js');
   const { phoneKey, nameKey, usernameKey } = req('domain/linking/index.js');
 
@@ -530,6 +531,7 @@ async function seed(db, dialect, n, now) {
         connection_type: facts.network.connection_type ?? null,
         country_code: facts.location.country_code ?? null,
         mobile_id: native ? sdk.mobile.mobile_id : null,
+        device: deviceOf({ browserFingerprint: fingerprint, mobileId: sdk.mobile?.mobile_id, deviceId }),
         apple_device_key: native ? createHash('sha256').update(sdk.mobile.apple_device_check).digest('hex') : null,
         decision: null,
         account_score: null,

@@ -228,11 +228,12 @@ describe('account_uniques', () => {
     }
     const before = [...(await kept(p, 'acct-0')), ...(await kept(p, 'acct-1'))];
     expect(before).toEqual([...expected(p, 'acct-0'), ...expected(p, 'acct-1')]);
-    // (0036 rebuilt the table after 0035: rolled back first, run again last.)
-    await testDb.db.migrate.down({ migrationSource, name: '0036_lean_link_writes' });
+    // (0036 rebuilt the table and 0037 its triggers after 0035: rolled back first, run again last.)
+    const later = ['0037_session_device', '0036_lean_link_writes'];
+    for (const name of later) await testDb.db.migrate.down({ migrationSource, name });
     await testDb.db.migrate.down({ migrationSource, name: '0035_account_uniques' });
     await testDb.db.migrate.up({ migrationSource, name: '0035_account_uniques' });
-    await testDb.db.migrate.up({ migrationSource, name: '0036_lean_link_writes' });
+    for (const name of [...later].reverse()) await testDb.db.migrate.up({ migrationSource, name });
     expect([...(await kept(p, 'acct-0')), ...(await kept(p, 'acct-1'))]).toEqual(before);
   });
 
@@ -290,6 +291,7 @@ describe('account_uniques', () => {
       ip_block: '81.2.69.0/24',
       start_time: r.start,
       updated_at: r.start,
+      device: r.device,
     }));
     for (let i = 0; i < sessionRows.length; i += 100) await testDb.db('sessions').insert(sessionRows.slice(i, i + 100));
     const linkRows = rows.map((r) => ({

@@ -10,10 +10,20 @@ import { makeHistoryRepository } from '../../src/storage/repositories/history';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeListRepository } from '../../src/storage/repositories/lists';
-import { makeSessionRepository } from '../../src/storage/repositories/sessions';
+import { makeSessionRepository, sessionRows, type StoredSession } from '../../src/storage/repositories/sessions';
+import { deviceOf } from '../../src/domain/evaluation/uniques';
+import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import type { EvaluatedSession } from '../../src/api-types';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
+
+/** A session as releases before 0037 stored it: its rows without `device`. */
+async function insertSessionBefore0037(db: Knex, s: StoredSession): Promise<void> {
+  const { session, facts } = sessionRows(s);
+  const { device: _, ...before } = session;
+  await db('sessions').insert(before);
+  await db('session_facts').insert(facts);
+}
 
 /** Every migration whose name sorts before `name`. */
 async function migrateBefore(db: Knex, name: string): Promise<void> {
@@ -227,7 +237,6 @@ describe('0018_browser_device_links', () => {
     const T = new Date('2026-11-20T12:00:00.000Z');
     await insertProject(db, 'p', 'p', T);
     const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
-    const sessions = makeSessionRepository(db);
     // Three browsers (stored ids), two fingerprints; one value is both a stored id and a
     // fingerprint of one account, so the swap meets a row with the key it is about to take.
     const stored = [
@@ -240,7 +249,7 @@ describe('0018_browser_device_links', () => {
       const id = `00000000-0000-4000-8000-00000000000${i}`;
       const at = new Date(T.getTime() + i * 60_000);
       const { accounts, ...sdk } = s;
-      await sessions.insert({
+      await insertSessionBefore0037(db, {
         id,
         projectId: 'p',
         ipAddress: '81.2.69.160',
@@ -315,7 +324,7 @@ describe('0028_retention', () => {
     await migrateBefore(db, '0028_retention');
     await insertProject(db, 'p1', 'older', new Date(1_000));
     const facts = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
-    await makeSessionRepository(db).insert({
+    await insertSessionBefore0037(db, {
       id: 's1',
       projectId: 'p1',
       ipAddress: facts.network.ip_address,
@@ -441,5 +450,57 @@ describe('0034_domain_blocked_counts', () => {
     expect(await db.schema.hasColumn('email_domains', 'num_blocked')).toBe(false);
     await lists.add('p1', 'block', 'c', at);
     await db.transaction((trx) => accounts.delete('p1', 'd', trx));
+  });
+});
+
+describe('0037_session_device', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it("when sessions were stored before, then each gets the device deviceOf gives, and the accounts' devices are counted from it", async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0037_session_device');
+    const T = new Date('2026-12-01T12:00:00.000Z');
+    await insertProject(db, 'p', 'p', T);
+    const template = (await example<{ session: EvaluatedSession }>('AuthenticateResponseReal')).session;
+    // A fingerprint; none (a native app's vendor id, else the stored id); empty ones are none.
+    const sdks: SdkFacts[] = [
+      { source: 'web', device_id: 'dev-1', browser_fingerprint: 'fp-1' },
+      { source: 'ios', device_id: 'dev-2', mobile: { mobile_id: 'mob-2' } },
+      { source: 'web', device_id: 'dev-3' },
+      { source: 'web', device_id: 'dev-4', browser_fingerprint: '', mobile: { mobile_id: '' } },
+    ];
+    for (const [i, sdk] of sdks.entries()) {
+      const id = `00000000-0000-4000-8000-00000000000${i}`;
+      const at = new Date(T.getTime() + i * 60_000);
+      const facts = { ...structuredClone(template), device_id: sdk.device_id };
+      await insertSessionBefore0037(db, {
+        id,
+        projectId: 'p',
+        ipAddress: '81.2.69.160',
+        startTime: at,
+        updatedAt: at,
+        facts,
+        sdk,
+      });
+    }
+
+    await migrate(db);
+
+    const expected = sdks.map((sdk) =>
+      deviceOf({
+        browserFingerprint: sdk.browser_fingerprint,
+        mobileId: sdk.mobile?.mobile_id,
+        deviceId: sdk.device_id,
+      }),
+    );
+    expect(expected).toEqual(['fp-1', 'mob-2', 'dev-3', 'dev-4']);
+    expect(await db('sessions').where({ project_id: 'p' }).orderBy('id').pluck('device')).toEqual(expected);
+    // The link trigger, made again over the column, counts a linked session's device.
+    await makeSessionRepository(db).addAccount('p', '00000000-0000-4000-8000-000000000001', 'acct', T);
+    expect(await db('account_uniques').where({ project_id: 'p', kind: 'device' }).pluck('value')).toEqual(['mob-2']);
   });
 });

@@ -14,13 +14,20 @@ const WINDOWS = { '1_day': 1, '7_day': 7 } as const satisfies Record<keyof Windo
 /** At most this many values are counted in a window (one index range, bounded). */
 export const UNIQUES_COUNTED = 10_000;
 
+/** A session's identifiers of its device (a missing or empty one is none). */
+export interface DeviceIds {
+  browserFingerprint?: string | null;
+  mobileId?: string | null;
+  deviceId?: string | null;
+}
+
 /**
  * The device a session ran on: the hardware fingerprint; a session without one (a native app's,
  * or a browser whose fingerprint failed) counts by its vendor id, else by its stored id. Two
  * profiles of one browser, or one browser before and after its storage was cleared, are one
- * device. (Migration 0035's `DEVICE_OF` is this in SQL.)
+ * device. Stored with each session (`sessions.device`), which `account_uniques` counts.
  */
-export function deviceOf(s: PastSession): string | undefined {
+export function deviceOf(s: DeviceIds): string | undefined {
   return s.browserFingerprint || s.mobileId || s.deviceId || undefined;
 }
 

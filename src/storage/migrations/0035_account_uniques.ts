@@ -31,7 +31,8 @@ import { createTrigger, type Trigger } from './0034_domain_blocked_counts';
 // DEVICE_OF and accountUniquesFromLinks are copies of storage/repositories/account-uniques.ts as
 // this migration was written, frozen here: a migration must replay the same forever (the same
 // backfill, the same trigger bodies), whereas the repository's may change with the code that
-// reads the table. Never edit them; a later change to the table is a new migration.
+// reads the table. Never change what they produce; a later change to the table is a new
+// migration (0037 made the triggers again over the device stored with each session).
 
 /** The device of the sessions row `s`, as domain/evaluation `deviceOf` took it (an expression; NULL: none). */
 const DEVICE_OF = (s: string) =>
@@ -62,51 +63,59 @@ const LATER = `ON CONFLICT (project_id, account_id, kind, value) DO UPDATE
      SET last_start = CASE WHEN excluded.last_start > account_uniques.last_start
        THEN excluded.last_start ELSE account_uniques.last_start END`;
 
-/** `select` over the sessions of the row's account (other than those removed or changed) that carry its device. */
-const carrying = (
-  select: string,
-) => `SELECT ${select} FROM session_accounts sa2 JOIN sessions s2 ON s2.id = sa2.session_id
+/**
+ * The triggers, over a device given as an expression of a sessions row (`device`) and the
+ * sessions columns it reads (`columns`, which fire the change trigger). 0037 makes them again over
+ * the stored `sessions.device`.
+ */
+export function accountUniquesTriggers(device: (s: string) => string, columns: string[]): Trigger[] {
+  /** `select` over the sessions of the row's account (other than those removed or changed) that carry its device. */
+  const carrying = (
+    select: string,
+  ) => `SELECT ${select} FROM session_accounts sa2 JOIN sessions s2 ON s2.id = sa2.session_id
      WHERE sa2.project_id = account_uniques.project_id AND sa2.account_id = account_uniques.account_id
-       AND ${DEVICE_OF('s2')} = account_uniques.value`;
-
-const TRIGGERS: Trigger[] = [
-  {
-    name: 'account_uniques_linked',
-    event: 'INSERT',
-    table: 'session_accounts',
-    when: 'TRUE',
-    body: [
-      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+       AND ${device('s2')} = account_uniques.value`;
+  return [
+    {
+      name: 'account_uniques_linked',
+      event: 'INSERT',
+      table: 'session_accounts',
+      when: 'TRUE',
+      body: [
+        `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
        SELECT NEW.project_id, NEW.account_id, 'device', d.value, NEW.session_start
-         FROM (SELECT ${DEVICE_OF('s')} AS value FROM sessions s WHERE s.id = NEW.session_id) AS d WHERE d.value IS NOT NULL
+         FROM (SELECT ${device('s')} AS value FROM sessions s WHERE s.id = NEW.session_id) AS d WHERE d.value IS NOT NULL
        ${LATER}`,
-      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+        `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
        SELECT NEW.project_id, NEW.account_id, 'network', NEW.ip_block, NEW.session_start
          WHERE NEW.ip_block IS NOT NULL AND NEW.ip_block <> ''
        ${LATER}`,
-    ],
-  },
-  {
-    name: 'account_uniques_device_changed',
-    event: 'UPDATE',
-    of: ['browser_fingerprint', 'mobile_id', 'device_id'],
-    table: 'sessions',
-    when: `${DEVICE_OF('OLD')} IS DISTINCT FROM ${DEVICE_OF('NEW')}`,
-    body: [
-      `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
-       SELECT sa.project_id, sa.account_id, 'device', ${DEVICE_OF('NEW')}, sa.session_start FROM session_accounts sa
-         WHERE sa.session_id = NEW.id AND ${DEVICE_OF('NEW')} IS NOT NULL
+      ],
+    },
+    {
+      name: 'account_uniques_device_changed',
+      event: 'UPDATE',
+      of: columns,
+      table: 'sessions',
+      when: `${device('OLD')} IS DISTINCT FROM ${device('NEW')}`,
+      body: [
+        `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
+       SELECT sa.project_id, sa.account_id, 'device', ${device('NEW')}, sa.session_start FROM session_accounts sa
+         WHERE sa.session_id = NEW.id AND ${device('NEW')} IS NOT NULL
        ${LATER}`,
-      `DELETE FROM account_uniques
-         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${DEVICE_OF('OLD')}
+        `DELETE FROM account_uniques
+         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${device('OLD')}
            AND account_id IN (SELECT sa.account_id FROM session_accounts sa WHERE sa.session_id = NEW.id)
            AND NOT EXISTS (${carrying('1')})`,
-      `UPDATE account_uniques SET last_start = (${carrying('MAX(sa2.session_start)')})
-         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${DEVICE_OF('OLD')}
+        `UPDATE account_uniques SET last_start = (${carrying('MAX(sa2.session_start)')})
+         WHERE project_id = NEW.project_id AND kind = 'device' AND value = ${device('OLD')}
            AND account_id IN (SELECT sa.account_id FROM session_accounts sa WHERE sa.session_id = NEW.id)`,
-    ],
-  },
-];
+      ],
+    },
+  ];
+}
+
+const TRIGGERS = accountUniquesTriggers(DEVICE_OF, ['browser_fingerprint', 'mobile_id', 'device_id']);
 
 const pg = (knex: Knex) => knex.client.config.client === 'pg';
 

@@ -38,6 +38,7 @@ import * as m0033 from './0033_account_verifications';
 import * as m0034 from './0034_domain_blocked_counts';
 import * as m0035 from './0035_account_uniques';
 import * as m0036 from './0036_lean_link_writes';
+import * as m0037 from './0037_session_device';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -74,6 +75,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0034_domain_blocked_counts': m0034,
   '0035_account_uniques': m0035,
   '0036_lean_link_writes': m0036,
+  '0037_session_device': m0037,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

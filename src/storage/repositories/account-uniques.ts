@@ -6,22 +6,19 @@
  */
 import type { Knex } from 'knex';
 
-/** The device of the sessions row `s`, as domain/evaluation `deviceOf` takes it (an expression; NULL: none). */
-export const DEVICE_OF = (s: string) =>
-  `COALESCE(NULLIF(${s}.browser_fingerprint, ''), NULLIF(${s}.mobile_id, ''), NULLIF(${s}.device_id, ''))`;
-
 /**
  * The statements that add the rows of the links `where` selects (a condition on `sa`), from their
- * sessions. (The block is read from the session, as the device is: read from the link, SQLite's
- * planner took the index that covers the link's block and read every link of the project.)
+ * sessions' stored device (domain/evaluation `deviceOf`) and block. (The block is read from the
+ * session, as the device is: read from the link, SQLite's planner took the index that covers the
+ * link's block and read every link of the project.)
  */
 export function accountUniquesFromLinks(where: string): string[] {
   return [
     `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
-     SELECT sa.project_id, sa.account_id, 'device', ${DEVICE_OF('s')}, MAX(sa.session_start)
+     SELECT sa.project_id, sa.account_id, 'device', s.device, MAX(sa.session_start)
        FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
-      WHERE ${where} AND ${DEVICE_OF('s')} IS NOT NULL
-      GROUP BY sa.project_id, sa.account_id, ${DEVICE_OF('s')}`,
+      WHERE ${where} AND s.device IS NOT NULL
+      GROUP BY sa.project_id, sa.account_id, s.device`,
     `INSERT INTO account_uniques (project_id, account_id, kind, value, last_start)
      SELECT sa.project_id, sa.account_id, 'network', s.ip_block, MAX(sa.session_start)
        FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id

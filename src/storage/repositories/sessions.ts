@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Decision, EvaluatedRiskSignalScores, EvaluatedSession, EvaluationRules } from '../../api-types';
 import { ipBlock } from '../../domain/enrichment/ip';
 import { ipLocationAccuracyKm, isAnonymised } from '../../domain/signals';
+import { deviceOf } from '../../domain/evaluation/uniques';
 import type { SessionEvaluation } from '../../domain/evaluation/write';
 import type { SdkFacts } from '../../domain/session/sdk-facts';
 import { runStatement, type Statement } from '../statements';
@@ -56,6 +57,12 @@ function searchColumns(s: StoredSession) {
     connection_type: s.facts.network.connection_type ?? null,
     country_code: s.facts.location.country_code ?? null,
     mobile_id: s.sdk?.mobile?.mobile_id ?? null,
+    device:
+      deviceOf({
+        browserFingerprint: s.sdk?.browser_fingerprint,
+        mobileId: s.sdk?.mobile?.mobile_id,
+        deviceId: s.facts.device_id,
+      }) ?? null,
     apple_device_key: appleDeviceKey(s.sdk?.mobile?.apple_device_check) ?? null,
     ...travelColumns(s.facts),
   };
@@ -103,23 +110,32 @@ function factsColumns(s: StoredSession) {
 const withFacts = (trx: Knex) =>
   trx('sessions as s').join('session_facts as f', 'f.session_id', 's.id').select('s.*', 'f.facts', 'f.sdk');
 
+/** A new session's `sessions` and `session_facts` rows. */
+export function sessionRows(s: StoredSession) {
+  return {
+    session: {
+      id: s.id,
+      project_id: s.projectId,
+      source: s.facts.source,
+      source_version: s.facts.source_version,
+      device_id: s.facts.device_id,
+      ip_address: s.ipAddress,
+      start_time: s.startTime.getTime(),
+      updated_at: s.updatedAt.getTime(),
+      browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
+      ...searchColumns(s),
+    },
+    facts: { session_id: s.id, ...factsColumns(s) },
+  };
+}
+
 export function makeSessionRepository(db: Knex) {
   return {
     /** The session's row and its facts (two statements: call it in a transaction). */
     async insert(s: StoredSession, trx: Knex = db): Promise<void> {
-      await trx('sessions').insert({
-        id: s.id,
-        project_id: s.projectId,
-        source: s.facts.source,
-        source_version: s.facts.source_version,
-        device_id: s.facts.device_id,
-        ip_address: s.ipAddress,
-        start_time: s.startTime.getTime(),
-        updated_at: s.updatedAt.getTime(),
-        browser_fingerprint: s.sdk?.browser_fingerprint ?? null,
-        ...searchColumns(s),
-      });
-      await trx('session_facts').insert({ session_id: s.id, ...factsColumns(s) });
+      const rows = sessionRows(s);
+      await trx('sessions').insert(rows.session);
+      await trx('session_facts').insert(rows.facts);
     },
 
     /**

@@ -8,6 +8,7 @@
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
+import os from 'node:os';
 import type http from 'node:http';
 import path from 'node:path';
 import { createApp } from './app';
@@ -59,9 +60,10 @@ async function ensureDefaultProject(
     flag: 'wx',
   });
   fs.renameSync(fresh, file);
+  // Several nodes may start at once: one creates the project, and says on which machine its file is.
   logger.warn(
-    { projectId: project_id, file },
-    'created a default project; its API key and webhook secret are in this file (mode 0600), ' +
+    { projectId: project_id, file, host: os.hostname() },
+    'created a default project; its API key and webhook secret are in this file on this host (mode 0600), ' +
       'shown nowhere else: keep them and delete the file',
   );
 }

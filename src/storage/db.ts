@@ -39,13 +39,13 @@ export function hotStatementsOf(db: Db): StatementRunner {
 /**
  * Applies the pending migrations; resolves with the names of those it applied (none when the
  * database was up to date). Several processes may start at once (servers, `trustgate migrate`):
- * each takes the migration lock first (withMigrationLock), so one migrates while the others
+ * each takes the setup lock first (withSetupLock), so one migrates while the others
  * wait, then find nothing to do. Knex's own lock (its `knex_migrations_lock` row) does not
  * wait: the second process would fail with "Migration table is already locked", and two first
  * starts race to create knex's tables.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  return withMigrationLock(db, async () => {
+  return withSetupLock(db, async () => {
     const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
     return applied;
   });
@@ -57,28 +57,30 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return pending.map((m) => migrationSource.getMigrationName(m));
 }
 
-/** PostgreSQL's advisory lock key for the migrations ('tgmg'); advisory locks are per database. */
-export const MIGRATION_LOCK_KEY = 0x74676d67;
+/** PostgreSQL's advisory lock key for the setup lock ('tgmg'); advisory locks are per database. */
+const SETUP_LOCK_KEY = 0x74676d67;
 /** The longest a process waits for another's migrations. */
-const MIGRATION_LOCK_WAIT_MS = 15 * 60_000;
+const SETUP_LOCK_WAIT_MS = 15 * 60_000;
 
 /**
- * Runs `fn` holding the database's migration lock, waiting for it while another process holds it.
+ * Runs `fn` holding the database's setup lock, waiting for it while another process holds it:
+ * the migrations, and what a first start creates once (the default project, the demo's), which
+ * every node of one database may try at the same moment.
  * PostgreSQL: a session advisory lock, on a connection of its own (outside the pool, which the
  * migrations use). SQLite: the write lock (BEGIN IMMEDIATE) of a file beside the database,
  * `<file>-migrate.lock`, on a connection of its own; not the database's own write lock, which the
  * migrations need. Either lock goes with its holder's connection, so a process that dies while
  * migrating leaves none behind (knex's lock row it may leave: `knex migrate:unlock`).
  */
-export async function withMigrationLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+export async function withSetupLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgresql') {
     // Knex keeps the connection settings parsed from DATABASE_URL (pg's own client options).
     const connection = db.client.config.connection as string | pg.ClientConfig;
     const client = new pg.Client(typeof connection === 'string' ? { connectionString: connection } : connection);
     await client.connect();
     try {
-      await client.query(`SET lock_timeout = ${MIGRATION_LOCK_WAIT_MS}`);
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query(`SET lock_timeout = ${SETUP_LOCK_WAIT_MS}`);
+      await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);
       return await fn();
     } finally {
       // Ending the session releases the lock.
@@ -90,7 +92,7 @@ export async function withMigrationLock<T>(db: Db, fn: () => Promise<T>): Promis
   const { default: Database } = await import('better-sqlite3');
   const lock = new Database(`${filename}-migrate.lock`, { timeout: 0 });
   try {
-    const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+    const deadline = Date.now() + SETUP_LOCK_WAIT_MS;
     // Polled, not waited for under busy_timeout: that would block this process's event loop.
     for (;;) {
       try {

@@ -1,6 +1,6 @@
 /**
  * `trustgate migrate`, as real processes: several started at once on a fresh database take
- * turns under the migration lock (storage/db.ts): every one succeeds, each migration is applied
+ * turns under the setup lock (storage/db.ts): every one succeeds, each migration is applied
  * exactly once, and a later run finds nothing to do. On SQLite, or on PostgreSQL under DATABASE_URL.
  */
 import { randomBytes } from 'node:crypto';

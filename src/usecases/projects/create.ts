@@ -2,6 +2,7 @@
 import { DEFAULT_WEBHOOK_EVENTS } from '../../domain/webhook-events';
 import { BadRequestError } from '../../errors';
 import { generateWebhookSecret } from '../../security/secrets';
+import { withSetupLock } from '../../storage/db';
 import type { Project } from '../../storage/repositories/projects';
 import { createStandardLists } from '../lists';
 import { issueKey } from './api-keys';
@@ -68,10 +69,15 @@ export async function create(ctx: ProjectContext, input: NewProject): Promise<Pr
   };
 }
 
-/** Creates a first project when there is none; returns its credentials, or undefined. */
+/**
+ * Creates a first project when there is none; returns its credentials, or undefined. Under the
+ * database's setup lock: nodes starting at once on an empty database make one between them.
+ */
 export async function ensureDefault(ctx: ProjectContext): Promise<ProjectCredentials | undefined> {
-  if ((await ctx.projects.countCustomerProjects()) > 0) return undefined;
-  return create(ctx, { name: 'Default project' });
+  return withSetupLock(ctx.db, async () => {
+    if ((await ctx.projects.countCustomerProjects()) > 0) return undefined;
+    return create(ctx, { name: 'Default project' });
+  });
 }
 
 /**
@@ -81,6 +87,11 @@ export async function ensureDefault(ctx: ProjectContext): Promise<ProjectCredent
 export async function ensureDemo(ctx: ProjectContext): Promise<Project> {
   const found = await ctx.projects.findDemo();
   if (found) return found;
-  const created = await create(ctx, { name: 'Demo (the /demo page)', demo: true });
-  return (await ctx.projects.findById(created.project_id))!;
+  // Under the setup lock, looked for again: another node's first visitor may have made it.
+  return withSetupLock(ctx.db, async () => {
+    const made = await ctx.projects.findDemo();
+    if (made) return made;
+    const created = await create(ctx, { name: 'Demo (the /demo page)', demo: true });
+    return (await ctx.projects.findById(created.project_id))!;
+  });
 }

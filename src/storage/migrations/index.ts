@@ -39,6 +39,7 @@ import * as m0034 from './0034_domain_blocked_counts';
 import * as m0035 from './0035_account_uniques';
 import * as m0036 from './0036_lean_link_writes';
 import * as m0037 from './0037_session_device';
+import * as m0038 from './0038_installation_secrets';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -76,6 +77,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0035_account_uniques': m0035,
   '0036_lean_link_writes': m0036,
   '0037_session_device': m0037,
+  '0038_installation_secrets': m0038,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,11 +7,12 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { migrationSource } from './migrations';
-import { openPostgres, type PostgresOptions } from './postgres/connection';
+import { sharedAccountLock } from './postgres/account-locks';
+import { openPostgres, pgAccountLocksOf, type PostgresOptions } from './postgres/connection';
 import { postgresStatements } from './postgres/statements';
 import { openSqlite, type SqliteOptions } from './sqlite/connection';
 import { sqliteStatements } from './sqlite/statements';
-import type { StatementRunner } from './statements';
+import type { Statement, StatementRunner } from './statements';
 
 export type Db = Knex;
 export type Dialect = 'sqlite' | 'postgresql';
@@ -34,6 +35,20 @@ export function makeDb(options: DbOptions): Db {
 /** The runner of the hot path's statements (the evaluation's, the rate limit's): its engine's adapter's. */
 export function hotStatementsOf(db: Db): StatementRunner {
   return dialectOf(db) === 'postgresql' ? postgresStatements(db) : sqliteStatements(db);
+}
+
+/**
+ * How authenticates of one account on several processes take turns (storage/evaluation-store.ts
+ * `exclusively`): on PostgreSQL, its advisory locks (postgres/account-locks.ts); SQLite serves one
+ * machine, whose processes its version check and retries settle.
+ */
+export function accountTurnsOf(db: Db): {
+  shareLock?: (projectId: string, accountId: string) => Statement;
+  exclusively<T>(projectId: string, accountId: string, work: () => Promise<T>): Promise<T>;
+} {
+  const locks = pgAccountLocksOf(db);
+  if (locks) return { shareLock: sharedAccountLock, exclusively: locks.exclusively };
+  return { exclusively: (_projectId, _accountId, work) => work() };
 }
 
 /**

@@ -7,14 +7,23 @@
 import type { Knex } from 'knex';
 import type { EvaluationWrite } from '../domain/evaluation/write';
 import type { SecretBox } from '../security/secrets';
-import { dialectOf, hotStatementsOf } from './db';
+import { accountTurnsOf, dialectOf, hotStatementsOf } from './db';
 import { makeEvaluationReads, type EvaluationReads } from './evaluation/reads';
 import { makeEvaluationWrite } from './evaluation/write';
+
 import type { StatementRunner } from './statements';
 
 export interface EvaluationStore extends EvaluationReads {
-  /** Applies the write all or nothing; false (nothing written) when the account changed since it was read. */
-  commit(write: EvaluationWrite): Promise<boolean>;
+  /**
+   * Applies the write all or nothing; false (nothing written) when the account changed since it
+   * was read, or when another node's authenticate of it runs `exclusively` (`held`: this one does).
+   */
+  commit(write: EvaluationWrite, held?: { exclusively: boolean }): Promise<boolean>;
+  /**
+   * Runs `work` (reads and commit) as the one authenticate of the account that may commit, on any
+   * node of the database: an authenticate that lost a race on it runs again this way.
+   */
+  exclusively<T>(projectId: string, accountId: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** The store over `run` (the engine's hot-path runner by default). */
@@ -23,5 +32,10 @@ export function makeEvaluationStore(
   box: SecretBox,
   run: StatementRunner = hotStatementsOf(db),
 ): EvaluationStore {
-  return { ...makeEvaluationReads(run.rows, dialectOf(db)), commit: makeEvaluationWrite(db, box, run) };
+  const turns = accountTurnsOf(db);
+  return {
+    ...makeEvaluationReads(run.rows, dialectOf(db)),
+    commit: makeEvaluationWrite(db, box, run, turns.shareLock),
+    exclusively: turns.exclusively,
+  };
 }

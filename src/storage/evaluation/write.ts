@@ -15,7 +15,16 @@ import { makeListRepository } from '../repositories/lists';
 import { evaluationStatement, linkStatements } from '../repositories/sessions';
 import { makeWebhookRows } from '../repositories/webhook-rows';
 
-export function makeEvaluationWrite(db: Knex, box: SecretBox, run: StatementRunner) {
+/**
+ * `shareLock`: the statement by which an account's write takes its share of the account's lock
+ * (PostgreSQL's adapter: postgres/account-locks.ts), unless the write holds it exclusively.
+ */
+export function makeEvaluationWrite(
+  db: Knex,
+  box: SecretBox,
+  run: StatementRunner,
+  shareLock?: (projectId: string, accountId: string) => Statement,
+) {
   const lists = makeListRepository(db);
   const webhooks = makeWebhookRows(db, box);
 
@@ -36,7 +45,7 @@ export function makeEvaluationWrite(db: Knex, box: SecretBox, run: StatementRunn
   }
 
   /** Writes it all or nothing; false (nothing written) when the account changed since it was read. */
-  return async function commit(w: EvaluationWrite): Promise<boolean> {
+  return async function commit(w: EvaluationWrite, held = { exclusively: false }): Promise<boolean> {
     const { account } = w;
     const evaluation = evaluationStatement(w.projectId, w.sessionId, w.evaluation);
     const queued = w.webhooks.map(webhooks.insertStatement);
@@ -50,6 +59,7 @@ export function makeEvaluationWrite(db: Knex, box: SecretBox, run: StatementRunn
     }
     const id = account.record.id;
     return run.transaction([
+      ...(shareLock && !held.exclusively ? [shareLock(w.projectId, id)] : []),
       ...evaluatedAccountStatements(account.record, account.existing),
       ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
       ...account.memberships.flatMap((m) => membershipStatements(w, id, m)),

@@ -7,12 +7,15 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { DB_DEFAULTS } from '../../config';
+import { makeAccountLocks, type AccountLocks } from './account-locks';
 import { makePgPipeline, type PgPipeline } from './pipeline';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /** The hot path's connections of each PostgreSQL database (made on first use). */
 const pgHotPipelines = new WeakMap<Knex, () => PgPipeline>();
+/** The account locks' connections of each PostgreSQL database (account-locks.ts; made on first use). */
+const pgAccountLocks = new WeakMap<Knex, () => AccountLocks>();
 
 /**
  * The connections the hot path's statements run on (statements.ts `pgRows`, `pgTransaction`),
@@ -27,6 +30,11 @@ const pgHotPipelines = new WeakMap<Knex, () => PgPipeline>();
  */
 export function pgHotPipelineOf(db: Knex): PgPipeline | undefined {
   return pgHotPipelines.get(db)?.();
+}
+
+/** The account locks of `db` when it is PostgreSQL. */
+export function pgAccountLocksOf(db: Knex): AccountLocks | undefined {
+  return pgAccountLocks.get(db)?.();
 }
 
 /** The PostgreSQL adapter's settings. */
@@ -53,11 +61,15 @@ export function openPostgres(options: PostgresOptions & { databaseUrl: string })
         onError: options.onConnectionError,
       })),
   );
+  let locks: AccountLocks | undefined;
+  pgAccountLocks.set(db, () => (locks ??= makeAccountLocks(options.databaseUrl)));
   const client = db.client as { destroy(callback?: unknown): Promise<void> };
   const destroy = client.destroy.bind(client);
   client.destroy = async (callback?: unknown) => {
     pgHotPipelines.delete(db);
+    pgAccountLocks.delete(db);
     await hot?.end();
+    await locks?.end();
     return destroy(callback);
   };
   return db;

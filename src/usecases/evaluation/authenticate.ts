@@ -1,7 +1,8 @@
 /**
  * POST /session/authenticate: gather the session's and the account's facts → evaluate (pure) →
  * commit once → respond. Authenticates of one account queue one behind the other in the
- * process; one that raced another process on the same account is evaluated again on fresh facts.
+ * process; one that raced another process on the same account is evaluated again on fresh facts,
+ * holding the account for itself on every node of the database (`store.exclusively`).
  */
 import type { AuthenticateRequest, AuthenticateResponse } from '../../api-types';
 import {
@@ -32,7 +33,11 @@ export function authenticate(
   return ctx.byAccount.run(`${project.id}\u0000${body.account.id}`, () => authenticateNow(ctx, project, body, options));
 }
 
-/** One authenticate, evaluated again on fresh facts when another process changed the account meanwhile. */
+/**
+ * One authenticate; when another process changed the account meanwhile, evaluated again on fresh
+ * facts with the account held for itself, which other writers of the account (the Account API)
+ * can still race a few times.
+ */
 async function authenticateNow(
   ctx: EvaluationContext,
   project: Project,
@@ -40,15 +45,32 @@ async function authenticateNow(
   options: EvaluationOptions,
 ): Promise<AuthenticateResponse> {
   const accountId = body.account.id;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const facts = await ctx.span('evaluation.gather', () => gather(ctx, project, body, options.accountsLinked));
-    const made = { kind: 'authenticate' as const, requestId: options.requestId, accountId, actor: actorOf(options) };
-    const { outcome, written } = await evaluateAndCommit(ctx, project, facts, body.account.lists ?? [], made);
-    if (!written) continue;
-    recordMetrics(ctx, 'authenticate', outcome);
-    return respond(project, facts, outcome, options, { account_id: accountId, account: outcome.account!.details });
-  }
-  throw new ConflictError(`Account ${accountId} is being changed by other requests at the same time; retry`);
+  const first = await attempt(ctx, project, body, options, { exclusively: false });
+  if (first) return first;
+  return ctx.store.exclusively(project.id, accountId, async () => {
+    for (let n = 2; n <= ATTEMPTS; n++) {
+      const answer = await attempt(ctx, project, body, options, { exclusively: true });
+      if (answer) return answer;
+    }
+    throw new ConflictError(`Account ${accountId} is being changed by other requests at the same time; retry`);
+  });
+}
+
+/** Gather, evaluate, commit: the answer, or undefined when the account changed since it was read. */
+async function attempt(
+  ctx: EvaluationContext,
+  project: Project,
+  body: AuthenticateRequest,
+  options: EvaluationOptions,
+  held: { exclusively: boolean },
+): Promise<AuthenticateResponse | undefined> {
+  const accountId = body.account.id;
+  const facts = await ctx.span('evaluation.gather', () => gather(ctx, project, body, options.accountsLinked));
+  const made = { kind: 'authenticate' as const, requestId: options.requestId, accountId, actor: actorOf(options) };
+  const { outcome, written } = await evaluateAndCommit(ctx, project, facts, body.account.lists ?? [], made, held);
+  if (!written) return undefined;
+  recordMetrics(ctx, 'authenticate', outcome);
+  return respond(project, facts, outcome, options, { account_id: accountId, account: outcome.account!.details });
 }
 
 /** What authenticate's evaluation is computed from. */

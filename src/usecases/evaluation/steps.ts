@@ -88,9 +88,12 @@ export async function evaluateAndCommit(
   facts: EvaluationFacts,
   listInput: readonly ListName[],
   made: Made,
+  held?: { exclusively: boolean },
 ): Promise<{ outcome: EvaluationOutcome; written: boolean }> {
   const outcome = ctx.span('evaluation.evaluate', () => withTestOutcome(project, facts, evaluate(facts)));
-  const written = await ctx.span('evaluation.persist', () => commit(ctx, project, facts, outcome, listInput, made));
+  const written = await ctx.span('evaluation.persist', () =>
+    commit(ctx, project, facts, outcome, listInput, made, held),
+  );
   return { outcome, written };
 }
 
@@ -101,10 +104,11 @@ async function commit(
   outcome: EvaluationOutcome,
   listInput: readonly ListName[],
   made: Made,
+  held?: { exclusively: boolean },
 ): Promise<boolean> {
   const now = ctx.clock.now();
   const write = evaluationWrite({ project, facts, outcome, listInput, made, at: now, newId: () => ctx.random.uuid() });
-  const written = await ctx.store.commit(write);
+  const written = await ctx.store.commit(write, held);
   // After the commit, never inside the transaction: a dispatcher woken earlier would not see the row yet.
   if (written && queuesWebhooks(write)) ctx.webhooksQueued();
   // The overview's counts: in-memory increments like the metrics', on the evaluation's day; no statement.

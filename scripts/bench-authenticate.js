@@ -245,7 +245,7 @@ async function serve() {
     DATA_DIR: process.env.BENCH_DATA_DIR,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     IP_LISTS_DIR: path.join(process.env.BENCH_DATA_DIR, 'ip-lists'),
-    TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    TRUSTGATE_SECRET_KEY: process.env.BENCH_SECRET_KEY,
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // As WEB_CONCURRENCY=N starts the workers (with its defaults: no SQLite memory map above 1).
     WEB_CONCURRENCY: String(processes),
@@ -433,7 +433,7 @@ function sdkOf(native, device, fingerprint) {
   };
 }
 
-async function seed(db, dialect, n, now) {
+async function seed(db, dialect, n, now, secretKey) {
   const { makeLogger } = req('logger.js');
   const { makeSecretBox } = req('security/secrets.js');
   const { systemClock, systemRandom } = req('clock.js');
@@ -448,7 +448,7 @@ async function seed(db, dialect, n, now) {
     clock: systemClock,
     random: systemRandom,
     logger: makeLogger('silent'),
-    secretBox: makeSecretBox(randomBytes(32), systemRandom),
+    secretBox: makeSecretBox(secretKey, systemRandom),
     ipIntelligence: { lookup: () => ({}) },
     ipLists: { lookup: () => [] },
   });
@@ -750,7 +750,9 @@ async function prepare(n) {
     `seeding ${n.toLocaleString('en')} sessions and accounts into ${dialect === 'sqlite' ? sqliteFile : `PostgreSQL database ${database}`} …`,
   );
   const t0 = Date.now();
-  const seeded = await seed(db, dialect, n, t0);
+  // The server is given the key the seeding sealed with, as every start of one installation is.
+  const secretKey = randomBytes(32);
+  const seeded = await seed(db, dialect, n, t0, secretKey);
   const seedSeconds = (Date.now() - t0) / 1000;
   let analyzeSeconds = 0;
   if (dialect === 'postgresql') {
@@ -779,6 +781,7 @@ async function prepare(n) {
     databaseUrl,
     database,
     apiKey: seeded.apiKey,
+    secretKey: secretKey.toString('base64'),
     live: seeded.live,
     used: 0,
     seedSeconds,
@@ -960,6 +963,8 @@ async function measure(bench, processes, rounds = Number(args.rounds)) {
       BENCH_IP_DATA: args['stub-ip-data'] ? 'stub' : 'real',
       BENCH_PROFILE: args.profile ? '1' : '',
       BENCH_PROCESSES: String(processes),
+      // (A database kept before the key was kept with it: a key of its own, as then.)
+      BENCH_SECRET_KEY: bench.secretKey ?? randomBytes(32).toString('base64'),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -18,6 +18,7 @@ import { makeTestEventSender, type TestEventResult } from './webhooks/test-event
 import { makeWebhookTransport } from './webhooks/transport';
 import { withDefaults, type CoreDeps, type EdgeDeps } from './composition/edges';
 import { startWorker, workerSettings, type WorkerSettings } from './composition/jobs';
+import { listenForChanges } from './composition/listener';
 import { openDatabase, openEdges, type OpenOptions } from './composition/open';
 import { makeRepositories } from './composition/repositories';
 import {
@@ -98,6 +99,17 @@ export interface Runtime extends CoreDeps {
   close(): Promise<void>;
 }
 
+export interface RuntimeOptions extends OpenOptions {
+  /** Run the migrations first (default true); a cluster's workers skip them. */
+  migrate?: boolean;
+  /**
+   * On PostgreSQL, LISTEN for queued webhooks and changed projects (composition/listener.ts;
+   * default true): every process that serves or delivers does. False for one that does neither
+   * (a one-shot CLI command, the cluster primary's preparation): no connection of its own.
+   */
+  listen?: boolean;
+}
+
 /**
  * The real edge dependencies from the configuration (the database, migrated; the secret box;
  * the IP data and lists; the analysis engine), composed: how the server and the CLI start.
@@ -105,7 +117,7 @@ export interface Runtime extends CoreDeps {
 export async function makeRuntime(
   config: Config,
   logger: Logger = makeLogger(config.logLevel),
-  options: OpenOptions & { migrate?: boolean } = {},
+  options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const db = openDatabase(config, logger);
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
@@ -115,6 +127,15 @@ export async function makeRuntime(
   const { deps } = edges;
   const services = makeServices(deps);
   services.statsFlusher.start(config.statsFlushMs);
+  const stopListening = new AbortController();
+  const listening =
+    config.databaseUrl && (options.listen ?? true)
+      ? listenForChanges(
+          { wake: services.jobs.dispatch.wake, projects: services.projects },
+          { connectionString: config.databaseUrl, logger },
+          stopListening.signal,
+        )
+      : Promise.resolve();
   return {
     ...deps,
     services,
@@ -136,6 +157,8 @@ export async function makeRuntime(
       logger.info({ ms: Date.now() - started }, 'analysis models loaded');
     },
     close: async () => {
+      stopListening.abort();
+      await listening;
       // What this process's evaluations tallied for the overview, written before the database closes.
       await services.statsFlusher.stop();
       await edges.close();

@@ -70,7 +70,12 @@ async function ensureDefaultProject(
 
 /** The cluster primary's one-time work before the workers start; it keeps nothing open. */
 async function prepare(config: Config, logger: Logger): Promise<void> {
-  const runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
+  const runtime = await makeRuntime(config, logger, {
+    ipData: false,
+    analysis: false,
+    telemetry: false,
+    listen: false,
+  });
   try {
     await ensureDefaultProject(runtime.services.projects, config, logger);
     // Created on first use otherwise: by two workers at once, it could be created twice.

@@ -191,8 +191,14 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     else io.stderr(`database: ${databaseLocation(config)}\n`);
     if (argv[0] === 'migrate') return await runMigrate(argv, config, logger, out);
     if (argv[0] === 'backup' || argv[0] === 'restore') return await runBackup(argv, config, out);
-    // The CLI never analyses images: the engine's modules are not even loaded.
-    runtime = await makeRuntime(config, logger, { ipData: false, analysis: false, telemetry: false });
+    // The CLI never analyses images: the engine's modules are not even loaded. Only the worker
+    // listens (for queued webhooks); a one-shot command's changes are announced, never awaited.
+    runtime = await makeRuntime(config, logger, {
+      ipData: false,
+      analysis: false,
+      telemetry: false,
+      listen: argv[0] === 'worker',
+    });
     if (argv[0] === 'worker') return await runWorker(runtime, pollMs);
     if (argv[0] === 'user') {
       await runUser(argv, commandDeps(runtime), out, io.readSecret ?? readSecretFromStdin);

@@ -1,12 +1,13 @@
 /**
- * The worker's jobs (worker.ts schedules them): webhook dispatch, the PostgreSQL listener that
- * wakes it, the verification sweep (ending sessions after 30 days) and retention (removing what
- * projects' retention periods make due, usecases/retention.ts). Each claims its own rows under
- * leases, so several workers may run at once.
+ * The worker's jobs (worker.ts schedules them): webhook dispatch, the verification sweep
+ * (ending sessions after 30 days) and retention (removing what projects' retention periods make
+ * due, usecases/retention.ts). Each claims its own rows under leases, so several workers may
+ * run at once.
  *
  * The dispatcher is woken when a webhook is queued: by the use case in its own process, once
  * the transaction has committed (`dispatch.wake`), and on PostgreSQL by the NOTIFY that the
- * queueing transaction sends to every worker's LISTEN (webhooks/listener.ts). Between wakes it
+ * queueing transaction sends to every process's LISTEN (composition/listener.ts, which the
+ * runtime runs, not the worker: one connection serves the key cache too). Between wakes it
  * polls, every `pollMs` or sooner when the soonest pending webhook (a retry) is due sooner: on
  * SQLite that poll is how a separate worker process learns of webhooks the server queued.
  */
@@ -17,7 +18,6 @@ import type { RetentionOptions } from '../usecases/retention';
 import { SWEEP_EVERY_MS } from '../usecases/verification/sweep';
 import { scaledPolicy, type RetryPolicy } from '../webhooks/backoff';
 import { makeDispatcher, type Dispatcher, type DispatcherDeps } from '../webhooks/dispatcher';
-import { listenForWebhooks } from '../webhooks/listener';
 import { makeWebhookTransport, type Resolve } from '../webhooks/transport';
 import type { Wake } from '../webhooks/wake';
 import { runWorker, type Job } from '../worker';
@@ -45,8 +45,6 @@ export interface WorkerSettings {
   /** How often a retention pass runs (RETENTION_INTERVAL_MS), and its batch size (RETENTION_BATCH). */
   retentionEveryMs?: number;
   retentionBatch?: number;
-  /** PostgreSQL's URL: the worker LISTENs on a connection of its own. Unset (SQLite): no listener. */
-  databaseUrl?: string;
   /** Webhooks one claim takes and posts at once. */
   batch?: number;
 }
@@ -63,7 +61,6 @@ export function workerSettings(
     | 'webhookRetryScale'
     | 'webhookPollMs'
     | 'webhookBatch'
-    | 'databaseUrl'
     | 'retentionIntervalMs'
     | 'retentionBatch'
   >,
@@ -74,17 +71,15 @@ export function workerSettings(
     policy: scaledPolicy(config.webhookRetryScale),
     pollMs: config.webhookPollMs,
     batch: config.webhookBatch,
-    databaseUrl: config.databaseUrl,
     retentionEveryMs: config.retentionIntervalMs,
     retentionBatch: config.retentionBatch,
   };
 }
 
-/** The jobs over `deps`, with `dispatcher` delivering; the PostgreSQL listener only with a database URL. */
+/** The jobs over `deps`, with `dispatcher` delivering. */
 export function workerJobs(deps: JobDeps, dispatcher: Dispatcher, settings: WorkerSettings, logger: Logger): Job[] {
-  const { databaseUrl } = settings;
   const { wake } = deps.dispatch;
-  const jobs: Job[] = [
+  return [
     {
       name: 'webhook dispatcher',
       run: () => dispatcher.drain(),
@@ -111,13 +106,6 @@ export function workerJobs(deps: JobDeps, dispatcher: Dispatcher, settings: Work
       failed: 'retention pass failed; retrying at the next one',
     },
   ];
-  if (databaseUrl)
-    jobs.push({
-      name: 'webhook listener',
-      run: (signal) => listenForWebhooks({ connectionString: databaseUrl, logger, onNotify: wake.wake }, signal),
-      failed: 'the webhook listener stopped',
-    });
-  return jobs;
 }
 
 /** Runs the worker's jobs until `signal` aborts: what the server runs inline and `trustgate worker` alone. */

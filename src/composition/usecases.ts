@@ -113,7 +113,7 @@ export function projectUseCases({ deps, repos, statsTally, media }: Parts) {
     auditEvents: repos.auditEvents,
     receipts: repos.receipts,
     accounts: repos.accounts,
-    forgetProject: projects.forgetProject,
+    changeProject: projects.changeProject,
   });
   const operators = makeOperatorUseCases({ ...deps, operators: repos.operators, projects: repos.projects });
   return { projects, rules, operators };

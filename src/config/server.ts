@@ -69,7 +69,10 @@ export function webConcurrency(raw: string | undefined): number {
  */
 export const RETENTION_DEFAULTS = { intervalMs: HOUR_MS, batch: 200, maxBatch: 500 } as const;
 
-/** The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps working. */
+/**
+ * The default of API_KEY_CACHE_TTL_MS: a few seconds, the longest a key rotated elsewhere keeps
+ * working where no notification reaches (SQLite, a PostgreSQL listener reconnecting).
+ */
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
 /** How often the overview's counts are written (STATS_FLUSH_MS). */
 export const DEFAULT_STATS_FLUSH_MS = 5_000;

@@ -11,9 +11,13 @@
  *   key costs its one indexed lookup every time, as it did before the cache.
  * - Bounded (maxEntries, by default far above the number of active keys of any installation):
  *   when full, expired entries go first, then the oldest.
- * - Changes made by this process (a key rotated, a webhook URL set) drop the project's entries
- *   at once; a lookup that was under way when they were dropped is not kept. Changes made by
- *   another process (`trustgate project rotate-key`, another server) show after at most the TTL.
+ * - A change to a project's keys, settings or rules drops the project's entries: made by this
+ *   process, at once after its commit; made by another (`trustgate project rotate-key`, another
+ *   server), on PostgreSQL when its notification arrives (composition/listener.ts), which also
+ *   empties the cache whenever the listener (re)connects, since notifications sent meanwhile
+ *   are lost. A lookup that was under way when entries were dropped is not kept. The TTL is the
+ *   fallback: on SQLite (no channel between processes) and while the listener is not connected,
+ *   another process's change shows here after at most the TTL.
  */
 import type { Clock } from '../clock';
 import type { ApiKeyScope, Project } from '../storage/repositories/projects';
@@ -32,6 +36,8 @@ export interface ApiKeyCache {
   generation(): number;
   set(keyHash: string, holder: KeyHolder, generation: number): void;
   forgetProject(projectId: string): void;
+  /** Drops every entry (a lookup under way is not kept either). */
+  forgetAll(): void;
 }
 
 export function makeApiKeyCache(options: { ttlMs: number; clock: Clock; maxEntries?: number }): ApiKeyCache {
@@ -67,6 +73,10 @@ export function makeApiKeyCache(options: { ttlMs: number; clock: Clock; maxEntri
     forgetProject(projectId) {
       generation++;
       for (const [hash, entry] of entries) if (entry.holder.project.id === projectId) entries.delete(hash);
+    },
+    forgetAll() {
+      generation++;
+      entries.clear();
     },
   };
 }

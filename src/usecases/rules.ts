@@ -1,9 +1,9 @@
 /**
  * Rules as code (docs/rules.md): a project's rules document, read and replaced. A new
  * document is checked (domain/rules: every error names the path and the rule), stored as the
- * next version with its audit event in one transaction, and the project is forgotten by this
- * process's key cache, so that the next evaluation here applies it (other processes: within
- * the cache's TTL, as other settings).
+ * next version with its audit event in one transaction that also announces the change, so that
+ * every process's key cache drops the project and its next evaluation applies the document
+ * (usecases/projects/change.ts).
  */
 import type { LabelValue, Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../api-types';
 import type { Clock, Random } from '../clock';
@@ -35,8 +35,11 @@ export interface RulesDeps {
   auditEvents: AuditEventRepository;
   receipts: ReceiptRepository;
   accounts: Pick<AccountRepository, 'findMany'>;
-  /** Drops the project from this process's key cache (its cached project carries the rules). */
-  forgetProject(projectId: string): void;
+  /**
+   * Runs a change to the project's rules in a transaction that announces it: every process's key
+   * cache drops the project, whose cached copy carries the rules (usecases/projects/change.ts).
+   */
+  changeProject<T>(projectId: string, work: (trx: Db) => Promise<T>): Promise<T>;
 }
 
 /** A backtest replays at most this many evaluations (the first in session start order), of a range of at most 31 days. */
@@ -176,7 +179,7 @@ async function replace(
   actor: Actor,
   requestId: string | null = null,
 ) {
-  const { db, clock, random, rules } = deps;
+  const { clock, random, rules } = deps;
   const document = checkedRules(input);
   // Compiled once here too: a document that passed the checks but cannot be compiled is a bug, found now.
   compileRules(document, 0);
@@ -188,7 +191,7 @@ async function replace(
       `expected_version is ${expected} but the rules are at version ${found.version}; read them again (GET /rules)`,
     );
   const now = clock.now();
-  await db.transaction(async (trx) => {
+  await deps.changeProject(projectId, async (trx) => {
     const stored = await rules.insertNext(
       projectId,
       found.version,
@@ -211,7 +214,6 @@ async function replace(
       trx,
     );
   });
-  deps.forgetProject(projectId);
   return { version: found.version + 1, rules: document.rules, updated_at: now.toISOString() } satisfies RulesView;
 }
 

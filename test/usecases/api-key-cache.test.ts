@@ -60,3 +60,15 @@ test('when a project is forgotten, then its entries go, and a lookup that began 
   expect([cache.get('k1'), cache.get('k3')]).toEqual([undefined, undefined]);
   expect(cache.get('k2')?.project.id).toBe('p2');
 });
+
+test('when every project is forgotten, then every entry goes, and a lookup that began before is not kept', () => {
+  const cache = makeApiKeyCache({ ttlMs: 5_000, clock: fixedClock('2026-11-20T12:00:00Z') });
+  cache.set('k1', project('p1'), cache.generation());
+  cache.set('k2', project('p2'), cache.generation());
+  const during = cache.generation();
+  cache.forgetAll();
+  cache.set('k3', project('p3'), during);
+  expect([cache.get('k1'), cache.get('k2'), cache.get('k3')]).toEqual([undefined, undefined, undefined]);
+  cache.set('k3', project('p3'), cache.generation());
+  expect(cache.get('k3')?.project.id).toBe('p3');
+});

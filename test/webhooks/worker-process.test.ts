@@ -130,7 +130,7 @@ test('when the worker is killed with SIGKILL mid-delivery, then another worker d
 
       // Listening, then asleep for the whole poll with no wake pending: from here only a NOTIFY can wake it.
       await until(() => {
-        const listening = logs.findIndex((l) => l.msg === 'listening for queued webhooks');
+        const listening = logs.findIndex((l) => l.msg === 'listening for notifications');
         return (
           listening >= 0 &&
           logs.slice(listening).some((l) => l.msg === 'webhook dispatcher idle' && l.sleepMs === 600_000)

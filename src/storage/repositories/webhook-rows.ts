@@ -9,7 +9,7 @@ import type { QueuedWebhook } from '../../domain/webhook-events';
 import type { SecretBox } from '../../security/secrets';
 import { statementOf, type Statement } from '../statements';
 
-/** The PostgreSQL channel on which queued webhooks are announced (webhooks/listener.ts listens). */
+/** The PostgreSQL channel on which queued webhooks are announced (composition/listener.ts listens). */
 export const WEBHOOK_CHANNEL = 'trustgate_webhooks';
 
 export function makeWebhookRows(db: Knex, box: SecretBox) {

@@ -4,6 +4,7 @@ import { constantTimeEqual, generateApiKey, hashApiKey, keyPrefix } from '../../
 import type { Db } from '../../storage/db';
 import type { ApiKeyScope, Project } from '../../storage/repositories/projects';
 import type { KeyHolder } from '../api-key-cache';
+import { changeProject } from './change';
 import type { ProjectContext } from './deps';
 
 /** A new key of the project, stored by its hash in `trx`; the key itself is returned to be shown once. */
@@ -50,22 +51,22 @@ export async function rotateKey(
   ctx: ProjectContext,
   projectId: string,
 ): Promise<{ project_id: string; api_key: string }> {
-  const apiKey = await ctx.db.transaction(async (trx) => {
+  // Every process's cache drops the project: the revoked keys stop working everywhere.
+  const apiKey = await changeProject(ctx, projectId, async (trx) => {
     const project = await ctx.projects.findById(projectId, trx);
     if (!project) throw new NotFoundError('project', projectId);
     await ctx.projects.revokeKeys(projectId, ctx.clock.now(), trx);
     return issueKey(ctx, project, trx);
   });
-  // After the commit: a lookup that overlapped the rotation is not kept either.
-  ctx.keyCache.forgetProject(projectId);
   return { project_id: projectId, api_key: apiKey };
 }
 
 /**
  * The project whose active key this is, and the key's scope (read from the key's row and
  * cached with the project: no statement of its own); undefined for a missing, unknown or
- * revoked key. Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts): a key
- * revoked by another process keeps working here until then.
+ * revoked key. Found keys are kept in memory for apiKeyCacheTtlMs (api-key-cache.ts) unless a
+ * change to the project drops them first: a key revoked by another process stops working here
+ * when its notification arrives (PostgreSQL), or at the latest when the entry expires.
  */
 export async function authenticate(
   { projects, keyCache }: ProjectContext,
@@ -90,9 +91,4 @@ export async function authenticate(
 /** Whether this process holds the key as a known one (the cache alone: no query). */
 export function knownKey({ keyCache }: ProjectContext, apiKey: string): boolean {
   return keyCache.get(hashApiKey(apiKey)) !== undefined;
-}
-
-/** Drops the project from this process's key cache: its next request reads it (and its rules) again. */
-export function forgetProject({ keyCache }: ProjectContext, projectId: string): void {
-  keyCache.forgetProject(projectId);
 }

@@ -33,8 +33,9 @@ export interface ProjectDeps {
 }
 
 /**
- * The deps and this process's key cache: every change to a project's keys or settings drops
- * the project from it, so its next request reads them again.
+ * The deps and this process's key cache: every change to a project's keys, settings or rules
+ * drops the project from it, and from every other process's (change.ts), so its next request
+ * reads them again.
  */
 export interface ProjectContext extends ProjectDeps {
   keyCache: ApiKeyCache;

@@ -4,8 +4,10 @@
  * `makeProjectUseCases` gives them the context once (with-deps.ts).
  */
 import { makeApiKeyCache } from '../api-key-cache';
+import type { Db } from '../../storage/db';
 import { withDeps } from '../../with-deps';
-import { addKey, authenticate, forgetProject, knownKey, rotateKey } from './api-keys';
+import { addKey, authenticate, knownKey, rotateKey } from './api-keys';
+import { changeProject, forgetAllProjects, forgetProject } from './change';
 import { create, ensureDefault, ensureDemo } from './create';
 import type { ProjectContext, ProjectDeps } from './deps';
 import { list } from './list';
@@ -36,6 +38,9 @@ export function makeProjectUseCases(deps: ProjectDeps) {
     update: given(update),
     rotateWebhookSecret: given(rotateWebhookSecret),
     forgetProject: given(forgetProject),
+    forgetAllProjects: given(forgetAllProjects),
+    /** Runs a change to the project in a transaction that announces it; every process's key cache drops it (change.ts). */
+    changeProject: <T>(projectId: string, work: (trx: Db) => Promise<T>) => changeProject(ctx, projectId, work),
     stats: given(stats),
     auditEvents: given(auditEvents),
     knownKey: given(knownKey),

@@ -2,14 +2,15 @@
 import { ConflictError, NotFoundError } from '../../errors';
 import type { Project } from '../../storage/repositories/projects';
 import { actorName, type Actor } from '../actor';
+import { changeProject } from './change';
 import type { ProjectContext } from './deps';
 import { nextSettings, settingsDiff, type ProjectSettingsChange } from './settings';
 
 /**
  * Changes the project's settings and records the change (who, when, before → after) in the
  * audit, in one transaction, over the settings it was decided on (another change that came
- * first: 409, nothing written). A change that changes nothing writes nothing. The project
- * is forgotten by this process's key cache: its next evaluation reads the new settings.
+ * first: 409, nothing written). A change that changes nothing writes nothing. Every process's
+ * key cache drops the project (change.ts): its next evaluation anywhere reads the new settings.
  */
 export async function update(
   deps: ProjectContext,
@@ -18,13 +19,13 @@ export async function update(
   actor: Actor,
   requestId: string | null = null,
 ): Promise<Project> {
-  const { db, clock, random, projects } = deps;
+  const { clock, random, projects } = deps;
   const current = await projects.findSettings(projectId);
   if (!current) throw new NotFoundError('project', projectId);
   const next = nextSettings(current, change);
   const changes = settingsDiff(current, next);
   if (changes.length === 0) return current;
-  await db.transaction(async (trx) => {
+  await changeProject(deps, projectId, async (trx) => {
     const { webhookEvents: _unchanged, ...rest } = next;
     const eventsChanged = changes.some((c) => c.field === 'webhook_events');
     if (!(await projects.updateSettings(projectId, current.settingsVersion, eventsChanged ? next : rest, trx)))
@@ -42,7 +43,6 @@ export async function update(
       trx,
     );
   });
-  deps.keyCache.forgetProject(projectId);
   const updated = await projects.findById(projectId);
   if (!updated) throw new NotFoundError('project', projectId);
   return updated;

@@ -3,6 +3,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../errors';
 import { generateWebhookSecret } from '../../security/secrets';
 import type { Project } from '../../storage/repositories/projects';
 import { actorName, type Actor } from '../actor';
+import { changeProject } from './change';
 import type { ProjectContext } from './deps';
 
 /** The longest grace period of a rotated webhook secret: 7 days. */
@@ -22,7 +23,7 @@ export async function rotateWebhookSecret(
   actor: Actor,
   requestId: string | null = null,
 ): Promise<{ project_id: string; webhook_secret: string; previous_secret_valid_until: string | null }> {
-  const { db, clock, random, secretBox, projects } = deps;
+  const { clock, random, secretBox, projects } = deps;
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_WEBHOOK_SECRET_GRACE_SECONDS)
     throw new BadRequestError(`grace_period_seconds must be an integer from 0 to ${MAX_WEBHOOK_SECRET_GRACE_SECONDS}`);
   const current = await projects.findSettings(projectId);
@@ -31,7 +32,7 @@ export async function rotateWebhookSecret(
   const now = clock.now();
   const until = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
   const secret = generateWebhookSecret(random);
-  await db.transaction(async (trx) => {
+  await changeProject(deps, projectId, async (trx) => {
     const rotated = await projects.rotateWebhookSecret(
       projectId,
       current.settingsVersion,
@@ -57,7 +58,6 @@ export async function rotateWebhookSecret(
       trx,
     );
   });
-  deps.keyCache.forgetProject(projectId);
   return {
     project_id: projectId,
     webhook_secret: secret,

@@ -1,5 +1,6 @@
 /** Projects and their API keys. */
 import type { Knex } from 'knex';
+import { announceChange } from './changes';
 import { activeKeyPrefixes, findActiveKeyByHash, insertApiKey, revokeKeys, type ApiKeyRecord } from './api-keys';
 import {
   countCustomerProjects,
@@ -21,6 +22,7 @@ import {
 } from './settings';
 
 export type { ApiKeyRecord, ApiKeyScope } from './api-keys';
+export { PROJECT_CHANNEL } from './changes';
 export type { Project, ProjectSettingsRecord, RetentionSettings } from './record';
 
 /** Each method runs on `trx` when given, else on `db`. */
@@ -40,6 +42,8 @@ export function makeProjectRepository(db: Knex) {
     rotateWebhookSecret: (id: string, version: number, next: SecretRotation, trx: Knex = db) =>
       rotateWebhookSecret(trx, id, version, next),
     withRetention: (trx: Knex = db) => projectsWithRetention(trx),
+    /** Tells every process that the project changed, once `trx` commits (changes.ts). */
+    announceChange: (id: string, trx: Knex) => announceChange(trx, id),
 
     insertApiKey: (k: ApiKeyRecord, trx: Knex = db) => insertApiKey(trx, k),
     findActiveKeyByHash: (keyHash: string, trx: Knex = db) => findActiveKeyByHash(trx, keyHash),

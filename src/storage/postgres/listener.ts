@@ -1,25 +1,29 @@
 /**
- * PostgreSQL's LISTEN for queued webhooks: a connection of its own (a pooled one is shared
- * between queries, and a LISTEN belongs to the session that ran it) on which every committed
- * NOTIFY on WEBHOOK_CHANNEL (outbox.ts) wakes the dispatcher. It wakes it once more on every
- * (re)connection, for what was queued while it was not listening. A lost connection is logged
- * and made again after a pause that doubles up to `maxRetryMs`; the dispatcher's poll covers
- * the gap.
+ * PostgreSQL's LISTEN: the process's one connection of its own (a pooled one is shared between
+ * queries, and a LISTEN belongs to the session that ran it) on which every committed NOTIFY on
+ * one of the channels it is given reaches that channel's handler, with its payload. The users
+ * name their channels and handlers (composition/listener.ts): queued webhooks wake the
+ * dispatcher, a changed project leaves the key cache. PostgreSQL delivers a notification only
+ * while the session listens, so `onConnect` runs on every (re)connection, once every channel
+ * is listened to: each user then catches up on what it may have missed. A lost connection is
+ * logged and made again after a pause that doubles up to `maxRetryMs`; the users' own fallbacks
+ * (the dispatcher's poll, the key cache's TTL) cover the gap.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Logger } from '../logger';
-import { WEBHOOK_CHANNEL } from './outbox';
+import type { Logger } from '../../logger';
 
 /** The listener's application_name, as pg_stat_activity shows it. */
-export const LISTENER_NAME = 'trustgate webhook listener';
+export const LISTENER_NAME = 'trustgate listener';
 
 export interface ListenerDeps {
   /** The PostgreSQL database's URL (DATABASE_URL). */
   connectionString: string;
   logger: Logger;
-  /** Called on every notification, and once on every (re)connection. */
-  onNotify(): void;
+  /** Each channel's handler, called on every notification on it with its payload ('' when none). */
+  channels: Readonly<Record<string, (payload: string) => void>>;
+  /** Called on every (re)connection, once every channel is listened to. */
+  onConnect(): void;
   firstRetryMs?: number;
   maxRetryMs?: number;
 }
@@ -44,8 +48,9 @@ function lost(client: pg.Client, signal: AbortSignal): { until: Promise<string |
 }
 
 /** Listens until `signal` aborts; never rejects. */
-export async function listenForWebhooks(deps: ListenerDeps, signal: AbortSignal): Promise<void> {
+export async function listen(deps: ListenerDeps, signal: AbortSignal): Promise<void> {
   const { logger } = deps;
+  const names = Object.keys(deps.channels);
   const firstRetryMs = deps.firstRetryMs ?? 500;
   let retryMs = firstRetryMs;
   while (!signal.aborted) {
@@ -60,18 +65,18 @@ export async function listenForWebhooks(deps: ListenerDeps, signal: AbortSignal)
     try {
       await client.connect();
       client.on('notification', (message) => {
-        if (message.channel === WEBHOOK_CHANNEL) deps.onNotify();
+        if (Object.hasOwn(deps.channels, message.channel)) deps.channels[message.channel]!(message.payload ?? '');
       });
-      await client.query(`LISTEN ${WEBHOOK_CHANNEL}`);
-      logger.info({ channel: WEBHOOK_CHANNEL }, 'listening for queued webhooks');
+      // One statement: every channel is listened to before onConnect, or none is.
+      await client.query(names.map((name) => `LISTEN ${client.escapeIdentifier(name)}`).join('; '));
+      logger.info({ channels: names }, 'listening for notifications');
       retryMs = firstRetryMs;
-      deps.onNotify();
+      deps.onConnect();
       const reason = await connection.until;
-      if (!signal.aborted)
-        logger.warn({ err: reason, retryMs }, 'the webhook listener lost its connection; reconnecting');
+      if (!signal.aborted) logger.warn({ err: reason, retryMs }, 'the listener lost its connection; reconnecting');
     } catch (err) {
       if (!signal.aborted)
-        logger.warn({ err: (err as Error).message, retryMs }, 'the webhook listener could not connect; retrying');
+        logger.warn({ err: (err as Error).message, retryMs }, 'the listener could not connect; retrying');
     } finally {
       connection.release();
       // Bounded: ending a connection whose socket is already gone must not hold the loop.

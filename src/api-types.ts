@@ -13,6 +13,7 @@ export type Health = Schemas['Health'];
 export type Readiness = Schemas['Readiness'];
 export type NetworkDataHealth = Schemas['NetworkDataHealth'];
 export type GeoDataHealth = Schemas['GeoDataHealth'];
+export type DataFileHealth = Schemas['DataFileHealth'];
 export type IpListHealth = Schemas['IpListHealth'];
 
 export type Session = Schemas['Session'];

@@ -1,29 +1,30 @@
 /**
- * `trustgate iplist add|remove|show|sync`: the operator's IP list files and the synced published
- * lists. They are files a running server reloads by itself, so these commands need no database.
+ * `trustgate iplist add|remove|show|sync`: the operator's IP lists and the synced published
+ * lists, wherever their texts live (geo/ip-lists/store.ts): IP_LISTS_DIR's files on SQLite, the
+ * database on PostgreSQL. A running server reloads them by itself (every node, on PostgreSQL).
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config';
 import {
-  addToIpList,
+  entriesOfText,
   IP_LIST_NAMES,
-  ipListFile,
   isIpListName,
   normaliseIpListEntry,
-  readIpList,
-  removeFromIpList,
   syncIpLists,
+  textWithEntry,
+  textWithoutEntry,
+  updateListText,
   type IpListName,
+  type IpListTexts,
 } from '../geo/ip-lists';
 import { print, UsageError, ValueError, type Out } from './command';
 
-/** Where the lists live: IP_LISTS_DIR, else DATA_DIR/ip-lists. */
-export const ipListsDir = (config: Pick<Config, 'ipListsDir' | 'dataDir'>): string =>
-  config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
+/** Where a list's operator's text is, as the JSON output names it: `file` (a path) or `database` (its row). */
+const whereOf = (texts: IpListTexts, list: IpListName) =>
+  texts.kind === 'files' ? { file: texts.where(list, 'operator') } : { database: texts.where(list, 'operator') };
 
-/** `trustgate iplist …`: edits and shows the operator's IP list files in `dir`. */
-export function runIpList(argv: string[], dir: string, out: Out): void {
+/** `trustgate iplist …`: edits and shows the operator's IP lists in `texts`. */
+export async function runIpList(argv: string[], texts: IpListTexts, out: Out): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -33,14 +34,15 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
   if (area !== 'iplist' || !['add', 'remove', 'show'].includes(command ?? '')) throw new UsageError();
   if (!list || !isIpListName(list))
     throw new UsageError(`iplist ${command} needs a LIST: one of ${IP_LIST_NAMES.join(', ')}`);
+  const where = texts.where(list, 'operator');
   if (command === 'show') {
     if (address !== undefined) throw new UsageError('iplist show takes only a LIST');
-    const { file, entries, invalid } = readIpList(dir, list);
-    if (values.json) out(JSON.stringify({ list, file, entries, invalid_lines: invalid }, null, 2));
+    const { entries, invalid } = entriesOfText((await texts.read(list, 'operator'))?.text);
+    if (values.json) out(JSON.stringify({ list, ...whereOf(texts, list), entries, invalid_lines: invalid }, null, 2));
     else {
-      if (entries.length === 0) out(`${list}: no entries in ${file}`);
+      if (entries.length === 0) out(`${list}: no entries in ${where}`);
       entries.forEach((e) => out(e));
-      invalid.forEach((l) => out(`# skipped ${file} line ${l.line}: ${l.text}`));
+      invalid.forEach((l) => out(`# skipped ${where} line ${l.line}: ${l.text}`));
     }
     return;
   }
@@ -48,16 +50,15 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
     throw new UsageError(`iplist ${command} needs a LIST and one IP address or CIDR block`);
   const entry = normaliseIpListEntry(address);
   if (!entry) throw new UsageError(`not an IP address or CIDR block: ${address}`);
-  const file = ipListFile(dir, list);
   if (command === 'add') {
-    const added = addToIpList(dir, list, entry);
-    print(out, values.json, { list, entry, added, file }, [
-      added ? `added ${entry} to ${list} (${file})` : `${entry} is already on ${list}`,
+    const added = await updateListText(texts, list, 'operator', (text) => textWithEntry(text, list, entry));
+    print(out, values.json, { list, entry, added, ...whereOf(texts, list) }, [
+      added ? `added ${entry} to ${list} (${where})` : `${entry} is already on ${list}`,
     ]);
   } else {
-    const removed = removeFromIpList(dir, list, entry);
-    print(out, values.json, { list, entry, removed, file }, [
-      removed ? `removed ${entry} from ${list} (${file})` : `${entry} is not on ${list}`,
+    const removed = await updateListText(texts, list, 'operator', (text) => textWithoutEntry(text, list, entry));
+    print(out, values.json, { list, entry, removed, ...whereOf(texts, list) }, [
+      removed ? `removed ${entry} from ${list} (${where})` : `${entry} is not on ${list}`,
     ]);
   }
 }
@@ -68,7 +69,8 @@ export function runIpList(argv: string[], dir: string, out: Out): void {
  */
 export async function runIpListSync(
   argv: string[],
-  config: Pick<Config, 'ipListsDir' | 'dataDir' | 'ipListSources' | 'ipListSyncTimeoutMs'>,
+  config: Pick<Config, 'ipListSources' | 'ipListSyncTimeoutMs'>,
+  texts: IpListTexts,
   io: { stdout: Out; stderr: Out },
   deps: { fetch: typeof fetch; now: () => Date } = { fetch, now: () => new Date() },
 ): Promise<number> {
@@ -95,7 +97,7 @@ export async function runIpListSync(
   if (Object.keys(sources).length === 0)
     throw new ValueError('iplist sync: no list has a source (every IPLIST_SOURCE_<LIST> is off)\n');
   const outcomes = await syncIpLists(sources, {
-    dir: ipListsDir(config),
+    texts,
     timeoutMs: config.ipListSyncTimeoutMs,
     ...deps,
   });

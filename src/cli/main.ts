@@ -6,17 +6,20 @@
  * users.ts, iplist.ts, worker.ts, migrate.ts, backup.ts); what they share, in command.ts.
  *
  * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
- * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists are files the server
- * reloads by itself; they need no database.
+ * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists need no database on
+ * SQLite (they are IP_LISTS_DIR's files); on PostgreSQL they live in the database.
  */
 import { parseArgs } from 'node:util';
-import { databaseLocation, loadConfig } from '../config';
+import { databaseLocation, loadConfig, type Config } from '../config';
+import { fileListTexts, type IpListTexts } from '../geo/ip-lists';
+import { migrate } from '../storage/db';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
+import { ipListsDir, openDatabase, openIpListTexts } from '../composition/open';
 import { runAccount } from './account';
 import { runBackup } from './backup';
 import { UsageError, ValueError, type CommandDeps, type Out } from './command';
-import { ipListsDir, runIpList, runIpListSync } from './iplist';
+import { runIpList, runIpListSync } from './iplist';
 import { runMigrate } from './migrate';
 import { runProject } from './project';
 import { runRules, runRulesTest } from './rules';
@@ -69,11 +72,13 @@ ${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
   trustgate iplist remove LIST (IP | CIDR) [--json]
   trustgate iplist show LIST [--json]
       LIST is one of tor, vpn, proxy, datacenter, fraud, relay; the files live in IP_LISTS_DIR
-      (default DATA_DIR/ip-lists) and a running server picks up changes by itself.
+      (default DATA_DIR/ip-lists), on PostgreSQL in the database (IP_LISTS_DIR's files imported
+      once when it has none); running servers pick up changes by themselves (every node).
   trustgate iplist sync [LIST...] [--json]
       downloads the published lists (default: tor, relay, vpn; sources IPLIST_SOURCE_<LIST>,
-      a URL or a file), checks each and swaps it in whole (IP_LISTS_DIR/synced); a list whose
-      download fails or does not check is kept as it was, and the command exits 1
+      a URL or a file), checks each and swaps it in whole (IP_LISTS_DIR/synced, or the
+      database); a list whose download fails or does not check is kept as it was, and the
+      command exits 1
   trustgate webhooks list [--status pending|delivered|failed] [--json]
   trustgate webhooks replay REQUEST_ID
       a replayed webhook is sent again with the same request_id (x-event-id) and body
@@ -175,12 +180,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     }
     if (argv[0] === 'rules' && argv[1] === 'test') return runRulesTest(argv, out, err);
     const config = loadConfig(io.env);
-    if (argv[0] === 'iplist' && argv[1] === 'sync')
-      return await runIpListSync(argv, config, { stdout: out, stderr: err });
-    if (argv[0] === 'iplist') {
-      runIpList(argv, ipListsDir(config), out);
-      return 0;
-    }
+    if (argv[0] === 'iplist') return await runIpListCommand(argv, config, io);
     const pollMs = argv[0] === 'worker' ? workerPollMs(argv.slice(1)) : undefined;
     const logger = makeLogger(io.env.LOG_LEVEL || (argv[0] === 'worker' ? 'info' : 'warn'), {
       write: io.stderr,
@@ -215,6 +215,30 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
     return 1;
   } finally {
     await runtime?.close();
+  }
+}
+
+/**
+ * `trustgate iplist …` over where the lists live: IP_LISTS_DIR's files (SQLite: no database
+ * opened), or the database (PostgreSQL: migrated first, as every command's runtime is).
+ */
+async function runIpListCommand(argv: string[], config: Config, io: CliIo): Promise<number> {
+  const out: Out = (line) => io.stdout(line + '\n');
+  const err: Out = (line) => io.stderr(line + '\n');
+  const run = async (texts: IpListTexts) => {
+    if (argv[1] === 'sync') return runIpListSync(argv, config, texts, { stdout: out, stderr: err });
+    await runIpList(argv, texts, out);
+    return 0;
+  };
+  if (!config.databaseUrl) return run(fileListTexts(ipListsDir(config)));
+  io.stderr(`database: ${databaseLocation(config)}\n`);
+  const logger = makeLogger(io.env.LOG_LEVEL || 'warn', { write: io.stderr } as never);
+  const db = openDatabase(config, logger);
+  try {
+    await migrate(db);
+    return await run(await openIpListTexts(config, db, logger));
+  } finally {
+    await db.destroy();
   }
 }
 

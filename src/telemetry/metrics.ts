@@ -356,6 +356,32 @@ function watchSources(registry: Registry, current: () => MetricSources): void {
       for (const l of listHealth()) this.labels(l.list).set(l.entries);
     },
   });
+  const fileHealth = () => {
+    const { networkData, now } = current();
+    return networkData?.health(now()).files ?? [];
+  };
+  new Gauge({
+    name: 'trustgate_data_file_info',
+    help: 'The SHA-256 of each IP data file loaded (city, asn, hosting_asns); always 1.',
+    labelNames: ['file', 'sha256'] as const,
+    registers: [registry],
+    aggregator: 'max',
+    collect() {
+      this.reset();
+      for (const f of fileHealth()) this.labels(f.file, f.sha256).set(1);
+    },
+  });
+  new Gauge({
+    name: 'trustgate_data_file_differing_nodes',
+    help: 'Other nodes of the PostgreSQL database, seen lately, that loaded a different IP data file.',
+    labelNames: ['file'] as const,
+    registers: [registry],
+    aggregator: 'max',
+    collect() {
+      this.reset();
+      for (const f of fileHealth()) this.labels(f.file).set(f.differing_nodes.length);
+    },
+  });
   new Gauge({
     name: 'trustgate_db_pool_connections',
     help: 'Database connections of this process: in use, idle, and acquisitions waiting for one.',

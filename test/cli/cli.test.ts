@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cli } from '../../src/cli/main';
-import { openIpLists } from '../../src/geo/ip-lists';
+import { systemClock } from '../../src/clock';
+import { openIpLists, openStoredIpLists, type IpLists } from '../../src/geo/ip-lists';
+import { makeIpListTexts } from '../../src/storage/repositories/ip-list-texts';
+import { torList, TOR_IP } from '../helpers/list-server';
 import { makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
@@ -349,7 +352,8 @@ describe('trustgate rules', () => {
 });
 
 describe('trustgate iplist', () => {
-  /** The IP list commands need no database: the URL here points nowhere, and is never used. */
+  /** On SQLite the lists are IP_LISTS_DIR's files (no database needed); on PostgreSQL they live in the database. */
+  const onPostgres = () => testDb.dialect === 'postgresql';
   async function iplist(
     env: NodeJS.ProcessEnv,
     ...args: string[]
@@ -357,14 +361,20 @@ describe('trustgate iplist', () => {
     let stdout = '';
     let stderr = '';
     const code = await cli(['iplist', ...args], {
-      env: { LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', ...env },
+      env: { LOG_LEVEL: 'silent', ...(testDb.url ? { DATABASE_URL: testDb.url } : {}), ...env },
       stdout: (t) => (stdout += t),
       stderr: (t) => (stderr += t),
     });
     return { stdout, stderr, code };
   }
+  /** The lists a server would load now, from where they live. */
+  async function serverLists(dir: string): Promise<IpLists> {
+    if (!onPostgres()) return openIpLists({ dir });
+    return openStoredIpLists(makeIpListTexts(testDb.db, systemClock), {});
+  }
+  beforeEach(() => testDb.db('ip_list_texts').delete());
 
-  it('when an address is added, shown and removed, then the file follows and repeats change nothing', async () => {
+  it('when an address is added, shown and removed, then the list follows and repeats change nothing', async () => {
     const dir = path.join(dataDir, 'lists-a');
     const env = { IP_LISTS_DIR: dir };
     const added = await iplist(env, 'add', 'vpn', '203.0.113.9/24', '--json');
@@ -373,7 +383,9 @@ describe('trustgate iplist', () => {
       list: 'vpn',
       entry: '203.0.113.0/24',
       added: true,
-      file: path.join(dir, 'vpn.txt'),
+      ...(onPostgres()
+        ? { database: 'database table ip_list_texts (operator/vpn)' }
+        : { file: path.join(dir, 'vpn.txt') }),
     });
     expect((await iplist(env, 'add', 'vpn', '203.0.113.0/24')).stdout).toBe('203.0.113.0/24 is already on vpn\n');
     expect((await iplist(env, 'add', 'vpn', '2001:DB8::1')).stdout).toMatch(/^added 2001:db8::1\/128 to vpn/);
@@ -382,10 +394,11 @@ describe('trustgate iplist', () => {
     expect(shown).toMatchObject({ list: 'vpn', entries: ['203.0.113.0/24', '2001:db8::1/128'], invalid_lines: [] });
     expect((await iplist(env, 'show', 'vpn')).stdout).toBe('203.0.113.0/24\n2001:db8::1/128\n');
 
-    // What the command writes is what a running server reads.
-    const lists = openIpLists({ dir });
+    // What the command writes is what a running server reads; on PostgreSQL no file is written.
+    const lists = await serverLists(dir);
     expect(lists.lookup('203.0.113.200')).toEqual([{ list: 'vpn', source: 'operator', entry: '203.0.113.0/24' }]);
     lists.close();
+    expect(fs.existsSync(path.join(dir, 'vpn.txt'))).toBe(!onPostgres());
 
     const removed = await iplist(env, 'remove', 'vpn', '203.0.113.0/24', '--json');
     expect(JSON.parse(removed.stdout)).toMatchObject({ entry: '203.0.113.0/24', removed: true });
@@ -394,8 +407,8 @@ describe('trustgate iplist', () => {
     expect((await iplist(env, 'show', 'tor')).stdout).toMatch(/^tor: no entries/);
   });
 
-  it('when IP_LISTS_DIR is not set, then the lists live in DATA_DIR/ip-lists', async () => {
-    const r = await iplist({ DATA_DIR: dataDir }, 'add', 'fraud', '198.51.100.7');
+  it('when IP_LISTS_DIR is not set and there is no DATABASE_URL, then the lists live in DATA_DIR/ip-lists', async () => {
+    const r = await iplist({ DATA_DIR: dataDir, DATABASE_URL: '' }, 'add', 'fraud', '198.51.100.7');
     expect(r.code).toBe(0);
     expect(fs.readFileSync(path.join(dataDir, 'ip-lists', 'fraud.txt'), 'utf8')).toMatch(/^198\.51\.100\.7\/32$/m);
   });
@@ -412,7 +425,40 @@ describe('trustgate iplist', () => {
     expect((await iplist(env, 'remove', 'tor')).code).toBe(2);
     expect((await iplist(env, 'list', 'tor')).code).toBe(2);
     expect(fs.existsSync(dir)).toBe(false);
+    expect(await testDb.db('ip_list_texts').select('list')).toEqual([]);
   });
+
+  it('when a list is synced from a mirror, then its text with its source and time is where the server reads it', async () => {
+    const dir = path.join(dataDir, 'lists-c');
+    const mirror = path.join(dataDir, 'tor-mirror.txt');
+    fs.writeFileSync(mirror, torList(120));
+    const r = await iplist({ IP_LISTS_DIR: dir, IPLIST_SOURCE_TOR: mirror }, 'sync', 'tor');
+    expect(r).toMatchObject({ code: 0, stdout: `tor: 120 entries from ${mirror}\n` });
+    const lists = await serverLists(dir);
+    expect(lists.lookup(TOR_IP)).toEqual([{ list: 'tor', source: 'synced', entry: `${TOR_IP}/32` }]);
+    expect(lists.status().find((s) => s.list === 'tor')?.synced).toMatchObject({ source: mirror, entries: 120 });
+    lists.close();
+    expect(fs.existsSync(path.join(dir, 'synced', 'tor.txt'))).toBe(!onPostgres());
+  });
+
+  // SQLite: the files are where the lists live; there is nothing to import.
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'when on PostgreSQL the database holds no list yet, then the files of IP_LISTS_DIR are imported once',
+    async () => {
+      const dir = path.join(dataDir, 'lists-d');
+      fs.mkdirSync(path.join(dir, 'synced'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'fraud.txt'), '192.0.2.66\n');
+      fs.writeFileSync(path.join(dir, 'synced', 'relay.txt'), '172.224.226.0/27\n');
+      expect((await iplist({ IP_LISTS_DIR: dir }, 'show', 'fraud')).stdout).toBe('192.0.2.66/32\n');
+      expect(await testDb.db('ip_list_texts').orderBy('list').select('list', 'source')).toEqual([
+        { list: 'fraud', source: 'operator' },
+        { list: 'relay', source: 'synced' },
+      ]);
+      // Once: a file changed later is not imported again over what the database holds.
+      fs.writeFileSync(path.join(dir, 'fraud.txt'), '192.0.2.67\n');
+      expect((await iplist({ IP_LISTS_DIR: dir }, 'show', 'fraud')).stdout).toBe('192.0.2.66/32\n');
+    },
+  );
 });
 
 describe('trustgate webhooks', () => {

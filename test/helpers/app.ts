@@ -94,7 +94,15 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     secretBox: makeSecretBox(randomBytes(32), systemRandom),
     ipIntelligence: ipData,
     ipLists,
-    networkData: makeNetworkDataStatus({ geo: ipData.ages, lists: ipLists.status }, 7),
+    networkData: makeNetworkDataStatus(
+      {
+        geo: ipData.ages,
+        lists: ipLists.status,
+        // One node: its files, none to differ from (the nodes' comparison: test/nodes/ip-lists.test.ts).
+        files: () => ipData.digests().map((d) => ({ ...d, differing_nodes: [] })),
+      },
+      7,
+    ),
     ...(dataDir ? { dataDir } : {}),
     // As in production: a key's project is kept in memory (by the fixed clock's time).
     apiKeyCacheTtlMs: DEFAULT_API_KEY_CACHE_TTL_MS,

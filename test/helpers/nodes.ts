@@ -52,10 +52,17 @@ export interface Nodes {
   stop(): Promise<void>;
 }
 
-/** `count` nodes started at once with `env` (which names the database), each with a DATA_DIR of its own. */
-export async function startNodes(count: number, env: NodeJS.ProcessEnv): Promise<Nodes> {
+/**
+ * `count` nodes started at once with `env` (which names the database), each with a DATA_DIR of
+ * its own and what `own(i)` adds for node i (a setting one node has differently).
+ */
+export async function startNodes(
+  count: number,
+  env: NodeJS.ProcessEnv,
+  own: (i: number) => NodeJS.ProcessEnv = () => ({}),
+): Promise<Nodes> {
   const dataDirs = Array.from({ length: count }, () => fs.mkdtempSync(path.join(os.tmpdir(), 'tg-node-')));
-  const nodes = await Promise.all(dataDirs.map((dir) => startServer({ ...env, DATA_DIR: dir })));
+  const nodes = await Promise.all(dataDirs.map((dir, i) => startServer({ ...env, DATA_DIR: dir, ...own(i) })));
   const balancer = await roundRobin(nodes.map((n) => n.port));
   return {
     nodes,

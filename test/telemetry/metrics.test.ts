@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
+import type { Health } from '../../src/api-types';
 import { operationIds } from '../../src/spec';
 import { makeMetrics, MAX_CONDITIONS } from '../../src/telemetry/metrics';
 import { makeTestContext, type TestContext } from '../helpers/app';
@@ -29,6 +30,8 @@ const FAMILIES = [
   'trustgate_ip_data_age_seconds',
   'trustgate_ip_list_age_seconds',
   'trustgate_ip_list_entries',
+  'trustgate_data_file_info',
+  'trustgate_data_file_differing_nodes',
   'trustgate_db_pool_connections',
   'nodejs_eventloop_lag_seconds',
   'nodejs_eventloop_lag_p99_seconds',
@@ -63,6 +66,10 @@ describe('GET /metrics (getMetrics)', () => {
     expect(families.families.get('trustgate_webhook_outbox_depth')!.type).toBe('GAUGE');
     // The shipped IP databases have build dates; the pool has its one SQLite connection or PostgreSQL's.
     expect(valueOf(families, 'trustgate_ip_data_age_seconds', { database: 'city' })).toBeGreaterThan(0);
+    // Each IP data file's digest, as /healthz gives it; one node: none differs.
+    const city = ((await request(ctx.app).get('/healthz')).body as Health).data!.files[0]!;
+    expect(valueOf(families, 'trustgate_data_file_info', { file: 'city', sha256: city.sha256 })).toBe(1);
+    expect(valueOf(families, 'trustgate_data_file_differing_nodes', { file: 'city' })).toBe(0);
     expect(hasSample(families, 'trustgate_db_pool_connections', { state: 'used' })).toBe(true);
     // The contract's operations are there before any request (their children are made ahead).
     expect(hasSample(families, 'trustgate_http_request_duration_seconds', { operation: 'authenticateSession' })).toBe(

@@ -17,6 +17,9 @@
  *   published lists (Tor exits, iCloud Private Relay egress, a VPN list: sync.ts), each file
  *   whole and by rename, with its source and time in its header; watched like the operator's.
  *
+ * On PostgreSQL the operator's and synced texts live in the database instead (store.ts), and
+ * stored.ts loads them from there with the same tables; this module's files serve SQLite.
+ *
  * File format: one IPv4 or IPv6 address or CIDR block a line; `#` starts a comment (whole line
  * or after an entry); blank lines are fine. A CIDR block with host bits set stands for its
  * network (`10.1.2.3/8` is `10.0.0.0/8`); IPv4-mapped IPv6 (`::ffff:1.2.3.4`, `::ffff:1.2.3.0/120`)
@@ -85,84 +88,45 @@ export class IpListFileError extends Error {
 }
 
 /** Reads a list file: undefined when it does not exist; other read errors are thrown. */
-function readListFile(file: string): (ParsedFile & { text: string }) | undefined {
-  let text: string;
+function readListFile(file: string): string | undefined {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  return { ...parseListText(text), text };
 }
 
-export function openIpLists(options: IpListsOptions): IpLists {
-  const shippedDir = options.shippedDir ?? SHIPPED_IP_LISTS_DIR;
-  const report = (file: string, error?: Error) => options.onReload?.(file, error);
-
-  const shipped = new Map<IpListName, ListTables>();
-  const operator = new Map<IpListName, ListTables>();
-  const synced = new Map<IpListName, ListTables>();
+/** The lists as loaded: each list and source's tables, and each synced copy's header. */
+export function makeLoadedLists(report: (where: string, error?: Error) => void) {
+  const tables: Record<IpListSource, Map<IpListName, ListTables>> = {
+    shipped: new Map(),
+    operator: new Map(),
+    synced: new Map(),
+  };
   const syncHeaders = new Map<IpListName, SyncHeader>();
-
-  /** Loads one file into `into`; false when it could not be read (the old entries stay). */
-  function load(file: string, list: IpListName, into: Map<IpListName, ListTables>): boolean {
-    let parsed: (ParsedFile & { text: string }) | undefined;
-    try {
-      parsed = readListFile(file);
-    } catch (err) {
-      report(file, err as Error);
-      return false;
-    }
-    into.set(list, parsed ? tablesOf(parsed.blocks) : EMPTY);
-    if (into === synced) {
-      const header = parsed ? parseSyncHeader(parsed.text) : undefined;
-      if (header) syncHeaders.set(list, header);
-      else syncHeaders.delete(list);
-    }
-    if (parsed && parsed.bad.length > 0) report(file, new IpListFileError(file, parsed.bad));
-    return parsed === undefined || parsed.bad.length === 0;
-  }
-
-  for (const list of IP_LIST_NAMES) load(ipListFile(shippedDir, list), list, shipped);
-
-  const unwatch: (() => void)[] = [];
-  /** Loads each list's file in `dir` into `into`, and reloads it whenever it changes. */
-  function watch(dir: string, into: Map<IpListName, ListTables>): void {
-    for (const list of IP_LIST_NAMES) {
-      const file = ipListFile(dir, list);
-      load(file, list, into);
-      const listener = (current: fs.Stats, previous: fs.Stats) => {
-        if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino)
-          return;
-        if (load(file, list, into)) report(file);
-      };
-      // Polling works for files that do not exist yet, on network file systems, and across
-      // an editor's or `trustgate iplist`'s replace-by-rename.
-      fs.watchFile(file, { interval: options.watchIntervalMs ?? 5000, persistent: false }, listener);
-      unwatch.push(() => fs.unwatchFile(file, listener));
-    }
-  }
-  if (options.dir) {
-    watch(options.dir, operator);
-    watch(syncedDir(options.dir), synced);
-  }
-
-  const sources: [IpListSource, Map<IpListName, ListTables>][] = [
-    ['shipped', shipped],
-    ['operator', operator],
-    ['synced', synced],
-  ];
   const sizeOf = (t: ListTables | undefined) => (t ? t.v4.size + t.v6.size : 0);
 
   return {
+    /** Loads one text (undefined: none) as the list's entries from `source`; false when it had lines that are not entries. */
+    set(list: IpListName, source: IpListSource, text: string | undefined, where: string): boolean {
+      const parsed: ParsedFile | undefined = text === undefined ? undefined : parseListText(text);
+      tables[source].set(list, parsed ? tablesOf(parsed.blocks) : EMPTY);
+      if (source === 'synced') {
+        const header = text === undefined ? undefined : parseSyncHeader(text);
+        if (header) syncHeaders.set(list, header);
+        else syncHeaders.delete(list);
+      }
+      if (parsed && parsed.bad.length > 0) report(where, new IpListFileError(where, parsed.bad));
+      return parsed === undefined || parsed.bad.length === 0;
+    },
     lookup(ip: string): IpListMatch[] {
       const key = keyOf(ip);
       if (!key) return [];
       const matches: IpListMatch[] = [];
       for (const list of IP_LIST_NAMES) {
-        for (const [source, tables] of sources) {
-          const t = tables.get(list);
+        for (const source of ['shipped', 'operator', 'synced'] as const) {
+          const t = tables[source].get(list);
           if (!t) continue;
           const entry = 'v4' in key ? t.v4.find(key.v4) : t.v6.find(key.v6);
           if (entry) matches.push({ list, source, entry });
@@ -176,14 +140,78 @@ export function openIpLists(options: IpListsOptions): IpLists {
         return {
           list,
           entries: {
-            shipped: sizeOf(shipped.get(list)),
-            operator: sizeOf(operator.get(list)),
-            synced: sizeOf(synced.get(list)),
+            shipped: sizeOf(tables.shipped.get(list)),
+            operator: sizeOf(tables.operator.get(list)),
+            synced: sizeOf(tables.synced.get(list)),
           },
           ...(header ? { synced: header } : {}),
         };
       });
     },
+  };
+}
+
+export type LoadedLists = ReturnType<typeof makeLoadedLists>;
+
+/** Loads the shipped lists (files of the package, loaded once) into `loaded`. */
+export function loadShipped(
+  loaded: LoadedLists,
+  shippedDir: string,
+  report: (where: string, error?: Error) => void,
+): void {
+  for (const list of IP_LIST_NAMES) {
+    const file = ipListFile(shippedDir, list);
+    try {
+      loaded.set(list, 'shipped', readListFile(file), file);
+    } catch (err) {
+      report(file, err as Error);
+    }
+  }
+}
+
+/** The lists from the operator's and synced files of `options.dir`, reloaded when a file changes. */
+export function openIpLists(options: IpListsOptions): IpLists {
+  const report = (file: string, error?: Error) => options.onReload?.(file, error);
+  const loaded = makeLoadedLists(report);
+  loadShipped(loaded, options.shippedDir ?? SHIPPED_IP_LISTS_DIR, report);
+
+  /** Loads one file; false when it could not be read (the old entries stay) or had bad lines. */
+  function load(file: string, list: IpListName, source: IpListSource): boolean {
+    let text: string | undefined;
+    try {
+      text = readListFile(file);
+    } catch (err) {
+      report(file, err as Error);
+      return false;
+    }
+    return loaded.set(list, source, text, file);
+  }
+
+  const unwatch: (() => void)[] = [];
+  /** Loads each list's file in `dir`, and reloads it whenever it changes. */
+  function watch(dir: string, source: IpListSource): void {
+    for (const list of IP_LIST_NAMES) {
+      const file = ipListFile(dir, list);
+      load(file, list, source);
+      const listener = (current: fs.Stats, previous: fs.Stats) => {
+        if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino)
+          return;
+        if (load(file, list, source)) report(file);
+      };
+      // Polling works for files that do not exist yet, on network file systems, and across
+      // an editor's or `trustgate iplist`'s replace-by-rename.
+      fs.watchFile(file, { interval: options.watchIntervalMs ?? 5000, persistent: false }, listener);
+      unwatch.push(() => fs.unwatchFile(file, listener));
+    }
+  }
+  if (options.dir) {
+    watch(options.dir, 'operator');
+    watch(syncedDir(options.dir), 'synced');
+  }
+
+  return {
+    lookup: loaded.lookup,
+    status: loaded.status,
     close() {
       unwatch.splice(0).forEach((stop) => stop());
     },

@@ -5,16 +5,16 @@
  * Each list is read from its source (an http(s) URL, or a file: a mirror), checked as a whole
  * (every line an address or CIDR block, optionally followed by comma-separated fields as in
  * Apple's CSV; between a floor and a ceiling of entries; not over the size limit), and only
- * then written to `<dir>/synced/<list>.txt` in canonical form, with its source and time in
- * the header, by rename: a running server's watcher (open.ts) sees the old list or the new
- * one, never a mix. A download that fails, times out or does not check leaves the list in use
+ * then stored as the list's synced text in canonical form, with its source and time in the
+ * header, whole (`<dir>/synced/<list>.txt` by rename, or its row in the database: store.ts): a
+ * running server sees the old list or the new one, never a mix. A download that fails, times out or does not check leaves the list in use
  * as it was. Lists are synced one after another and independently.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeAtomically } from './edit';
 import { parseBlock, type Block } from './entries';
-import { ipListFile, syncedDir, type IpListName } from './names';
+import type { IpListName } from './names';
+import { fileListTexts, updateListText, type IpListTexts } from './store';
 import { parseSyncHeader, syncHeaderText, type SyncHeader } from './sync-file';
 
 /** The bounds a download must keep to. The floors catch an empty or cut-short answer; the ceilings a runaway one. */
@@ -26,8 +26,9 @@ export const SYNC_LIMITS = {
 } satisfies { maxBytes: number; maxEntries: number; minEntries: Record<IpListName, number> };
 
 export interface SyncDeps {
-  /** The IP lists folder (IP_LISTS_DIR); the synced files go to its `synced` folder. */
-  dir: string;
+  /** Where the synced texts go: the store, or the IP lists folder (IP_LISTS_DIR), whose `synced` folder then holds them. */
+  texts?: IpListTexts;
+  dir?: string;
   fetch: typeof fetch;
   now: () => Date;
   /** The longest one download may take. */
@@ -118,19 +119,26 @@ export function checkDownload(list: IpListName, text: string, limits = SYNC_LIMI
   return blocks;
 }
 
-function currentHeader(file: string): SyncHeader | undefined {
+async function currentHeader(texts: IpListTexts, list: IpListName): Promise<SyncHeader | undefined> {
   try {
-    return parseSyncHeader(fs.readFileSync(file, 'utf8').slice(0, 4096));
+    const stored = await texts.read(list, 'synced');
+    return stored ? parseSyncHeader(stored.text.slice(0, 4096)) : undefined;
   } catch {
     return undefined;
   }
 }
 
+function textsOf(deps: SyncDeps): IpListTexts {
+  if (deps.texts) return deps.texts;
+  if (deps.dir === undefined) throw new Error('syncIpList needs texts or dir');
+  return fileListTexts(deps.dir);
+}
+
 /** Downloads, checks and swaps in one list; the list in use stays as it was on any failure. */
 export async function syncIpList(list: IpListName, source: string, deps: SyncDeps): Promise<SyncOutcome> {
   const limits = deps.limits ?? SYNC_LIMITS;
-  const file = ipListFile(syncedDir(deps.dir), list);
-  const previous = currentHeader(file);
+  const texts = textsOf(deps);
+  const previous = await currentHeader(texts, list);
   try {
     const bytes = await fetchSource(source, deps, limits.maxBytes);
     let text: string;
@@ -141,9 +149,8 @@ export async function syncIpList(list: IpListName, source: string, deps: SyncDep
     }
     const blocks = checkDownload(list, text, limits);
     const cidrs = [...new Set(blocks.map((b) => b.cidr))];
-    fs.mkdirSync(syncedDir(deps.dir), { recursive: true });
     const header = syncHeaderText(list, { source, syncedAt: deps.now(), entries: cidrs.length });
-    writeAtomically(file, `${header}${cidrs.join('\n')}\n`);
+    await updateListText(texts, list, 'synced', () => `${header}${cidrs.join('\n')}\n`);
     return { list, source, ok: true, entries: cidrs.length, ...(previous ? { previous } : {}) };
   } catch (err) {
     const why = err instanceof SyncRefused ? `refused: ${err.message}` : `failed: ${describe(err)}`;

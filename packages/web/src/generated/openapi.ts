@@ -1601,6 +1601,34 @@ export interface components {
         NetworkDataHealth: {
             geo: components["schemas"]["GeoDataHealth"][];
             ip_lists: components["schemas"]["IpListHealth"][];
+            /**
+             * @description The digest of each IP data file this process loaded, and on PostgreSQL the other nodes
+             *     of the database that loaded a different one (docs/deploy.md, *Several nodes*).
+             */
+            files: components["schemas"]["DataFileHealth"][];
+        };
+        /** @description One IP data file as this process loaded it. */
+        DataFileHealth: {
+            /**
+             * @description The city (location) database, the ASN database (each the shipped data or GEOIP_CITY_DB,
+             *     GEOIP_ASN_DB) or the hosting ASNs' changes (HOSTING_ASNS_FILE; empty when unset).
+             * @enum {string}
+             */
+            file: "city" | "asn" | "hosting_asns";
+            /**
+             * @description SHA-256 of the file's bytes as loaded (of several files in turn when the data is
+             *     several, as the shipped data is), recomputed when the file is reloaded.
+             */
+            sha256: string;
+            /**
+             * @description Other nodes of the same PostgreSQL database, seen lately, that loaded a different file;
+             *     always empty on SQLite (one node).
+             */
+            differing_nodes: {
+                /** @description The node's name (its host name and a random id given at start). */
+                node: string;
+                sha256: string;
+            }[];
         };
         /** @description One geolocation or ASN database. */
         GeoDataHealth: {

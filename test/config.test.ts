@@ -114,7 +114,13 @@ describe('the IP lists `trustgate iplist sync` fetches', () => {
       relay: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
       vpn: 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output/vpn/ipv4.txt',
     });
-    expect(loadConfig({})).toMatchObject({ ipListSyncTimeoutMs: 120_000, ipListStaleDays: 7 });
+    expect(loadConfig({})).toMatchObject({ ipListSyncTimeoutMs: 120_000, ipListStaleDays: 7, ipListWatchMs: 5000 });
+  });
+
+  test('when IPLIST_WATCH_MS is set, then the lists are looked at that often; below 10 ms it is refused', () => {
+    expect(loadConfig({ IPLIST_WATCH_MS: '250' }).ipListWatchMs).toBe(250);
+    expect(() => loadConfig({ IPLIST_WATCH_MS: '5' })).toThrow(ConfigError);
+    expect(() => loadConfig({ IPLIST_WATCH_MS: 'soon' })).toThrow(ConfigError);
   });
 
   test('when the config names the lists, then they are the lists the service has', () => {

@@ -43,7 +43,7 @@ onPostgres('three nodes on one database, the third with its own hosting-ASN file
   const hostingOf = async (port: number): Promise<DataFileHealth> =>
     (await health(port)).data!.files.find((f) => f.file === 'hosting_asns')!;
 
-  test('then a Tor exit added with trustgate iplist is flagged by every node, and the nodes with other files are named', async () => {
+  test('then the old list files are imported once, a Tor exit added with trustgate iplist is flagged by every node, and the node with other files is named', async () => {
     testDb = await makeTestDb();
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-nodes-lists-'));
     const hostingFile = path.join(folder, 'hosting-asns.txt');
@@ -57,8 +57,19 @@ onPostgres('three nodes on one database, the third with its own hosting-ASN file
       TRUST_PROXY: 'loopback',
       IPLIST_WATCH_MS: '200',
     };
-    nodes = await startNodes(3, env, (i) => (i === 2 ? { HOSTING_ASNS_FILE: hostingFile } : {}));
+    // The first node has list files from before (an installation moving to several nodes): they are imported once.
+    const oldLists = path.join(folder, 'old-lists');
+    fs.mkdirSync(oldLists);
+    fs.writeFileSync(path.join(oldLists, 'fraud.txt'), '192.0.2.66\n198.51.100.0/24\n');
+    nodes = await startNodes(3, env, (i) =>
+      i === 0 ? { IP_LISTS_DIR: oldLists } : i === 2 ? { HOSTING_ASNS_FILE: hostingFile } : {},
+    );
     const ports = nodes.nodes.map((n) => n.port);
+    const imported = nodes.nodes.flatMap((n) =>
+      n.lines.filter((l) => String(l.msg).startsWith('imported the IP list')),
+    );
+    expect(imported).toEqual([expect.objectContaining({ dir: oldLists, lists: ['operator/fraud'] })]);
+    expect(nodes.nodes[0]!.lines).toContainEqual(expect.objectContaining({ msg: imported[0]!.msg }));
 
     const added = await runCli(['iplist', 'add', 'tor', TOR_IP], { ...env, DATA_DIR: folder });
     expect(added).toMatchObject({
@@ -71,6 +82,7 @@ onPostgres('three nodes on one database, the third with its own hosting-ASN file
         async () => (await health(port)).data!.ip_lists.find((l) => l.list === 'tor')!.entries === 1,
         `node on ${port} to load the tor list`,
       );
+      expect((await health(port)).data!.ip_lists.find((l) => l.list === 'fraud')!.entries).toBe(2);
       const session = personSession();
       const posted = await send(
         port,

@@ -55,10 +55,11 @@ export function makeIpListTexts(
      * on the table that conflicts with itself, not with readers), so one of them imports.
      */
     async importOnce(texts) {
+      if (texts.length === 0) return false; // nothing to import: no lock taken
       return db.transaction(async (trx) => {
         if (db.client.config.client === 'pg') await trx.raw(`LOCK TABLE ${TABLE} IN SHARE ROW EXCLUSIVE MODE`);
         const [{ n }] = (await trx(TABLE).count({ n: '*' })) as [{ n: number | string }];
-        if (Number(n) > 0 || texts.length === 0) return false;
+        if (Number(n) > 0) return false;
         const at = clock.now().getTime();
         await trx(TABLE).insert(texts.map((t) => ({ ...t, version: 1, updated_at: at })));
         return true;

@@ -68,8 +68,11 @@ export function openPostgres(options: PostgresOptions & { databaseUrl: string })
   client.destroy = async (callback?: unknown) => {
     pgHotPipelines.delete(db);
     pgAccountLocks.delete(db);
-    await hot?.end();
-    await locks?.end();
+    // Ended once, however many times knex is destroyed (a pool refuses a second end).
+    const [pipeline, accountLocks] = [hot, locks];
+    hot = locks = undefined;
+    await pipeline?.end();
+    await accountLocks?.end();
     return destroy(callback);
   };
   return db;

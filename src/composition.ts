@@ -122,8 +122,15 @@ export async function makeRuntime(
   const db = openDatabase(config, logger);
   // A cluster's workers skip it: the primary migrated before starting them (knex takes a lock
   // even when nothing is pending, and N workers would contend for it).
-  if (options.migrate ?? true) await migrate(db);
-  const edges = await openEdges(config, logger, db, options);
+  let edges: Awaited<ReturnType<typeof openEdges>>;
+  try {
+    if (options.migrate ?? true) await migrate(db);
+    edges = await openEdges(config, logger, db, options);
+  } catch (err) {
+    // A node that may not start (its secret key cannot open the database's) leaves no pool open behind it.
+    await db.destroy();
+    throw err;
+  }
   const { deps } = edges;
   const services = makeServices(deps);
   services.statsFlusher.start(config.statsFlushMs);

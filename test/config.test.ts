@@ -1,4 +1,5 @@
 /** Settings whose defaults and refusals matter beyond one module: several processes, the public base URL. */
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -257,5 +258,22 @@ describe('OIDC_* (the console single sign-on)', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
     }).oidc;
     expect(local?.redirectUrl).toBe('http://localhost:3000/console/oidc/callback');
+  });
+});
+
+describe('TRUSTGATE_SECRET_KEY and TRUSTGATE_PREVIOUS_SECRET_KEYS', () => {
+  const key = () => randomBytes(32).toString('base64');
+
+  test('when previous keys are given, then each is kept in order; unset, there are none', () => {
+    const [a, b] = [key(), key()];
+    expect(loadConfig({}).previousSecretKeys).toEqual([]);
+    expect(loadConfig({ TRUSTGATE_PREVIOUS_SECRET_KEYS: `${a}, ${b},` }).previousSecretKeys).toEqual([a, b]);
+  });
+
+  test('when a key is not 32 bytes of base64, then start-up refuses it naming the setting (and which previous key)', () => {
+    expect(() => loadConfig({ TRUSTGATE_SECRET_KEY: 'c2hvcnQ=' })).toThrow(/^TRUSTGATE_SECRET_KEY must be 32 bytes/);
+    const bad = () => loadConfig({ TRUSTGATE_PREVIOUS_SECRET_KEYS: `${key()},${randomBytes(16).toString('base64')}` });
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/^TRUSTGATE_PREVIOUS_SECRET_KEYS must be keys of 32 bytes.*key 2 is not$/);
   });
 });

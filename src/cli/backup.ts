@@ -48,7 +48,8 @@ export interface BackupSummary {
   ipListFiles: number;
 }
 
-export type BackupConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey' | 'ipListsDir'>;
+export type BackupConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey' | 'ipListsDir'> &
+  Partial<Pick<Config, 'previousSecretKeys'>>;
 
 const SECRET_KEY_FILE = 'secret.key';
 const MANIFEST = 'manifest.json';
@@ -225,13 +226,28 @@ function checkManifest(bytes: Buffer, config: BackupConfig): BackupManifest {
   return manifest;
 }
 
-/** The restored database opens, passes quick_check, and the key opens the stored webhook secrets. */
+/**
+ * The database's digest key (installation_secrets, from migration 0038), which every node's key
+ * must open and which start-up seals with the current key: unlike a project's webhook secret,
+ * it is never left under a previous key of a rotation whose reseal has not run yet.
+ */
+function storedKey(conn: Database.Database): { sealed: string } | undefined {
+  const table = conn
+    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'installation_secrets'`)
+    .get();
+  if (!table) return undefined;
+  return conn.prepare(`SELECT sealed FROM installation_secrets WHERE name = 'digest_key'`).get() as
+    { sealed: string } | undefined;
+}
+
+/** The restored database opens, passes quick_check, and the key opens its stored secrets. */
 function checkRestored(file: string, key: Buffer): void {
   const conn = new Database(file, { fileMustExist: true });
   try {
     const check = conn.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`the restored database fails its check: ${String(check)}`);
-    const row = conn.prepare('SELECT webhook_secret_encrypted AS sealed FROM projects LIMIT 1').get() as
+    const row = (storedKey(conn) ??
+      conn.prepare('SELECT webhook_secret_encrypted AS sealed FROM projects LIMIT 1').get()) as
       { sealed: string } | undefined;
     try {
       if (row) makeSecretBox(key, systemRandom).decrypt(row.sealed);
@@ -361,6 +377,11 @@ export async function runBackup(argv: string[], config: BackupConfig, out: Out):
         : '  database: not included (PostgreSQL: back it up with pg_dump, README "Backups and upgrades")',
     );
     out('  secret key: included; the archive opens the stored secrets, so keep it as safe as the key');
+    if (config.previousSecretKeys?.length)
+      out(
+        '  previous secret keys: not included; what they sealed opens only with them until ' +
+          '`trustgate secret-key reseal` has run: keep them with this archive, or take it again after the reseal',
+      );
     out(`  media files: ${r.mediaFiles}`);
     out(`  IP list files: ${r.ipListFiles}`);
     return 0;

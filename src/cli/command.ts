@@ -7,6 +7,7 @@ import type { OperatorUseCases } from '../usecases/operators';
 import type { ProjectUseCases } from '../usecases/projects';
 import type { RulesUseCases } from '../usecases/rules';
 import type { WebhookDeliveryUseCases } from '../usecases/webhook-deliveries';
+import type { ResealCount } from '../storage/reseal';
 import type { Outbox } from '../webhooks/outbox';
 import type { TestEventResult } from '../webhooks/test-event';
 
@@ -26,6 +27,8 @@ export interface CommandDeps {
   webhookLog: Pick<Outbox, 'list' | 'attempts'>;
   /** One signed test event to the project's webhook URL, under the configuration's target policy. */
   sendTestWebhook(projectId: string): Promise<TestEventResult>;
+  /** `secret-key reseal`: what a previous key sealed, sealed with the current one; each place's count as it is done. */
+  resealSecrets(onCount: (count: ResealCount) => void): Promise<ResealCount[]>;
 }
 
 /** Writes one line of a command's output (cli() adds the newline). */

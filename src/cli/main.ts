@@ -3,12 +3,14 @@
  * every command). This file reads the command line, opens what the command needs (the
  * configuration, the database, the runtime) and maps the outcome to an exit code. Each area's
  * commands live in a module named for it (project.ts, webhooks.ts, account.ts, rules.ts,
- * users.ts, iplist.ts, worker.ts, migrate.ts, backup.ts); what they share, in command.ts.
+ * users.ts, iplist.ts, worker.ts, migrate.ts, backup.ts, secret-key.ts); what they share, in command.ts.
  *
- * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY,
- * IP_LISTS_DIR), and names the database it opens on stderr. The IP lists need no database on
- * SQLite (they are IP_LISTS_DIR's files); on PostgreSQL they live in the database.
+ * It uses the same configuration as the server (DATABASE_URL, DATA_DIR, TRUSTGATE_SECRET_KEY and
+ * TRUSTGATE_PREVIOUS_SECRET_KEYS, IP_LISTS_DIR), refuses a database whose secrets its key cannot
+ * open as a server does, and names the database it opens on stderr. The IP lists need no database
+ * on SQLite (they are IP_LISTS_DIR's files); on PostgreSQL they live in the database.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseLocation, loadConfig, type Config } from '../config';
 import { fileListTexts, type IpListTexts } from '../geo/ip-lists';
@@ -16,6 +18,7 @@ import { migrate } from '../storage/db';
 import { makeLogger } from '../logger';
 import { makeRuntime, type Runtime } from '../composition';
 import { ipListsDir, openDatabase, openIpListTexts } from '../composition/open';
+import { resealAll } from '../storage/reseal';
 import { runAccount } from './account';
 import { runBackup } from './backup';
 import { UsageError, ValueError, type CommandDeps, type Out } from './command';
@@ -23,6 +26,7 @@ import { runIpList, runIpListSync } from './iplist';
 import { runMigrate } from './migrate';
 import { runProject } from './project';
 import { runRules, runRulesTest } from './rules';
+import { runSecretKey } from './secret-key';
 import { readSecretFromStdin, runUser, USER_USAGE, UserUsageError, type ReadSecret } from './users';
 import { runWebhooks } from './webhooks';
 import { runWorker, workerPollMs } from './worker';
@@ -100,6 +104,10 @@ ${USER_USAGE}  trustgate iplist add LIST (IP | CIDR) [--json]
       database is not in it: back it up with pg_dump (README)
   trustgate restore FILE
       restores an archive into the configured DATA_DIR, which must be empty, and checks it
+  trustgate secret-key reseal
+      seals again with TRUSTGATE_SECRET_KEY every value a key of TRUSTGATE_PREVIOUS_SECRET_KEYS
+      sealed (the database's, and the media in this node's DATA_DIR), in batches; run it again
+      at will. Once it says so, the previous keys may be removed (docs/deploy.md, "The secret key")
 `;
 
 /** The commands that share one set of options: any of these options is accepted by each of them. */
@@ -140,7 +148,7 @@ export async function run(argv: string[], deps: CommandDeps, out: Out): Promise<
 }
 
 /** What the commands take of the runtime: the use cases and ports they name, no more. */
-function commandDeps({ services, sendTestWebhook }: Runtime): CommandDeps {
+function commandDeps({ services, sendTestWebhook, db, secretBox, dataDir }: Runtime): CommandDeps {
   return {
     projects: services.projects,
     projectExists: services.projectExists,
@@ -150,6 +158,9 @@ function commandDeps({ services, sendTestWebhook }: Runtime): CommandDeps {
     webhookDeliveries: services.webhookDeliveries,
     webhookLog: services.webhookLog,
     sendTestWebhook,
+    // The media folder the server's local store uses (composition/usecases.ts).
+    resealSecrets: (onCount) =>
+      resealAll({ db, box: secretBox, mediaDir: dataDir && path.join(dataDir, 'media') }, { onCount }),
   };
 }
 
@@ -200,6 +211,7 @@ export async function cli(argv: string[], io: CliIo = processIo): Promise<number
       listen: argv[0] === 'worker',
     });
     if (argv[0] === 'worker') return await runWorker(runtime, pollMs);
+    if (argv[0] === 'secret-key') return await runSecretKey(argv, commandDeps(runtime), out);
     if (argv[0] === 'user') {
       await runUser(argv, commandDeps(runtime), out, io.readSecret ?? readSecretFromStdin);
       return 0;

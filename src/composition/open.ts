@@ -27,9 +27,11 @@ import {
 } from '../geo/ip-lists';
 import type { Logger } from '../logger';
 import { makeOidcSignIn } from '../security/oidc';
+import { DIGEST_KEY, firstDigestKey, settleStoredKey } from '../security/installation-keys';
 import { loadSecretKey, makeSecretBox, type SecretBox } from '../security/secrets';
 import { operationIds } from '../spec';
 import { dialectOf, makeDb, type Db } from '../storage/db';
+import { makeInstallationSecrets } from '../storage/repositories/installation-secrets';
 import { makeIpListTexts } from '../storage/repositories/ip-list-texts';
 import { makeNodeDataFiles } from '../storage/repositories/node-data-files';
 import { makeMetrics } from '../telemetry/metrics';
@@ -63,16 +65,30 @@ export function openDatabase(config: Config, logger: Logger): Db {
   });
 }
 
-/** The secret box over TRUSTGATE_SECRET_KEY, or over a key generated into the data folder (with a warning). */
-function openSecretBox(config: Config, logger: Logger): SecretBox {
-  const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom);
+/**
+ * The secret box over TRUSTGATE_SECRET_KEY (or DATA_DIR/secret.key, generated there on SQLite
+ * only, with a warning) and TRUSTGATE_PREVIOUS_SECRET_KEYS, its digest keyed by the database's
+ * digest key: refused when the node's keys cannot open it (security/installation-keys.ts).
+ */
+async function openSecretBox(config: Config, logger: Logger, db: Db): Promise<SecretBox> {
+  const file = path.join(config.dataDir, 'secret.key');
+  const shared = config.databaseUrl !== undefined;
+  const { key, created } = loadSecretKey(config.secretKey, config.dataDir, systemRandom, { shared });
   if (created) {
     logger.warn(
-      { file: path.join(config.dataDir, 'secret.key') },
+      { file },
       'generated a new secret key for encrypting webhook secrets; in production set TRUSTGATE_SECRET_KEY instead',
     );
   }
-  return makeSecretBox(key, systemRandom);
+  const previousKeys = config.previousSecretKeys.map((k) => Buffer.from(k, 'base64'));
+  const digestKey = await settleStoredKey(
+    makeInstallationSecrets(db),
+    DIGEST_KEY,
+    makeSecretBox(key, systemRandom, { previousKeys }),
+    firstDigestKey(key, previousKeys),
+    { source: config.secretKey ? 'TRUSTGATE_SECRET_KEY' : file, now: systemClock.now() },
+  );
+  return makeSecretBox(key, systemRandom, { previousKeys, digestKey });
 }
 
 /** The IP data files, reloaded when they change, with their digests; or none (ipDataNotLoaded) when not wanted. */
@@ -176,7 +192,7 @@ export async function openEdges(
   db: Db,
   options: OpenOptions,
 ): Promise<{ deps: CoreDeps; close(): Promise<void> }> {
-  const secretBox = openSecretBox(config, logger);
+  const secretBox = await openSecretBox(config, logger, db);
   const ipData = await openIpDataFor(config, logger, options.ipData ?? true);
   const ipLists = await openIpListsFor(config, logger, db);
   const dataFiles = await watchDataFiles(config, logger, db, ipData.digests, options.ipData ?? true);

@@ -24,7 +24,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite database');
   }
   const secretKey = env.TRUSTGATE_SECRET_KEY || undefined;
-  if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
+  if (secretKey && !isKey(secretKey)) {
     throw new ConfigError('TRUSTGATE_SECRET_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   }
   const dataDir = env.DATA_DIR ? path.resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
@@ -38,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     secretKey,
+    previousSecretKeys: previousSecretKeys(env.TRUSTGATE_PREVIOUS_SECRET_KEYS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
     consoleLoginLimitPerIp: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_IP', 20, 1, 1_000_000),
@@ -88,4 +89,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: tracingConfig(env),
     nodeEnv,
   };
+}
+
+const isKey = (text: string) => Buffer.from(text, 'base64').length === 32;
+
+/** TRUSTGATE_PREVIOUS_SECRET_KEYS: keys separated by commas, each as TRUSTGATE_SECRET_KEY is. */
+function previousSecretKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  keys.forEach((key, i) => {
+    if (!isKey(key))
+      throw new ConfigError(
+        `TRUSTGATE_PREVIOUS_SECRET_KEYS must be keys of 32 bytes, base64-encoded, separated by commas; key ${i + 1} is not`,
+      );
+  });
+  return keys;
 }

@@ -21,8 +21,18 @@ export interface Config {
   dataDir: string;
   /** `postgres://…` for PostgreSQL; undefined for the embedded SQLite file in `dataDir`. */
   databaseUrl?: string;
-  /** 32-byte key (base64) that encrypts webhook secrets at rest; generated into dataDir when absent. */
+  /**
+   * 32-byte key (base64) that seals secrets at rest (webhook secrets, results, queued webhooks,
+   * media); when absent, dataDir's secret.key, generated there on SQLite only (with PostgreSQL
+   * every node must hold the same key, so none is made).
+   */
   secretKey?: string;
+  /**
+   * Keys that sealed before a rotation (TRUSTGATE_PREVIOUS_SECRET_KEYS, base64, comma-separated):
+   * they still open what they sealed, and seal nothing new; `trustgate secret-key reseal` moves
+   * what they sealed to the current key.
+   */
+  previousSecretKeys: string[];
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   /** Failed authentications (unknown API keys) per minute per client address; past it, 429. */

@@ -6,6 +6,7 @@
  * and pg_restore into a new database, beside the archive's key, media and lists.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,11 @@ async function stop(server: ServerProcess): Promise<void> {
 describe('trustgate backup and restore', () => {
   test('when a backup is taken while the server writes and restored into an empty DATA_DIR, then the restored server gives the same answers to the same calls', async () => {
     const original = path.join(root, 'original');
+    // PostgreSQL makes no key: this is an installation that keeps its key in DATA_DIR/secret.key.
+    if (originalDb) {
+      fs.mkdirSync(original);
+      fs.writeFileSync(path.join(original, 'secret.key'), `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    }
     const server = await startServer(envOf(original, originalDb));
     const { api_key: apiKey, project_id: projectId } = JSON.parse(
       fs.readFileSync(path.join(original, 'default-project.json'), 'utf8'),

@@ -1,4 +1,5 @@
 /** The trustgate command, run as a real process against a real database. */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
 let dataDir: string;
+const SECRET_KEY = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
   testDb = await makeTestDb();
@@ -24,7 +26,8 @@ afterAll(async () => {
 /** Runs the command in-process with its own environment and captured output. */
 async function trustgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (testDb.url) env.DATABASE_URL = testDb.url;
+  // PostgreSQL: every node of the database is given the same key (none is made).
+  if (testDb.url) Object.assign(env, { DATABASE_URL: testDb.url, TRUSTGATE_SECRET_KEY: SECRET_KEY });
   // SQLite: the CLI opens DATA_DIR/trustgate.sqlite, which is the test's own file.
   else env.DATA_DIR = path.dirname(testDb.sqliteFile!);
   let stdout = '';

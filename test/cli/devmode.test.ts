@@ -5,6 +5,7 @@
  * and `webhooks test` against a real HTTP receiver on loopback (answered, refused by the target
  * policy, not acknowledged).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,11 @@ beforeAll(async () => {
     cliData = path.dirname(testDb.sqliteFile);
     fs.symlinkSync(path.join(ctx.dataDir!, 'media'), path.join(cliData, 'media'));
   } else cliData = ctx.dataDir!;
-  env = { DATA_DIR: cliData, LOG_LEVEL: 'silent', ...(testDb.url ? { DATABASE_URL: testDb.url } : {}) };
+  // PostgreSQL: every node of the database is given the same key (none is made).
+  const postgres = testDb.url
+    ? { DATABASE_URL: testDb.url, TRUSTGATE_SECRET_KEY: randomBytes(32).toString('base64') }
+    : {};
+  env = { DATA_DIR: cliData, LOG_LEVEL: 'silent', ...postgres };
 });
 afterAll(() => ctx.close());
 

@@ -1,4 +1,5 @@
 /** `trustgate user add|list|disable` and `trustgate project add-key --read-only`, in-process against a real database. */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { makeTestDb, type TestDb } from '../helpers/db';
 
 let testDb: TestDb;
 let dataDir: string;
+const SECRET_KEY = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
   testDb = await makeTestDb();
@@ -25,7 +27,8 @@ const PASSWORD = 'a long enough passphrase';
 /** Runs the command in-process; `password` is what the prompt reads (never an argument). */
 async function trustgate(args: string[], password = PASSWORD) {
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (testDb.url) env.DATABASE_URL = testDb.url;
+  // PostgreSQL: every node of the database is given the same key (none is made).
+  if (testDb.url) Object.assign(env, { DATABASE_URL: testDb.url, TRUSTGATE_SECRET_KEY: SECRET_KEY });
   else env.DATA_DIR = path.dirname(testDb.sqliteFile!);
   let stdout = '';
   let stderr = '';

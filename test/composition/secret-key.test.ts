@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cli } from '../../src/cli/main';
 import { makeRuntime, type Runtime } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { makeLogger } from '../../src/logger';
@@ -32,15 +33,18 @@ afterEach(async () => {
   if (testDb.url) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A node's settings: these besides the database's. */
+const envOf = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  DATA_DIR: dataDir,
+  DEMO: 'false',
+  ANALYSIS_ENGINE: 'off',
+  ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),
+  ...env,
+});
+
 /** A node's start (as the server's and the CLI's) with these settings besides the database's. */
 async function start(env: NodeJS.ProcessEnv): Promise<Runtime> {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DEMO: 'false',
-    ANALYSIS_ENGINE: 'off',
-    ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),
-    ...env,
-  });
+  const config = loadConfig(envOf(env));
   const runtime = await makeRuntime(config, makeLogger('silent'), { ipData: false, analysis: false, telemetry: false });
   opened.push(runtime);
   return runtime;
@@ -63,7 +67,7 @@ describe('the secret key at start-up', () => {
     await stop(await start({ TRUSTGATE_SECRET_KEY: oldKey }));
   });
 
-  test('when the key is rotated, then the previous key still opens what it sealed, the digest key moves to the new key, and digests stay', async () => {
+  test('when the key is rotated, then the previous key opens what it sealed until the reseal, the digest key moves to the new key, and digests stay', async () => {
     const before = await start({ TRUSTGATE_SECRET_KEY: oldKey });
     const project = await before.services.projects.create({ name: 'Shop' });
     const digest = before.secretBox.digest('number|US|CA|D1234567');
@@ -84,6 +88,19 @@ describe('the secret key at start-up', () => {
     await stop(alone);
     // The old key alone no longer opens the database.
     await expect(start({ TRUSTGATE_SECRET_KEY: oldKey })).rejects.toThrow(keyMismatch('TRUSTGATE_SECRET_KEY'));
+
+    // After the reseal (as the operator runs it, with both keys), the new key alone reads everything.
+    const resealed = await cli(['secret-key', 'reseal'], {
+      env: { ...envOf({ TRUSTGATE_SECRET_KEY: newKey, TRUSTGATE_PREVIOUS_SECRET_KEYS: oldKey }), LOG_LEVEL: 'silent' },
+      stdout: () => {},
+      stderr: () => {},
+    });
+    expect(resealed).toBe(0);
+    const after = await start({ TRUSTGATE_SECRET_KEY: newKey });
+    const moved = (await after.services.repos.projects.findById(project.project_id))!.webhookSecretEncrypted;
+    expect(moved).toMatch(new RegExp(`^v2\\.${idOf(newKey)}\\.`));
+    expect(after.secretBox.decrypt(moved)).toBe(project.webhook_secret);
+    expect(after.secretBox.digest('number|US|CA|D1234567')).toBe(digest);
   });
 
   test('when DATA_DIR/secret.key holds the key, then it is used on either engine, and a foreign one is named in the refusal', async () => {

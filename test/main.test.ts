@@ -16,6 +16,8 @@ let testDb: TestDb;
 let dataDir: string;
 let taken: net.Server;
 let port: number;
+/** One key for every start of the file: the database's secrets open only with the key that sealed them. */
+const secretKey = randomBytes(32);
 
 beforeAll(async () => {
   compileSources();
@@ -36,7 +38,7 @@ afterAll(async () => {
 function runServer(env: NodeJS.ProcessEnv): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [path.join(compileSources(), 'src', 'main.js')], {
     env: {
-      ...databaseEnv(testDb, dataDir, randomBytes(32)),
+      ...databaseEnv(testDb, dataDir, secretKey),
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',

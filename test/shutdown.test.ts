@@ -17,6 +17,8 @@ import { compileSources, databaseEnv, killAll, removeCompiled, send, startServer
 
 let testDb: TestDb;
 let dataDir: string;
+/** One key for every server of the file: the database's secrets open only with the key that sealed them. */
+const secretKey = randomBytes(32);
 
 beforeAll(async () => {
   compileSources();
@@ -32,7 +34,7 @@ afterAll(async () => {
 
 test('when SIGTERM arrives while a request is under way, then that request is answered and the server exits 0', async () => {
   const server = await startServer({
-    ...databaseEnv(testDb, dataDir, randomBytes(32)),
+    ...databaseEnv(testDb, dataDir, secretKey),
     ANALYSIS_ENGINE: 'off',
     WEBHOOK_WORKER: 'off',
   });
@@ -65,7 +67,6 @@ test('when SIGTERM arrives while a request is under way, then that request is an
 }, 90_000);
 
 test('when SIGTERM arrives after evaluations, then the overview counts they tallied are written before the server exits', async () => {
-  const secretKey = randomBytes(32);
   const project = await makeServices({
     db: testDb.db,
     secretBox: makeSecretBox(secretKey, systemRandom),

@@ -80,6 +80,8 @@ export function makeServices(edges: EdgeDeps) {
     verification,
     retention,
     mediaUrls: parts.mediaUrls,
+    /** PostgreSQL: this node's images from before they were shared, moved into the table (main.ts, at start). */
+    importLocalMedia: parts.importLocalMedia,
     /** What the worker's jobs run (composition/jobs.ts). */
     jobs: jobDeps(parts, projects, verification, retention),
   };

@@ -68,6 +68,16 @@ async function ensureDefaultProject(
   );
 }
 
+/**
+ * PostgreSQL: the images this node kept on its own disk before every node shared the database's
+ * (docs/deploy.md, *Where media live*), moved into it before the node serves; nothing after.
+ */
+async function importNodeMedia(services: Pick<Runtime['services'], 'importLocalMedia'>, logger: Logger) {
+  const moved = await services.importLocalMedia();
+  if (moved && moved.imported + moved.removed > 0)
+    logger.info(moved, "moved this node's media files into the database (erased images' files removed)");
+}
+
 /** The cluster primary's one-time work before the workers start; it keeps nothing open. */
 async function prepare(config: Config, logger: Logger): Promise<void> {
   const runtime = await makeRuntime(config, logger, {
@@ -77,6 +87,7 @@ async function prepare(config: Config, logger: Logger): Promise<void> {
     listen: false,
   });
   try {
+    await importNodeMedia(runtime.services, logger);
     await ensureDefaultProject(runtime.services.projects, config, logger);
     // Created on first use otherwise: by two workers at once, it could be created twice.
     if (config.demo) await runtime.services.projects.ensureDemo();
@@ -136,7 +147,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   let boundPort = config.port;
   const publicBaseUrl = () => config.publicBaseUrl ?? listenUrl(config.host, boundPort);
   const runtime = await makeRuntime(config, logger, { migrate: !cluster.isWorker, publicBaseUrl });
-  if (!cluster.isWorker) await ensureDefaultProject(runtime.services.projects, config, logger);
+  if (!cluster.isWorker) {
+    await importNodeMedia(runtime.services, logger);
+    await ensureDefaultProject(runtime.services.projects, config, logger);
+  }
   // Once per installation: the primary, or a cluster's first worker.
   if (!cluster.isWorker || cluster.worker?.id === 1) warnOfStaleData(runtime, config, logger);
 

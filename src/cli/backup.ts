@@ -6,7 +6,10 @@
  *   secret.key         the secret key in use (TRUSTGATE_SECRET_KEY's or DATA_DIR/secret.key), base64
  *   trustgate.sqlite   SQLite: a consistent snapshot (VACUUM INTO: one read transaction, which
  *                      running servers' writes neither block nor disturb)
- *   media/…            the captured images (sealed with the secret key) and the URL signing key
+ *   media/…            SQLite: the captured images (sealed with the secret key) and the URL
+ *                      signing key. PostgreSQL keeps both in the database (tables media and
+ *                      installation_secrets), so pg_dump has them; a node's files from before
+ *                      (none once it has started: main.ts moves them in) are archived as found
  *   ip-lists/…         the operator's IP lists and the synced ones
  * The media and lists are copied after the snapshot: a capture erased in between is missing,
  * one stored in between is there without its row (the worker's sweep treats both as it treats
@@ -382,6 +385,7 @@ export async function runBackup(argv: string[], config: BackupConfig, out: Out):
         '  previous secret keys: not included; what they sealed opens only with them until ' +
           '`trustgate secret-key reseal` has run: keep them with this archive, or take it again after the reseal',
       );
+    if (r.database === 'postgresql') out('  media: in the database (table media), backed up by pg_dump');
     out(`  media files: ${r.mediaFiles}`);
     out(`  IP list files: ${r.ipListFiles}`);
     return 0;

@@ -28,9 +28,9 @@ export interface CoreDeps {
   ipLists: IpListLookup;
   /** How old the IP data and lists are (GET /healthz); absent in a process that loads neither. */
   networkData?: NetworkDataStatus;
-  /** The data folder; captured images go to `<dataDir>/media` unless `media` is given. */
+  /** The data folder; on SQLite captured images go to `<dataDir>/media` unless `media` is given (on PostgreSQL, to the database). */
   dataDir?: string;
-  /** Where captured images are kept (encrypted); without it and without dataDir, captures answer 503. */
+  /** Where captured images are kept (encrypted); without it: the database on PostgreSQL, `<dataDir>/media` on SQLite, else 503. */
   media?: MediaStore;
   /** Face and document analysis; without it, one that answers 503 (analysis/unavailable.ts). Never a fake outside tests. */
   analysis?: AnalysisEngine;

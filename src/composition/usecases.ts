@@ -8,6 +8,7 @@ import path from 'node:path';
 import { unavailableAnalysisEngine } from '../analysis/unavailable';
 import { makeStatsTally, type StatsTally } from '../domain/stats';
 import { isRendered } from '../domain/webhook-events';
+import { dialectOf } from '../storage/db';
 import {
   makeLocalMediaStore,
   makeMediaUrls,
@@ -15,6 +16,9 @@ import {
   type MediaStore,
   type MediaUrls,
 } from '../storage/media';
+import { makeDatabaseMediaStore } from '../storage/postgres/media';
+import { importLocalMedia, type MediaImport } from '../storage/postgres/media-import';
+import { makeInstallationSecrets } from '../storage/repositories/installation-secrets';
 import { timedAnalysis } from '../telemetry/analysis';
 import { knexPool } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
@@ -44,6 +48,11 @@ export interface Parts {
   repos: Repositories;
   media: MediaStore;
   mediaUrls: MediaUrls;
+  /**
+   * PostgreSQL: moves the images this node kept in `<dataDir>/media` before they were shared
+   * into the table (storage/postgres/media-import.ts); undefined where there is nothing to move.
+   */
+  importLocalMedia(): Promise<MediaImport | undefined>;
   publicBaseUrl: () => string;
   /** Wakes this process's webhook dispatcher when a use case has queued a webhook. */
   wake: Wake;
@@ -55,16 +64,43 @@ const noPublicBaseUrl = (): string => {
   throw new Error('no public base URL in this process (PUBLIC_BASE_URL)');
 };
 
+/**
+ * Where images are kept: on PostgreSQL the table every node shares (and the key every node signs
+ * with); on SQLite, one machine, the data folder's files; with neither, captures answer 503.
+ */
+function mediaOf(deps: CoreDeps): Pick<Parts, 'media' | 'importLocalMedia'> {
+  const dir = deps.dataDir && path.join(deps.dataDir, 'media');
+  const nothing = () => Promise.resolve(undefined);
+  if (deps.media) return { media: deps.media, importLocalMedia: nothing };
+  if (dialectOf(deps.db) === 'postgresql') {
+    const secrets = makeInstallationSecrets(deps.db);
+    return {
+      media: makeDatabaseMediaStore({ ...deps, secrets }),
+      importLocalMedia: dir ? () => importLocalMedia(deps.db, dir) : nothing,
+    };
+  }
+  return {
+    media: dir ? makeLocalMediaStore(dir, deps.secretBox, deps.random) : unconfiguredMediaStore,
+    importLocalMedia: nothing,
+  };
+}
+
 export function makeParts(deps: CoreDeps, repos: Repositories): Parts {
-  const media =
-    deps.media ??
-    (deps.dataDir
-      ? makeLocalMediaStore(path.join(deps.dataDir, 'media'), deps.secretBox, deps.random)
-      : unconfiguredMediaStore);
+  const { media, importLocalMedia } = mediaOf(deps);
   const publicBaseUrl = deps.publicBaseUrl ?? noPublicBaseUrl;
   const mediaUrls = makeMediaUrls(media, deps.clock, publicBaseUrl);
   const tracing = deps.tracing!; // withDefaults gives NO_TRACING
-  return { deps, tracing, repos, media, mediaUrls, publicBaseUrl, wake: makeWake(), statsTally: makeStatsTally() };
+  return {
+    deps,
+    tracing,
+    repos,
+    media,
+    mediaUrls,
+    importLocalMedia,
+    publicBaseUrl,
+    wake: makeWake(),
+    statsTally: makeStatsTally(),
+  };
 }
 
 export function evaluationUseCases({ deps, repos, tracing, statsTally, wake }: Parts): EvaluationUseCases {

@@ -1,7 +1,8 @@
 /**
  * Captured images: what kind they really are (by their first bytes, never by a header), where
- * they are kept (behind `MediaStore`; the local disk by default, encrypted at rest with the
- * service's secret box), and the signed URLs that serve them for 60 minutes.
+ * they are kept (behind `MediaStore`, encrypted at rest with the service's secret box: on
+ * SQLite the local disk, here; on PostgreSQL a table every node shares, storage/postgres/media.ts),
+ * and the signed URLs that serve them for 60 minutes.
  */
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -34,6 +35,10 @@ export interface StoredMedia {
   contentType: ImageType;
 }
 
+/**
+ * Where images are kept. Every adapter keeps an image sealed as `sealMedia` seals it, under an
+ * id `MEDIA_ID` matches; an object store (S3-compatible) would be one more adapter of this port.
+ */
 export interface MediaStore {
   /** Keeps the image and returns its id. */
   put(bytes: Buffer, contentType: ImageType): Promise<string>;
@@ -44,7 +49,64 @@ export interface MediaStore {
   signingKey(): Promise<Buffer>;
 }
 
-const MEDIA_ID = /^[0-9a-f-]{36}$/;
+/** A media id as the stores make them (a UUID); anything else is no image of theirs. */
+export const MEDIA_ID = /^[0-9a-f-]{36}$/;
+
+/** The image and its type, sealed (AES-256-GCM) by the secret box: neither is in the clear at rest. */
+export function sealMedia(secretBox: SecretBox, bytes: Buffer, contentType: ImageType): string {
+  return secretBox.encrypt(`${contentType}\n${bytes.toString('base64')}`);
+}
+
+/** What sealMedia sealed. */
+export function openMedia(secretBox: SecretBox, sealed: string): StoredMedia {
+  const plain = secretBox.decrypt(sealed);
+  const newline = plain.indexOf('\n');
+  return {
+    contentType: plain.slice(0, newline) as ImageType,
+    bytes: Buffer.from(plain.slice(newline + 1), 'base64'),
+  };
+}
+
+/** A fresh URL-signing key, as the stores seal it (base64 inside the box). */
+export function sealNewSigningKey(secretBox: SecretBox, random: Random): string {
+  return secretBox.encrypt(random.bytes(32).toString('base64'));
+}
+
+export const openSigningKey = (secretBox: SecretBox, sealed: string): Buffer =>
+  Buffer.from(secretBox.decrypt(sealed.trim()), 'base64');
+
+/**
+ * Loads the key once per store (`load`), again after a failure: the key is read from its home
+ * when a URL is first signed or checked, never at start-up.
+ */
+export function memoisedKey(load: () => Promise<Buffer>): () => Promise<Buffer> {
+  let key: Promise<Buffer> | undefined;
+  return () => {
+    key ??= load();
+    key.catch(() => (key = undefined));
+    return key;
+  };
+}
+
+/** The local store's file of an image. */
+const localFileOf = (dir: string, id: string) => path.join(dir, `${id}.bin`);
+
+/** The images the local store holds in `dir` (none when it is absent): their ids and files. */
+export async function localMediaFiles(dir: string): Promise<{ id: string; file: string }[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .filter((n) => n.endsWith('.bin') && MEDIA_ID.test(n.slice(0, -4)))
+    .map((n) => ({ id: n.slice(0, -4), file: path.join(dir, n) }));
+}
+
+/** The local store's URL-signing key file in `dir`. */
+export const localSigningKeyFile = (dir: string) => path.join(dir, 'url-signing.key');
 
 /**
  * The local disk: one file per image in `dir`, sealed (AES-256-GCM) by the secret box, so the
@@ -52,61 +114,47 @@ const MEDIA_ID = /^[0-9a-f-]{36}$/;
  * kept in the same folder, sealed the same way, created on first use.
  */
 export function makeLocalMediaStore(dir: string, secretBox: SecretBox, random: Random): MediaStore {
-  let key: Promise<Buffer> | undefined;
-  const fileOf = (id: string) => path.join(dir, `${id}.bin`);
   async function loadKey(): Promise<Buffer> {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    const file = path.join(dir, 'url-signing.key');
+    const file = localSigningKeyFile(dir);
     try {
-      return Buffer.from(secretBox.decrypt((await fs.readFile(file, 'utf8')).trim()), 'base64');
+      return openSigningKey(secretBox, await fs.readFile(file, 'utf8'));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    const fresh = random.bytes(32);
+    const fresh = sealNewSigningKey(secretBox, random);
     try {
-      await fs.writeFile(file, secretBox.encrypt(fresh.toString('base64')) + '\n', { mode: 0o600, flag: 'wx' });
-      return fresh;
+      await fs.writeFile(file, fresh + '\n', { mode: 0o600, flag: 'wx' });
+      return openSigningKey(secretBox, fresh);
     } catch (err) {
       // Another process created it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      return Buffer.from(secretBox.decrypt((await fs.readFile(file, 'utf8')).trim()), 'base64');
+      return openSigningKey(secretBox, await fs.readFile(file, 'utf8'));
     }
   }
   return {
     async put(bytes, contentType) {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const id = random.uuid();
-      await fs.writeFile(fileOf(id), secretBox.encrypt(`${contentType}\n${bytes.toString('base64')}`), {
-        mode: 0o600,
-        flag: 'wx',
-      });
+      await fs.writeFile(localFileOf(dir, id), sealMedia(secretBox, bytes, contentType), { mode: 0o600, flag: 'wx' });
       return id;
     },
     async get(id) {
       if (!MEDIA_ID.test(id)) return undefined;
       let sealed: string;
       try {
-        sealed = await fs.readFile(fileOf(id), 'utf8');
+        sealed = await fs.readFile(localFileOf(dir, id), 'utf8');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw err;
       }
-      const plain = secretBox.decrypt(sealed);
-      const newline = plain.indexOf('\n');
-      return {
-        contentType: plain.slice(0, newline) as ImageType,
-        bytes: Buffer.from(plain.slice(newline + 1), 'base64'),
-      };
+      return openMedia(secretBox, sealed);
     },
     async delete(id) {
       if (!MEDIA_ID.test(id)) return;
-      await fs.rm(fileOf(id), { force: true });
+      await fs.rm(localFileOf(dir, id), { force: true });
     },
-    signingKey() {
-      key ??= loadKey();
-      key.catch(() => (key = undefined));
-      return key;
-    },
+    signingKey: memoisedKey(loadKey),
   };
 }
 

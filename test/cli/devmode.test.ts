@@ -16,6 +16,7 @@ import type { ProjectCredentials } from '../../src/usecases/projects';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { personSession, scenario } from '../helpers/evaluation';
 import { fakeImage } from '../helpers/fake-analysis';
+import { storedMediaIds } from '../helpers/media';
 import { webhookReceiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 import { deliverDue, verificationFlow } from '../helpers/verification';
@@ -121,8 +122,9 @@ describe('trustgate project reset', () => {
     await use(ctx.project, 'live');
     // The evaluations' overview counts, as the server's flusher writes them (STATS_FLUSH_MS).
     await ctx.services.statsFlusher.flush();
-    const mediaFiles = () => fs.readdirSync(path.join(ctx.dataDir!, 'media')).filter((f) => f.endsWith('.bin'));
-    const filesBefore = mediaFiles();
+    // The images kept: the files on SQLite, the media table's rows on PostgreSQL.
+    const mediaFiles = () => storedMediaIds(ctx);
+    const filesBefore = await mediaFiles();
     const before = await everything();
 
     const ids = {
@@ -162,8 +164,8 @@ describe('trustgate project reset', () => {
         'webhooks',
       ].sort(),
     );
-    const theirMedia = before.verification_captures!.filter((r) => !mine(r)).map((r) => `${r.media_id}.bin`);
-    const myMedia = before.verification_captures!.filter(mine).map((r) => `${r.media_id}.bin`);
+    const theirMedia = before.verification_captures!.filter((r) => !mine(r)).map((r) => String(r.media_id));
+    const myMedia = before.verification_captures!.filter(mine).map((r) => String(r.media_id));
     expect(myMedia.length).toBeGreaterThan(0);
     expect(filesBefore).toEqual(expect.arrayContaining([...myMedia, ...theirMedia]));
 
@@ -174,10 +176,13 @@ describe('trustgate project reset', () => {
 
     const after = await everything();
     const expected = Object.fromEntries(
-      Object.entries(before).map(([t, rows]) => [t, KEPT.includes(t) ? rows : rows.filter((r) => !mine(r))]),
+      Object.entries(before).map(([t, rows]) => [
+        t,
+        KEPT.includes(t) ? rows : rows.filter((r) => !mine(r) && !(t === 'media' && myMedia.includes(String(r.id)))),
+      ]),
     );
     expect(after).toEqual(expected);
-    expect(mediaFiles().sort()).toEqual(filesBefore.filter((f) => !myMedia.includes(f)).sort());
+    expect(await mediaFiles()).toEqual(filesBefore.filter((f) => !myMedia.includes(f)));
 
     // The project still works, from nothing.
     const again = await scenario(ctx, test.api_key, test.project_id).signIn({ id: 'mine-a' }, {}, '81.2.69.142');

@@ -3,12 +3,44 @@
  * PostgreSQL database, each with a data folder and a port of its own, behind a round-robin
  * balancer (a real HTTP proxy on loopback).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type ServerProcess } from './processes';
+import type { TestDb } from './db';
+import { compileSources, databaseEnv, killAll, removeCompiled, startServer, type ServerProcess } from './processes';
+
+/**
+ * A file of multi-node tests: on PostgreSQL only (the way to run several nodes; skipped without
+ * DATABASE_URL), the sources compiled once before and every process killed after, and what each
+ * node is given: the database and one secret key, with no webhook worker and no analysis models
+ * (each node gets a DATA_DIR of its own from startNodes).
+ */
+export function multiNodeFile(): {
+  onPostgres: jest.Describe;
+  secretKey: Buffer;
+  nodeEnv(testDb: TestDb): NodeJS.ProcessEnv;
+} {
+  const secretKey = randomBytes(32);
+  beforeAll(() => {
+    if (process.env.DATABASE_URL) compileSources();
+  }, 120_000);
+  afterAll(() => {
+    killAll();
+    removeCompiled();
+  });
+  return {
+    onPostgres: process.env.DATABASE_URL ? describe : describe.skip,
+    secretKey,
+    nodeEnv: (testDb) => ({
+      ...databaseEnv(testDb, '/nonexistent', secretKey),
+      WEBHOOK_WORKER: 'off',
+      ANALYSIS_ENGINE: 'off',
+    }),
+  };
+}
 
 export interface Balancer {
   port: number;

@@ -7,13 +7,12 @@
  * admin may erase. Response validation is on.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import type { AccountVerifications, AuditEvents, ConsoleSession, OperatorRole } from '../../src/api-types';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { TEST_NOW, type TestContext } from '../helpers/app';
 import { fakeImage } from '../helpers/fake-analysis';
+import { removeStoredMedia } from '../helpers/media';
 import { verificationContext, type verificationFlow } from '../helpers/verification';
 
 let ctx: TestContext;
@@ -106,7 +105,7 @@ describe('listAccountVerifications', () => {
     const repo = ctx.services.repos.verifications;
     const erased = await ctx.testDb.db.transaction((trx) => repo.eraseMedia([id], ctx.clock.now(), trx));
     // As retention does once its transaction has committed: the files go from the media store.
-    for (const mediaId of erased.mediaIds) fs.rmSync(path.join(ctx.dataDir!, 'media', `${mediaId}.bin`));
+    for (const mediaId of erased.mediaIds) await removeStoredMedia(ctx, mediaId);
     const after = ((await list('av-retained')).body as AccountVerifications).verifications[0]!;
     expect(after).toMatchObject({ session_id: id, media_erased: true, images: [], risk_flags: [] });
     expect(after).not.toHaveProperty('decision');

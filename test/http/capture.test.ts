@@ -4,8 +4,6 @@
  * server's default wiring has only the "not installed" engine), attempts, and signed media URLs.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -15,6 +13,7 @@ import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { TEST_NOW, type TestContext } from '../helpers/app';
 import { fakeImage } from '../helpers/fake-analysis';
 import { personSession } from '../helpers/evaluation';
+import { storedMedia } from '../helpers/media';
 import type { Receiver } from '../helpers/receiver';
 import { validateWebhookBody } from '../helpers/spec';
 import { deliverDue, verificationContext } from '../helpers/verification';
@@ -42,14 +41,12 @@ let app: Express;
 let defaultApp: Express;
 let services: Services;
 let project: ProjectCredentials;
-let mediaDir: string;
 let rx: Receiver;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
   ({ ctx, rx, close } = await verificationContext());
   ({ app, services, project } = ctx);
-  mediaDir = ctx.dataDir!;
   // The server's default wiring on the same database and media: no engine given.
   defaultApp = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
 });
@@ -132,12 +129,12 @@ describe('POST /liveness/{session_id}/capture', () => {
     expect(res.body).toEqual({ statusCode: 403, message: 'The capture token is not valid for this session' });
   });
 
-  test('when a capture is stored, then the file on disk is encrypted (neither the image nor its type in the clear)', async () => {
+  test('when a capture is stored, then the image at rest (file or row) is encrypted (neither the image nor its type in the clear)', async () => {
     const s = await create();
     const marker = Buffer.concat([JPEG.subarray(0, 6), Buffer.from('PERSONAL-DATA-MARKER')]);
     expect((await capture(s, 'selfie', marker)).status).toBe(200);
     const row = await ctx.testDb.db('verification_captures').where({ session_id: s.id }).first();
-    const file = fs.readFileSync(path.join(mediaDir, 'media', `${row.media_id}.bin`));
+    const file = Buffer.from((await storedMedia(ctx, row.media_id as string))!, 'utf8');
     expect(file.includes(Buffer.from('PERSONAL-DATA-MARKER'))).toBe(false);
     expect(file.includes(Buffer.from('PERSONAL-DATA-MARKER').toString('base64'))).toBe(false);
     expect(file.toString('utf8')).not.toContain('image/jpeg');

@@ -7,8 +7,6 @@
  * (test/helpers/fake-analysis.ts); the real engine has its own tests.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { makeServices } from '../../src/composition';
@@ -17,6 +15,7 @@ import { MEDIA_URL_LIFETIME_MS } from '../../src/storage/media';
 import { TEST_NOW, type TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage, type FakeFace, type FakeImage } from '../helpers/fake-analysis';
+import { storedMediaIds } from '../helpers/media';
 import { webhookReceiver, type Receiver } from '../helpers/receiver';
 import { verificationContext, verificationFlow, type Started } from '../helpers/verification';
 
@@ -558,6 +557,7 @@ describe('personal data', () => {
       .where({ session_id: s.id })
       .pluck('media_id')) as string[];
     expect(mediaIds).toHaveLength(3);
+    expect(await storedMediaIds(ctx)).toEqual(expect.arrayContaining(mediaIds));
 
     expect((await request(ctx.app).delete('/account/id-uma').set('x-api-key', ctx.project.api_key)).status).toBe(200);
     expect((await ctx.testDb.db('verification_sessions').where({ id: s.id }).first()).result).toBeNull();
@@ -565,7 +565,8 @@ describe('personal data', () => {
     expect(await ctx.testDb.db('verification_faces').where({ session_id: s.id })).toEqual([]);
     expect(await ctx.testDb.db('verification_documents').where({ session_id: s.id })).toEqual([]);
     expect(await ctx.testDb.db('webhooks').where({ session_id: s.id })).toEqual([]);
-    for (const id of mediaIds) expect(fs.existsSync(path.join(ctx.dataDir!, 'media', `${id}.bin`))).toBe(false);
+    const kept = await storedMediaIds(ctx);
+    for (const id of mediaIds) expect(kept).not.toContain(id);
     expect(hook.data.photo_urls).toBeUndefined();
     const url = new URL(hook.data.document_data.photo_urls.face);
     expect((await request(ctx.app).get(url.pathname + url.search)).status).toBe(403);

@@ -3,31 +3,12 @@
  * own) on one PostgreSQL database, behind a round-robin balancer, as a multi-node deployment
  * runs them (docs/deploy.md, *Several nodes*). PostgreSQL only: it is the way to run several.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTestDb, type TestDb } from '../helpers/db';
-import { startNodes, type Nodes } from '../helpers/nodes';
-import { compileSources, databaseEnv, killAll, removeCompiled } from '../helpers/processes';
+import { multiNodeFile, startNodes, type Nodes } from '../helpers/nodes';
 
-const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-const secretKey = randomBytes(32);
-
-beforeAll(() => {
-  if (process.env.DATABASE_URL) compileSources();
-}, 120_000);
-afterAll(() => {
-  killAll();
-  removeCompiled();
-});
-
-/** What every node is given: the database and the shared secret key (each gets its own DATA_DIR). */
-const nodeEnv = (testDb: TestDb) => ({
-  ...databaseEnv(testDb, '/nonexistent', secretKey),
-  WEBHOOK_WORKER: 'off',
-  ANALYSIS_ENGINE: 'off',
-});
+const { onPostgres, nodeEnv } = multiNodeFile();
 
 onPostgres('three nodes started at once on an empty database', () => {
   let testDb: TestDb;

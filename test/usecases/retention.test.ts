@@ -6,8 +6,6 @@
  * webhooks, another project's data), no personal data of what went is left in any table, the
  * metrics and the log line count it, and the batches are as small as asked.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { DAY_MS } from '../../src/domain/numbers';
 import { makeMetrics, type Metrics } from '../../src/telemetry/metrics';
@@ -15,6 +13,7 @@ import { TEST_NOW, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
 import { AWS_IP, LONDON_IP, personSession, scenario, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
+import { storedMediaIds } from '../helpers/media';
 import { parseMetrics, valueOf } from '../helpers/prometheus';
 import { deliverDue, verificationContext, type verificationFlow } from '../helpers/verification';
 
@@ -61,12 +60,8 @@ const otherRows = async () =>
     await db()('identifier_accounts').where({ project_id: seeded.other.project_id }).orderBy('value'),
   ]);
 
-const mediaFiles = () =>
-  fs
-    .readdirSync(path.join(ctx.dataDir!, 'media'))
-    .filter((f) => f.endsWith('.bin'))
-    .map((f) => f.replace(/\.bin$/, ''))
-    .sort();
+/** The images kept: the files on SQLite, the media table's rows on PostgreSQL. */
+const mediaFiles = () => storedMediaIds(ctx);
 
 interface Seeded {
   /** Project A's sessions made 100 and 45 days ago (due with a 30-day period), and since. */
@@ -222,7 +217,7 @@ describe('a retention pass', () => {
         status: string;
       };
     before = {
-      media: mediaFiles(),
+      media: await mediaFiles(),
       oldMedia: await capturesOf(seeded.oldVerification),
       keptMedia: [
         ...(await capturesOf(seeded.midVerification)),
@@ -295,7 +290,7 @@ describe('a retention pass', () => {
     expect(await ids('verification_captures', 'id', { session_id: seeded.oldVerification })).toEqual([]);
     expect(await ids('verification_faces', 'session_id', { session_id: seeded.oldVerification })).toEqual([]);
     expect(await ids('webhooks', 'request_id', { session_id: seeded.oldVerification })).toEqual([]);
-    const files = mediaFiles();
+    const files = await mediaFiles();
     for (const id of before.oldMedia) expect(files).not.toContain(id);
     for (const id of before.keptMedia) expect(files).toContain(id);
     for (const id of [seeded.midVerification, seeded.newVerification]) {

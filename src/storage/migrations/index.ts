@@ -40,6 +40,7 @@ import * as m0035 from './0035_account_uniques';
 import * as m0036 from './0036_lean_link_writes';
 import * as m0037 from './0037_session_device';
 import * as m0038 from './0038_installation_secrets';
+import * as m0039 from './0039_media';
 import * as m0040 from './0040_ip_lists_and_data_files';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -79,6 +80,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0036_lean_link_writes': m0036,
   '0037_session_device': m0037,
   '0038_installation_secrets': m0038,
+  '0039_media': m0039,
   '0040_ip_lists_and_data_files': m0040,
 };
 

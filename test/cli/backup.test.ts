@@ -3,7 +3,8 @@
  * runs and writes, restored into an empty DATA_DIR, gives a server that answers the same API
  * calls the same way; a non-empty DATA_DIR and a foreign archive are refused. On SQLite the
  * database is in the archive; on PostgreSQL (DATABASE_URL) it goes the README's way, pg_dump
- * and pg_restore into a new database, beside the archive's key, media and lists.
+ * and pg_restore into a new database (with the captured media and their URL-signing key),
+ * beside the archive's key and lists. Either way a captured image opens again after the restore.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,6 +81,40 @@ async function answers(port: number, apiKey: string, sessions: string[]) {
   return out;
 }
 
+/** A Face Match session of `account` with its selfie uploaded as the hosted page does. */
+async function captureFor(port: number, apiKey: string, account: string, image: Buffer): Promise<void> {
+  const created = await send(
+    port,
+    'POST',
+    '/liveness/session',
+    { 'x-api-key': apiKey },
+    {
+      type: 'face-match',
+      account_id: account,
+    },
+  );
+  expect(created.status).toBe(200);
+  const { session_id: id, url } = created.body as { session_id: string; url: string };
+  const token = encodeURIComponent(new URL(url).searchParams.get('token')!);
+  const res = await fetch(`http://127.0.0.1:${port}/liveness/${id}/capture?token=${token}&kind=selfie`, {
+    method: 'POST',
+    headers: { 'content-type': 'image/jpeg' },
+    body: new Uint8Array(image),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The account's captured image, through the signed URL its verifications list gives. */
+async function capturedImage(port: number, apiKey: string, account: string): Promise<Buffer> {
+  const listed = await send(port, 'GET', `/account/${account}/verifications`, { 'x-api-key': apiKey });
+  expect(listed.status).toBe(200);
+  const { verifications } = listed.body as { verifications: { images: { url: string }[] }[] };
+  const { pathname, search } = new URL(verifications[0]!.images[0]!.url);
+  const res = await fetch(`http://127.0.0.1:${port}${pathname}${search}`);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
 async function stop(server: ServerProcess): Promise<void> {
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
@@ -116,7 +151,10 @@ describe('trustgate backup and restore', () => {
     );
     expect((await send(server.port, 'POST', '/list/vip/account/alice', h)).status).toBeLessThan(300);
     expect((await runCli(['iplist', 'add', 'fraud', '203.0.113.7'], envOf(original))).code).toBe(0);
-    // A capture as the media store keeps it (sealed bytes; the archive copies files as they are).
+    // A verification's capture, through the API: a file on SQLite, a row of the media table on PostgreSQL.
+    const selfie = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(128)]);
+    await captureFor(server.port, apiKey, 'alice', selfie);
+    // A file in the media folder as the SQLite store keeps one (the archive copies files as they are).
     fs.mkdirSync(path.join(original, 'media'), { recursive: true });
     fs.writeFileSync(path.join(original, 'media', 'capture-1.bin'), Buffer.from('sealed capture bytes'));
     // The server reloads the list file within seconds.
@@ -145,6 +183,7 @@ describe('trustgate backup and restore', () => {
     expect(made.stdout).toContain(`backup written to ${archive}`);
     if (originalDb) {
       expect(made.stdout).toContain('database: not included (PostgreSQL: back it up with pg_dump');
+      expect(made.stdout).toContain('media: in the database (table media), backed up by pg_dump');
       // The README's route: pg_dump while the server runs, pg_restore into a new database.
       const dump = path.join(root, 'trustgate.dump');
       execFileSync('pg_dump', ['--format=custom', `--file=${dump}`, '--no-owner', originalDb.url!]);
@@ -152,7 +191,8 @@ describe('trustgate backup and restore', () => {
     } else {
       expect(made.stdout).toMatch(/database: a snapshot of the SQLite database \(migrations up to 0\d+_\w+\)/);
     }
-    expect(made.stdout).toContain('media files: 1');
+    // The file written above, and on SQLite the capture's own (PostgreSQL keeps it in the database).
+    expect(made.stdout).toContain(`media files: ${originalDb ? 1 : 2}`);
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
     await stop(server);
 
@@ -171,6 +211,8 @@ describe('trustgate backup and restore', () => {
     const again = await startServer(envOf(restored, restoredDb));
     try {
       expect(await answers(again.port, apiKey, sessions)).toEqual(before);
+      // The captured image is back (PostgreSQL: in the dump, with its URL-signing key), and opens.
+      expect(await capturedImage(again.port, apiKey, 'alice')).toEqual(selfie);
       // The same projects, as the CLI sees them.
       const listed = await runCli(['project', 'list', '--json'], envOf(restored, restoredDb));
       expect(listed.code).toBe(0);

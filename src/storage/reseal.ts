@@ -20,6 +20,8 @@ export const SEALED_COLUMNS = [
   { table: 'verification_faces', key: 'session_id', column: 'embedding' },
   { table: 'webhooks', key: 'request_id', column: 'body' },
   { table: 'installation_secrets', key: 'name', column: 'sealed' },
+  // Images of up to 8 MB each (PostgreSQL's media store): a few at a time.
+  { table: 'media', key: 'id', column: 'sealed', batch: 8 },
 ] as const;
 
 export interface ResealCount {
@@ -44,7 +46,9 @@ function resealed(box: SecretBox, sealed: string): string | undefined | 'unopene
   }
 }
 
-async function resealColumn(db: Db, box: SecretBox, { table, key, column }: Column, batch: number) {
+async function resealColumn(db: Db, box: SecretBox, sealed: Column, most: number) {
+  const { table, key, column } = sealed;
+  const batch = 'batch' in sealed ? Math.min(most, sealed.batch) : most;
   const count: ResealCount = { place: `${table}.${column}`, checked: 0, resealed: 0, unopened: 0 };
   let after: string | undefined;
   for (;;) {

@@ -70,6 +70,8 @@ async function sealedVerification(projectId: string, box = oldBox): Promise<void
     run_at: at,
     created_at: at,
   });
+  // An image as PostgreSQL's media store keeps it (the table is there on both engines).
+  await testDb.db('media').insert({ id: randomUUID(), sealed: box.encrypt('image/jpeg\n/9j/'), created_at: at });
 }
 
 const mediaDir = () => path.join(dataDir, 'media');
@@ -96,7 +98,7 @@ describe('trustgate secret-key reseal', () => {
     fs.writeFileSync(path.join(mediaDir(), `${randomUUID()}.bin`), oldBox.encrypt('image/jpeg\n/9j/'));
     fs.writeFileSync(path.join(mediaDir(), 'url-signing.key'), `${oldBox.encrypt('c2lnbmluZw==')}\n`);
     const before = await everySealed();
-    expect(before).toHaveLength(8);
+    expect(before).toHaveLength(9);
     for (const sealed of before) expect(() => newAlone.decrypt(sealed)).toThrow();
 
     const r = await trustgate(['secret-key', 'reseal'], rotating);
@@ -107,10 +109,11 @@ describe('trustgate secret-key reseal', () => {
     expect(r.stdout).toContain('verification_sessions.result: 1 resealed of 1\n');
     expect(r.stdout).toContain('verification_faces.embedding: 1 resealed of 1\n');
     expect(r.stdout).toContain('webhooks.body: 1 resealed of 1\n');
+    expect(r.stdout).toContain('media.sealed: 1 resealed of 1\n');
     // The digest key was sealed again by the start itself.
     expect(r.stdout).toContain('installation_secrets.sealed: 0 resealed of 1\n');
     expect(r.stdout).toContain(`${mediaDir()}: 2 resealed of 2\n`);
-    expect(r.stdout).toContain('resealed 7 values with the current key\n');
+    expect(r.stdout).toContain('resealed 8 values with the current key\n');
     const after = await everySealed();
     expect(after.map((sealed) => newAlone.decrypt(sealed))).toEqual(before.map((sealed) => oldBox.decrypt(sealed)));
     expect(fs.readFileSync(path.join(mediaDir(), 'url-signing.key'), 'utf8')).toMatch(/\n$/);
@@ -130,8 +133,9 @@ describe('trustgate secret-key reseal', () => {
     const r = await trustgate(['secret-key', 'reseal'], rotating);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('verification_sessions.result: 0 resealed of 2, 1 that no key here opens');
-    expect(r.stdout).toContain('3 values open with neither TRUSTGATE_SECRET_KEY nor TRUSTGATE_PREVIOUS_SECRET_KEYS');
+    expect(r.stdout).toContain('4 values open with neither TRUSTGATE_SECRET_KEY nor TRUSTGATE_PREVIOUS_SECRET_KEYS');
     await testDb.db('webhooks').delete();
+    await testDb.db('media').delete();
     await testDb.db('verification_sessions').delete();
   });
 

@@ -62,13 +62,17 @@ export async function listen(deps: ListenerDeps, signal: AbortSignal): Promise<v
     });
     // Listened to before connecting: an 'error' event without a listener would end the process.
     const connection = lost(client, signal);
+    // A connect or a LISTEN under way when the signal aborts (or the connection fails) may never
+    // settle once the client is ended: the loss ends the wait for it.
+    const unlessLost = <T>(work: Promise<T>): Promise<T> =>
+      Promise.race([work, connection.until.then((reason) => Promise.reject(new Error(reason ?? 'stopped')))]);
     try {
-      await client.connect();
+      await unlessLost(client.connect());
       client.on('notification', (message) => {
         if (Object.hasOwn(deps.channels, message.channel)) deps.channels[message.channel]!(message.payload ?? '');
       });
       // One statement: every channel is listened to before onConnect, or none is.
-      await client.query(names.map((name) => `LISTEN ${client.escapeIdentifier(name)}`).join('; '));
+      await unlessLost(client.query(names.map((name) => `LISTEN ${client.escapeIdentifier(name)}`).join('; ')));
       logger.info({ channels: names }, 'listening for notifications');
       retryMs = firstRetryMs;
       deps.onConnect();

@@ -89,7 +89,7 @@ describe.each(stores)('the media store port: %s', (_name, make) => {
     const { store, atRest } = make();
     const id = await store.put(JPEG, 'image/jpeg');
     const sealed = (await atRest(id))!;
-    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).toMatch(/^v2\./);
     expect(sealed).not.toContain('PERSONAL-DATA-MARKER');
     expect(sealed).not.toContain(JPEG.toString('base64').slice(4, 20));
     expect(sealed).not.toContain('image/jpeg');

@@ -4,7 +4,6 @@
  * `trustgate iplist` is in effect on every node; a node started with other IP data files is
  * shown as differing by the others, and it shows them. PostgreSQL only.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,19 +14,10 @@ import { makeSecretBox } from '../../src/security/secrets';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
 import { TOR_IP } from '../helpers/list-server';
-import { startNodes, type Nodes } from '../helpers/nodes';
-import { compileSources, databaseEnv, killAll, removeCompiled, runCli, send, until } from '../helpers/processes';
+import { multiNodeFile, startNodes, type Nodes } from '../helpers/nodes';
+import { runCli, send, until } from '../helpers/processes';
 
-const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-const secretKey = randomBytes(32);
-
-beforeAll(() => {
-  if (process.env.DATABASE_URL) compileSources();
-}, 120_000);
-afterAll(() => {
-  killAll();
-  removeCompiled();
-});
+const { onPostgres, secretKey, nodeEnv } = multiNodeFile();
 
 onPostgres('three nodes on one database, the third with its own hosting-ASN file', () => {
   let testDb: TestDb;
@@ -51,9 +41,7 @@ onPostgres('three nodes on one database, the third with its own hosting-ASN file
     const services = makeServices({ db: testDb.db, secretBox: makeSecretBox(secretKey, systemRandom) });
     const project = await services.projects.create({ name: 'Lists' });
     const env = {
-      ...databaseEnv(testDb, '/nonexistent', secretKey),
-      WEBHOOK_WORKER: 'off',
-      ANALYSIS_ENGINE: 'off',
+      ...nodeEnv(testDb),
       TRUST_PROXY: 'loopback',
       IPLIST_WATCH_MS: '200',
     };

@@ -6,28 +6,17 @@
  * (composition/listener.ts), not from an expired entry. The one timing asserted is the
  * requirement's: every node refuses a rotated key within 1 s of the rotation. PostgreSQL only.
  */
-import { randomBytes } from 'node:crypto';
 import type { AuthenticateResponse } from '../../src/api-types';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
-import { startNodes, type Nodes } from '../helpers/nodes';
-import { compileSources, databaseEnv, killAll, removeCompiled, runCli, send } from '../helpers/processes';
+import { multiNodeFile, startNodes, type Nodes } from '../helpers/nodes';
+import { databaseEnv, runCli, send } from '../helpers/processes';
 import { iosSession } from '../http/evaluation/support';
 
-const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-const secretKey = randomBytes(32);
+const { onPostgres, secretKey } = multiNodeFile();
 const TTL_MS = 30_000;
 /** The requirement: a change reaches every node within this (a revoked key refused everywhere). */
 const AT_ONCE_MS = 1_000;
-
-beforeAll(() => {
-  if (process.env.DATABASE_URL) compileSources();
-}, 120_000);
-afterAll(() => {
-  killAll();
-  removeCompiled();
-});
 
 onPostgres('three nodes, and a project changed on one of them or by the CLI', () => {
   let testDb: TestDb;

@@ -2,25 +2,15 @@
  * A storm on one account over three nodes (three server processes on one PostgreSQL database,
  * behind a round-robin balancer): every authenticate is answered as one node answers them.
  */
-import { randomBytes } from 'node:crypto';
 import { systemRandom } from '../../src/clock';
 import { makeServices } from '../../src/composition';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
-import { startNodes, type Nodes } from '../helpers/nodes';
-import { compileSources, databaseEnv, killAll, removeCompiled, send } from '../helpers/processes';
+import { multiNodeFile, startNodes, type Nodes } from '../helpers/nodes';
+import { send } from '../helpers/processes';
 
-const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-const secretKey = randomBytes(32);
-
-beforeAll(() => {
-  if (process.env.DATABASE_URL) compileSources();
-}, 120_000);
-afterAll(() => {
-  killAll();
-  removeCompiled();
-});
+const { onPostgres, secretKey, nodeEnv } = multiNodeFile();
 
 onPostgres('90 authenticates of one account at once over three nodes', () => {
   let testDb: TestDb;
@@ -35,9 +25,7 @@ onPostgres('90 authenticates of one account at once over three nodes', () => {
     const services = makeServices({ db: testDb.db, secretBox: makeSecretBox(secretKey, systemRandom) });
     const project = await services.projects.create({ name: 'Storm' });
     nodes = await startNodes(3, {
-      ...databaseEnv(testDb, '/nonexistent', secretKey),
-      WEBHOOK_WORKER: 'off',
-      ANALYSIS_ENGINE: 'off',
+      ...nodeEnv(testDb),
       RATE_LIMIT_PER_MINUTE: '100000',
       INGEST_RATE_LIMIT_PER_PROJECT: '100000',
       INGEST_RATE_LIMIT_PER_IP: '100000',

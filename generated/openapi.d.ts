@@ -711,7 +711,8 @@ export interface paths {
          * @description Changes the members given and leaves the others as they are. The change and an audit
          *     event (`GET /audit`: which key, when, each member before and after) are written in
          *     one transaction; a request that changes nothing writes nothing. A new
-         *     `decision_threshold` decides the next evaluation. Groups cannot be turned off once on
+         *     `decision_threshold` decides the next evaluation, a new `link_score_floor` links its
+         *     accounts. Groups cannot be turned off once on
          *     (`groups_enabled: false` on a project with groups is a `400`); `webhook_url: null`
          *     removes the webhook URL. `webhook_events` replaces the list of webhook events the
          *     project is sent (webhooks.yaml; an unknown event type is a `400` naming the field).
@@ -2360,6 +2361,7 @@ export interface components {
             name: string;
             /** @description An evaluation whose `account_score` is at or above it is decided `Fake` (lists aside). */
             decision_threshold: number;
+            link_score_floor: components["schemas"]["LinkScoreFloor"];
             /** @description Whether accounts carry a `group`; once on, never off. */
             groups_enabled: boolean;
             /** @description Where the project's webhooks are sent; null when none. */
@@ -2373,6 +2375,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description The confidence (`score`) a link between two accounts must reach to be a linked account:
+         *     under it the pair is not listed in `linked_accounts`, not counted in `accounts_linked`,
+         *     and does not weigh in `multiple_accounts`. 0.1 until the project sets its own; 0.01 at
+         *     the least (a shared identifier worth less is not evidence). docs/scoring.md, "Linked
+         *     accounts", says per match type what reaches it.
+         */
+        LinkScoreFloor: number;
         /** @description A retention period in days (1 to 36500); null keeps the data (the default). */
         RetentionDays: number | null;
         /**
@@ -2397,6 +2407,7 @@ export interface components {
             /** @description The project's name (not empty once trimmed). */
             name?: components["schemas"]["Text"];
             decision_threshold?: number;
+            link_score_floor?: components["schemas"]["LinkScoreFloor"];
             /** @description `true` turns groups on; `false` is accepted only while they are off. */
             groups_enabled?: boolean;
             webhook_url?: components["schemas"]["Text"] | null;
@@ -2710,7 +2721,7 @@ export interface components {
              * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after.
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status";
+            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };

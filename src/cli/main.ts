@@ -41,12 +41,13 @@ const USAGE = `usage:
   trustgate project add-key PROJECT_ID [--read-only] [--json]
       a further key beside the others, shown once; --read-only: it may only send GET requests
   trustgate project set-webhook PROJECT_ID (URL | --clear)
-  trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--groups]
+  trustgate project set PROJECT_ID [--name NAME] [--threshold X] [--link-floor X] [--groups]
                         [--webhook-url URL | --clear-webhook] [--webhook-events E,E]
                         [--retention-sessions-days N|keep] [--retention-verification-media-days N|keep]
                         [--retention-delivered-webhooks-days N|keep] [--json]
       changes the project's settings (as PATCH /project does) and records the change in its
       audit as made by \`cli\`: --threshold between 0 and 1 decides the next evaluations;
+      --link-floor between 0.01 and 1, the score a link must reach (docs/scoring.md);
       --groups turns groups on (they cannot be turned off); --webhook-events, the event types
       the project is sent, separated by commas (webhooks.yaml; '' sends none);
       --retention-*-days, days the worker keeps sessions, verification media and delivered
@@ -125,6 +126,7 @@ export async function run(argv: string[], deps: CommandDeps, out: Out): Promise<
       test: { type: 'boolean', default: false },
       'yes-delete-live-data': { type: 'boolean', default: false },
       threshold: { type: 'string' },
+      'link-floor': { type: 'string' },
       'clear-webhook': { type: 'boolean', default: false },
       limit: { type: 'string' },
       cursor: { type: 'string' },

@@ -2,6 +2,7 @@
  * `trustgate project …`: creating projects, their keys, webhook and settings, their audit, and
  * resetting their data. Settings changes are audited as made by `cli`.
  */
+import { LINK_SCORE_FLOOR_RANGE } from '../domain/linking';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS } from '../usecases/projects';
 import { mustExist, print, UsageError, ValueError, type CommandDeps, type Out } from './command';
 
@@ -15,6 +16,7 @@ export interface ProjectOptions {
   'read-only': boolean;
   clear: boolean;
   threshold?: string;
+  'link-floor'?: string;
   'clear-webhook': boolean;
   'webhook-events'?: string;
   'retention-sessions-days'?: string;
@@ -123,7 +125,8 @@ async function setProject(rest: string[], values: ProjectOptions, deps: ProjectD
     throw new UsageError('project set takes --webhook-url or --clear-webhook, not both');
   const change = {
     name: values.name,
-    decisionThreshold: decisionThreshold(values.threshold),
+    decisionThreshold: unitNumber('--threshold', values.threshold, 0),
+    linkScoreFloor: unitNumber('--link-floor', values['link-floor'], LINK_SCORE_FLOOR_RANGE.min),
     groupsEnabled: values.groups ? true : undefined,
     webhookUrl: values['clear-webhook'] ? null : values['webhook-url'],
     webhookEvents: values['webhook-events']
@@ -136,7 +139,7 @@ async function setProject(rest: string[], values: ProjectOptions, deps: ProjectD
   };
   if (Object.values(change).every((v) => v === undefined))
     throw new UsageError(
-      'project set needs at least one of --name, --threshold, --groups, --webhook-url, --clear-webhook, ' +
+      'project set needs at least one of --name, --threshold, --link-floor, --groups, --webhook-url, --clear-webhook, ' +
         '--webhook-events, --retention-*-days',
     );
   const p = await deps.projects.update(projectId, change, 'cli');
@@ -144,6 +147,7 @@ async function setProject(rest: string[], values: ProjectOptions, deps: ProjectD
     project_id: p.id,
     name: p.name,
     decision_threshold: p.decisionThreshold,
+    link_score_floor: p.linkScoreFloor,
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
     webhook_events: p.webhookEvents,
@@ -156,6 +160,7 @@ async function setProject(rest: string[], values: ProjectOptions, deps: ProjectD
     `project_id:         ${p.id}`,
     `name:               ${p.name}`,
     `decision_threshold: ${p.decisionThreshold}`,
+    `link_score_floor:   ${p.linkScoreFloor}`,
     `groups:             ${p.groupsEnabled ? 'on' : 'off'}`,
     `webhook_url:        ${p.webhookUrl ?? '(none)'}`,
     `webhook_events:     ${p.webhookEvents.join(', ') || '(none)'}`,
@@ -165,13 +170,13 @@ async function setProject(rest: string[], values: ProjectOptions, deps: ProjectD
   ]);
 }
 
-/** `--threshold`: a number between 0 and 1, checked here so that a mistyped one is a usage error. */
-function decisionThreshold(raw: string | undefined): number | undefined {
+/** `--threshold`, `--link-floor`: a number from `min` to 1, checked here so that a mistyped one is a usage error. */
+function unitNumber(option: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
-  const threshold = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1)
-    throw new ValueError(`--threshold must be a number between 0 and 1, not ${JSON.stringify(raw)}`);
-  return threshold;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > 1)
+    throw new ValueError(`${option} must be a number between ${min} and 1, not ${JSON.stringify(raw)}`);
+  return value;
 }
 
 type RetentionOption =

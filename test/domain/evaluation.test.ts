@@ -82,7 +82,7 @@ function facts(overrides: Partial<EvaluationFacts> = {}): EvaluationFacts {
   return {
     now: NOW,
     interactive: true,
-    project: { decisionThreshold: 0.8, groupsEnabled: false },
+    project: { decisionThreshold: 0.8, linkScoreFloor: 0.1, groupsEnabled: false },
     session: session(),
     ipLists: new Set(),
     previousIpLists: new Set(),
@@ -99,7 +99,7 @@ function facts(overrides: Partial<EvaluationFacts> = {}): EvaluationFacts {
 describe('evaluate', () => {
   it("when the worked example's shared identifiers and interaction are the facts, then its link scores and bot come out", () => {
     // docs/scoring.md: acct-A shares the device, the hardware fingerprint (2 accounts) and, 5 minutes earlier, an address
-    // with two more accounts (4 in all); acct-B shares the name with one other account (3).
+    // with two more accounts (4 in all); acct-B shares only the name with one other account (3): no link.
     // Mouse 6, click 2, clipboard 2, keyboard 0 on the web, a submitted form.
     const f = facts({
       session: session(
@@ -132,8 +132,9 @@ describe('evaluate', () => {
     const out = evaluate(f);
     const score = (id: string) => out.links.find((l) => l.accountId === id)?.score;
     expect(score('acct-A')).toBeCloseTo(0.8378, 4);
-    expect(score('acct-B')).toBeCloseTo(0.2121, 4);
-    // acct-X and acct-Y share the address only: two more, weaker links beside the example's.
+    // acct-B shares the name only, acct-X and acct-Y the address only: corroboration without a link to corroborate.
+    expect(score('acct-B')).toBeUndefined();
+    expect(out.links.map((l) => l.accountId)).toEqual(['acct-A']);
     expect(out.scores.bot).toBeCloseTo(0.31155, 5);
     expect(defined(out.links[0]).accountId).toBe('acct-A');
     expect(out.links.find((l) => l.accountId === 'acct-A')?.matchTypes).toEqual(['device', 'network']);
@@ -277,7 +278,7 @@ describe('evaluate', () => {
     const inGroup = { record: account({ id: 'same', group: 'g1' }), lists: [] };
     const outside = { record: account({ id: 'elsewhere', group: 'g2' }), lists: [] };
     const f = facts({
-      project: { decisionThreshold: 0.8, groupsEnabled: true },
+      project: { decisionThreshold: 0.8, linkScoreFloor: 0.1, groupsEnabled: true },
       account: { record: account({ group: 'g1' }), lists: [], sessions: [] },
       identifierMatches: [{ type: 'browser', value: 'device-1', accountIds: ['same', 'elsewhere'] }],
       linked: new Map([

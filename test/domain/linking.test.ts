@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import {
   LINK_BASE_WEIGHTS,
   LINK_HALVING_ACCOUNTS,
-  NETWORK_CROWD_LIMIT,
+  CORROBORATING,
+  LEAST_EVIDENCE,
+  crowdLimit,
   evidenceWeight,
   linkScore,
   nameKey,
@@ -11,6 +13,7 @@ import {
   type LinkEvidence,
 } from '../../src/domain/linking';
 import type { MatchType } from '../../src/api-types';
+import { noisyOr } from '../../src/domain/numbers';
 
 const EPS = 1e-12;
 const MATCH_TYPES = Object.keys(LINK_BASE_WEIGHTS) as MatchType[];
@@ -124,30 +127,67 @@ describe('linkScore', () => {
     ).toBe(1);
   });
 
-  it('when only the two accounts share an identifier, then its base weight', () => {
-    for (const type of MATCH_TYPES) expect(linkScore([{ type, sharedBy: 2 }])).toBeCloseTo(LINK_BASE_WEIGHTS[type], 12);
+  it('when only the two accounts share an identifier that finds links, then its base weight', () => {
+    for (const type of MATCH_TYPES.filter((t) => !CORROBORATING.has(t)))
+      expect(linkScore([{ type, sharedBy: 2 }])).toBeCloseTo(LINK_BASE_WEIGHTS[type], 12);
   });
 
-  it('when a device is shared by 7, 12 and 52 accounts, then 0.4, 0.2 and 0.00078: a crowd says little', () => {
+  it('when the two share only a name, a network or both, then 0: namesakes and neighbours are no link', () => {
+    expect([...CORROBORATING].sort()).toEqual(['name', 'network']);
+    expect(linkScore([{ type: 'name', sharedBy: 2 }])).toBe(0);
+    expect(linkScore([{ type: 'network', sharedBy: 2 }])).toBe(0);
+    expect(
+      linkScore([
+        { type: 'name', sharedBy: 2 },
+        { type: 'network', sharedBy: 2 },
+      ]),
+    ).toBe(0);
+  });
+
+  it('when a device is shared by 7, 12 and 33 accounts, then 0.4, 0.2 and just over 0.01; by 34, nothing', () => {
     expect(evidenceWeight({ type: 'device', sharedBy: 7 })).toBeCloseTo(0.4, 12);
     expect(evidenceWeight({ type: 'device', sharedBy: 12 })).toBeCloseTo(0.2, 12);
-    expect(evidenceWeight({ type: 'device', sharedBy: 52 })).toBeCloseTo(0.00078125, 12);
+    expect(evidenceWeight({ type: 'device', sharedBy: 33 })).toBeCloseTo(0.8 * 0.5 ** (31 / 5), 12);
+    expect(evidenceWeight({ type: 'device', sharedBy: 34 })).toBe(0);
     expect(LINK_HALVING_ACCOUNTS.device).toBe(5);
   });
 
-  it('when more accounts than NETWORK_CROWD_LIMIT share a network, then the network match counts 0', () => {
-    expect(evidenceWeight({ type: 'network', sharedBy: NETWORK_CROWD_LIMIT })).toBeGreaterThan(0);
-    expect(evidenceWeight({ type: 'network', sharedBy: NETWORK_CROWD_LIMIT + 1 })).toBe(0);
-    expect(linkScore([{ type: 'network', sharedBy: NETWORK_CROWD_LIMIT + 1 }])).toBe(0);
+  it("when more accounts than the type's crowd limit share an identifier, then it weighs 0; at the limit, at least LEAST_EVIDENCE", () => {
+    for (const type of MATCH_TYPES.filter((t) => t !== 'browser')) {
+      const limit = crowdLimit(type);
+      expect(evidenceWeight({ type, sharedBy: limit })).toBeGreaterThanOrEqual(LEAST_EVIDENCE);
+      expect(evidenceWeight({ type, sharedBy: limit + 1 })).toBe(0);
+    }
+    expect(crowdLimit('browser')).toBe(Number.POSITIVE_INFINITY);
+    expect(Object.fromEntries(MATCH_TYPES.map((t) => [t, crowdLimit(t)]))).toEqual({
+      browser: Number.POSITIVE_INFINITY,
+      email: 131,
+      phone: 66,
+      mobile_id: 34,
+      apple_device_check: 34,
+      device: 33,
+      username: 120,
+      network: 16,
+      name: 11,
+    });
   });
 
-  it('when a device and a name are shared by the two alone, then the noisy-OR 1 - 0.2 * 0.7 = 0.86', () => {
+  it('when a name corroborates a device shared by the two alone, then the noisy-OR 1 - 0.2 * 0.7 = 0.86', () => {
     expect(
       linkScore([
         { type: 'device', sharedBy: 2 },
         { type: 'name', sharedBy: 2 },
       ]),
     ).toBeCloseTo(0.86, 12);
+  });
+
+  it('when the only identifier that finds links is past its crowd limit, then the name beside it counts nothing', () => {
+    expect(
+      linkScore([
+        { type: 'device', sharedBy: 34 },
+        { type: 'name', sharedBy: 2 },
+      ]),
+    ).toBe(0);
   });
 
   it('when sharedBy is below 2 or not a number, then it counts as 2', () => {
@@ -167,13 +207,14 @@ describe('linkScore', () => {
     );
   });
 
-  it("when another identifier is shared, then the score never falls and rises by at most that identifier's weight", () => {
+  it("when another identifier is shared, then the score never falls, and once found rises by at most that identifier's weight", () => {
     fc.assert(
       fc.property(fc.array(evidence, { maxLength: 10 }), evidence, (e, more) => {
         const before = linkScore(e);
         const after = linkScore([...e, more]);
         expect(after).toBeGreaterThanOrEqual(before - EPS);
-        expect(after - before).toBeLessThanOrEqual(evidenceWeight(more) + EPS);
+        expect(after).toBeLessThanOrEqual(noisyOr([...e, more].map(evidenceWeight)) + EPS);
+        if (before > 0) expect(after - before).toBeLessThanOrEqual(evidenceWeight(more) + EPS);
         expect(evidenceWeight(more)).toBeLessThanOrEqual(LINK_BASE_WEIGHTS[more.type]);
       }),
     );

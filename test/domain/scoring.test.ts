@@ -2,7 +2,7 @@ import { SIGNALS } from '../../src/domain/signals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import type { Bot, EvaluatedRiskSignalScores } from '../../src/api-types';
+import type { Bot, EvaluatedRiskSignalScores, MatchType } from '../../src/api-types';
 import * as linking from '../../src/domain/linking';
 import { linkScore, type LinkEvidence } from '../../src/domain/linking';
 import * as constants from '../../src/domain/scoring/constants';
@@ -29,6 +29,7 @@ import {
   type SessionSource,
 } from '../../src/domain/scoring';
 import { DEFAULT_DECISION_THRESHOLD } from '../../src/usecases/projects';
+import { LINK_CAP } from '../../src/domain/evaluation';
 
 /** Slack for floating-point rounding in the property comparisons. */
 const EPS = 1e-12;
@@ -688,7 +689,9 @@ describe('docs/scoring.md', () => {
     ...flatten({
       LINK_BASE_WEIGHTS: linking.LINK_BASE_WEIGHTS,
       LINK_HALVING_ACCOUNTS: linking.LINK_HALVING_ACCOUNTS,
-      NETWORK_CROWD_LIMIT: linking.NETWORK_CROWD_LIMIT,
+      LEAST_EVIDENCE: linking.LEAST_EVIDENCE,
+      DEFAULT_LINK_SCORE_FLOOR: linking.DEFAULT_LINK_SCORE_FLOOR,
+      LINK_CAP,
       DEFAULT_DECISION_THRESHOLD,
     }),
   ]);
@@ -712,6 +715,28 @@ describe('docs/scoring.md', () => {
     expect([...code.keys()].filter((name) => !documented.has(name))).toEqual([]);
   });
 
+  it('when the doc says per match type what reaches the default floor, then it is what the code computes', () => {
+    const rows = tableRows(section('### When a pair is a link: the floor')).filter(
+      (r) => r.length === 4 && r[0] !== 'Match type',
+    );
+    const alone = (type: MatchType) => {
+      if (linking.CORROBORATING.has(type)) return 'never alone';
+      if (type === 'browser') return 'any number';
+      let n = 2;
+      while (linkScore([{ type, sharedBy: n + 1 }]) >= linking.DEFAULT_LINK_SCORE_FLOOR) n++;
+      return `${n} accounts`;
+    };
+    const documented = rows.flatMap(([types, limit, reaches]) =>
+      [...types.matchAll(/`([a-z_]+)`/g)].map((m) => [m[1], limit, reaches]),
+    );
+    const computed = Object.keys(linking.LINK_BASE_WEIGHTS).map((t) => {
+      const type = t as MatchType;
+      const limit = linking.crowdLimit(type);
+      return [type, Number.isFinite(limit) ? String(limit) : 'none', alone(type)];
+    });
+    expect(documented.sort()).toEqual(computed.sort());
+  });
+
   it('when the signals registry has a signal, then the doc explains it under its own heading', () => {
     const documentedSignals = [...DOC.matchAll(/^### `([a-z_]+)`/gm)].map((m) => m[1]);
     expect(documentedSignals).toEqual(expect.arrayContaining([...SIGNALS.map((s) => s.name), 'spoofed_ip']));
@@ -731,6 +756,8 @@ describe('docs/scoring.md', () => {
       { type: 'network', sharedBy: 4 },
     ];
     const linkB: LinkEvidence[] = [{ type: 'name', sharedBy: 3 }];
+    // The links over the project's floor (the default): a name alone is none.
+    const linked = (...scores: number[]) => scores.filter((x) => x > 0 && x >= linking.DEFAULT_LINK_SCORE_FLOOR);
     const email = 0.5;
     const threshold = 0.8;
 
@@ -760,12 +787,12 @@ describe('docs/scoring.md', () => {
       const r = riskSignalsScore(signals, true);
       const a = linkScore(linkA);
       const bLink = linkScore(linkB);
-      const m = multipleAccountsScore([a, bLink], false);
+      const m = multipleAccountsScore(linked(a, bLink), false);
       const score = accountScore({ bot: b, risk_signals: r, multiple_accounts: m, email_score: email });
       const onMain = accountScore({
         bot: b,
         risk_signals: r,
-        multiple_accounts: multipleAccountsScore([a, bLink], true),
+        multiple_accounts: multipleAccountsScore(linked(a, bLink), true),
         email_score: email,
       });
       const computed: Record<string, number> = {
@@ -790,7 +817,7 @@ describe('docs/scoring.md', () => {
     it("when the code breaks the example's scores down, then its terms are the receipt the doc prints, and they make the scores", () => {
       const b = botBreakdown({ ...botIn, doubt: interactionDoubt(botIn.bot, botIn.source) });
       const r = riskSignalsBreakdown(signals, true);
-      const m = multipleAccountsBreakdown([linkScore(linkA), linkScore(linkB)], false);
+      const m = multipleAccountsBreakdown(linked(linkScore(linkA), linkScore(linkB)), false);
       const a = accountScoreBreakdown({
         bot: b.value,
         risk_signals: r.value,

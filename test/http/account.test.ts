@@ -760,9 +760,11 @@ describe('GET /account/{account_id}/accounts-linked', () => {
       false,
       p.sc,
     );
+    await signIn({ id: 'links-email', email: 'zoe.bronte@gmail.com' }, {}, false, p.sc);
+    // A namesake alone is no link (docs/scoring.md, "When a pair is a link: the floor").
     await signIn({ id: 'links-name', first_name: 'Zoë', last_name: 'Brontë' }, {}, false, p.sc);
     const r = await signIn(
-      { id: 'links-me', first_name: 'zoe', last_name: 'bronte' },
+      { id: 'links-me', email: 'zoebronte@gmail.com', first_name: 'zoe', last_name: 'bronte' },
       { device_id: device, browser_fingerprint: fingerprint },
       true,
       p.sc,
@@ -779,8 +781,8 @@ describe('GET /account/{account_id}/accounts-linked', () => {
     });
     expect(res.body.accounts_linked.map((l: { account_id: string }) => l.account_id)).toEqual([
       'links-browser',
+      'links-email',
       'links-device',
-      'links-name',
     ]);
     expect((await api.get('links-me', p.apiKey)).body.accounts_linked).toBe(3);
   });

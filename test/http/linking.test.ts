@@ -196,55 +196,71 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
   });
 
   describe('network', () => {
-    test('when a residential address is shared within a day, then the accounts are linked by network', async () => {
+    test('when a residential address is shared within a day, then it is no link alone, and strengthens one a device finds', async () => {
       const s = await newProject();
       const home = freshIp();
+      const fingerprint = randomUUID().replace(/-/g, '');
       const a = profile('net-a');
-      expectNotLinked(await signIn(s, a, {}, home));
+      expectNotLinked(await signIn(s, a, { browser_fingerprint: fingerprint }, home));
       ctx.clock.advance(5 * HOUR);
-      const b = profile('net-b');
-      await expectLinkedTo(await signIn(s, b, {}, home), a, 'network', 0.3);
+      expectNotLinked(await signIn(s, profile('net-b'), {}, home));
+      ctx.clock.advance(HOUR);
+      const c = profile('net-c');
+      const r = await signIn(s, c, { browser_fingerprint: fingerprint }, home);
+      // docs/scoring.md: the device 0.8, the address shared by 3 0.3 · 0.5^(1/3); net-b shares the address only.
+      expect(r.accounts_linked).toBe(1);
+      expect(at(r.linked_accounts!, 0)).toEqual(
+        linkedEntry(a, ['device', 'network'], expect.closeTo(1 - 0.2 * (1 - 0.3 * 0.5 ** (1 / 3)), 6)),
+      );
       // The link is seen from the other side too.
       const back = await request(ctx.app).get('/account/net-a/accounts-linked').set('x-api-key', s.apiKey);
       expect(back.status).toBe(200);
-      expect(back.body.accounts_linked).toEqual([
-        linkedEntry(b, ['network'], expect.closeTo(0.3, 6), new Date(Date.parse(TEST_NOW) + 5 * HOUR).toISOString()),
+      expect(back.body.accounts_linked.map((l: LinkedAccount) => [l.account_id, l.match_type])).toEqual([
+        ['net-c', ['device', 'network']],
       ]);
     });
 
     test('when the same address is used 3 days apart, then no link', async () => {
       const s = await newProject();
       const home = freshIp();
-      expectNotLinked(await signIn(s, profile('net-old-a'), {}, home));
+      const fingerprint = randomUUID().replace(/-/g, '');
+      await signIn(s, profile('net-old-a'), { browser_fingerprint: fingerprint }, home);
       ctx.clock.advance(3 * DAY);
-      expectNotLinked(await signIn(s, profile('net-old-b'), {}, home));
+      const r = await signIn(s, profile('net-old-b'), { browser_fingerprint: fingerprint }, home);
+      expect(r.linked_accounts!.map((l) => l.match_type)).toEqual([['device']]);
     });
 
-    test('when two addresses of one /24 are used within the hour, then linked by network (weaker than the same address)', async () => {
+    test('when two addresses of one /24 are used within the hour, then the block corroborates (weaker than the same address)', async () => {
       const s = await newProject();
       // freshIp() hands out x.y.z.10 in a /24 nobody else uses: the other hosts of it are free too.
       const block = freshIp().replace(/\.10$/, '');
+      const fingerprint = randomUUID().replace(/-/g, '');
       const a = profile('block-a');
-      expectNotLinked(await signIn(s, a, {}, `${block}.10`));
+      expectNotLinked(await signIn(s, a, { browser_fingerprint: fingerprint }, `${block}.10`));
       ctx.clock.advance(20 * 60_000);
-      const r = await signIn(s, profile('block-b'), {}, `${block}.77`);
+      const r = await signIn(s, profile('block-b'), { browser_fingerprint: fingerprint }, `${block}.77`);
       expect(r.accounts_linked).toBe(1);
       const link = at(r.linked_accounts!, 0);
-      expect(link).toEqual(linkedEntry(a, ['network']));
-      expect(link.score).toBeGreaterThan(0);
-      expect(link.score).toBeLessThan(0.3);
+      expect(link).toEqual(linkedEntry(a, ['device', 'network']));
+      expect(link.score).toBeGreaterThan(0.8);
+      expect(link.score).toBeLessThan(1 - 0.2 * 0.7);
       ctx.clock.advance(3 * HOUR);
-      expectNotLinked(await signIn(s, profile('block-c'), {}, `${block}.99`));
+      const later = await signIn(s, profile('block-c'), { browser_fingerprint: fingerprint }, `${block}.99`);
+      expect(later.linked_accounts!.map((l) => l.match_type)).toEqual([['device'], ['device']]);
     });
 
-    test('when more than 20 accounts use one address in the window, then network matches are not counted', async () => {
+    test("when more accounts than the network's crowd limit (16) use one address in the window, then it adds nothing", async () => {
       const s = await newProject();
       const cafe = freshIp();
-      for (let i = 1; i <= 19; i++) await signIn(s, profile(`crowd-net-${i}`), {}, cafe);
-      const twentieth = await signIn(s, profile('crowd-net-20'), {}, cafe);
-      expect(twentieth.accounts_linked).toBe(19);
-      for (const l of twentieth.linked_accounts!) expect(l.match_type).toEqual(['network']);
-      expectNotLinked(await signIn(s, profile('crowd-net-21'), {}, cafe));
+      const fingerprint = randomUUID().replace(/-/g, '');
+      await signIn(s, profile('crowd-net-1'), { browser_fingerprint: fingerprint }, cafe);
+      for (let i = 2; i <= 15; i++) expectNotLinked(await signIn(s, profile(`crowd-net-${i}`), {}, cafe));
+      const sixteenth = await signIn(s, profile('crowd-net-16'), { browser_fingerprint: fingerprint }, cafe);
+      expect(sixteenth.linked_accounts!.map((l) => [l.account_id, l.match_type])).toEqual([
+        ['crowd-net-1', ['device', 'network']],
+      ]);
+      const seventeenth = await signIn(s, profile('crowd-net-17'), { browser_fingerprint: fingerprint }, cafe);
+      expect(seventeenth.linked_accounts!.map((l) => l.match_type)).toEqual([['device'], ['device']]);
     });
 
     test('when the shared address is a hosting network (AWS), then it is not counted', async () => {
@@ -305,15 +321,16 @@ describe('one scenario per match type (POST /session/authenticate?accounts_linke
   });
 
   describe('name', () => {
-    test('when first and last name match after case and accents are folded, then linked by name (0.3)', async () => {
+    test('when first and last name match after case and accents are folded, then it is no link alone, and strengthens one a phone finds', async () => {
       const s = await newProject();
-      const a = profile('name-a', { first_name: 'José', last_name: 'Núñez' });
+      const a = profile('name-a', { first_name: 'José', last_name: 'Núñez', phone: '+447400654321' });
       expectNotLinked(await signIn(s, a));
-      await expectLinkedTo(
-        await signIn(s, profile('name-b', { first_name: 'jose', last_name: 'nunez' })),
-        a,
-        'name',
-        0.3,
+      expectNotLinked(await signIn(s, profile('name-b', { first_name: 'jose', last_name: 'nunez' })));
+      const r = await signIn(s, profile('name-c', { first_name: 'JOSE', last_name: 'NUNEZ', phone: '+447400654321' }));
+      // docs/scoring.md: the phone 0.85, the name shared by 3 0.3 · 0.5^(1/2); name-b shares the name only.
+      expect(r.accounts_linked).toBe(1);
+      expect(at(r.linked_accounts!, 0)).toEqual(
+        linkedEntry(a, ['phone', 'name'], expect.closeTo(1 - 0.15 * (1 - 0.3 * 0.5 ** 0.5), 6)),
       );
     });
 
@@ -504,17 +521,73 @@ describe('accounts_linked and linked_accounts', () => {
     const s = await newProject();
     const device = randomUUID();
     const fingerprint = randomUUID().replace(/-/g, '');
-    await signIn(s, profile('order-name', { first_name: 'Ann', last_name: 'Lee' }));
+    await signIn(s, profile('order-email', { email: 'order.me@gmail.com' }));
     await signIn(s, profile('order-device'), { browser_fingerprint: fingerprint });
     await signIn(s, profile('order-browser'), { device_id: device });
-    const r = await signIn(s, profile('order-me', { first_name: 'ann', last_name: 'lee' }), {
+    const r = await signIn(s, profile('order-me', { email: 'orderme@gmail.com' }), {
       device_id: device,
       browser_fingerprint: fingerprint,
     });
     expect(r.accounts_linked).toBe(3);
-    expect(r.linked_accounts!.map((l) => l.account_id)).toEqual(['order-browser', 'order-device', 'order-name']);
+    expect(r.linked_accounts!.map((l) => l.account_id)).toEqual(['order-browser', 'order-email', 'order-device']);
     const scores = r.linked_accounts!.map((l) => l.score);
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+  });
+});
+
+describe("the link floor (docs/scoring.md, 'When a pair is a link: the floor')", () => {
+  test('when 40 accounts share a name, then none is linked by it; a name plus an email plus a device is a link', async () => {
+    const s = await newProject();
+    const crowd = Array.from({ length: 40 }, (_, i) =>
+      profile(`smith-${i}`, { first_name: 'John', last_name: 'Smith' }),
+    );
+    for (const p of crowd) expectNotLinked(await signIn(s, p));
+    const fingerprint = randomUUID().replace(/-/g, '');
+    const a = profile('jane-a', { first_name: 'Jane', last_name: 'Quist', email: 'jane.quist@gmail.com' });
+    await signIn(s, a, { browser_fingerprint: fingerprint });
+    const r = await signIn(
+      s,
+      profile('jane-b', { first_name: 'jane', last_name: 'quist', email: 'janequist@gmail.com' }),
+      {
+        browser_fingerprint: fingerprint,
+      },
+    );
+    expect(r.linked_accounts!.map((l) => [l.account_id, [...l.match_type].sort()])).toEqual([
+      ['jane-a', ['device', 'email', 'name']],
+    ]);
+    expect(at(r.linked_accounts!, 0).score).toBeCloseTo(1 - 0.1 * 0.2 * 0.7, 6);
+    // One more John Smith, with the crowd's name and nothing else: the response lists no one.
+    expectNotLinked(await signIn(s, profile('smith-40', { first_name: 'JOHN', last_name: 'SMITH' })));
+  });
+
+  test('when the project raises its floor, then links under it are neither listed, counted nor scored, and the change is audited', async () => {
+    const s = await newProject();
+    const device = randomUUID();
+    const fingerprint = randomUUID().replace(/-/g, '');
+    await signIn(s, profile('floor-device'), { browser_fingerprint: fingerprint });
+    await signIn(s, profile('floor-browser'), { device_id: device });
+    const me = profile('floor-me');
+    const before = await signIn(s, me, { device_id: device, browser_fingerprint: fingerprint });
+    expect(before.linked_accounts!.map((l) => l.account_id)).toEqual(['floor-browser', 'floor-device']);
+
+    const patched = await request(ctx.app).patch('/project').set('x-api-key', s.apiKey).send({ link_score_floor: 0.9 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.link_score_floor).toBe(0.9);
+    const audit = await request(ctx.app).get('/audit').set('x-api-key', s.apiKey);
+    expect(audit.body.events[0].changes).toEqual([{ field: 'link_score_floor', before: 0.1, after: 0.9 }]);
+
+    const after = await signIn(s, me, { device_id: device, browser_fingerprint: fingerprint });
+    expect(after.accounts_linked).toBe(1);
+    expect(after.linked_accounts!.map((l) => [l.account_id, l.score])).toEqual([['floor-browser', 1]]);
+    // multiple_accounts from the one link left: 0.6 · 1.
+    expect(after.multiple_accounts).toBeCloseTo(0.6, 3);
+    const graph = await request(ctx.app).get('/account/floor-me/accounts-linked').set('x-api-key', s.apiKey);
+    expect(graph.body.accounts_linked.map((l: LinkedAccount) => l.account_id)).toEqual(['floor-browser']);
+
+    for (const wrong of [0, 0.001, 1.5, '0.5'])
+      expect(
+        (await request(ctx.app).patch('/project').set('x-api-key', s.apiKey).send({ link_score_floor: wrong })).status,
+      ).toBe(400);
   });
 });
 

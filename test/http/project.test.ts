@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { verifyWebhook } from '../../packages/client/src';
 import type { AuditEvent } from '../../src/api-types';
+import { DEFAULT_LINK_SCORE_FLOOR } from '../../src/domain/linking';
 import { webhookHeaders } from '../../src/webhooks/signature';
 import { testEvent } from '../../src/webhooks/test-event';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
@@ -62,6 +63,8 @@ describe('GET /project', () => {
       project_id: p.projectId,
       name: expect.stringMatching(/^Settings /),
       decision_threshold: 0.8,
+      // A new project's floor is the column's default (migration 0041), DEFAULT_LINK_SCORE_FLOOR.
+      link_score_floor: DEFAULT_LINK_SCORE_FLOOR,
       groups_enabled: false,
       webhook_url: null,
       test: false,

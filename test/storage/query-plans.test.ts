@@ -603,8 +603,8 @@ test('every statement of an evaluation starts from an index', async () => {
     ],
     excludeAccount,
   });
-  await repos.store.links(p, search(s.accountId), 1501, 21);
-  await repos.store.links(p, search(undefined), 1501, 21);
+  await repos.store.links(p, search(s.accountId));
+  await repos.store.links(p, search(undefined));
   await repos.history.evaluations(
     p,
     seeded.sessions.filter((_, i) => i % 60 === 5).map((x) => x.id),

@@ -57,11 +57,7 @@ describe('the compound reads kept by textOf', () => {
             ],
           ])
             for (const networks of [[], [network()], [network('10.0.0.0/24'), network()]])
-              for (const [cap, crowd] of [
-                [10, 20],
-                [1500, 20],
-              ])
-                shapes.push(() => reads.links('p', { identifiers, networks, excludeAccount }, cap!, crowd!));
+              shapes.push(() => reads.links('p', { identifiers, networks, excludeAccount }));
         for (const history of [undefined, { accountId: 'acct-1', limit: 50 }, { accountId: 'acct-1', limit: 200 }])
           shapes.push(() => reads.session('p', 's', history));
         for (const ids of [['a'], ['a', 'b'], ['a', 'b', 'c']]) shapes.push(() => reads.accounts('p', ids));

@@ -103,7 +103,7 @@ onSqlite('the SQLite thread', () => {
       ],
       networks: [],
     };
-    const [links, linksHere] = await both((r) => r.links(p, search, 10, 10));
+    const [links, linksHere] = await both((r) => r.links(p, search));
     expect(links.identifiers.flatMap((i) => i.accountIds).length).toBeGreaterThan(0);
     expect(links).toEqual(linksHere);
 

@@ -8,6 +8,7 @@ const projectRecord = (id: string): Project => ({
   id,
   name: id,
   decisionThreshold: 0.8,
+  linkScoreFloor: 0.1,
   groupsEnabled: false,
   webhookUrl: null,
   webhookSecretEncrypted: 'v1.x.y.z',

@@ -214,10 +214,12 @@ function scored(facts: EvaluationFacts): Omit<EvaluationOutcome, 'rules'> {
   const evidence = linkEvidence(search, facts.identifierMatches, facts.networkMatches);
   const account = facts.account;
   const grouped = account ? facts.project.groupsEnabled : facts.project.groupsEnabled && facts.linkGroup !== undefined;
-  const found = linksOf(evidence, facts.linked, {
-    enabled: grouped,
-    name: account ? account.record.group : facts.linkGroup,
-  });
+  const found = linksOf(
+    evidence,
+    facts.linked,
+    { enabled: grouped, name: account ? account.record.group : facts.linkGroup },
+    facts.project.linkScoreFloor,
+  );
 
   if (!account) {
     // Unauthenticated: the session's own accounts are not linked to it.

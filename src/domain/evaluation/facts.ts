@@ -159,7 +159,7 @@ export interface EvaluationFacts {
   now: Date;
   /** authenticate (a form was submitted) or unauthenticated. */
   interactive: boolean;
-  project: { decisionThreshold: number; groupsEnabled: boolean };
+  project: { decisionThreshold: number; linkScoreFloor: number; groupsEnabled: boolean };
   session: CurrentSession;
   /** The IP lists the session's address is on, and those of the previous session's address. */
   ipLists: ReadonlySet<IpListName>;

@@ -4,12 +4,12 @@
  * the links with their confidence (domain/linking). Pure.
  */
 import type { LinkedAccount, MatchType } from '../../api-types';
-import { linkScore, NETWORK_CROWD_LIMIT, type LinkEvidence } from '../linking';
+import { crowdLimit, evidenceWeight, linkScore, type LinkEvidence } from '../linking';
 import { DAY_MS, HOUR_MS } from '../numbers';
 import { byCodeUnits } from '../order';
 import type { AccountRecord, IdentifierMatch, LinkedRecord, NetworkMatch, PastSession } from './facts';
 
-/** The interface caps the count at 1,500; searches stop one past it. */
+/** The interface caps the count at 1,500; the response lists the strongest of them. */
 export const LINK_CAP = 1500;
 /** Sessions of the account whose identifiers are followed (the newest). */
 export const SESSIONS_FOLLOWED = 50;
@@ -49,6 +49,16 @@ export const ACCOUNT_IDENTIFIERS: readonly { type: MatchType; key: AccountKey }[
   { type: 'username', key: 'usernameKey' },
   { type: 'name', key: 'nameKey' },
 ];
+
+/**
+ * How many accounts the search reads of those sharing an identifier of the type: one past the
+ * most that can still be evidence (the type's crowd limit, at most LINK_CAP for a browser
+ * match). Reading one more says the identifier is past its limit, whatever the crowd behind it,
+ * so the cost of a search is bounded by what can count, not by how many share the identifier.
+ */
+export function sharersToRead(type: MatchType): number {
+  return Math.min(crowdLimit(type), LINK_CAP) + 1;
+}
 
 /** What the search looks up: identifier values (by type) and the followed sessions' networks. */
 export interface LinkSearch {
@@ -97,7 +107,10 @@ export function linkSearch(sessions: readonly PastSession[], account: AccountRec
   return { identifiers, networks, excludeAccount: account?.id };
 }
 
-/** The evidence per found account: how many accounts share each identifier (both ends included). */
+/**
+ * The evidence per found account: how many accounts share each identifier (both ends included).
+ * An identifier past its type's crowd limit is no evidence, and leaves no trace on the accounts.
+ */
 export function linkEvidence(
   search: LinkSearch,
   identifiers: readonly IdentifierMatch[],
@@ -105,10 +118,11 @@ export function linkEvidence(
 ): Map<string, LinkEvidence[]> {
   const found = new Map<string, LinkEvidence[]>();
   const add = (ids: readonly string[], type: MatchType, self: number) => {
-    const sharedBy = ids.length + self;
+    const evidence = { type, sharedBy: ids.length + self };
+    if (evidenceWeight(evidence) === 0) return;
     for (const id of ids) {
       const list = found.get(id) ?? [];
-      if (!list.some((e) => e.type === type && e.sharedBy <= sharedBy)) list.push({ type, sharedBy });
+      if (!list.some((e) => e.type === type && e.sharedBy <= evidence.sharedBy)) list.push(evidence);
       found.set(id, list);
     }
   };
@@ -120,9 +134,9 @@ export function linkEvidence(
   for (const n of search.networks) {
     const m = onNetwork.get(n.sessionId);
     if (!m) continue;
-    if (m.onIp.length < NETWORK_CROWD_LIMIT) add(m.onIp, 'network', self);
+    add(m.onIp, 'network', self);
     // A block is a neighbourhood, not an address: it counts as if twice as many accounts shared it.
-    if (n.block && m.onBlock.length < NETWORK_CROWD_LIMIT)
+    if (n.block)
       add(
         m.onBlock.filter((id) => !m.onIp.includes(id)),
         'network',
@@ -133,32 +147,36 @@ export function linkEvidence(
 }
 
 /**
- * The accounts an evaluation describes, of those the link search found: with groups every one
- * (each is then filtered by its group), without only the strongest LINK_CAP (the response lists
- * no more); none when the linked accounts are not asked for and groups are off.
+ * The accounts an evaluation describes, of those the link search found over the floor: with
+ * groups every one (each is then filtered by its group), without only the strongest LINK_CAP
+ * (the response lists no more); none when the linked accounts are not asked for and groups are
+ * off. An account under the floor is never read.
  */
 export function accountsToDescribe(
   search: LinkSearch,
   found: { identifiers: IdentifierMatch[]; networks: NetworkMatch[] },
-  ask: { describe: boolean; groupsEnabled: boolean },
+  ask: { describe: boolean; groupsEnabled: boolean; floor: number },
 ): string[] {
   if (!ask.describe && !ask.groupsEnabled) return [];
   const evidence = linkEvidence(search, found.identifiers, found.networks);
-  if (ask.groupsEnabled) return [...evidence.keys()];
-  return linksOf(evidence, new Map(), { enabled: false })
-    .slice(0, LINK_CAP)
-    .map((l) => l.accountId);
+  const links = linksOf(evidence, new Map(), { enabled: false }, ask.floor);
+  return (ask.groupsEnabled ? links : links.slice(0, LINK_CAP)).map((l) => l.accountId);
 }
 
-/** The links, strongest first; with `group` set, only accounts in that group. */
+/**
+ * The links whose score reaches the floor, strongest first; with `group` set, only accounts in
+ * that group. Under the floor a pair is no link: neither listed, counted nor scored.
+ */
 export function linksOf(
   evidence: Map<string, LinkEvidence[]>,
   linked: Map<string, LinkedRecord>,
   group: { enabled: boolean; name?: string },
+  floor: number,
 ): Link[] {
   return [...evidence.entries()]
     .filter(([id]) => !group.enabled || linked.get(id)?.record.group === group.name)
     .map(([accountId, e]) => ({ accountId, score: linkScore(e), matchTypes: [...new Set(e.map((x) => x.type))] }))
+    .filter((l) => l.score > 0 && l.score >= floor)
     .sort((a, b) => b.score - a.score || byCodeUnits(a.accountId, b.accountId));
 }
 

@@ -70,8 +70,28 @@ export const LINK_HALVING_ACCOUNTS = {
   name: 2,
 } as const satisfies Record<Exclude<MatchType, 'browser'>, number>;
 
-/** Above this many accounts on one IP address or subnet in the window, network matches are not counted. */
-export const NETWORK_CROWD_LIMIT = 20;
+/**
+ * A shared identifier worth less than this is not evidence: too many accounts share it (a popular
+ * device model, a corporate NAT, "John Smith"). It fixes each type's crowd limit (`crowdLimit`),
+ * so the search reads no more of an identifier's sharers than can still count.
+ */
+export const LEAST_EVIDENCE = 0.01;
+
+/**
+ * Match types that never make a link on their own, only strengthen one: namesakes and neighbours
+ * on an address are common, so two accounts sharing only a name or a network are not evidence of
+ * one person. A link needs one shared identifier of another type that is still evidence.
+ */
+export const CORROBORATING: ReadonlySet<MatchType> = new Set<MatchType>(['name', 'network']);
+
+/** The confidence a link must reach to exist, unless the project sets its own (`link_score_floor`). */
+export const DEFAULT_LINK_SCORE_FLOOR = 0.1;
+
+/**
+ * The floors a project may set: from LEAST_EVIDENCE (under it the search reads nothing that
+ * could count) to 1 (browser matches and certainties only).
+ */
+export const LINK_SCORE_FLOOR_RANGE = { min: LEAST_EVIDENCE, max: 1 } as const;
 
 export interface LinkEvidence {
   type: MatchType;
@@ -79,21 +99,42 @@ export interface LinkEvidence {
   sharedBy: number;
 }
 
+/** base · 0.5^((sharedBy - 2) / halving); a browser match does not decay. */
+function decayed(type: MatchType, sharedBy: number): number {
+  if (type === 'browser') return LINK_BASE_WEIGHTS.browser;
+  return LINK_BASE_WEIGHTS[type] * Math.pow(0.5, (sharedBy - 2) / LINK_HALVING_ACCOUNTS[type]);
+}
+
 /**
- * The weight of one shared identifier: base · 0.5^((sharedBy - 2) / halving); a browser match
- * is 1; a network shared by more than NETWORK_CROWD_LIMIT accounts is 0.
+ * The weight of one shared identifier: its decayed base weight, or 0 below LEAST_EVIDENCE
+ * (shared by more accounts than the type's crowd limit).
  */
 export function evidenceWeight(e: LinkEvidence): number {
-  if (e.type === 'browser') return LINK_BASE_WEIGHTS.browser;
   const sharedBy = Number.isNaN(e.sharedBy) ? 2 : Math.max(2, e.sharedBy);
-  if (e.type === 'network' && sharedBy > NETWORK_CROWD_LIMIT) return 0;
-  return LINK_BASE_WEIGHTS[e.type] * Math.pow(0.5, (sharedBy - 2) / LINK_HALVING_ACCOUNTS[e.type]);
+  const weight = decayed(e.type, sharedBy);
+  return weight >= LEAST_EVIDENCE ? weight : 0;
+}
+
+/**
+ * The most accounts (both ends included) that may share an identifier of the type for it to be
+ * evidence; unbounded for a browser match. The link search reads no more sharers than this.
+ */
+export function crowdLimit(type: MatchType): number {
+  if (type === 'browser') return Number.POSITIVE_INFINITY;
+  let n = 2 + Math.floor(LINK_HALVING_ACCOUNTS[type] * Math.log2(LINK_BASE_WEIGHTS[type] / LEAST_EVIDENCE));
+  // The logarithm's rounding may land one off the weight's own test: the test decides.
+  while (decayed(type, n + 1) >= LEAST_EVIDENCE) n++;
+  while (n > 2 && decayed(type, n) < LEAST_EVIDENCE) n--;
+  return n;
 }
 
 /**
  * Confidence 0..1 of a link: the noisy-OR of the weights of the identifiers the two accounts
- * share, 1 - Π (1 - weight). A browser match alone makes it 1. No evidence: 0.
+ * share, 1 - Π (1 - weight), when one of them is evidence of a type that is not CORROBORATING;
+ * otherwise 0. A browser match alone makes it 1.
  */
 export function linkScore(evidence: readonly LinkEvidence[]): number {
-  return noisyOr(evidence.map(evidenceWeight));
+  const weights = evidence.map(evidenceWeight);
+  const found = evidence.some((e, i) => weights[i]! > 0 && !CORROBORATING.has(e.type));
+  return found ? noisyOr(weights) : 0;
 }

@@ -9,6 +9,7 @@
  * and one piece of evidence raises it by at most `w_i · x_i`.
  */
 import type { EvaluatedRiskSignalScores } from '../../api-types';
+import { CORROBORATING, LEAST_EVIDENCE, LINK_BASE_WEIGHTS, LINK_HALVING_ACCOUNTS } from '../linking';
 
 /** Bot score: a leaky noisy-OR of the bot evidence. */
 export const BOT_WEIGHTS = {
@@ -80,8 +81,8 @@ function fnv1a(text: string): string {
 }
 
 /**
- * Which constants produced a score: a digest of every constant above, so that any change of a
- * weight is a new version. An evaluation's receipt (`GET /evaluation/{request_id}`) carries it.
+ * Which constants produced a score: a digest of every constant above and of the link score's,
+ * so that any change of a weight is a new version. An evaluation's receipt (`GET /evaluation/{request_id}`) carries it.
  */
 export const SCORING_VERSION = `scoring-${fnv1a(
   JSON.stringify({
@@ -91,5 +92,10 @@ export const SCORING_VERSION = `scoring-${fnv1a(
     MULTIPLE_ACCOUNTS,
     ACCOUNT_WEIGHTS,
     SIGNAL_AVERAGE_HALF_LIFE_DAYS,
+    // What a link's score is made of (docs/scoring.md, "Linked accounts").
+    LINK_BASE_WEIGHTS,
+    LINK_HALVING_ACCOUNTS,
+    LEAST_EVIDENCE,
+    CORROBORATING: [...CORROBORATING],
   }),
 )}`;

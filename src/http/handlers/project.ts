@@ -17,6 +17,7 @@ function settingsOf(p: Project, requestId: string): ProjectSettings {
     project_id: p.id,
     name: p.name,
     decision_threshold: p.decisionThreshold,
+    link_score_floor: p.linkScoreFloor,
     groups_enabled: p.groupsEnabled,
     webhook_url: p.webhookUrl,
     test: p.test,
@@ -40,6 +41,7 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
         {
           name: body.name,
           decisionThreshold: body.decision_threshold,
+          linkScoreFloor: body.link_score_floor,
           groupsEnabled: body.groups_enabled,
           webhookUrl: body.webhook_url,
           webhookEvents: body.webhook_events,

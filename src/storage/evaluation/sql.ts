@@ -5,7 +5,7 @@
  */
 import type { MatchType } from '../../api-types';
 import {
-  LINK_CAP,
+  sharersToRead,
   UNIQUES_COUNTED,
   type EmailQuery,
   type LinkSearch,
@@ -13,7 +13,6 @@ import {
 } from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
 import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
-import { LINKED_ACCOUNT_COLUMNS } from '../repositories/accounts';
 import { identifierSearch } from '../repositories/identifier-accounts';
 import { limit } from '../sql';
 
@@ -136,23 +135,22 @@ export function uniquesTables(
 }
 
 /**
- * The link search's statement: the accounts sharing each searched identifier value (at most
- * `cap` each), and those on each followed session's address and block (at most `crowd` each),
- * one branch each, its rows numbered by branch (`b`); none when there is nothing to search.
+ * The link search's statement: the accounts sharing each searched identifier value, and those on
+ * each followed session's address and block, each read no further than `sharersToRead` of its
+ * type (one past what can still count), one branch each, its rows numbered by branch (`b`);
+ * none when there is nothing to search.
  */
 export function linkStatement(
   projectId: string,
   search: LinkSearch,
-  cap: number,
-  crowd: number,
 ): { key: string; sql: () => string; bindings: unknown[] } | undefined {
   const branches: string[] = [];
   const bindings: unknown[] = [];
   const exclude = search.excludeAccount;
   const notSelf = (column: string) => (exclude === undefined ? '' : ` AND ${column} <> ?`);
   const self = exclude === undefined ? [] : [exclude];
-  // Each branch's text is fixed by its kind, with the cap, the crowd and whether an account is
-  // left out: the statement's is kept by them (sql.ts textOf).
+  // Each branch's text is fixed by its kind and type (which fixes how many it reads) and whether
+  // an account is left out: the statement's is kept by them (sql.ts textOf).
   const kinds: string[] = [];
   const branch = (kind: string, sql: string, b: unknown[]) => {
     const i = branches.length;
@@ -163,14 +161,15 @@ export function linkStatement(
   };
   for (const { type, value } of search.identifiers) {
     const column = ACCOUNT_IDENTIFIER_COLUMNS[type];
+    const read = sharersToRead(type);
     if (column) {
       branch(
         type,
-        `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(cap)}`,
+        `SELECT a.id AS account_id FROM accounts a WHERE a.project_id = ? AND a.${column} = ? AND a.id <> ? ${limit(read)}`,
         [projectId, value, exclude ?? ''],
       );
     } else {
-      branch('identifier', identifierSearch(exclude !== undefined, cap), [projectId, type, value, ...self]);
+      branch(type, identifierSearch(exclude !== undefined, read), [projectId, type, value, ...self]);
     }
   }
   // The links carry their session's address and start (migration 0013): one index range each.
@@ -178,7 +177,8 @@ export function linkStatement(
     branch(
       column,
       `SELECT DISTINCT sa.account_id FROM session_accounts sa
-           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')} ${limit(crowd)}`,
+           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')}
+           ${limit(sharersToRead('network'))}`,
       [projectId, value, from.getTime(), to.getTime(), ...self],
     );
   for (const n of search.networks) {
@@ -187,30 +187,10 @@ export function linkStatement(
   }
   if (branches.length === 0) return undefined;
   return {
-    key: `links ${cap} ${crowd} ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`,
+    key: `links ${exclude === undefined ? 'all' : 'other'} ${kinds.join(',')}`,
     sql: () => branches.join('\nUNION ALL\n'),
     bindings,
   };
-}
-
-/**
- * PostgreSQL: the link search (`links`, its rows first, `b` set) and, when it found at most
- * LINK_CAP accounts, each of them described with its lists (`b` null), in one statement (the
- * project's id bound last). Each found account is looked up by its key, in a loop over them
- * (`LATERAL ... OFFSET 0`, as `accountRows` does), never joined as a set the planner could hash.
- */
-export function describedFound(links: () => string): string {
-  const columns = LINKED_ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ');
-  const nulls = LINKED_ACCOUNT_COLUMNS.map((c) => `NULL AS ${c}`).join(', ');
-  return `WITH l AS MATERIALIZED (${links()})
-SELECT l.b, l.account_id, ${nulls}, NULL AS list_name FROM l
-UNION ALL
-SELECT NULL, NULL, ${columns}, m.list_name
-  FROM (SELECT DISTINCT l.account_id FROM l WHERE (SELECT COUNT(DISTINCT account_id) FROM l) <= ${LINK_CAP}) AS d
-  CROSS JOIN LATERAL (SELECT ${LINKED_ACCOUNT_COLUMNS.map((c) => `x.${c}`).join(', ')}, x.project_id FROM accounts x
-    WHERE x.project_id = ? AND x.id = d.account_id OFFSET 0) AS a
-  LEFT JOIN LATERAL (SELECT k.list_name FROM list_members k
-    WHERE k.account_id = a.id AND k.project_id = a.project_id OFFSET 0) AS m ON true`;
 }
 
 type Network = { column: 'ip_address' | 'ip_block'; value: string };

@@ -67,9 +67,8 @@ async function accountLinks(
 ) {
   const search = linkSearch(history.slice(0, SESSIONS_FOLLOWED), record);
   const found = await gatherLinks(ctx, project, search, describe);
-  const all = linksOf(linkEvidence(found.search, found.identifierMatches, found.networkMatches), found.linked, {
-    enabled: project.groupsEnabled,
-    name: record.group,
-  });
+  const evidence = linkEvidence(found.search, found.identifierMatches, found.networkMatches);
+  const group = { enabled: project.groupsEnabled, name: record.group };
+  const all = linksOf(evidence, found.linked, group, project.linkScoreFloor);
   return { all, linked: found.linked };
 }

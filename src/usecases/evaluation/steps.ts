@@ -18,7 +18,6 @@ import {
 } from '../../domain/evaluation';
 import { rulesView } from '../../domain/evaluation/rules';
 import { evaluationWrite, queuesWebhooks, roundedScores, type Made } from '../../domain/evaluation/write';
-import { NETWORK_CROWD_LIMIT } from '../../domain/linking';
 import { DAY_MS } from '../../domain/numbers';
 import { evaluationMetrics } from '../../domain/stats';
 import { withTestOutcome } from '../../domain/test-mode';
@@ -71,9 +70,10 @@ export function withoutSelf(history: EmailHistoryFacts, stored: AccountRecord | 
 
 /** The links' searches, then (to describe them or keep them within a group) the found accounts. */
 export async function gatherLinks(ctx: EvaluationContext, project: Project, search: LinkSearch, describe: boolean) {
-  const found = await ctx.store.linksDescribed(project.id, search, LINK_CAP + 1, NETWORK_CROWD_LIMIT + 1, {
+  const found = await ctx.store.linksDescribed(project.id, search, {
     describe,
     groupsEnabled: project.groupsEnabled,
+    floor: project.linkScoreFloor,
   });
   return { search, identifierMatches: found.identifiers, networkMatches: found.networks, linked: found.linked };
 }

@@ -1,4 +1,5 @@
 /** Creating a project with its standard lists, its first key and its webhook secret. */
+import { DEFAULT_LINK_SCORE_FLOOR } from '../../domain/linking';
 import { DEFAULT_WEBHOOK_EVENTS } from '../../domain/webhook-events';
 import { BadRequestError } from '../../errors';
 import { generateWebhookSecret } from '../../security/secrets';
@@ -42,6 +43,8 @@ export async function create(ctx: ProjectContext, input: NewProject): Promise<Pr
     id: random.uuid(),
     name,
     decisionThreshold: DEFAULT_DECISION_THRESHOLD,
+    // What the column gives a new row (migration 0041); test/http/project.test.ts holds them equal.
+    linkScoreFloor: DEFAULT_LINK_SCORE_FLOOR,
     groupsEnabled: Boolean(input.groups),
     webhookUrl,
     webhookSecretEncrypted: secretBox.encrypt(webhookSecret),

@@ -7,6 +7,7 @@ export interface ProjectSummary {
   webhook_url: string | null;
   groups_enabled: boolean;
   decision_threshold: number;
+  link_score_floor: number;
   /** The /demo page's project. */
   demo: boolean;
   /** A test project (docs/test-mode.md). */
@@ -24,6 +25,7 @@ export async function list({ projects }: ProjectContext): Promise<ProjectSummary
       webhook_url: p.webhookUrl,
       groups_enabled: p.groupsEnabled,
       decision_threshold: p.decisionThreshold,
+      link_score_floor: p.linkScoreFloor,
       demo: p.demo,
       test: p.test,
       api_keys: (await projects.activeKeyPrefixes(p.id)).map(

@@ -1,5 +1,6 @@
 /** A project's settings: the rules a change must follow, and the difference the audit records. */
 import type { AuditEvent, SubscribableEventType } from '../../api-types';
+import { LINK_SCORE_FLOOR_RANGE } from '../../domain/linking';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
 import { BadRequestError } from '../../errors';
 import type { AuditValue } from '../../storage/repositories/audit-events';
@@ -9,6 +10,8 @@ import type { ProjectSettingsRecord } from '../../storage/repositories/projects'
 export interface ProjectSettingsChange {
   name?: string;
   decisionThreshold?: number;
+  /** The confidence a link must reach (domain/linking LINK_SCORE_FLOOR_RANGE). */
+  linkScoreFloor?: number;
   groupsEnabled?: boolean;
   webhookUrl?: string | null;
   /** The webhook events the project is sent (replaces the list). */
@@ -25,6 +28,7 @@ export const MAX_RETENTION_DAYS = 36_500;
 const SETTING_FIELDS = [
   ['name', 'name'],
   ['decisionThreshold', 'decision_threshold'],
+  ['linkScoreFloor', 'link_score_floor'],
   ['groupsEnabled', 'groups_enabled'],
   ['webhookUrl', 'webhook_url'],
   ['webhookEvents', 'webhook_events'],
@@ -48,6 +52,13 @@ export function nextSettings(current: ProjectSettingsRecord, change: ProjectSett
     const t = change.decisionThreshold;
     if (!Number.isFinite(t) || t < 0 || t > 1) throw new BadRequestError('decision_threshold must be between 0 and 1');
     next.decisionThreshold = t;
+  }
+  if (change.linkScoreFloor !== undefined) {
+    const f = change.linkScoreFloor;
+    const { min, max } = LINK_SCORE_FLOOR_RANGE;
+    if (!Number.isFinite(f) || f < min || f > max)
+      throw new BadRequestError(`link_score_floor must be between ${min} and ${max}`);
+    next.linkScoreFloor = f;
   }
   if (change.groupsEnabled !== undefined) {
     if (current.groupsEnabled && !change.groupsEnabled)

@@ -60,6 +60,9 @@ const rules = [
   tag('new-address', when('account.email.risk_signals', 'contains', 'new_address')),
   tag('personal', when('account.email.personal', 'eq', true)),
   tag('fraud-network', when('session.risk_signal_details.network', 'contains', 'ip_used_by_fraud')),
+  // A name only strengthens a link another identifier finds; alone, under the floor, it is none.
+  tag('linked-by-name', when('linked_accounts.match_type', 'contains', 'name')),
+  tag('linked-any', when('accounts_linked', 'gte', 1)),
 ];
 
 /** People, a device farm sharing a phone, headless sessions, a hosting network, unauthenticated sessions; under `rules`. */
@@ -87,6 +90,19 @@ async function history(): Promise<(AuthenticateResponse | UnauthenticatedRespons
   for (const id of ['farm-1', 'farm-2', 'farm-3'])
     answers.push(await s.signIn({ id, phone: '+14155550123' }, { device_id: `${id}-phone` }, US_IP));
   answers.push(await s.signIn({ id: 'bot' }, { device_id: 'bot-vm', ...headless }, AWS_IP));
+  // Namesakes: two share the name (and a network) alone, no link; the third also signs in on the first's laptop.
+  for (const id of ['namesake-1', 'namesake-2'])
+    answers.push(
+      await s.signIn({ id, first_name: 'Grace', last_name: 'Hopper' }, { device_id: `${id}-laptop` }, LONDON_IP, true),
+    );
+  answers.push(
+    await s.signIn(
+      { id: 'namesake-3', first_name: 'grace', last_name: 'HOPPER' },
+      { device_id: 'namesake-1-laptop' },
+      LONDON_IP,
+      true,
+    ),
+  );
   for (let i = 0; i < 3; i++)
     answers.push(await s.unauthenticated(await s.ingest(personSession({ device_id: `device-${i}` }), AWS_IP)));
   return answers;
@@ -112,9 +128,16 @@ describe('POST /rules/test over the account, links and signal details', () => {
     }));
     expect(res.body).toMatchObject({ evaluations: answers.length, changed: 0, examples: [] });
     expect(res.body.rules).toEqual(live);
+    // Each receipt counts the links the live answer counted (over the floor only).
+    expect(receipts.map((r) => r.inputs.accounts_linked)).toEqual(answers.map((a) => a.accounts_linked));
+    expect(answers.find((a) => 'account_id' in a && a.account_id === 'namesake-2')!.accounts_linked).toBe(0);
+    expect(answers.find((a) => 'account_id' in a && a.account_id === 'namesake-3')!.linked_accounts).toEqual([
+      expect.objectContaining({ account_id: 'namesake-1', match_type: ['browser', 'name', 'network'] }),
+    ]);
     // Each family matched live (the replay was not trivially empty), and not everywhere.
     const family = ['gold-is-real', 'linked-by-browser', 'webdriver', 'crowded-domain', 'linked-by-phone', 'sessions'];
     family.push('devices-1', 'device-risk-average', 'address', 'email-score', 'new-address', 'fraud-network');
+    family.push('linked-by-name', 'linked-any');
     for (const id of family) {
       const n = live.find((r) => r.id === id)!.matched;
       expect([id, n > 0 && n < answers.length]).toEqual([id, true]);

@@ -5,11 +5,12 @@ import { withCurrentRules } from '../rules';
 import { toProject, type Project, type ProjectRow, type RetentionSettings } from './record';
 
 /** What a new project is given: the rest it follows by default. */
-export type NewProject = Omit<Project, 'webhookEvents' | keyof RetentionSettings>;
+export type NewProject = Omit<Project, 'webhookEvents' | 'linkScoreFloor' | keyof RetentionSettings>;
 
 /**
  * A new project follows the default webhook events until it chooses (webhook_events is left
- * null), and keeps its data until it sets a retention period.
+ * null), keeps its data until it sets a retention period, and links at the column's default
+ * floor (migration 0041: DEFAULT_LINK_SCORE_FLOOR).
  */
 export async function insertProject(db: Knex, p: NewProject): Promise<void> {
   await db<ProjectRow>('projects').insert({

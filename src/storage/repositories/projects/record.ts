@@ -6,6 +6,8 @@ export interface Project {
   id: string;
   name: string;
   decisionThreshold: number;
+  /** The confidence a link must reach to be a linked account (domain/linking). */
+  linkScoreFloor: number;
   groupsEnabled: boolean;
   webhookUrl: string | null;
   webhookSecretEncrypted: string;
@@ -31,6 +33,7 @@ export type ProjectSettingsRecord = Pick<
   Project,
   | 'name'
   | 'decisionThreshold'
+  | 'linkScoreFloor'
   | 'groupsEnabled'
   | 'webhookUrl'
   | 'webhookEvents'
@@ -49,6 +52,7 @@ export interface ProjectRow {
   id: string;
   name: string;
   decision_threshold: number;
+  link_score_floor: number;
   groups_enabled: boolean | number;
   webhook_url: string | null;
   webhook_secret_encrypted: string;
@@ -69,6 +73,7 @@ export function toProject(row: ProjectRow): Project {
     id: row.id,
     name: row.name,
     decisionThreshold: Number(row.decision_threshold),
+    linkScoreFloor: Number(row.link_score_floor),
     groupsEnabled: Boolean(row.groups_enabled),
     webhookUrl: row.webhook_url,
     webhookSecretEncrypted: row.webhook_secret_encrypted,

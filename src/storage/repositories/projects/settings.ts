@@ -42,6 +42,7 @@ export async function updateSettings(db: Knex, id: string, version: number, next
     .update({
       name: next.name,
       decision_threshold: next.decisionThreshold,
+      link_score_floor: next.linkScoreFloor,
       groups_enabled: next.groupsEnabled,
       webhook_url: next.webhookUrl,
       ...(next.webhookEvents ? { webhook_events: JSON.stringify(next.webhookEvents) } : {}),

@@ -6,7 +6,7 @@
 //   npm run build && npm run bench:authenticate [-- --n 1000000 | --million] [--duration 15]
 //       [--connections 1,16] [--rounds 1] [--stub-ip-data] [--spread-domains] [--profile] [--wal-pages]
 //       [--keep | --reuse <folder>] [--processes N] [--cpu-prof <folder>] [--live K] [--rules N]
-//       [--reuse <folder> --against <folder> [--cold]]
+//       [--reuse <folder> --against <folder> [--cold]] [--crowded [--requests 15000]]
 //
 // 1. Seeds N sessions and N accounts (default 10,000; --million for 1,000,000) into a fresh
 //    database: a SQLite file in a temporary folder, or PostgreSQL when DATABASE_URL is set (a
@@ -136,6 +136,9 @@ const { values: args } = parseArgs({
     'wal-pages': { type: 'boolean', default: false },
     live: { type: 'string' },
     rules: { type: 'string' },
+    // scripts/bench-crowded.js: a history that crowds as it runs, against one that does not.
+    crowded: { type: 'boolean', default: false },
+    requests: { type: 'string', default: '15000' },
     // Internal: run as the server process.
     serve: { type: 'boolean', default: false },
   },
@@ -433,16 +436,57 @@ function sdkOf(native, device, fingerprint) {
   };
 }
 
-async function seed(db, dialect, n, now, secretKey) {
+/**
+ * A session as ingestion stores it, not yet evaluated: its row, its facts (the spec's example
+ * session with this one's device, address and start) and its SDK payload. A native session has
+ * no fingerprint.
+ */
+function sessionRowOf({ projectId, template, deviceId, fingerprint, ip, startTime, native }) {
+  const { ipBlock } = req('domain/enrichment/ip.js');
+  const { deviceOf } = req('domain/evaluation/uniques.js');
+  const sdk = sdkOf(native, deviceId, fingerprint);
+  const facts = {
+    ...template,
+    source: sdk.source,
+    source_version: sdk.source_version ?? null,
+    start_time: new Date(startTime).toISOString(),
+    device_id: deviceId,
+    network: { ...template.network, ip_address: ip },
+  };
+  const row = {
+    id: randomUUID(),
+    project_id: projectId,
+    source: facts.source,
+    source_version: facts.source_version,
+    device_id: deviceId,
+    ip_address: ip,
+    start_time: startTime,
+    updated_at: startTime,
+    browser_fingerprint: fingerprint,
+    ip_block: ipBlock(ip) ?? null,
+    connection_type: facts.network.connection_type ?? null,
+    country_code: facts.location.country_code ?? null,
+    mobile_id: native ? sdk.mobile.mobile_id : null,
+    device: deviceOf({ browserFingerprint: fingerprint, mobileId: sdk.mobile?.mobile_id, deviceId }),
+    apple_device_key: native ? createHash('sha256').update(sdk.mobile.apple_device_check).digest('hex') : null,
+    decision: null,
+    account_score: null,
+    evaluated_at: null,
+    risk_scores: null,
+    latitude: facts.location.latitude ?? null,
+    longitude: facts.location.longitude ?? null,
+    location_accuracy_km: facts.location.city ? 50 : 500,
+    anonymised: Boolean(facts.risk_signals.tor || facts.risk_signals.vpn || facts.risk_signals.proxy),
+  };
+  return { row, facts, sdk };
+}
+
+/** A new project on `db` (its key sealed with `secretKey`), and the spec's example session the seeded ones copy. */
+async function benchProject(db, secretKey) {
   const { makeLogger } = req('logger.js');
   const { makeSecretBox } = req('security/secrets.js');
   const { systemClock, systemRandom } = req('clock.js');
   const { makeServices } = req('composition.js');
-  const { ipBlock } = req('domain/enrichment/ip.js');
-  const { deviceOf } = req('domain/evaluation/uniques.js');
-  const { emailFacts } = req('domain/email/index.js');
-  const { phoneKey, nameKey, usernameKey } = req('domain/linking/index.js');
-
   const services = makeServices({
     db,
     clock: systemClock,
@@ -453,9 +497,15 @@ async function seed(db, dialect, n, now, secretKey) {
     ipLists: { lookup: () => [] },
   });
   const project = await services.projects.create({ name: 'Bench' });
-  const projectId = project.project_id;
   const template = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')).components.examples
     .AuthenticateResponseReal.value.session;
+  return { services, project, projectId: project.project_id, template };
+}
+
+async function seed(db, dialect, n, now, secretKey) {
+  const { emailFacts } = req('domain/email/index.js');
+  const { phoneKey, nameKey, usernameKey } = req('domain/linking/index.js');
+  const { services, project, projectId, template } = await benchProject(db, secretKey);
   const riskScores = JSON.stringify({ scores: template.risk_signal_scores, spoofedIp: false });
   const rand = prng(20261120);
   const rowsPerInsert = dialect === 'sqlite' ? 450 : 1000; // SQLite: at most 500 selects in a compound
@@ -507,41 +557,8 @@ async function seed(db, dialect, n, now, secretKey) {
             .update(`fp-${mix(device + 113) % Math.max(1, Math.floor(devices / 1.25))}`)
             .digest('hex')
             .slice(0, 32);
-      const sdk = sdkOf(native, deviceId, fingerprint);
-      const facts = {
-        ...template,
-        source: sdk.source,
-        source_version: sdk.source_version ?? null,
-        start_time: new Date(startTime).toISOString(),
-        device_id: deviceId,
-        network: { ...template.network, ip_address: ip },
-      };
-      const id = randomUUID();
-      const row = {
-        id,
-        project_id: projectId,
-        source: facts.source,
-        source_version: facts.source_version,
-        device_id: deviceId,
-        ip_address: ip,
-        start_time: startTime,
-        updated_at: startTime,
-        browser_fingerprint: fingerprint,
-        ip_block: ipBlock(ip) ?? null,
-        connection_type: facts.network.connection_type ?? null,
-        country_code: facts.location.country_code ?? null,
-        mobile_id: native ? sdk.mobile.mobile_id : null,
-        device: deviceOf({ browserFingerprint: fingerprint, mobileId: sdk.mobile?.mobile_id, deviceId }),
-        apple_device_key: native ? createHash('sha256').update(sdk.mobile.apple_device_check).digest('hex') : null,
-        decision: null,
-        account_score: null,
-        evaluated_at: null,
-        risk_scores: null,
-        latitude: facts.location.latitude ?? null,
-        longitude: facts.location.longitude ?? null,
-        location_accuracy_km: facts.location.city ? 50 : 500,
-        anonymised: Boolean(facts.risk_signals.tor || facts.risk_signals.vpn || facts.risk_signals.proxy),
-      };
+      const { row, facts, sdk } = sessionRowOf({ projectId, template, deviceId, fingerprint, ip, startTime, native });
+      const id = row.id;
       // Older sessions were evaluated when they were authenticated (or evaluated unauthenticated).
       if (!isLive && rand() < 0.85) {
         const fake = rand() < 0.03;
@@ -864,6 +881,11 @@ function reused(folder) {
 }
 
 async function main() {
+  if (args.crowded)
+    return require('./bench-crowded').crowdedBench({
+      requests: args.requests,
+      connections: Math.max(...connectionLevels()),
+    });
   if (args.against !== undefined) return compare();
   let bench;
   if (args.reuse) {
@@ -1283,8 +1305,10 @@ function report(bench, { processes, results, profile, statementsPer, walPages, v
   return medians;
 }
 
+// For bench-console.js (prepare and the seeding) and bench-crowded.js (the project, the sessions, the server).
+module.exports = { prepare, HOUR, benchProject, sessionRowOf, FIRST_NAMES };
 if (require.main !== module) {
-  module.exports = { prepare, HOUR };
+  // Required: nothing runs.
 } else if (args.serve) {
   serve().catch((e) => {
     console.error(e);

@@ -2,7 +2,7 @@
  * `trustgate backup` and `trustgate restore` as real processes: a backup taken while the server
  * runs and writes, restored into an empty DATA_DIR, gives a server that answers the same API
  * calls the same way; a non-empty DATA_DIR and a foreign archive are refused. On SQLite the
- * database is in the archive; on PostgreSQL (DATABASE_URL) it goes the README's way, pg_dump
+ * database is in the archive; on PostgreSQL (DATABASE_URL) it goes docs/deploy.md's way, pg_dump
  * and pg_restore into a new database (with the captured media and their URL-signing key),
  * beside the archive's key and lists. Either way a captured image opens again after the restore.
  */
@@ -184,7 +184,7 @@ describe('trustgate backup and restore', () => {
     if (originalDb) {
       expect(made.stdout).toContain('database: not included (PostgreSQL: back it up with pg_dump');
       expect(made.stdout).toContain('media: in the database (table media), backed up by pg_dump');
-      // The README's route: pg_dump while the server runs, pg_restore into a new database.
+      // docs/deploy.md's route: pg_dump while the server runs, pg_restore into a new database.
       const dump = path.join(root, 'trustgate.dump');
       execFileSync('pg_dump', ['--format=custom', `--file=${dump}`, '--no-owner', originalDb.url!]);
       execFileSync('pg_restore', ['--no-owner', `--dbname=${restoredDb!.url!}`, dump]);

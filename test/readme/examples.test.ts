@@ -1,10 +1,11 @@
 /**
- * The README's quick start, curl, typed-client and webhook-receiver examples, taken from README.md
- * (test/readme/examples.ts) and run on this machine, end to end, through real processes: the
- * compiled server on a fresh DATA_DIR, `bash` for the shell examples, the client package installed
- * from its tarball in a folder outside the repository, the client example compiled there with the
- * repository's TypeScript, the receiver run with `node`, and the `trustgate` CLI as processes of
- * their own on the same DATA_DIR.
+ * The README's quickstart, step by step, and the examples of docs/api.md and docs/webhooks.md,
+ * taken from the pages (test/readme/examples.ts) and run on this machine, end to end, through real
+ * processes: the compiled server on a fresh DATA_DIR, `bash` for the shell examples, the client
+ * package installed from its tarball in a folder outside the repository (a CommonJS project, as
+ * `npm init` makes), the client example saved under the name the README gives it and compiled
+ * there with the command the README gives, the receivers run with `node`, and the `trustgate` CLI
+ * as processes of their own on the same DATA_DIR.
  *
  * What differs from a reader's machine, and why:
  * - Ports: the README's 3000 (Trustgate) and 4000 (the receiver) are replaced by free ones. The
@@ -16,6 +17,8 @@
  *   `npm install` needs the registry.
  * - The placeholders a reader fills in (`PROJECT_ID`, `whsec_…`, `tg_…`) get the values of the
  *   default project that the first start created.
+ * - `npm install --save-dev typescript @types/node` needs the registry: the consumer's
+ *   node_modules get the repository's copies of both instead (what that install would put there).
  * - ANALYSIS_ENGINE=off: no example needs the face and document models, which take 350 MB and
  *   many seconds of two cores to load.
  * The examples are SQLite's (the quick start's embedded database): skipped on the PostgreSQL run.
@@ -40,17 +43,28 @@ import {
   until,
   type ServerProcess,
 } from '../helpers/processes';
-import { npmStarts, readmeExamples, substitute, webhookExamples } from './examples';
+import { npmStarts, readmeExamples, substitute, webhookExamples, type Example } from './examples';
 
 const SLOW = 180_000;
-const TSC = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const examples = readmeExamples();
+const README = fs.readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+const PAGES = ['README.md', 'docs/api.md', 'docs/webhooks.md'] as const;
+const examplesOf = new Map(
+  PAGES.map((page) => [page, readmeExamples(fs.readFileSync(path.join(PACKAGE_ROOT, page), 'utf8'), page)]),
+);
 const describeOnSqlite = process.env.DATABASE_URL ? describe.skip : describe;
 
-function example(name: string) {
-  const found = examples.get(name);
-  if (!found) throw new Error(`README.md has no example marked <!-- example: ${name} -->`);
+function example(name: string, page: (typeof PAGES)[number] = 'README.md'): Example {
+  const found = examplesOf.get(page)!.get(name);
+  if (!found) throw new Error(`${page} has no example marked <!-- example: ${name} -->`);
   return found;
+}
+
+/** The shape of a JSON value: its members' names and types, arrays by their first item. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v)]));
+  return value === null ? 'null' : typeof value;
 }
 
 /** A loopback port nobody listens on now. */
@@ -74,7 +88,8 @@ async function bash(code: string, cwd: string, env: Record<string, string>) {
   const cli = path.join(compileSources(), 'src', 'cli', 'main.js');
   const shim = `npx() {
   if [ "$1" = trustgate ]; then shift; node -e 'require(process.argv[1]).cli(process.argv.slice(2)).then((c) => process.exit(c))' ${JSON.stringify(cli)} "$@"
-  else echo "npx $1: not something the README's examples use" >&2; return 127; fi
+  elif [ -x "node_modules/.bin/$1" ]; then local bin="$1"; shift; "node_modules/.bin/$bin" "$@"
+  else echo "npx $1: not installed here" >&2; return 127; fi
 }
 set -euo pipefail
 `;
@@ -102,11 +117,16 @@ describeOnSqlite("the README's examples, run as written", () => {
   const receivers: ChildProcess[] = [];
 
   /**
-   * The README's receiver, saved as receiver.mjs in `dir` (in the consumer's project) listening on
-   * `port` for 4000, started by `start` (a README command that runs it); what it prints.
+   * A receiver of the pages (the README's, or docs/webhooks.md's fuller one), saved as receiver.mjs
+   * in `dir` (in the consumer's project) listening on `port` for 4000, started by `start` (a README
+   * command that runs it); what it prints.
    */
-  async function startReceiver(dir: string, start: string, port: number): Promise<Receiver> {
-    const source = example('receiver');
+  async function startReceiver(
+    dir: string,
+    start: string,
+    port: number,
+    source = example('receiver'),
+  ): Promise<Receiver> {
     expect(source.lang).toBe('js');
     expect(start).toContain('node receiver.mjs');
     fs.mkdirSync(dir, { recursive: true });
@@ -170,16 +190,23 @@ describeOnSqlite("the README's examples, run as written", () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('when the README is read, then it marks exactly the examples this file runs', () => {
-    expect([...examples.keys()].sort()).toEqual([
-      'client',
-      'curl',
-      'quickstart',
-      'receiver',
-      'receiver-run',
-      'test-project',
-      'webhook-test',
-    ]);
+  it('when the pages are read, then they mark exactly the examples this file runs', () => {
+    expect(Object.fromEntries([...examplesOf].map(([page, marked]) => [page, [...marked.keys()].sort()]))).toEqual({
+      'README.md': [
+        'client',
+        'client-run',
+        'console-user',
+        'ingest',
+        'quickstart',
+        'receiver',
+        'receiver-run',
+        'response',
+        'test-project',
+        'webhook-test',
+      ],
+      'docs/api.md': ['curl'],
+      'docs/webhooks.md': ['webhook-receiver'],
+    });
   });
 
   it('quick start: when `npm start` first runs without a terminal, then the default project is in DATA_DIR/default-project.json and only its path is logged', () => {
@@ -199,7 +226,7 @@ describeOnSqlite("the README's examples, run as written", () => {
   });
 
   it('curl: when run with TRUSTGATE_API_KEY set, then it prints what the README says it prints', async () => {
-    const { code } = example('curl');
+    const { code } = example('curl', 'docs/api.md');
     const expected = /^# (\{.*\})/m.exec(code)?.[1];
     expect(expected).toBeDefined();
     const script = substitute(code.replace(/tg_…/g, credentials.api_key), {
@@ -210,53 +237,48 @@ describeOnSqlite("the README's examples, run as written", () => {
   });
 
   it(
-    'typed client: when compiled in a project that installed the tarball and run for a session the SDK created, then it prints the session',
+    'quickstart, steps 2 to 4: when a session is posted as the README says and the client example is saved under its name in a CommonJS project, compiled and run with its commands, then it prints an authenticate answer of the shape the README shows',
     async () => {
+      // The README names the file and says why: an ES module, in a project `npm init` made CommonJS.
+      const file = /save it as\s+\*\*`([\w.-]+)`\*\*/.exec(README)?.[1];
+      expect(file).toBe('authenticate.mts');
+      expect(README).toContain('"type": "module"');
+      const manifest = JSON.parse(fs.readFileSync(path.join(consumer, 'package.json'), 'utf8')) as { type?: string };
+      expect(manifest.type).toBeUndefined();
       const { code, lang } = example('client');
       expect(lang).toBe('ts');
-      fs.writeFileSync(
-        path.join(consumer, 'session.mts'),
-        substitute(code, { '127.0.0.1:3000': `127.0.0.1:${server.port}` }),
-      );
-      fs.writeFileSync(
-        path.join(consumer, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            target: 'ES2022',
-            strict: true,
-            skipLibCheck: false,
-            types: ['node'],
-            // A Node backend has @types/node; here it comes from the repository.
-            typeRoots: [path.join(PACKAGE_ROOT, 'node_modules', '@types')],
-          },
-          files: ['session.mts'],
+      fs.writeFileSync(path.join(consumer, file!), substitute(code, { '127.0.0.1:3000': `127.0.0.1:${server.port}` }));
+      // What `npm install --save-dev typescript @types/node` would put in node_modules, from the repository.
+      const modules = path.join(consumer, 'node_modules');
+      fs.mkdirSync(path.join(modules, '@types'), { recursive: true });
+      fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
+      fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', 'typescript'), path.join(modules, 'typescript'));
+      fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', '@types', 'node'), path.join(modules, '@types', 'node'));
+      fs.symlinkSync('../typescript/bin/tsc', path.join(modules, '.bin', 'tsc'));
+
+      const ingest = example('ingest').code;
+      const script = [
+        substitute(ingest, { PROJECT_ID: credentials.project_id, '127.0.0.1:3000': `127.0.0.1:${server.port}` }),
+        'echo', // curl prints the answer without a newline
+        substitute(example('client-run').code, {
+          'npm install --save-dev typescript @types/node': '# installed above',
+          'tg_…': credentials.api_key,
         }),
-      );
-      await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: consumer });
-
-      const ingest = personSession();
-      const posted = await send(
-        server.port,
-        'POST',
-        '/ingest/session',
-        { 'x-project-id': credentials.project_id },
-        ingest,
-      );
-      expect(posted.status).toBe(200);
-      const stored = await send(server.port, 'GET', `/session/${ingest.session_id}`, {
-        'x-api-key': credentials.api_key,
-      });
-      expect(stored.status).toBe(200);
-      const session = stored.body as Session;
-
-      const { stdout, stderr } = await run(process.execPath, ['session.mjs', ingest.session_id], {
-        cwd: consumer,
-        env: cleanEnv({ TRUSTGATE_API_KEY: credentials.api_key }),
-      });
+      ].join('\n');
+      const { stdout, stderr } = await bash(script, consumer, {});
       expect(stderr).toBe('');
-      expect(stdout).toBe(`${session.location.country_code} ${session.risk_signals.vpn}\n`);
+      const [posted, ...printed] = stdout.split('\n');
+      const sessionId = (JSON.parse(posted!) as { session_id: string }).session_id;
+      expect(posted).toBe(/^# (\{.*\})$/m.exec(ingest)![1]!.replace('…', sessionId));
+
+      const answer = JSON.parse(printed.join('\n')) as { session_id: string; decision: string };
+      expect(answer.session_id).toBe(sessionId);
+      const { code: shownCode, lang: shownLang } = example('response');
+      expect(shownLang).toBe('json');
+      const shown = JSON.parse(shownCode) as { decision: string };
+      expect(answer.decision).toBe(shown.decision);
+      // The README's body is the real one trimmed: every member it shows is there, of the same type.
+      expect(shapeOf(answer)).toMatchObject(shapeOf(shown) as object);
     },
     SLOW,
   );
@@ -276,9 +298,8 @@ describeOnSqlite("the README's examples, run as written", () => {
         '127.0.0.1:4000': `127.0.0.1:${live.port}`,
       });
       const { stdout } = await bash(script, PACKAGE_ROOT, { DATA_DIR: dataDir });
-      expect(stdout).toContain(credentials.project_id); // project list
       expect(stdout).toContain(`answer: HTTP 200`);
-      await until(() => /^test event \S/m.test(live.output()), 'the receiver to log the test event');
+      await until(() => /^webhook\.test \S/m.test(live.output()), 'the receiver to log the test event');
 
       // The server restarted as the README says, on the same data: the project is kept, not created again.
       expect(starts).toEqual([{ WEBHOOK_ALLOW_PRIVATE: '1' }]);
@@ -291,7 +312,13 @@ describeOnSqlite("the README's examples, run as written", () => {
     SLOW,
   );
 
-  it('webhook receiver: when sent each example of every event type webhooks.yaml declares, signed, then it acknowledges and handles each and keeps running', async () => {
+  it("docs/webhooks.md's receiver: when sent each example of every event type webhooks.yaml declares, signed, then it acknowledges and handles each and keeps running", async () => {
+    const full = await startReceiver(
+      path.join(consumer, 'full'),
+      `TRUSTGATE_WEBHOOK_SECRETS=${credentials.webhook_secret} node receiver.mjs`,
+      await freePort(),
+      example('webhook-receiver', 'docs/webhooks.md'),
+    );
     const examples = webhookExamples();
     expect(new Set(examples.map((e) => e.eventType)).size).toBeGreaterThanOrEqual(6);
     for (const { eventType, body } of examples) {
@@ -303,7 +330,7 @@ describeOnSqlite("the README's examples, run as written", () => {
         rawBody,
         now: new Date(),
       });
-      const answer = await fetch(`http://127.0.0.1:${live.port}/webhooks/trustgate`, {
+      const answer = await fetch(`http://127.0.0.1:${full.port}/webhooks/trustgate`, {
         method: 'POST',
         headers,
         body: rawBody,
@@ -312,10 +339,11 @@ describeOnSqlite("the README's examples, run as written", () => {
     }
     for (const { eventType } of examples) {
       const logged = eventType === 'webhook.test' ? 'test event' : eventType;
-      await until(() => live.output().includes(`${logged} `), `the receiver to handle ${eventType}`);
+      await until(() => full.output().includes(`${logged} `), `the receiver to handle ${eventType}`);
     }
-    expect(live.output()).not.toMatch(/could not handle|not handled/);
-    expect(live.child.exitCode).toBeNull();
+    expect(full.output()).not.toMatch(/could not handle|not handled/);
+    expect(full.child.exitCode).toBeNull();
+    await stopReceiver(full);
   });
 
   it(
@@ -367,10 +395,22 @@ describeOnSqlite("the README's examples, run as written", () => {
       });
       live = await startReceiver(consumer, both, live.port);
       await until(
-        () => /^verification\.face-match\.completed liveness_check_failed \S/m.test(live.output()),
+        () => /^verification\.face-match\.completed \S/m.test(live.output()),
         'the receiver to log the verification webhook',
       );
     },
     SLOW,
   );
+  it("the console: when the README's first operator is added with a password on stdin, then they sign in at /console/login", async () => {
+    expect(README).toContain('<http://127.0.0.1:3000/console>');
+    const password = 'correct horse battery staple';
+    const { code } = example('console-user');
+    const script = `printf '%s\\n' '${password}' | ${substitute(code.trim(), { PROJECT_ID: credentials.project_id })}`;
+    await bash(script, PACKAGE_ROOT, { DATA_DIR: dataDir });
+    const email = /--email (\S+)/.exec(code)![1]!;
+    const signedIn = await send(server.port, 'POST', '/console/login', {}, { email, password });
+    expect(signedIn.status).toBe(200);
+    const refused = await send(server.port, 'POST', '/console/login', {}, { email, password: `${password}!` });
+    expect(refused.status).toBe(401);
+  });
 });

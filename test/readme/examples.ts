@@ -1,6 +1,6 @@
 /**
- * The README's examples as a reader copies them: each is the fenced block just below an
- * `<!-- example: NAME -->` comment. The placeholders a reader fills in (`PROJECT_ID`, `whsec_…`,
+ * The README's (and docs pages') examples as a reader copies them: each is the fenced block just
+ * below an `<!-- example: NAME -->` comment. The placeholders a reader fills in (`PROJECT_ID`, `whsec_…`,
  * `tg_…`) and the ports of the examples are replaced by the test's own values, each where the
  * README writes it and nowhere else.
  */

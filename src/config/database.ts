@@ -17,8 +17,9 @@ export const DB_DEFAULTS = {
   hotConnections: 1,
   sqliteCacheMb: 256,
   sqliteMmapMb: 1024,
-  // 100 against 200: first authenticates' p99 24.7–33.9 ms against 30.9–42.9 in six pairs, the
-  // same req/s, repeated ones the same (docs/speed-log.md, 2026-11-30).
+  // Frequent passes keep what the fallback checkpoint's commit must copy and sync small, which
+  // shortens first authenticates' tail without costing throughput (docs/pipeline.md, *SQLite's
+  // checkpoints, off the request thread*).
   sqliteCheckpointMs: 100,
 } as const;
 
@@ -27,9 +28,8 @@ export const DB_DEFAULTS = {
  * connection that begins a read and finds another connection's commit in the write-ahead log
  * empties its page cache and drops its whole memory map (pager.c `pagerBeginReadTransaction`),
  * so with several processes writing the file each maps back and faults in, page by page, what
- * its next statements read: on 2 cores two processes spent a median 2.37 ms of CPU an
- * authenticate with the map and 1.99 without it (README, *One machine, all cores*). One
- * process's own commits leave its map in place.
+ * its next statements read, which costs more CPU than the map saves (docs/performance.md, *One
+ * machine, all cores*). One process's own commits leave its map in place.
  */
 export function sqliteMmapDefault(processes: number): number {
   return processes > 1 ? 0 : DB_DEFAULTS.sqliteMmapMb;

@@ -4,10 +4,10 @@
  * one, without waiting for the answer to the one before), shared by every request instead of lent
  * to one at a time.
  *
- * On a pool, each of a request's statements took a connection of its own and waited on it alone,
- * so under load every statement was a socket write that woke an idle server process and a read
- * of its one answer: 38 % of the request thread's time an authenticate went to socket writes,
- * 82 % of them node-postgres sending a statement (docs/speed-log.md, 2026-11-29). Shared, a
+ * On a pool, each of a request's statements would take a connection of its own and wait on it
+ * alone, so under load every statement would be a socket write that wakes an idle server process
+ * and a read of its one answer, and the request thread would spend much of its time in socket
+ * writes. Shared, a
  * connection carries the statements of several requests at once: the server process finds the
  * next statement already waiting instead of being woken for it, and one read brings back several
  * answers (docs/pipeline.md, *PostgreSQL's connections, shared and pipelined*). The statements

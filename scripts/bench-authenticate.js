@@ -42,8 +42,8 @@
 // pair each SQLite file is read once from start to end, so that both are in the operating
 // system's cache, as a running server's file is on a machine with the memory for it: what is
 // compared is the engine's work at each size, not the disk. Out of the cache, a 1,000,000-session
-// file (5 GB) is read piecemeal by the requests of the first pairs (2026-11-29: 1.33x of pairs
-// 2–5, against 0.99x, 1.12x and 1.17x read first). --cold measures without reading them first.
+// file (5 GB) is read piecemeal by the requests of the first pairs, which then measure the disk.
+// --cold measures without reading them first.
 //
 // The bare route is POST /session/unauthenticated for a session id that does not exist: the
 // same middleware as authenticate (JSON body, rate limit, spec validation of the request, API

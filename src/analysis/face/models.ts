@@ -117,7 +117,7 @@ export function humanConfig(modelDir: string, maxFaces: number): Partial<Config>
   };
 }
 
-/** Creates Human on the WebAssembly backend and loads the face models (about 150 ms here). */
+/** Creates Human on the WebAssembly backend and loads the face models. */
 async function loadHuman(modelDir: string, maxFaces: number): Promise<Human> {
   registerFileRouter();
   // The wasm build is not in Human's `exports` map, so it is required by its path.

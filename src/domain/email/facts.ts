@@ -124,7 +124,7 @@ function syntaxOk(address: string): boolean {
 /**
  * The facts of the addresses asked about lately, by the text as given. An authenticate asks for
  * its account's three times (applying the input, its email history's keys, its intelligence),
- * about 4 µs each. Bounded: the oldest goes first. The facts are frozen, being shared.
+ * and each reading parses the address again. Bounded: the oldest goes first. The facts are frozen, being shared.
  */
 const recent = new Map<string, Readonly<EmailFacts>>();
 const RECENT = 256;

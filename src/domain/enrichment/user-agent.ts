@@ -97,10 +97,9 @@ function fullVersion(
 }
 
 /**
- * ua-parser-js's reading of a user agent (6–13 µs once compiled: some hundred regular
- * expressions), once per distinct string: ingestion and each evaluation's platform check read the
- * same few thousand. Measured on 2026-11-24: about 1 % of an authenticate's CPU, below the
- * benchmark's noise; kept because it costs nothing and bounds its memory.
+ * ua-parser-js's reading of a user agent (some hundred regular expressions), once per distinct
+ * string: ingestion and each evaluation's platform check read the same few thousand. A small
+ * share of an authenticate's CPU; kept because it costs nothing and bounds its memory.
  */
 const parsed = remembered(5_000, (userAgent) => new UAParser(userAgent).getResult());
 

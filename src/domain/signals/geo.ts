@@ -32,8 +32,8 @@ const offsetFormat = remembered(
 /**
  * Offsets already computed, by zone and minute: zones change their offset on a whole minute
  * (every transition in the time-zone database since 1980; some, such as Gaza's, at 00:01), so one
- * answer holds for the minute. Formatting costs about 10 µs, a lookup next to nothing, and a busy
- * server evaluates many sessions of one zone in a minute.
+ * answer holds for the minute. Formatting a date in a zone is costly, a lookup next to nothing, and
+ * a busy server evaluates many sessions of one zone in a minute.
  */
 const offsetInMinute = remembered(20_000, (key) => {
   const space = key.indexOf(' ');

@@ -22,8 +22,8 @@ export async function session(
   const current = `SELECT 0 AS part, ${PAST_COLUMNS}, f.facts, f.sdk, sa.account_id, sa.created_at AS linked_at FROM sessions s
        JOIN session_facts f ON f.session_id = s.id
        LEFT JOIN session_accounts sa ON sa.session_id = s.id WHERE s.project_id = ? AND s.id = ?`;
-  // The history as a common table expression: SQLite runs it as one ordered index range (as a
-  // compound of two subqueries it measured about 1.7 times the time).
+  // The history as a common table expression: SQLite runs it as one ordered index range (a
+  // compound of two subqueries is slower).
   const past = `WITH h AS (SELECT 1 AS part, ${PAST_COLUMNS}, NULL AS facts, NULL AS sdk, NULL AS account_id,
          CAST(NULL AS bigint) AS linked_at
        FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id

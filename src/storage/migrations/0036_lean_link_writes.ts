@@ -1,6 +1,6 @@
 /**
  * What a first authenticate writes, made smaller (docs/pipeline.md, *What a first authenticate
- * writes*: 29.9 pages an authenticate into SQLite's log before, 2026-11-29):
+ * writes*: every B-tree a commit touches costs at least a page written into SQLite's log):
  * - `session_accounts (project_id, account_id, session_id)` dropped: every reader of an account's
  *   links reads them from `(project_id, account_id, session_start, session_id)` (0012), or a
  *   session's from the primary key; the console's search named it for an account's addresses,

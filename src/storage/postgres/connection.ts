@@ -23,8 +23,8 @@ const pgAccountLocks = new WeakMap<Knex, () => AccountLocks>();
  * prepared statements always take the generic plan (`plan_cache_mode = force_generic_plan`).
  * PostgreSQL would otherwise plan a named statement afresh at each of its first five runs on each
  * connection, and the links' and accounts' reads have a text for each number of values they look
- * up: a new process's connections planned them over and over (docs/pipeline.md, +10 % authenticate
- * on the bench). Every one of those statements is a bounded index lookup whatever its values (the
+ * up: a new process's connections would plan them over and over (docs/pipeline.md, *Generic plans
+ * on the hot path*). Every one of those statements is a bounded index lookup whatever its values (the
  * query-plan test), so one plan serves all; the rest of the service keeps knex's pool and
  * PostgreSQL's own choice, where a skewed value (an email domain) may want a plan of its own.
  */

@@ -45,8 +45,8 @@ function pgText(sql: string, count: number): string {
 /**
  * PostgreSQL: one statement (autocommit) on one of `db`'s hot-path connections (shared and
  * pipelined: pipeline.ts), as a named prepared statement, straight on node-postgres rather
- * than through knex's query building and bookkeeping (knex was 5–7 % of the request thread's
- * busy time in a profile of the bench's server on PostgreSQL).
+ * than through knex's query building and bookkeeping, which is a visible share of the request
+ * thread's time on this path.
  */
 export function pgRows(db: Knex): RunRows {
   return async (sql, bindings) => {
@@ -180,10 +180,9 @@ const GUARD_FAILED = 'TG001';
 /**
  * PostgreSQL: the statements of one transaction in one round trip. node-postgres sends one
  * statement at a time and waits for its answer (no pipelining), so a transaction of n statements
- * cost n + 2 round trips (BEGIN, COMMIT), each a socket write, a wake-up of the server process
- * and a read on both sides (socket writes were 28 % of the request thread's busy time in a
- * profile of the bench's server on PostgreSQL, 5 % on SQLite; with `pgRows`, the request
- * thread's CPU per authenticate fell from 1.38–1.40 to 1.08–1.12 ms: README). Sent
+ * would cost n + 2 round trips (BEGIN, COMMIT), each a socket write, a wake-up of the server
+ * process and a read on both sides, which would make socket writes a large part of the request
+ * thread's time (docs/pipeline.md, *The write transaction's statements prepared*). Sent
  * as one simple-protocol query, PostgreSQL runs them as one implicit transaction: all or nothing,
  * the first error rolling back the rest. Each statement goes as `EXECUTE name(values)` of a text
  * PREPAREd once on the connection (`preparedWrites`), or with its values written in
@@ -244,9 +243,9 @@ function transactionText(statements: readonly Statement[], names: readonly (stri
 /**
  * The write texts PREPAREd on each connection (text → name, or null when PostgreSQL could not
  * prepare it; `off` once the connection has lost them): a transaction's statements go as
- * `EXECUTE name(values)`, parsed and planned once per connection instead of at every request
- * (measured: docs/pipeline.md). At most PREPARED_WRITES a connection (the account's update has a
- * text per set of changed columns); past them, texts go written in. A name is a digest of its
+ * `EXECUTE name(values)`, parsed and planned once per connection instead of at every request,
+ * which saves the database's CPU (docs/pipeline.md). At most PREPARED_WRITES a connection (the
+ * account's update has a text per set of changed columns); past them, texts go written in. A name is a digest of its
  * text, as the reads' are (`preparedName`), so that whatever server connection a name meets
  * (behind a pooler, one another process prepared) it means that text and no other.
  */

@@ -105,9 +105,8 @@ export function toLinkedAccountRecord(r: LinkedAccountRow): LinkedAccountRecord 
 }
 
 /**
- * The linked account's record with the rest added in place (`Object.assign`: about 1.1–1.2 µs
- * against 0.9–1.0 for one literal; a spread of the linked record into a new literal took
- * 13.6 µs).
+ * The linked account's record with the rest added in place (`Object.assign`: about as fast as
+ * one literal, where a spread of the linked record into a new literal is many times slower).
  */
 export function toAccountRecord(r: AccountRow): AccountRecord {
   const linked = toLinkedAccountRecord(r);
@@ -169,9 +168,8 @@ const UPDATED_COLUMNS = ACCOUNT_COLUMNS.filter((c) => c !== 'project_id' && c !=
 /**
  * The update of the columns that changed (the version always does). An assigned column is written
  * even when its value is the same, and each index over it rewritten: assigning all of them
- * rewrote the six indexes of the identifiers and the decision at every evaluation (on SQLite,
- * 18 µs to update and 65 µs to commit against 5 and 12 for the changed columns alone: the
- * commit writes every page made dirty). An evaluation mostly changes the aggregates, the scores
+ * rewrote the six indexes of the identifiers and the decision at every evaluation, and the
+ * commit writes every page made dirty. An evaluation mostly changes the aggregates, the scores
  * and the times, so the texts are few; each is made once.
  */
 const updateTexts = new Map<string, string>();

@@ -3,8 +3,8 @@
  * log; a checkpoint copies them back into the database file and waits for the disk (fsync)
  * twice. Left to itself, SQLite checkpoints inside the commit that crosses 1,000 pages, on the
  * thread that serves requests: with better-sqlite3 (synchronous) that request, and every
- * request queued behind it, waits for the disk (measured: commits p50 34 µs, one in ~40 up to
- * 22 ms). A worker thread with its own connection checkpoints every `intervalMs` instead
+ * request queued behind it, waits for the disk, for far longer than an ordinary commit takes. A
+ * worker thread with its own connection checkpoints every `intervalMs` instead
  * (PASSIVE: it never blocks the writer or the readers), so the writers mostly only append.
  *
  * The writing connections (the request connection and the SQLite thread's) keep an automatic
@@ -20,11 +20,11 @@ import { Worker } from 'node:worker_threads';
  * its beginning only when a write begins with every page of it already copied, and the thread's
  * PASSIVE checkpoints never quite catch up with a writer that commits while they copy and wait
  * for the disk. So the log grows until a commit crosses this size, and that commit copies what is
- * left and waits for the database file's fsync on the writing thread: 10–20 ms in which the
- * SQLite thread (thread.ts) serves nothing. At 16,000 pages that came every 1.2 s under
- * `bench:authenticate`'s load (about 7 pages an authenticate) and was most of its p99; at 64,000
- * (a log file of up to 264 MB, reused in place) every 5 s or so (docs/pipeline.md, 2026-11-28).
- * The checkpoint thread keeps the part of the log that readers search small whatever its size.
+ * left and waits for the database file's fsync on the writing thread, in which the SQLite thread
+ * (thread.ts) serves nothing: a stall that shows in the p99 of a steady load. The larger the
+ * fallback (64,000 pages: a log file of up to 264 MB, reused in place), the rarer that commit
+ * (docs/pipeline.md, *SQLite's checkpoints, off the request thread*). The checkpoint thread
+ * keeps the part of the log that readers search small whatever its size.
  */
 export const CHECKPOINT_FALLBACK_PAGES = 64_000;
 
@@ -34,8 +34,8 @@ export const CHECKPOINT_FALLBACK_PAGES = 64_000;
 // whole log. Under writes that never pause the thread's passes never do (each leaves what was
 // committed while it copied), so what they copied stayed unsynced in the operating system's
 // cache, up to the whole log, until the commit that crossed the fallback copied the rest and
-// synced it all on the SQLite thread: 210–250 ms in which it served nothing, every 2 s under
-// first authenticates (docs/pipeline.md, 2026-11-29). After each pass that copied pages the
+// synced it all on the SQLite thread, a long stall in which it served nothing, frequent under
+// first authenticates, which write many distinct pages (docs/pipeline.md). After each pass that copied pages the
 // thread syncs the file itself (`fdatasync` through a descriptor of its own: a sync writes the
 // file's data whoever wrote it), so that commit syncs only what came after the thread's last
 // pass. (A pass's result does not say whether SQLite synced: it reports the log as the pass

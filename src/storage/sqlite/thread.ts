@@ -1,7 +1,7 @@
 /**
  * The hot path's SQLite statements on a thread of their own. better-sqlite3 runs a statement on
- * the thread that calls it, so on one thread an evaluation's SQL (about 40 % of its time) left the
- * second core idle. The evaluation's reads and write (storage/evaluation/) and the rate limit's
+ * the thread that calls it, so on one thread an evaluation's SQL (a large part of its time) left
+ * the second core idle. The evaluation's reads and write (storage/evaluation/) and the rate limit's
  * upsert run instead on a worker thread with a connection of its own (thread-worker.ts). In WAL
  * mode that connection and the request thread's (every other statement: ingestion, the Account
  * API, webhooks…) do not block each other's reads; a read sees every transaction committed

@@ -47,7 +47,7 @@ import { npmStarts, readmeExamples, substitute, webhookExamples, type Example } 
 
 const SLOW = 180_000;
 const README = fs.readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
-const PAGES = ['README.md', 'docs/api.md', 'docs/webhooks.md'] as const;
+const PAGES = ['README.md', 'docs/api.md', 'docs/ip-data.md', 'docs/webhooks.md'] as const;
 const examplesOf = new Map(
   PAGES.map((page) => [page, readmeExamples(fs.readFileSync(path.join(PACKAGE_ROOT, page), 'utf8'), page)]),
 );
@@ -204,7 +204,8 @@ describeOnSqlite("the README's examples, run as written", () => {
         'test-project',
         'webhook-test',
       ],
-      'docs/api.md': ['curl'],
+      'docs/api.md': ['curl', 'rotate-key'],
+      'docs/ip-data.md': ['iplist'],
       'docs/webhooks.md': ['webhook-receiver'],
     });
   });
@@ -225,7 +226,7 @@ describeOnSqlite("the README's examples, run as written", () => {
     expect(server.stdout()).not.toContain(credentials.api_key);
   });
 
-  it('curl: when run with TRUSTGATE_API_KEY set, then it prints what the README says it prints', async () => {
+  it("docs/api.md's curl: when run with TRUSTGATE_API_KEY set, then it prints what the page says it prints", async () => {
     const { code } = example('curl', 'docs/api.md');
     const expected = /^# (\{.*\})/m.exec(code)?.[1];
     expect(expected).toBeDefined();
@@ -412,5 +413,32 @@ describeOnSqlite("the README's examples, run as written", () => {
     expect(signedIn.status).toBe(200);
     const refused = await send(server.port, 'POST', '/console/login', {}, { email, password: `${password}!` });
     expect(refused.status).toBe(401);
+  });
+  it("docs/ip-data.md's list commands: when run in turn, then the block is listed, then removed, and the Tor exit stays", async () => {
+    const { stdout } = await bash(example('iplist', 'docs/ip-data.md').code, PACKAGE_ROOT, { DATA_DIR: dataDir });
+    expect(stdout).toContain('203.0.113.0/24');
+    const after = await bash('npx trustgate iplist show vpn; npx trustgate iplist show tor', PACKAGE_ROOT, {
+      DATA_DIR: dataDir,
+    });
+    expect(after.stdout).not.toContain('203.0.113.0/24');
+    expect(after.stdout).toContain('185.220.101.1');
+  });
+
+  // Last: it revokes the key the tests above use.
+  it("docs/api.md's key rotation: when run, then it prints a new key that works, and the old one is refused", async () => {
+    const script = substitute(example('rotate-key', 'docs/api.md').code, { PROJECT_ID: credentials.project_id });
+    const { stdout } = await bash(script, PACKAGE_ROOT, { DATA_DIR: dataDir });
+    expect(stdout).toContain(credentials.project_id); // project list
+    const key = /^api_key:\s+(\S+)/m.exec(stdout)?.[1];
+    expect(key).toMatch(/^tg_/);
+    const url = `/session/${randomUUID()}`;
+    await until(
+      async () => (await send(server.port, 'GET', url, { 'x-api-key': credentials.api_key })).status === 401,
+      'the old key to be refused',
+    );
+    const old = await send(server.port, 'GET', url, { 'x-api-key': credentials.api_key });
+    expect(old.body).toEqual({ statusCode: 401, message: 'Invalid x-api-key' });
+    const fresh = await send(server.port, 'GET', url, { 'x-api-key': key! });
+    expect(fresh.body).toEqual({ statusCode: 400, message: 'Session ID not found' });
   });
 });

@@ -11,7 +11,7 @@ import { LINK_CAP } from '../../domain/evaluation/links';
 import { limit } from '../sql';
 import type { Statement } from '../statements';
 
-/** Accounts kept per value: the link search reads LINK_CAP + 1 others, and the account itself may be one of them. */
+/** Accounts kept per value: the link search reads at most LINK_CAP + 1 others (a `browser`), and the account itself may be one of them. */
 export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
 
 /**

@@ -32,7 +32,7 @@ import {
   type BotEvidence,
 } from '../scoring';
 import { conditionCode, conditionName } from '../signals';
-import { FORCED_BOT } from '../test-mode';
+import { forcedBot } from '../test-mode';
 import type { Breakdowns, EmailHistoryFacts, ScoreInputs } from './facts';
 
 /**
@@ -284,13 +284,11 @@ export interface KeptEvaluation {
  */
 export function breakdownsOf(e: Pick<KeptEvaluation, 'riskScores' | 'spoofedIp' | 'inputs'>): Breakdowns {
   const { inputs } = e;
-  let bot = botBreakdown(inputs.bot);
-  if (inputs.forced === 'fake' && bot.value < FORCED_BOT) bot = forcedBreakdown(FORCED_BOT);
-  if (inputs.forced === 'real') bot = forcedBreakdown(BOT_WEIGHTS.base);
-  const multiple =
-    inputs.forced === 'real'
-      ? breakdown([])
-      : multipleAccountsBreakdown(inputs.linkScores, inputs.lists.includes('main_account'));
+  // A forced outcome sets the observed bot evidence and links aside (domain/test-mode).
+  const bot = inputs.forced ? forcedBreakdown(forcedBot(inputs.forced)) : botBreakdown(inputs.bot);
+  const multiple = inputs.forced
+    ? breakdown([])
+    : multipleAccountsBreakdown(inputs.linkScores, inputs.lists.includes('main_account'));
   const risk = riskSignalsBreakdown(e.riskScores, e.spoofedIp);
   return {
     bot,

@@ -4,9 +4,10 @@
  * use cases ask `evaluationDirective` / `verificationDirective` what an account id forces (in a
  * live project they never ask: there those ids are ordinary) and apply it here.
  *
- * - Evaluations (`withTestOutcome`, applied to the evaluation's outcome): `test_fake…` is scored
- *   as a bot; `test_real…` as a person with no risk signal and no linked-account risk;
- *   `test_signal_<risk signal>[:…]` raises that signal. The scores and the decision then follow
+ * - Evaluations (`withTestOutcome`, applied to the evaluation's outcome): what the session showed
+ *   is set aside (no risk signal, no linked-account risk, the base bot score), then `test_fake…`
+ *   is scored as a bot, `test_real…` stays so, `test_signal_<risk signal>[:…]` raises that
+ *   signal alone. The scores and the decision then follow
  *   through the normal scoring (domain/scoring), the project's threshold and the account's lists.
  * - Verifications (`verificationDirective`): `test_verification_<webhook error code>[:…]` ends
  *   the session with that error when it is completed; `test_verification_success[:…]` completes
@@ -97,6 +98,23 @@ function raised(signals: SignalResult, name: RiskSignalName): SignalResult {
 }
 
 /**
+ * The scores a directive forces: every observed risk signal off (a session posted without the
+ * SDK's binding is judged forged, `device_risk`, and a test run's browser is often headless), no
+ * linked-account risk, then only what the account id names. An integrator's test then sees
+ * exactly the documented answer, whatever made the session.
+ */
+function forcedScores(directive: EvaluationDirective, observed: SignalResult) {
+  const none = noSignals(observed);
+  const signals = directive.kind === 'signal' ? raised(none, directive.signal) : none;
+  return { signals, bot: forcedBot(directive.kind), multiple_accounts: 0 };
+}
+
+/** The bot score of a forced outcome (its receipt recomputes it from the kind alone). */
+export function forcedBot(kind: EvaluationDirective['kind']): number {
+  return kind === 'fake' ? FORCED_BOT : BOT_WEIGHTS.base;
+}
+
+/**
  * The outcome with what `directive` forces applied, the scores and the decision recomputed
  * from it by the normal scoring.
  */
@@ -105,15 +123,7 @@ export function forcedOutcome(
   facts: EvaluationFacts,
   outcome: EvaluationOutcome,
 ): EvaluationOutcome {
-  let { signals } = outcome;
-  let { bot, multiple_accounts } = outcome.scores;
-  if (directive.kind === 'fake') bot = Math.max(bot, FORCED_BOT);
-  if (directive.kind === 'real') {
-    signals = noSignals(signals);
-    bot = BOT_WEIGHTS.base;
-    multiple_accounts = 0;
-  }
-  if (directive.kind === 'signal') signals = raised(signals, directive.signal);
+  const { signals, bot, multiple_accounts } = forcedScores(directive, outcome.signals);
   const risk_signals = riskSignalsScore(signals.risk_signal_scores, signals.risk_signals.spoofed_ip);
   const account_score = accountScore({
     bot,

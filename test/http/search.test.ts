@@ -661,6 +661,11 @@ describe('through the real evaluation path', () => {
     const evaluated = await scenario(ctx).signIn({ id: 'real-user', email: 'Real.User@RealPath.test' });
     const byEmail = await get('/accounts', { email: ' real.user@realpath.test ' });
     expect((byEmail.body as AccountPage).accounts.map((a) => a.account.id)).toEqual(['real-user']);
+    // As a reader types it in a URL: the `@` sent as it is, or as %40.
+    for (const written of ['real.user@realpath.test', 'real.user%40realpath.test']) {
+      const raw = await request(ctx.app).get(`/accounts?email=${written}`).set('x-api-key', key);
+      expect([raw.status, (raw.body as AccountPage).accounts?.map((a) => a.account.id)]).toEqual([200, ['real-user']]);
+    }
     const accountsRes = await get('/accounts', { email_domain: 'realpath.test' });
     expect(accountsRes.status).toBe(200);
     expect((accountsRes.body as AccountPage).accounts).toEqual([

@@ -3943,7 +3943,8 @@ export interface components {
         /**
          * @description Only the accounts with this email address, compared as linking compares addresses
          *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
-         *     account of `adal@gmail.com`). Read from the accounts' address index.
+         *     account of `adal@gmail.com`). Read from the accounts' address index. The `@` may be sent
+         *     as it is or as `%40`; a `+` must be sent as `%2B` (in a query string a bare `+` is a space).
          */
         SearchEmail: string;
         /**
@@ -4785,7 +4786,8 @@ export interface operations {
                 /**
                  * @description Only the accounts with this email address, compared as linking compares addresses
                  *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
-                 *     account of `adal@gmail.com`). Read from the accounts' address index.
+                 *     account of `adal@gmail.com`). Read from the accounts' address index. The `@` may be sent
+                 *     as it is or as `%40`; a `+` must be sent as `%2B` (in a query string a bare `+` is a space).
                  */
                 email?: components["parameters"]["SearchEmail"];
                 /**
@@ -4859,7 +4861,8 @@ export interface operations {
                 /**
                  * @description Only the accounts with this email address, compared as linking compares addresses
                  *     (trimmed, lower-cased, and a provider's aliases folded: `Ada.L+shop@gmail.com` finds the
-                 *     account of `adal@gmail.com`). Read from the accounts' address index.
+                 *     account of `adal@gmail.com`). Read from the accounts' address index. The `@` may be sent
+                 *     as it is or as `%40`; a `+` must be sent as `%2B` (in a query string a bare `+` is a space).
                  */
                 email?: components["parameters"]["SearchEmail"];
                 /**

@@ -4,10 +4,11 @@
  * `request_id`, `success` and `error`). Unknown errors are logged with their cause
  * and answered 500 without internals.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, LivenessCallError } from '../errors';
 import type { ErrorBody, LivenessError } from '../api-types';
 import type { Logger } from '../logger';
+import { bodyMediaTypes, knownProperties, nearestName } from './body-schema';
 import { TEXT_RULE, textPattern } from './text';
 
 interface ValidationItem {
@@ -48,12 +49,40 @@ const inWords = (rule: string): string => (rule === `must match pattern "${textP
 
 const malformedPath = (path: string) => `${path} is not a valid path (percent-encoded UTF-8)`;
 
+/**
+ * An unknown member of the body (the validator's path ends with its name): the message names it,
+ * the known name it most likely stands for, and the known ones (the validator says only "must NOT
+ * have additional properties", which reads as a rule about the member itself).
+ */
+function unknownPropertyMessage(req: Request, errorPath: string): string | undefined {
+  const [where, ...parts] = errorPath.split('/').filter(Boolean);
+  const name = parts.pop();
+  if (where !== 'body' || name === undefined) return undefined;
+  const known = knownProperties(req, parts);
+  if (!known || known.includes(name)) return undefined;
+  const meant = nearestName(name, known);
+  const of = parts.length > 0 ? parts.join('.') : 'the body';
+  return `${fieldName(errorPath)} is not a property of ${of}${meant ? `: did you mean ${meant}?` : ''} (it takes ${known.join(', ')})`;
+}
+
+/** A body of a media type the operation does not take: the message names the ones it takes. */
+function unsupportedMediaTypeMessage(req: Request, fallback: string): string {
+  const types = bodyMediaTypes(req);
+  if (types.length === 0) return fallback;
+  const sent = req.headers['content-type']?.slice(0, 100);
+  return `header content-type must be ${types.join(' or ')}${sent ? `, not ${sent}` : ' (none was sent)'}`;
+}
+
 /** One message naming the field and the rule, for the first (or only) validation error. */
-export function validationMessage(err: HttpLikeError): string {
+export function validationMessage(err: HttpLikeError, req: Request): string {
   const first = err.errors?.[0];
   if (!first?.message) return err.message ?? 'Invalid request';
   // The validator's path parameters are percent-decoded; a path that cannot be is named whole.
   if (first.message.startsWith('malformed uri')) return malformedPath(first.path ?? 'the path');
+  if (/^(additional|unevaluated)Properties\./.test(first.errorCode ?? '') && first.path) {
+    const unknown = unknownPropertyMessage(req, first.path);
+    if (unknown) return unknown;
+  }
   let errorPath = first.path;
   // The validator appends a missing member's name to the path; Ajv's message names it already.
   const missing = /^must have required property '(.+)'$/.exec(first.message)?.[1];
@@ -95,8 +124,10 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
       } else if (status === 401 || status === 403) {
         // The security handler's own message, without the validator's path prefix.
         message = e.errors?.[0]?.message ?? e.message ?? 'Unauthorized';
+      } else if (status === 415) {
+        message = unsupportedMediaTypeMessage(req, e.message || 'Unsupported media type');
       } else if (e.errors?.length) {
-        message = validationMessage(e);
+        message = validationMessage(e, req);
       } else {
         message = e.message || 'Request failed';
       }

@@ -281,6 +281,14 @@ describe('POST /list/{list_name}', () => {
     expect((await p.getList('refused')).body).toEqual({ statusCode: 400, message: 'List not found' });
   });
 
+  test('when the description is sent as `description`, then 400 saying that the field is list_description', async () => {
+    const res = await (await newProject()).createList('refused', { description: 'Customers on the premium plan' });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      message: 'description is not a property of the body: did you mean list_description? (it takes list_description)',
+    });
+  });
+
   test('creating a standard list is a 400: it exists in every project', async () => {
     const p = await newProject();
     const res = await p.createList('block');

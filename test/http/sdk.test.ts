@@ -155,7 +155,7 @@ describe('POST /ingest/session', () => {
       { geolocation: { latitude: 91, longitude: 0 } },
       /^geolocation\.latitude must be <= 90$/,
     ],
-    ['an unknown member', { colour: 'blue' }, /must NOT have additional properties/],
+    ['an unknown member', { colour: 'blue' }, /^colour is not a property of the body \(it takes .*\bsession_id\b.*\)$/],
     // Text PostgreSQL cannot store, or that is not Unicode: the same 400 on both engines.
     [
       'a device_id with U+0000',

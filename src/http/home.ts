@@ -1,6 +1,6 @@
 /**
  * What a person opening the service's address sees: a landing page at `/` (the name, the version
- * and links to the demo when it is on, the API reference and the health check), served outside
+ * and links to the demo when it is on, the console, the API reference and the health check), served outside
  * the contract like /docs and /demo; and the site icon, which the pages carry inline
  * (ICON_LINK: no request) and `/favicon.ico` serves to any page that does not and to browsers
  * that ask anyway.
@@ -26,7 +26,10 @@ function landingPage(pkg: { version: string; description: string }, demo: boolea
     ...(demo
       ? ['<li><a href="/demo">Demo</a>: a sign-up page with the web SDK on it, and what Trustgate learns</li>']
       : []),
-    '<li><a href="/docs">API reference</a> (<a href="/openapi.json">openapi.json</a>)</li>',
+    '<li><a href="/console">Console</a>: the analysts\' pages (sign in as an operator: ' +
+      '<code>npx trustgate user add --project PROJECT_ID --email EMAIL --role admin</code> adds one)</li>',
+    '<li><a href="/docs">API reference</a> (<a href="/openapi.json">openapi.json</a>); ' +
+      'the guides are the <code>docs/</code> folder of the checkout</li>',
     '<li><a href="/healthz">Health</a>: the service and its database</li>',
   ];
   return `<!doctype html>

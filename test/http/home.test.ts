@@ -13,7 +13,7 @@ describe('GET /', () => {
   let ctx: TestContext;
   afterEach(() => ctx?.close());
 
-  it('when the demo is on, then an HTML page with the name, the version and links to the demo, the reference and the health check, each of which answers', async () => {
+  it('when the demo is on, then an HTML page with the name, the version and links to the demo, the console, the reference and the health check, each of which answers', async () => {
     ctx = await makeTestContext({ demo: true });
     const res = await request(ctx.app).get('/');
     expect(res.status).toBe(200);
@@ -21,7 +21,8 @@ describe('GET /', () => {
     expect(res.text).toContain('<h1>Trustgate</h1>');
     expect(res.text).toContain(`Version ${version}.`);
     expect(res.text).toMatch(ICON);
-    expect(links(res.text)).toEqual(['/demo', '/docs', '/openapi.json', '/healthz']);
+    expect(links(res.text)).toEqual(['/demo', '/console', '/docs', '/openapi.json', '/healthz']);
+    expect(res.text).toContain('npx trustgate user add --project PROJECT_ID');
     for (const link of links(res.text)) expect([link, (await request(ctx.app).get(link)).status]).toEqual([link, 200]);
   });
 
@@ -29,7 +30,7 @@ describe('GET /', () => {
     ctx = await makeTestContext({ demo: false });
     const res = await request(ctx.app).get('/');
     expect(res.status).toBe(200);
-    expect(links(res.text)).toEqual(['/docs', '/openapi.json', '/healthz']);
+    expect(links(res.text)).toEqual(['/console', '/docs', '/openapi.json', '/healthz']);
     expect((await request(ctx.app).get('/demo')).status).toBe(404);
   });
 });

@@ -56,7 +56,10 @@ const V1_PATTERN = /^[0-9a-fA-F]+$/;
 
 /**
  * Checks a webhook's `x-signature` against the raw body and returns the parsed envelope, typed as
- * the generated union (narrow it on `event_type` and `status`). Throws `WebhookVerificationError`
+ * the generated union (narrow it on `event_type` and `status`). `secret` is one webhook secret or
+ * a list of them, and a signature by any of them passes: every project that posts to the endpoint
+ * (a live project and its test project each sign with their own), and while a secret is rotated,
+ * the new one and the old. Throws `WebhookVerificationError`
  * (with a `reason`) for a webhook to refuse, and `TypeError` for a wrong call (a parsed body, an
  * empty secret, a negative tolerance).
  *

@@ -1,7 +1,7 @@
 /**
  * The console's webhooks page end to end in Debian's Chromium (headless), served by the app
  * from dist/console: list events queued through the List API are delivered by the dispatcher
- * to a real HTTP receiver on loopback (one answered 500 and failed), then an analyst lists the
+ * to a real HTTP receiver on loopback (one refused with 400 and the receiver's reason, and failed), then an analyst lists the
  * deliveries, filters them by status (in the address), opens the failed one (its attempt's
  * HTTP status and answer), sends it again after a confirmation (the receiver gets the same
  * x-event-id), sees its second attempt and the replay in the audit log. A viewer reads the page
@@ -25,16 +25,21 @@ let ctx: TestContext;
 let harness: ConsoleBrowser;
 const operators: Partial<Record<OperatorRole, string>> = {};
 
-/** The receiver: records each request's x-event-id; answers 500 "down" to the events in `failing`, else 200 "ok". */
+/**
+ * The receiver: records each request's x-event-id; refuses the events in `failing` as a receiver
+ * with the wrong secret does (400 `{"reason":"bad_signature"}`), else answers 200 "ok".
+ */
 const received: string[] = [];
 const failing = new Set<string>();
+const REFUSAL = '{"reason":"bad_signature"}';
 const receiver = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const id = String(req.headers['x-event-id']);
     received.push(id);
     const fail = failing.has(id);
-    res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'down' : 'ok');
+    if (fail) res.writeHead(400, { 'content-type': 'application/json' }).end(REFUSAL);
+    else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
 });
 
@@ -62,7 +67,7 @@ beforeAll(async () => {
       webhook_events: ['list.account_added', 'list.account_removed'],
     });
   expect(patched.status).toBe(200);
-  // Two list events (customer-0 and customer-1 blocked); the newer one is answered 500 and fails.
+  // Two list events (customer-0 and customer-1 blocked); the newer one is refused (400) and fails.
   const run = scenario(ctx);
   for (const id of ['customer-0', 'customer-1']) {
     await run.signIn({ id });
@@ -111,7 +116,9 @@ describe('the webhooks page', () => {
       await table.getByRole('link').first().click();
       await page.waitForURL(`**/console/webhooks/${failedId}`);
       const attempts = page.getByRole('table', { name: 'Attempts' });
-      await expect(attempts.getByRole('row').nth(1).textContent()).resolves.toMatch(/^1.*HTTP 500 in \d+ msdown$/);
+      // The receiver's answer, whole, beside its status: why it refused.
+      await expect(attempts.getByRole('row').nth(1).textContent()).resolves.toMatch(/^1.*HTTP 400 in \d+ ms/);
+      await expect(attempts.getByRole('row').nth(1).textContent()).resolves.toMatch(new RegExp(`${REFUSAL}$`));
       await expect(page.getByLabel('Event body').textContent()).resolves.toContain(failedId);
       await shot(page, 'desktop-webhook-delivery');
 

@@ -173,6 +173,21 @@ async function drive(count, connections, make) {
   return { results: out, seconds: (performance.now() - started) / 1000 };
 }
 
+/** The most accounts that share one fingerprint, address, email and name at the end of a run. */
+function crowdsOf(devices, people) {
+  const most = (values) => {
+    const counts = new Map();
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+    return Math.max(...counts.values());
+  };
+  return {
+    fingerprint: most(devices.map((d) => d.fingerprint)),
+    address: most(devices.map((d) => d.ip)),
+    email: most(people.map((p) => p.email)),
+    name: most(people.map((p) => `${p.first_name} ${p.last_name}`)),
+  };
+}
+
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The bare route's requests a second (POST /session/unauthenticated for an unknown session: a 400). */
@@ -220,7 +235,7 @@ async function run(crowded, count, connections) {
         rps: chunk.length / span,
       });
     }
-    return { thousands, rps: count / seconds, bare: (bareBefore + bareAfter) / 2 };
+    return { thousands, rps: count / seconds, bare: (bareBefore + bareAfter) / 2, crowds: crowdsOf(devices, people) };
   } finally {
     await server.stop();
     await dropDatabase(fresh);
@@ -230,6 +245,10 @@ async function run(crowded, count, connections) {
 function print(name, r) {
   console.log(
     `\n${name}: ${r.rps.toFixed(0)} authenticates/s, bare ${r.bare.toFixed(0)} req/s, ratio ${((100 * r.rps) / r.bare).toFixed(1)} %`,
+  );
+  const c = r.crowds;
+  console.log(
+    `at the end, the most accounts on one fingerprint ${c.fingerprint}, one address ${c.address}, one email ${c.email}, one name ${c.name}`,
   );
   console.log('requests      linked   body KB   p50 ms    req/s');
   r.thousands.forEach((t, k) =>

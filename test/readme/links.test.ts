@@ -1,5 +1,5 @@
 /**
- * The relative links of README.md and docs/*.md lead somewhere: each names a file of the
+ * The relative links of README.md, CHANGELOG.md, CONTRIBUTING.md and docs/*.md lead somewhere: each names a file of the
  * repository and, when it names a heading of a Markdown page (`page.md#anchor`, or `#anchor` on
  * the same page), that page has the heading, by GitHub's rule for anchors. Links inside code
  * blocks and links to other sites are not followed.
@@ -10,6 +10,8 @@ import { PACKAGE_ROOT } from '../../src/spec';
 
 const PAGES = [
   'README.md',
+  'CHANGELOG.md',
+  'CONTRIBUTING.md',
   ...fs
     .readdirSync(path.join(PACKAGE_ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EvaluatedSession } from '../../src/api-types';
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { makeAccountRepository } from '../../src/storage/repositories/accounts';
-import { IDENTIFIER_ACCOUNTS_CAP, rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
+import { keptPerValue, rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeSessionRepository } from '../../src/storage/repositories/sessions';
 import { insertProject, makeTestDb, type TestDb } from '../helpers/db';
 import { example } from '../helpers/spec';
@@ -109,7 +109,7 @@ describe('identifier_accounts', () => {
   });
 
   test('when a value already counts the cap of accounts, then another account is not added (the search reads no more than that)', async () => {
-    const rows = Array.from({ length: IDENTIFIER_ACCOUNTS_CAP }, (_, i) => ({
+    const rows = Array.from({ length: keptPerValue('browser') }, (_, i) => ({
       project_id: projectId,
       kind: 'browser',
       value: 'dev-crowd',
@@ -122,17 +122,36 @@ describe('identifier_accounts', () => {
     expect(await kept({ account_id: 'acct-late-comer' })).toEqual([
       { kind: 'device', value: 'fp-crowd', account_id: 'acct-late-comer' },
     ]);
-    expect(await kept({ value: 'dev-crowd' })).toHaveLength(IDENTIFIER_ACCOUNTS_CAP);
+    expect(await kept({ value: 'dev-crowd' })).toHaveLength(keptPerValue('browser'));
+  });
+
+  test("when a fingerprint already counts its kind's cap (one past its crowd limit), then a new account is not added", async () => {
+    expect(keptPerValue('device')).toBeLessThan(keptPerValue('browser'));
+    const rows = Array.from({ length: keptPerValue('device') }, (_, i) => ({
+      project_id: projectId,
+      kind: 'device',
+      value: 'fp-popular-model',
+      account_id: `model-${i}`,
+      created_at: T.getTime(),
+    }));
+    await testDb.db('identifier_accounts').insert(rows);
+    const s = await storeSession({ source: 'web', device_id: 'dev-own', browser_fingerprint: 'fp-popular-model' });
+    await link(s, 'acct-model-owner');
+    expect(await kept({ account_id: 'acct-model-owner' })).toEqual([
+      { kind: 'browser', value: 'dev-own', account_id: 'acct-model-owner' },
+    ]);
+    expect(await kept({ value: 'fp-popular-model' })).toHaveLength(keptPerValue('device'));
   });
 
   test('when the rows are rebuilt from the sessions and links, then they are what the writes kept', async () => {
     const before = await kept();
     await rebuildIdentifierAccounts(testDb.db, projectId);
     // The crowd rows above were written directly (no sessions behind them): a rebuild keeps what
-    // the links show, so the account that came after them now counts for the browser.
+    // the links show, so the accounts that came after them now count for the browser and the model.
     const expected = [
-      ...before.filter((r) => !r.account_id.startsWith('crowd-')),
+      ...before.filter((r) => !r.account_id.startsWith('crowd-') && !r.account_id.startsWith('model-')),
       { kind: 'browser', value: 'dev-crowd', account_id: 'acct-late-comer' },
+      { kind: 'device', value: 'fp-popular-model', account_id: 'acct-model-owner' },
     ];
     const order = (rows: typeof before) =>
       [...rows].sort((a, b) =>

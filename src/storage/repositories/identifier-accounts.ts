@@ -1,18 +1,25 @@
 /**
  * The write-time aggregate of the link search (migration 0013): per identifier value a session
- * carries, the accounts that presented it, at most IDENTIFIER_ACCOUNTS_CAP per value. Kept in
+ * carries, the accounts that presented it, at most `keptPerValue` of its kind. Kept in
  * the transaction that links a session to an account (and when a linked session's identifiers
  * change), so the search for a value is one range of its primary key, whatever the number of
  * sessions that carried it.
  */
 import type { Knex } from 'knex';
 import type { MatchType } from '../../api-types';
-import { LINK_CAP } from '../../domain/evaluation/links';
+import { sharersToRead } from '../../domain/evaluation/links';
 import { limit } from '../sql';
 import type { Statement } from '../statements';
 
-/** Accounts kept per value: the link search reads at most LINK_CAP + 1 others (a `browser`), and the account itself may be one of them. */
-export const IDENTIFIER_ACCOUNTS_CAP = LINK_CAP + 2;
+/**
+ * Accounts kept per value of a kind: the link search reads no more than `sharersToRead` others
+ * (one past what can count), and the account itself may be one of them. A value shared past
+ * that is no evidence, so a new account on a popular device model costs its write a count of a
+ * few dozen rows, not of every sharer.
+ */
+export function keptPerValue(kind: SessionIdentifierKind): number {
+  return sharersToRead(kind) + 1;
+}
 
 /**
  * The session column each kind of session identifier is taken from: a `browser` is the SDK's
@@ -40,26 +47,28 @@ export function identifierSearch(exclude: boolean, cap: number): string {
 
 /**
  * Records the session's identifiers against every account it is linked to (one statement; a
- * value already at the cap takes no more accounts). Run it in the transaction that links.
+ * value already holding its kind's `keptPerValue` accounts takes no more). Run it in the
+ * transaction that links.
  */
 export function identifierAccountsStatement(projectId: string, sessionId: string, at: Date): Statement {
-  // The kinds and columns are ours (constants), never input.
-  const linked = 'FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id';
-  const values = Object.entries(SESSION_IDENTIFIER_COLUMNS).map(
-    ([kind, column]) =>
-      `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id ${linked}
-       WHERE s.project_id = ? AND s.id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''`,
-  );
-  // The value's accounts up to the cap: fewer, and it takes one more.
-  const kept =
-    'SELECT 1 AS one FROM identifier_accounts i WHERE i.project_id = x.project_id AND i.kind = x.kind AND i.value = x.value ' +
-    limit(IDENTIFIER_ACCOUNTS_CAP);
+  // The kinds, columns and counts are ours (constants), never input.
+  const values = Object.entries(SESSION_IDENTIFIER_COLUMNS).map(([kind, column]) => {
+    const cap = keptPerValue(kind as SessionIdentifierKind);
+    // The value's accounts up to the cap: fewer, and it takes one more.
+    const kept = `SELECT 1 AS one FROM identifier_accounts i
+         WHERE i.project_id = sa.project_id AND i.kind = '${kind}' AND i.value = s.${column} ${limit(cap)}`;
+    return `SELECT sa.project_id, '${kind}' AS kind, s.${column} AS value, sa.account_id
+       FROM sessions s JOIN session_accounts sa ON sa.session_id = s.id
+       WHERE s.project_id = ? AND s.id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''
+         AND (SELECT COUNT(*) FROM (${kept}) AS kept) < ${cap}`;
+  });
+  // SQLite reads the ON of an upsert after a bare FROM as a join's: the WHERE says where it starts.
   return {
     sql: `INSERT INTO identifier_accounts (project_id, kind, value, account_id, created_at)
      SELECT x.project_id, x.kind, x.value, x.account_id, ? FROM (${values.join(' UNION ALL ')}) AS x
-     WHERE (SELECT COUNT(*) FROM (${kept}) AS kept) < ?
+     WHERE true
      ON CONFLICT (project_id, kind, value, account_id) DO NOTHING`,
-    bindings: [at.getTime(), ...values.flatMap(() => [projectId, sessionId]), IDENTIFIER_ACCOUNTS_CAP],
+    bindings: [at.getTime(), ...values.flatMap(() => [projectId, sessionId])],
   };
 }
 
@@ -80,7 +89,7 @@ export async function rebuildIdentifierAccounts(trx: Knex, projectId: string): P
                WHERE sa.project_id = ? AND s.${column} IS NOT NULL AND s.${column} <> ''
                GROUP BY sa.project_id, s.${column}, sa.account_id) AS pairs
        ) AS ranked WHERE n <= ?`,
-      [kind, projectId, IDENTIFIER_ACCOUNTS_CAP],
+      [kind, projectId, keptPerValue(kind as SessionIdentifierKind)],
     );
   }
 }

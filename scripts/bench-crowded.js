@@ -2,9 +2,10 @@
 // `npm run bench:authenticate -- --crowded [--requests 15000] [--connections 16]`: what one
 // authenticate?accounts_linked=true costs as the history crowds, against the same run on a
 // history whose users share nothing. Each run starts from an empty project (SQLite, or
-// PostgreSQL when DATABASE_URL is set) and authenticates `--requests` new accounts, each on a
-// new session, in order, `--connections` at a time; every authenticate links its session and
-// account, so the history the next one searches has grown.
+// PostgreSQL when DATABASE_URL is set), authenticates 1,000 accounts unmeasured (WARM_UP, below),
+// then `--requests` new accounts, each on a new session, in order, `--connections` at a time;
+// every authenticate links its session and account, so the history the next one searches has
+// grown.
 //
 // Crowded, the way identifiers are shared in life and in fraud:
 // - devices: 40 % of new sessions come from an earlier session's device (the same stored id,
@@ -152,6 +153,13 @@ async function startServer(fresh, secretKey) {
   return {
     base: `http://127.0.0.1:${port}`,
     stop: () => new Promise((resolve) => (child.once('exit', resolve), child.send('stop'))),
+    /** With BENCH_PROFILE=1: the statements the server ran since the last call, by total time. */
+    profile: () =>
+      new Promise((resolve) => {
+        const on = (m) => m?.profile && (child.off('message', on), resolve(m.profile));
+        child.on('message', on);
+        child.send('profile');
+      }),
   };
 }
 
@@ -200,26 +208,46 @@ async function bare(base, headers, connections) {
   return results.length / seconds;
 }
 
+/**
+ * Authenticates before the measured ones: the project is not empty when measuring starts, and
+ * PostgreSQL has statistics for its tables (`analyse`), as autovacuum gives a running
+ * installation. Planned over empty tables, the hot path's generic plans scan what then grows.
+ */
+const WARM_UP = 1000;
+
+/** PostgreSQL: the tables analysed once the warm-up wrote to them (the cached plans are made again). */
+async function analyse(fresh) {
+  if (!fresh.databaseUrl) return;
+  const db = require('knex')({ client: 'pg', connection: fresh.databaseUrl, pool: { min: 0, max: 1 } });
+  await db.raw('ANALYZE');
+  await db.destroy();
+}
+
 /** One run: an empty project, `count` authenticates over a crowded (or uncrowded) population. */
 async function run(crowded, count, connections) {
   const fresh = await freshDatabase();
   const secretKey = randomBytes(32);
   const { project, projectId, template } = await benchProject(fresh.db, secretKey);
-  const { devices, people } = population(count, crowded);
+  const { devices, people } = population(WARM_UP + count, crowded);
   const sessions = await seedSessions(fresh.db, projectId, template, devices, Date.now());
   await fresh.db.destroy();
   const server = await startServer(fresh, secretKey);
   const headers = { 'x-api-key': project.api_key, 'content-type': 'application/json' };
+  const authenticate = (i) => ({
+    url: `${server.base}/session/authenticate?accounts_linked=true`,
+    init: {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ session_id: sessions[i], account: { id: `acct-${i}`, ...people[i] } }),
+    },
+  });
   try {
+    await drive(WARM_UP, connections, authenticate);
+    await analyse(fresh);
+    if (process.env.BENCH_PROFILE) await server.profile();
     const bareBefore = await bare(server.base, headers, connections);
-    const { results, seconds } = await drive(count, connections, (i) => ({
-      url: `${server.base}/session/authenticate?accounts_linked=true`,
-      init: {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ session_id: sessions[i], account: { id: `acct-${i}`, ...people[i] } }),
-      },
-    }));
+    const { results, seconds } = await drive(count, connections, (i) => authenticate(WARM_UP + i));
+    const profile = process.env.BENCH_PROFILE ? await server.profile() : [];
     const bareAfter = await bare(server.base, headers, connections);
     const failed = results.filter((r) => r.status !== 200);
     if (failed.length) throw new Error(`${failed.length} authenticates failed: ${failed[0].body.slice(0, 300)}`);
@@ -235,7 +263,8 @@ async function run(crowded, count, connections) {
         rps: chunk.length / span,
       });
     }
-    return { thousands, rps: count / seconds, bare: (bareBefore + bareAfter) / 2, crowds: crowdsOf(devices, people) };
+    const crowds = crowdsOf(devices, people);
+    return { thousands, rps: count / seconds, bare: (bareBefore + bareAfter) / 2, crowds, profile };
   } finally {
     await server.stop();
     await dropDatabase(fresh);
@@ -250,6 +279,8 @@ function print(name, r) {
   console.log(
     `at the end, the most accounts on one fingerprint ${c.fingerprint}, one address ${c.address}, one email ${c.email}, one name ${c.name}`,
   );
+  for (const [sql, p] of r.profile.sort((x, y) => y[1].ms - x[1].ms).slice(0, 12))
+    console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.calls).padStart(7)} calls  ${sql.slice(0, 150)}`);
   console.log('requests      linked   body KB   p50 ms    req/s');
   r.thousands.forEach((t, k) =>
     console.log(

@@ -73,6 +73,7 @@ async function main() {
       services,
       config: {
         rateLimitPerMinute: 1e9,
+        bulkRateLimitPerMinute: 1e9,
         authFailureLimitPerIp: 1e9,
         ingestRateLimitPerIp: 1e9,
         ingestRateLimitPerProject: 1e9,

@@ -27,6 +27,7 @@ import { makeLivenessHandlers } from './http/handlers/liveness';
 import { makeSessionHandlers } from './http/handlers/session';
 import { makeSystemHandlers } from './http/handlers/system';
 import { makeSdkHandlers } from './http/handlers/sdk';
+import { limitByOperation } from './http/operation-limits';
 import { makeRateLimits, type RateLimitDeps } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
@@ -58,6 +59,7 @@ import type { WebhookDeliveryUseCases } from './usecases/webhook-deliveries';
 export type AppConfig = Pick<
   Config,
   | 'rateLimitPerMinute'
+  | 'bulkRateLimitPerMinute'
   | 'authFailureLimitPerIp'
   | 'consoleLoginLimitPerIp'
   | 'consoleLoginLimitPerAccount'
@@ -128,19 +130,6 @@ const OUTSIDE_SPEC = new RegExp(
   ].join('|'),
 );
 
-/** The API's paths: the per-key rate limit covers them (and the demo's and the console's), an IP's failed keys are counted on them. */
-const API_PATHS = [
-  '/session',
-  '/evaluation',
-  '/liveness',
-  '/account',
-  '/labels',
-  '/list',
-  '/project',
-  '/audit',
-  '/rules',
-];
-
 type Limits = ReturnType<typeof makeRateLimits>;
 type AuthFailures = ReturnType<Limits['authFailures']>;
 
@@ -189,15 +178,25 @@ function usePagesAndBodies(app: Express, config: AppConfig): void {
   app.use('/ingest/session', makeBeaconBodyParser(config.bodyLimit));
 }
 
-/** The rate limits (per key, per IP, ingestion, the public redirect), the console's cookie and the failed-key guard. */
+/**
+ * The console's cookie, then each request's limits by the operation it calls
+ * (http/operation-limits.ts): per key and the failed-key guard unless the operation has limits of
+ * its own (the SDK's posts, the public link) or none (the probes).
+ */
 function useLimits(app: Express, config: AppConfig, limits: Limits, authFailures: AuthFailures): void {
-  app.use('/ingest', limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject));
-  app.use([...API_PATHS, '/demo', '/console'], limits.api(config.rateLimitPerMinute));
   app.use(readSessionCookie(config.consoleInsecureCookie));
-  app.use(API_PATHS, authFailures.guard);
+  const api = limits.api(config.rateLimitPerMinute);
   app.use(
-    '/public/liveness-redirect',
-    limits.publicRedirect(config.publicRedirectRateLimitPerIp, config.publicRedirectRateLimitPerProject),
+    limitByOperation({
+      api: [api, authFailures.guard],
+      bulk: [api, limits.bulk(config.bulkRateLimitPerMinute), authFailures.guard],
+      ingest: limits.ingest(config.ingestRateLimitPerIp, config.ingestRateLimitPerProject),
+      'public-redirect': limits.publicRedirect(
+        config.publicRedirectRateLimitPerIp,
+        config.publicRedirectRateLimitPerProject,
+      ),
+      none: [],
+    }),
   );
 }
 

@@ -40,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey,
     previousSecretKeys: previousSecretKeys(env.TRUSTGATE_PREVIOUS_SECRET_KEYS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    bulkRateLimitPerMinute: integer(env, 'BULK_RATE_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     authFailureLimitPerIp: integer(env, 'AUTH_FAILURE_LIMIT_PER_IP', 30, 1, 1_000_000),
     consoleLoginLimitPerIp: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_IP', 20, 1, 1_000_000),
     consoleLoginLimitPerAccount: integer(env, 'CONSOLE_LOGIN_LIMIT_PER_ACCOUNT', 10, 1, 1_000_000),

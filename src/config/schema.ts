@@ -35,6 +35,8 @@ export interface Config {
   previousSecretKeys: string[];
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
+  /** Exports and webhook replays per minute per API key, on top of rateLimitPerMinute. */
+  bulkRateLimitPerMinute: number;
   /** Failed authentications (unknown API keys) per minute per client address; past it, 429. */
   authFailureLimitPerIp: number;
   /** Console sign-in attempts (POST /console/login) per minute per client address, and per email; past either, 429. */

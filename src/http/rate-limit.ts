@@ -284,9 +284,12 @@ function consoleLogins({ deps, storeNamed, now }: Limiters, perIp: number, perAc
   };
 }
 
-/** The API's limit, per key (requests without one: per client address). */
-function perApiKey({ limiter, now }: Limiters, perMinute: number): RequestHandler {
-  return limiter('api', {
+/**
+ * A limit per key (requests without one: per client address), in the buckets of `name`; `what`
+ * says what was counted in the 429's message.
+ */
+function perApiKey({ limiter, now }: Limiters, name: string, what: string, perMinute: number): RequestHandler {
+  return limiter(name, {
     limit: perMinute,
     standardHeaders: 'draft-6',
     keyGenerator: (req) => {
@@ -298,7 +301,7 @@ function perApiKey({ limiter, now }: Limiters, perMinute: number): RequestHandle
       tooManyRequests(
         res,
         retryAfter,
-        `Too many requests for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+        `Too many ${what} for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
       );
     },
   });
@@ -367,7 +370,11 @@ export function makeRateLimits(deps: RateLimitDeps) {
     ),
 
     /** The API: per key. */
-    api: (perMinute: number): RequestHandler => perApiKey(limiters, perMinute),
+    api: (perMinute: number): RequestHandler => perApiKey(limiters, 'api', 'requests', perMinute),
+
+    /** Exports and webhook replays, on top of the API's limit: per key. */
+    bulk: (perMinute: number): RequestHandler =>
+      perApiKey(limiters, 'api-bulk', 'exports and webhook replays', perMinute),
 
     /**
      * Failed authentications (an API key presented and not found) per client address and

@@ -114,6 +114,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {
     rateLimitPerMinute: 1000,
+    bulkRateLimitPerMinute: 1000,
     authFailureLimitPerIp: 1000,
     consoleLoginLimitPerIp: 1000,
     consoleLoginLimitPerAccount: 1000,

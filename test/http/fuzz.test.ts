@@ -64,6 +64,7 @@ beforeAll(async () => {
     {
       rateLimitStore: 'memory',
       rateLimitPerMinute: 1_000_000,
+      bulkRateLimitPerMinute: 1_000_000,
       ingestRateLimitPerIp: 1_000_000,
       ingestRateLimitPerProject: 1_000_000,
     },

@@ -1,9 +1,11 @@
 /**
  * Rate limits (express-rate-limit): requests per minute per API key (the key's hash names the
  * bucket, so keys are not kept in the clear; requests without a key are limited per client
- * address), failed authentications per client address (an unknown key has a bucket of its
+ * address; exports and webhook replays also per key in a lower limit of their own, `bulk`),
+ * failed authentications per client address (an unknown key has a bucket of its
  * own in the per-key limit, so random keys would never meet it), and the public routes (the
- * SDK's posts, the public verification link) per client address and per project.
+ * SDK's posts, the public verification link) per client address and per project. Which of them
+ * a request meets follows from its operation: operation-limits.ts.
  *
  * The counts are kept in the database by default, so that every process on it (the workers of
  * one machine, several machines on one PostgreSQL) shares one limit: fixed 60-second windows,

@@ -300,10 +300,11 @@ function perApiKey({ limiter, now }: Limiters, name: string, what: string, perMi
     },
     handler: (req, res) => {
       const retryAfter = secondsLeft((req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime, now());
+      const per = req.header('x-api-key') ? 'API key' : 'address';
       tooManyRequests(
         res,
         retryAfter,
-        `Too many ${what} for this API key (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
+        `Too many ${what} for this ${per} (limit ${perMinute} per minute); retry after ${retryAfter} seconds`,
       );
     },
   });

@@ -187,4 +187,25 @@ describe('exports and webhook replays (BULK_RATE_LIMIT_PER_MINUTE)', () => {
     expect((await as(request(ctx.app).get('/accounts'))).status).toBe(200);
     expect((await as(request(ctx.app).get('/webhooks/deliveries'))).status).toBe(200);
   });
+
+  test('when an analyst signed in to the console has replayed one webhook, then the next replay from that address answers 429 naming that limit', async () => {
+    ctx.clock.set('2026-11-20T17:00:00.000Z');
+    const email = `analyst-${randomUUID()}@example.com`;
+    const password = 'correct horse battery staple';
+    await ctx.services.operators.add({ projectId: ctx.project.project_id, email, role: 'analyst', password });
+    const login = await request(ctx.app).post('/console/login').send({ email, password });
+    expect(login.status).toBe(200);
+    const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
+    const replay = () =>
+      request(ctx.app)
+        .post(`/webhooks/deliveries/${randomUUID()}/replay`)
+        .set('cookie', cookie)
+        .set('x-csrf-token', (login.body as { csrf_token: string }).csrf_token);
+    expect((await replay()).status).toBe(404);
+    const limited = await replay();
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toMatch(
+      /^Too many exports and webhook replays for this address \(limit 1 per minute\)/,
+    );
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * docs/test-mode.md's local-mode curl example, run as written with `bash` against the service
- * listening on loopback (TRUST_PROXY=loopback, as the page starts it), in a test project: with
+ * listening on loopback, configured from the page's `npm start` line (TRUST_PROXY=loopback), in a test project: with
  * each account id of the page's forcing table in place of its `test_real_alice`, the answer is
  * exactly the forced one (the decision, the forced signal and no other: the example's session
  * has no challenge binding, so it is judged forged, and that must not show through). With an
@@ -18,12 +18,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AuthenticateResponse } from '../../src/api-types';
 import { BOT_WEIGHTS, RISK_SIGNAL_WEIGHTS } from '../../src/domain/scoring';
+import { loadConfig } from '../../src/config';
 import { FORCED_BOT, TEST_SIGNALS } from '../../src/domain/test-mode';
 import { PACKAGE_ROOT } from '../../src/spec';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { listen, type Listening } from '../helpers/browser';
-import { readmeExamples, substitute } from '../readme/examples';
+import { npmStarts, readmeExamples, substitute } from '../readme/examples';
 
 const DOC = 'docs/test-mode.md';
 const examples = readmeExamples(fs.readFileSync(path.join(PACKAGE_ROOT, DOC), 'utf8'), DOC);
@@ -39,7 +40,10 @@ function example(name: string): string {
 let ctx: TestContext;
 let server: Listening;
 beforeAll(async () => {
-  ctx = await makeTestContext({ trustProxy: 'loopback' });
+  const { starts } = npmStarts(example('local-mode-start'));
+  expect(starts).toEqual([{ TRUST_PROXY: 'loopback' }]);
+  // The setting as the server reads it from the page's assignment.
+  ctx = await makeTestContext({ trustProxy: loadConfig(starts[0]).trustProxy });
   server = await listen(ctx.app);
 });
 afterAll(async () => {

@@ -4,11 +4,12 @@
  * another test file may be compiling at the same moment); servers are started with an
  * environment of the test's choosing and their JSON log lines are collected.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../src/spec';
 import type { TestDb } from './db';
 
@@ -143,6 +144,39 @@ export function runCli(
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+}
+
+/**
+ * Runs a shell example of the README or a docs page with `bash -euo pipefail`, as a reader's shell
+ * would: `npx trustgate` (and `trustgate`, as a reader with the package's bin linked types it) is
+ * the compiled CLI, `npx TOOL` a tool of `cwd`'s node_modules/.bin; the environment is this
+ * process's without npm's own variables, with `env`'s.
+ */
+export async function bash(
+  code: string,
+  cwd: string,
+  env: Record<string, string>,
+  options: { input?: string } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const cli = path.join(compileSources(), 'src', 'cli', 'main.js');
+  const shim = `trustgate() {
+  node -e 'require(process.argv[1]).cli(process.argv.slice(2)).then((c) => process.exit(c))' ${JSON.stringify(cli)} "$@"
+}
+npx() {
+  if [ "$1" = trustgate ]; then shift; trustgate "$@"
+  elif [ -x "node_modules/.bin/$1" ]; then local bin="$1"; shift; "node_modules/.bin/$bin" "$@"
+  else echo "npx $1: not installed here" >&2; return 127; fi
+}
+set -euo pipefail
+`;
+  const shellEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_'))),
+    ...env,
+  };
+  const child = promisify(execFile)('bash', ['-c', shim + code], { cwd, env: shellEnv, maxBuffer: 16 << 20 });
+  if (options.input !== undefined) child.child.stdin!.end(options.input);
+  else child.child.stdin!.end();
+  return child;
 }
 
 export interface Reply {

@@ -33,8 +33,9 @@ import type { EventType, Session } from '../../src/api-types';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { webhookHeaders } from '../../src/webhooks/signature';
 import { personSession } from '../helpers/evaluation';
-import { cleanEnv, installPacked, packWorkspaces, run } from '../helpers/packages';
+import { cleanEnv, installPacked, packWorkspaces } from '../helpers/packages';
 import {
+  bash,
   compileSources,
   killAll,
   removeCompiled,
@@ -82,19 +83,6 @@ const accepts = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-
-/** Runs a shell example with bash; `npx trustgate` is the compiled CLI (see the file's comment). */
-async function bash(code: string, cwd: string, env: Record<string, string>) {
-  const cli = path.join(compileSources(), 'src', 'cli', 'main.js');
-  const shim = `npx() {
-  if [ "$1" = trustgate ]; then shift; node -e 'require(process.argv[1]).cli(process.argv.slice(2)).then((c) => process.exit(c))' ${JSON.stringify(cli)} "$@"
-  elif [ -x "node_modules/.bin/$1" ]; then local bin="$1"; shift; "node_modules/.bin/$bin" "$@"
-  else echo "npx $1: not installed here" >&2; return 127; fi
-}
-set -euo pipefail
-`;
-  return run('bash', ['-c', shim + code], { cwd, env: cleanEnv(env) });
-}
 
 interface Receiver {
   port: number;
@@ -190,7 +178,7 @@ describeOnSqlite("the README's examples, run as written", () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('when the pages are read, then they mark exactly the examples this file runs', () => {
+  it('when the pages are read, then they mark exactly the examples this file and the files named run', () => {
     expect(Object.fromEntries([...examplesOf].map(([page, marked]) => [page, [...marked.keys()].sort()]))).toEqual({
       'README.md': [
         'client',
@@ -201,11 +189,12 @@ describeOnSqlite("the README's examples, run as written", () => {
         'receiver',
         'receiver-run',
         'response',
+        'sdk-tag', // test/e2e/readme-sdk.test.ts
         'test-project',
         'webhook-test',
       ],
       'docs/api.md': ['curl', 'rotate-key'],
-      'docs/ip-data.md': ['iplist'],
+      'docs/ip-data.md': ['iplist', 'iplist-sync'], // iplist-sync: test/docs/cli-pages.test.ts
       'docs/webhooks.md': ['webhook-receiver'],
     });
   });

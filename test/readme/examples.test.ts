@@ -193,7 +193,7 @@ describeOnSqlite("the README's examples, run as written", () => {
         'test-project',
         'webhook-test',
       ],
-      'docs/api.md': ['curl', 'rotate-key'],
+      'docs/api.md': ['curl', 'fail-open', 'read-session', 'rotate-key'], // the TypeScript ones: test/docs/api.test.ts
       'docs/ip-data.md': ['iplist', 'iplist-sync'], // iplist-sync: test/docs/cli-pages.test.ts
       'docs/webhooks.md': ['webhook-receiver'],
     });

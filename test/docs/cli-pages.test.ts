@@ -134,10 +134,19 @@ it('when the pages are read, then they mark exactly the blocks this file and the
   expect(Object.fromEntries([...examplesOf].map(([page, marked]) => [page, [...marked.keys()].sort()]))).toEqual({
     'docs/console.md': ['run-console'],
     'docs/console-auth.md': ['operators', 'read-only-keys', 'sso-operator'],
+    // local-mode-*: test/docs/test-mode.test.ts
     'docs/test-mode.md': ['local-mode-curl', 'local-mode-start', 'project-reset', 'test-project', 'webhooks-test'],
     'docs/rules.md': ['rules-cli'],
-    'docs/ip-data.md': ['iplist', 'iplist-sync'],
-    'docs/deploy.md': ['backup', 'postgres-backup', 'postgres-start', 'restore'],
+    'docs/ip-data.md': ['iplist', 'iplist-sync'], // iplist: test/readme/examples.test.ts
+    // prometheus-*: test/docs/deploy-metrics.test.ts
+    'docs/deploy.md': [
+      'backup',
+      'postgres-backup',
+      'postgres-start',
+      'prometheus-alerts',
+      'prometheus-scrape',
+      'restore',
+    ],
   });
 });
 

@@ -114,10 +114,16 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
   let ended = false;
   void exited.then(() => (ended = true));
   const listening = () => lines.filter((l) => l.msg === 'listening');
-  await until(() => {
-    if (ended) throw new Error(`the server exited before listening: ${stderr}${stdout}`.slice(0, 2000));
-    return listening().length >= listeners;
-  }, 'the server to listen');
+  // A wait, not a timing: a cluster's primary migrates before its workers start, and on a CI
+  // machine busy with other suites that took over 30 s.
+  await until(
+    () => {
+      if (ended) throw new Error(`the server exited before listening: ${stderr}${stdout}`.slice(0, 2000));
+      return listening().length >= listeners;
+    },
+    'the server to listen',
+    90_000,
+  );
   // At least one, as awaited.
   return { child, lines, stdout: () => stdout, stderr: () => stderr, port: Number(listening()[0]!.port), exited };
 }

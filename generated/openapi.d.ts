@@ -3718,9 +3718,10 @@ export interface components {
         };
         /**
          * @description The request is invalid (the message names the field and the rule: a query parameter
-         *     the operation does not have is refused too), or the session was not found
-         *     (`Session ID not found`), or it can no longer be evaluated, or the request is not
-         *     well-formed HTTP.
+         *     the operation does not have is refused too, a JSON body that nests arrays and objects
+         *     more than 64 levels deep, and a number that is not finite, such as `1e400`), or the
+         *     session was not found (`Session ID not found`), or it can no longer be evaluated, or
+         *     the request is not well-formed HTTP.
          */
         BadRequest: {
             headers: {
@@ -5797,6 +5798,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

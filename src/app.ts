@@ -14,6 +14,7 @@ import { makeConsoleAppRouter } from './http/console-app';
 import { makeDocsRouter } from './http/docs';
 import { makeHomeRouter } from './http/home';
 import { makeErrorHandler, notFound } from './http/errors';
+import { finiteQueryNumbers } from './http/finite-numbers';
 import { jsonBodyParsers } from './http/json-body';
 import { makeAccountHandlers } from './http/handlers/account';
 import { makeConsoleHandlers } from './http/handlers/console';
@@ -153,6 +154,7 @@ export function createApp(deps: AppDeps): Express {
   useLimits(app, config, limits, authFailures);
   if (config.demo) app.use(makeDemoRouter(services));
   app.use(validator(config, services, authFailures));
+  app.use(finiteQueryNumbers);
   // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
   app.use(authorise);
   route(app, config, services, limits);

@@ -8,6 +8,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
 import { bundledSpec, type BundledSpec } from '../spec';
+import { checkJsonDepth } from './limits';
 
 export type BodyMethod = 'post' | 'put' | 'patch' | 'delete';
 const METHODS: readonly BodyMethod[] = ['post', 'put', 'patch', 'delete'];
@@ -37,10 +38,22 @@ export function jsonBodyRoutes(spec: BundledSpec = bundledSpec()): JsonBodyRoute
 
 const bodyBytes = new WeakMap<Request, number>();
 
-/** Each JSON route with what reads its body: express.json, and for a required body the check that it is not empty. */
+/** Refuses a body nested deeper than JSON_MAX_DEPTH (src/http/limits.ts) before the validator walks it. */
+export const notTooDeep: RequestHandler = (req, _res, next) => {
+  checkJsonDepth(req.body);
+  next();
+};
+
+/**
+ * Each JSON route with what reads its body: express.json, the depth check, and for a required
+ * body the check that it is not empty.
+ */
 export function jsonBodyParsers(limit: string): (JsonBodyRoute & { handlers: RequestHandler[] })[] {
   const json = express.json({ limit, verify: (req, _res, buf) => void bodyBytes.set(req as Request, buf.length) });
   const notEmpty: RequestHandler = (req, _res, next) =>
     next(bodyBytes.get(req) === 0 ? new BadRequestError('body is required') : undefined);
-  return jsonBodyRoutes().map((route) => ({ ...route, handlers: route.required ? [json, notEmpty] : [json] }));
+  return jsonBodyRoutes().map((route) => ({
+    ...route,
+    handlers: route.required ? [json, notTooDeep, notEmpty] : [json, notTooDeep],
+  }));
 }

@@ -6,6 +6,7 @@
 import cors from 'cors';
 import express, { type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
+import { checkJsonDepth } from './limits';
 
 export const sdkCors: RequestHandler = cors({
   origin: '*',
@@ -24,6 +25,7 @@ export function makeBeaconBodyParser(limit: string): RequestHandler[] {
       } catch {
         return next(new BadRequestError('Request body is not valid JSON'));
       }
+      checkJsonDepth(req.body);
       next();
     },
   ];

@@ -48,6 +48,9 @@ function encodeCursor(kind: 'a' | 's', key: unknown[]): string {
   return Buffer.from(JSON.stringify({ [kind]: key })).toString('base64url');
 }
 
+const BAD_CURSOR = 'request/query/cursor must be the next_cursor of a previous page of this list';
+
+/** The key a cursor carries, as JSON; anything that does not decode to `{kind: [...]}` is a 400. */
 function decodeCursor(kind: 'a' | 's', cursor: string): unknown[] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -56,22 +59,31 @@ function decodeCursor(kind: 'a' | 's', cursor: string): unknown[] {
   } catch {
     // answered below
   }
-  throw new BadRequestError('request/query/cursor must be the next_cursor of a previous page of this list');
+  throw new BadRequestError(BAD_CURSOR);
 }
+
+/**
+ * The decoded key is checked as the request's own fields are, for base64 hides it from the
+ * validator: an account id as openapi.yaml's AccountId (1 to 256 characters, no U+0000, no
+ * unpaired surrogate: PostgreSQL refuses U+0000 in text), a session id as a SessionId (a lowercase
+ * UUID), its start time a whole number of milliseconds.
+ */
+const ACCOUNT_ID = /^[^\x00\uD800-\uDFFF]{1,256}$/u;
+const isAccountId = (id: unknown): id is string => typeof id === 'string' && ACCOUNT_ID.test(id);
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function accountCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const [id, ...rest] = decodeCursor('a', cursor);
-  if (typeof id !== 'string' || rest.length > 0)
-    throw new BadRequestError('request/query/cursor must be the next_cursor of a previous page of this list');
+  if (!isAccountId(id) || rest.length > 0) throw new BadRequestError(BAD_CURSOR);
   return id;
 }
 
 function sessionCursor(cursor: string | undefined): SessionKey | undefined {
   if (cursor === undefined) return undefined;
   const [startTime, id, ...rest] = decodeCursor('s', cursor);
-  if (!Number.isSafeInteger(startTime) || typeof id !== 'string' || rest.length > 0)
-    throw new BadRequestError('request/query/cursor must be the next_cursor of a previous page of this list');
+  const wellFormed = Number.isSafeInteger(startTime) && (startTime as number) >= 0 && typeof id === 'string';
+  if (!wellFormed || !SESSION_ID.test(id) || rest.length > 0) throw new BadRequestError(BAD_CURSOR);
   return { startTime: startTime as number, id };
 }
 

@@ -3,12 +3,19 @@
  * spec's paths has an entry, `public` exactly when the operation asks for no project
  * credential; and the rule for each credential, operation by operation.
  */
-import { OPERATION_ROLES, OPERATOR_ROLES, refusal, type Requirement } from '../../src/domain/operators';
+import {
+  OPERATION_ROLES,
+  OPERATOR_ROLES,
+  refusal,
+  type Credential,
+  type Requirement,
+} from '../../src/domain/operators';
 import { bundledSpec } from '../../src/spec';
 
 interface SpecOperation {
   operationId: string;
   security?: Record<string, string[]>[];
+  responses?: Record<string, unknown>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -39,6 +46,21 @@ test('when the spec is read, then every operation has a role, public exactly whe
 test('when an operation only reads, then a viewer may call it (the least role reads everything it can see)', () => {
   for (const op of operations.filter((o) => o.method === 'get' && roles[o.operationId] !== 'public'))
     expect({ id: op.operationId, role: roles[op.operationId] }).toEqual({ id: op.operationId, role: 'viewer' });
+});
+
+test('when any credential can be refused an operation, then the spec declares its 403 (response validation answers 500 for an undeclared one)', () => {
+  const credentials: Credential[] = [
+    { kind: 'api_key', scope: 'read_only' },
+    { kind: 'api_key', scope: 'full' },
+    ...OPERATOR_ROLES.flatMap((role) =>
+      [true, false].map((csrfTokenMatches) => ({ kind: 'operator' as const, role, csrfTokenMatches })),
+    ),
+  ];
+  const refusable = operations.filter((op) =>
+    credentials.some((c) => refusal(op.operationId, op.method.toUpperCase(), c) !== undefined),
+  );
+  expect(refusable.length).toBeGreaterThan(10);
+  expect(refusable.filter((op) => !('403' in (op.responses ?? {}))).map((op) => op.operationId)).toEqual([]);
 });
 
 describe('refusal', () => {

@@ -3,7 +3,7 @@
  * src/http/limits.ts): the words and the code say the same.
  */
 import { UNIQUES_COUNTED } from '../../src/domain/evaluation';
-import { METADATA_MAX_BYTES } from '../../src/http/limits';
+import { JSON_MAX_DEPTH, METADATA_MAX_BYTES } from '../../src/http/limits';
 import { defined } from '../helpers/defined';
 import { loadSpec } from '../helpers/spec';
 
@@ -23,5 +23,15 @@ describe('the limits stated in the spec', () => {
     );
     expect(counts.description).toContain(`all the account's sessions`);
     expect(counts.description).toContain(`counted up to ${UNIQUES_COUNTED.toLocaleString('en-US')}`);
+  });
+
+  it("when BadRequest's description is read, then it states how deep a JSON body may nest", async () => {
+    const spec = await loadSpec();
+    const badRequest = defined(
+      (spec.components as { responses: Record<string, { description: string }> }).responses.BadRequest,
+    );
+    expect(badRequest.description.replace(/\s+/g, ' ')).toContain(
+      `a JSON body that nests arrays and objects more than ${JSON_MAX_DEPTH} levels deep`,
+    );
   });
 });

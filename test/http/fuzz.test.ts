@@ -13,6 +13,10 @@
  * - a body the spec does not allow (Ajv, JSON Schema 2020-12) is refused;
  * - U+0000 or a lone surrogate in a declared string is a 400 naming that field.
  *
+ * Among the bad inputs (cases.ts): bodies nested 20,000 deep and members nested in themselves
+ * thousands of times (a rules condition's `not`), numbers that are not finite (`1e400`, 400
+ * digits) in query parameters and bodies, and crafted payloads inside base64 cursors.
+ *
  * Seeded: the seed is printed, and FUZZ_SEED=<seed> repeats a run exactly. The rate limits count
  * in memory here: in the database (the default) each request, refused or not, counts itself.
  */
@@ -424,6 +428,10 @@ describe.each(OPERATIONS)('$operationId ($method $path)', (ref) => {
       'body',
       ...(op.secured ? ['key'] : []),
       ...(op.parameters.some((p) => p.in === 'path') ? ['path'] : []),
+      ...(op.parameters.some((p) => p.in === 'query' && ['integer', 'number'].includes(String(p.schema.type)))
+        ? ['non-finite']
+        : []),
+      ...(op.parameters.some((p) => p.in === 'query' && p.name === 'cursor') ? ['cursor'] : []),
       ...(op.body ? ['content type', 'size'] : []),
       ...(op.body?.media.some((m) => m.type === 'application/json')
         ? ['depth', 'text', 'type', 'limit', 'unknown member']

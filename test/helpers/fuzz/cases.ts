@@ -97,7 +97,31 @@ function positions(schema: Schema, value: Json, path: Path = [], declared = true
 }
 
 export const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
-const DEEP = '"\u0000deep\u0000"';
+
+/**
+ * JSON text no value stringifies to (a body nested 20,000 deep, `1e400`): a mutation puts a
+ * token string in its place, and the body's text has the token's JSON replaced by the text.
+ */
+const rawTexts = new Map<string, string>();
+function rawJson(text: string): string {
+  const token = `\u0000raw ${rawTexts.size}\u0000`;
+  rawTexts.set(JSON.stringify(token), text);
+  return token;
+}
+const withRawTexts = (json: string): string =>
+  json.includes('\\u0000raw ') ? json.replace(/"\\u0000raw \d+\\u0000"/g, (t) => rawTexts.get(t) ?? t) : json;
+const DEEP = rawJson(deepArray(20_000));
+/** Numbers JSON can write and JavaScript reads as ±Infinity (JSON.parse, and the validator's coercion of a query). */
+const NON_FINITE = [
+  ['1e400', '1e400'],
+  ['-1e400', '-1e400'],
+  ['400 digits', '9'.repeat(400)],
+] as const;
+const NON_FINITE_JSON = NON_FINITE.map(([title, text]) => [title, rawJson(text)] as const);
+/** The texts above; a case's own are dropped when the next operation's cases are made. */
+const FIXED_RAW_TEXTS = rawTexts.size;
+/** How many levels a recursion case nests: far past the call stack of a validator that recurses. */
+const RECURSION = 5_000;
 
 /** The mutations of one position: [kind, title, new value (undefined: removed), text rule applies]. */
 function mutationsAt(p: Position, rng: () => number): [string, string, Json | undefined, boolean][] {
@@ -147,6 +171,7 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
     out.push(['limit', `${where}: 1e20`, 1e20, false]);
     out.push(['limit', `${where}: 2^53 + 2`, 2 ** 53 + 2, false]);
     out.push(['limit', `${where}: -1.7e308`, -1.7e308, false]);
+    for (const [title, token] of NON_FINITE_JSON) out.push(['non-finite', `${where}: ${title}`, token, false]);
   }
   if (Array.isArray(p.value)) {
     if (s.maxItems !== undefined && p.value.length)
@@ -160,6 +185,11 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
   }
   if (p.value && typeof p.value === 'object' && !Array.isArray(p.value)) {
     const value = p.value as Record<string, Json>;
+    // A member that holds an object (a rules condition's `not`), nested in itself thousands of times.
+    for (const [name] of Object.entries(s.properties ?? {}).filter(([, sub]) => !isScalar(sub))) {
+      const text = `{"${name}":`.repeat(RECURSION) + JSON.stringify(value) + '}'.repeat(RECURSION);
+      out.push(['recursion', `${where}: ${name} nested in itself ${RECURSION} times`, rawJson(text), false]);
+    }
     if (s.additionalProperties === false || s.unevaluatedProperties === false)
       out.push(['unknown member', `${where}: an unknown member`, { ...value, zz_unknown: 1 }, false]);
     for (const key of s.required ?? [])
@@ -195,6 +225,32 @@ function mutationsAt(p: Position, rng: () => number): [string, string, Json | un
     }
   }
   return out;
+}
+
+/**
+ * What a crafted cursor may carry under its encoding, which hides it from the validator: text
+ * the service never encodes (U+0000, a lone surrogate), text that is not JSON, and JSON of a
+ * cursor's shape with the wrong types or values.
+ */
+const CURSOR_PAYLOADS: readonly (readonly [string, string])[] = [
+  ['a key with U+0000', JSON.stringify({ a: ['x\u0000y'], s: [1, '7b1c3a9e-2f4d-4c1b-9a8e-5d6f7a8b9c0d\u0000'] })],
+  ['a key with a lone surrogate', JSON.stringify({ a: ['x\ud800'], s: [1, '\udfff'] })],
+  ['raw U+0000 bytes', '\u0000\u0000\u0000'],
+  ['invalid JSON', '{"a":["x"'],
+  ['JSON null', 'null'],
+  ['wrong types', JSON.stringify({ a: [7], s: ['x', 1] })],
+  ['a start time of 1e400', '{"s":[1e400,"7b1c3a9e-2f4d-4c1b-9a8e-5d6f7a8b9c0d"]}'],
+  ['a key 100,000 characters long', JSON.stringify({ a: ['k'.repeat(100_000)] })],
+];
+const encodeText = (text: string, encoding: 'base64url' | 'base64'): string =>
+  Buffer.from(text, 'utf8').toString(encoding);
+
+/** Whether a schema can only hold a scalar (no object or array to nest another level in). */
+function isScalar(schema: Schema): boolean {
+  const types = [schema.type ?? []].flat();
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+  if (branches.length) return branches.every(isScalar);
+  return types.length > 0 && !types.includes('object') && !types.includes('array');
 }
 
 const encode = (v: Json): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -257,6 +313,7 @@ export function requestOf(
  * generator (the choices of where to insert and which wrong types to send).
  */
 export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] {
+  for (const token of [...rawTexts.keys()].slice(FIXED_RAW_TEXTS)) rawTexts.delete(token);
   const cases: Case[] = [];
   const add = (kind: string, title: string, change: Parameters<typeof requestOf>[2] = {}, extra: Partial<Case> = {}) =>
     cases.push({ kind, title, request: requestOf(op, b, change), ...extra });
@@ -276,6 +333,8 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
   add('parameter', 'an unknown query parameter', { rawQuery: 'zz_unknown=1' });
   add('parameter', 'a query string that is not percent-encoded UTF-8', { rawQuery: 'zz=%E0%A4%A' });
   const encodedPath = encodePath(b.path);
+  const requiredOf = (query: Record<string, string>) =>
+    Object.fromEntries(Object.entries(query).filter(([k]) => op.parameters.some((q) => q.name === k && q.required)));
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
     const valid = strictEncode(b.query[p.name] ?? '1');
     const { [p.name]: _, ...rest } = b.query;
@@ -294,6 +353,18 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
       withRaw(`${p.name}=${p.schema.type === 'string' ? '%F0%9F%98%80%20x' : 'abc'}`),
     );
     if (p.required) add('parameter', `${p.name}: missing`, { target: targetOf(op, encodedPath, rest) });
+    // Alone (with the required parameters only), so that no other sampled value is refused first.
+    const alone = (raw: string) => ({ target: targetOf(op, encodedPath, requiredOf(rest), raw) });
+    if (p.schema.type === 'integer' || p.schema.type === 'number')
+      for (const [title, text] of NON_FINITE) add('non-finite', `${p.name}: ${title}`, alone(`${p.name}=${text}`));
+    if (p.name === 'cursor')
+      for (const [title, text] of CURSOR_PAYLOADS)
+        for (const encoding of ['base64url', 'base64'] as const)
+          add(
+            'cursor',
+            `${p.name}: ${encoding} of ${title}`,
+            alone(`${p.name}=${strictEncode(encodeText(text, encoding))}`),
+          );
   }
 
   // Path parameters: tricks in the path itself.
@@ -388,7 +459,7 @@ export function badCases(op: Operation, b: Baseline, rng: () => number): Case[] 
     // A body has at least one media type.
     for (const pos of positions((op.body!.media.find((m) => m.type === type) ?? op.body!.media[0]!).schema, value)) {
       for (const [kind, title, next, textRule] of mutationsAt(pos, rng)) {
-        const mutated = JSON.stringify(setAt(value, pos.path, next) ?? null).replace(DEEP, deepArray(20_000));
+        const mutated = withRawTexts(JSON.stringify(setAt(value, pos.path, next) ?? null));
         bodyCase(kind, title, mutated, {}, { textRuleField: textRule ? fieldOf(pos.path) : undefined });
       }
     }

@@ -27,21 +27,47 @@ export function checkMetadataSize(metadata: Metadata | undefined, field: string)
  */
 export const JSON_MAX_DEPTH = 64;
 
-/** Whether `value` nests arrays and objects deeper than `max`: walked with a stack of its own, not the call stack. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [node, depth] = next;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
+/** A member on the way down: its key (`.name` or `[i]`) and the member above it. */
+interface Step {
+  key: string;
+  parent?: Step;
 }
 
-/** 400 for a parsed JSON body nested deeper than JSON_MAX_DEPTH, before the validator walks it. */
+/**
+ * The path to the first array or object nested deeper than `max` in `value` (`` for the top),
+ * or undefined: walked with a stack of its own, not the call stack, each member keeping only a
+ * link to the one above it.
+ */
+export function pathDeeperThan(value: unknown, max: number): string | undefined {
+  const stack: [unknown, number, Step | undefined][] = [[value, 1, undefined]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth, at] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) {
+      const keys: string[] = [];
+      for (let step = at; step; step = step.parent) keys.push(step.key);
+      return keys.reverse().join('').replace(/^\./, '');
+    }
+    for (const [key, child] of Object.entries(node))
+      if (child !== null && typeof child === 'object')
+        stack.push([child, depth + 1, { key: Array.isArray(node) ? `[${key}]` : `.${key}`, parent: at }]);
+  }
+  return undefined;
+}
+
+/**
+ * 400 for a parsed JSON body nested deeper than JSON_MAX_DEPTH, before the validator walks it,
+ * naming the member where it goes too deep by its first levels.
+ */
 export function checkJsonDepth(body: unknown): void {
-  if (nestsDeeperThan(body, JSON_MAX_DEPTH))
-    throw new BadRequestError(`body must not nest arrays and objects more than ${JSON_MAX_DEPTH} levels deep`);
+  const path = pathDeeperThan(body, JSON_MAX_DEPTH);
+  if (path === undefined) return;
+  const shown = path
+    .split(/(?=[.[])/)
+    .slice(0, 5)
+    .join('');
+  // A top-level array's members are the body's own (`body[0][0]…`).
+  const named = `${path.startsWith('[') || path === '' ? 'body' : ''}${shown}`;
+  const field = shown.length < path.length ? `${named}…` : named;
+  throw new BadRequestError(`${field} must not nest arrays and objects more than ${JSON_MAX_DEPTH} levels deep`);
 }

@@ -8,11 +8,10 @@
  * prevents the submit and asks for the session, whose post Trustgate stores), and the logout
  * button starts a new session.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import type http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { buildSdk } from '../../scripts/build-sdk';
 import { PACKAGE_ROOT } from '../../src/spec';
@@ -33,8 +32,7 @@ function example(name: string, lang: string): string {
 
 let ctx: TestContext;
 let trustgate: Listening;
-let customer: http.Server;
-let customerOrigin: string;
+let customer: Listening;
 let browser: Browser;
 /** The customer's page: its markup around the block, and the bundle the npm package's block makes. */
 const page = { body: '', script: '' };
@@ -43,7 +41,7 @@ beforeAll(async () => {
   await buildSdk();
   ctx = await makeTestContext();
   trustgate = await listen(ctx.app);
-  customer = http.createServer((req, res) => {
+  const serve: http.RequestListener = (req, res) => {
     if (req.url === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(page.script);
     if (req.url !== '/') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -52,15 +50,14 @@ beforeAll(async () => {
 <button id="logoutButton">Log out</button>
 ${page.body}
 </body></html>`);
-  });
-  await new Promise<void>((resolve) => customer.listen(0, '127.0.0.1', resolve));
-  customerOrigin = `http://127.0.0.1:${(customer.address() as AddressInfo).port}`;
+  };
+  customer = await listen(serve);
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => customer?.close(resolve));
+  await customer?.close();
   await trustgate?.close();
   await ctx?.close();
 });
@@ -77,7 +74,7 @@ async function signUpThenLogOut() {
   const tab = await browser.newPage();
   const errors: string[] = [];
   tab.on('pageerror', (e) => errors.push(e.message));
-  await tab.goto(`${customerOrigin}/`);
+  await tab.goto(`${customer.origin}/`);
   await tab.click('input[name=email]');
   await tab.keyboard.type('ana.lima@gmail.com', { delay: 5 });
   await tab.click('#signUp');
@@ -87,7 +84,7 @@ async function signUpThenLogOut() {
   await tab.click('#logoutButton');
   await until(async () => (await made()).length >= 2, 'a new session after logging out');
   // The submit handler kept the form from leaving the page (a submitted form would load /?email=…).
-  expect(tab.url()).toBe(`${customerOrigin}/`);
+  expect(tab.url()).toBe(`${customer.origin}/`);
   expect(errors).toEqual([]);
   await tab.close();
   return { first: first!, all: await made() };

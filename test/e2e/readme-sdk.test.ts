@@ -4,8 +4,7 @@
  * person types an email and presses the button, the form posts the session's id to the
  * customer's backend with the rest, and that backend authenticates it through the Session API.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { buildSdk } from '../../scripts/build-sdk';
@@ -16,8 +15,7 @@ import { readmeExamples, substitute } from '../readme/examples';
 
 let ctx: TestContext;
 let trustgate: Listening;
-let customer: http.Server;
-let customerOrigin: string;
+let customer: Listening;
 let browser: Browser;
 /** What the customer's backend received from the form. */
 const posted: URLSearchParams[] = [];
@@ -30,7 +28,7 @@ beforeAll(async () => {
     'http://127.0.0.1:3000': trustgate.origin,
     PROJECT_ID: ctx.project.project_id,
   });
-  customer = http.createServer((req, res) => {
+  const serve: http.RequestListener = (req, res) => {
     if (req.method === 'POST' && req.url === '/sign-up') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -45,15 +43,14 @@ beforeAll(async () => {
     res.end(
       `<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title></head><body>\n${tag}\n</body></html>`,
     );
-  });
-  await new Promise<void>((resolve) => customer.listen(0, '127.0.0.1', resolve));
-  customerOrigin = `http://127.0.0.1:${(customer.address() as AddressInfo).port}`;
+  };
+  customer = await listen(serve);
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => customer?.close(resolve));
+  await customer?.close();
   await trustgate?.close();
   await ctx?.close();
 });
@@ -62,7 +59,7 @@ test("when a person signs up on the README's page, then the backend gets a sessi
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${customerOrigin}/`);
+  await page.goto(`${customer.origin}/`);
   for (let i = 0; i < 10; i++) await page.mouse.move(30 + i * 20, 40 + (i % 3) * 15, { steps: 3 });
   await page.click('input[name=email]');
   await page.keyboard.type('ana.lima@gmail.com', { delay: 5 });

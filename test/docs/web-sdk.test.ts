@@ -13,10 +13,9 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import type http from 'node:http';
 import type { Browser } from 'playwright-core';
-import { buildSdk } from '../../scripts/build-sdk';
 import { PACKAGE_ROOT } from '../../src/spec';
-import { makeTestContext, type TestContext } from '../helpers/app';
-import { launchChromium, listen, type Listening } from '../helpers/browser';
+import type { TestContext } from '../helpers/app';
+import { sdkStack, type Listening, type SdkStack } from '../helpers/browser';
 import { until } from '../helpers/processes';
 import { readmeExamples, substitute } from '../readme/examples';
 
@@ -30,6 +29,7 @@ function example(name: string, lang: string): string {
   return found.code;
 }
 
+let stack: SdkStack;
 let ctx: TestContext;
 let trustgate: Listening;
 let customer: Listening;
@@ -37,30 +37,22 @@ let browser: Browser;
 /** The customer's page: its markup around the block, and the bundle the npm package's block makes. */
 const page = { body: '', script: '' };
 
-beforeAll(async () => {
-  await buildSdk();
-  ctx = await makeTestContext();
-  trustgate = await listen(ctx.app);
-  const serve: http.RequestListener = (req, res) => {
-    if (req.url === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(page.script);
-    if (req.url !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title></head><body>
+const site = (): http.RequestListener => (req, res) => {
+  if (req.url === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(page.script);
+  if (req.url !== '/') return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title></head><body>
 <form id="form"><input name="email"><button id="signUp">Sign up</button></form>
 <button id="logoutButton">Log out</button>
 ${page.body}
 </body></html>`);
-  };
-  customer = await listen(serve);
-  browser = await launchChromium();
-}, 60_000);
+};
 
-afterAll(async () => {
-  await browser?.close();
-  await customer?.close();
-  await trustgate?.close();
-  await ctx?.close();
-});
+beforeAll(async () => {
+  stack = await sdkStack(site);
+  ({ ctx, trustgate, customer, browser } = stack);
+}, 60_000);
+afterAll(() => stack?.close());
 
 /** The ids of the project's stored sessions. */
 const sessions = async () =>

@@ -5,30 +5,22 @@
  * customer's backend with the rest, and that backend authenticates it through the Session API.
  */
 import type http from 'node:http';
-import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import { buildSdk } from '../../scripts/build-sdk';
 import type { AuthenticateResponse } from '../../src/api-types';
-import { makeTestContext, type TestContext } from '../helpers/app';
-import { launchChromium, listen, type Listening } from '../helpers/browser';
+import { sdkStack, type SdkStack } from '../helpers/browser';
 import { readmeExamples, substitute } from '../readme/examples';
 
-let ctx: TestContext;
-let trustgate: Listening;
-let customer: Listening;
-let browser: Browser;
+let stack: SdkStack;
 /** What the customer's backend received from the form. */
 const posted: URLSearchParams[] = [];
 
-beforeAll(async () => {
-  await buildSdk();
-  ctx = await makeTestContext();
-  trustgate = await listen(ctx.app);
+/** The customer's site: the README's block on its page, and the backend the form posts to. */
+const site = (trustgateOrigin: string, projectId: string): http.RequestListener => {
   const tag = substitute(readmeExamples().get('sdk-tag')!.code, {
-    'http://127.0.0.1:3000': trustgate.origin,
-    PROJECT_ID: ctx.project.project_id,
+    'http://127.0.0.1:3000': trustgateOrigin,
+    PROJECT_ID: projectId,
   });
-  const serve: http.RequestListener = (req, res) => {
+  return (req, res) => {
     if (req.method === 'POST' && req.url === '/sign-up') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -44,22 +36,18 @@ beforeAll(async () => {
       `<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title></head><body>\n${tag}\n</body></html>`,
     );
   };
-  customer = await listen(serve);
-  browser = await launchChromium();
-}, 60_000);
+};
 
-afterAll(async () => {
-  await browser?.close();
-  await customer?.close();
-  await trustgate?.close();
-  await ctx?.close();
-});
+beforeAll(async () => {
+  stack = await sdkStack(site);
+}, 60_000);
+afterAll(() => stack?.close());
 
 test("when a person signs up on the README's page, then the backend gets a session id it can authenticate", async () => {
-  const page = await browser.newPage();
+  const page = await stack.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${customer.origin}/`);
+  await page.goto(`${stack.customer.origin}/`);
   for (let i = 0; i < 10; i++) await page.mouse.move(30 + i * 20, 40 + (i % 3) * 15, { steps: 3 });
   await page.click('input[name=email]');
   await page.keyboard.type('ana.lima@gmail.com', { delay: 5 });
@@ -72,9 +60,9 @@ test("when a person signs up on the README's page, then the backend gets a sessi
   expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(posted[0]!.get('email')).toBe('ana.lima@gmail.com');
 
-  const res = await request(ctx.app)
+  const res = await request(stack.ctx.app)
     .post('/session/authenticate')
-    .set('x-api-key', ctx.project.api_key)
+    .set('x-api-key', stack.ctx.project.api_key)
     .send({ session_id: sessionId, account: { id: 'user-42', email: posted[0]!.get('email') } });
   expect(res.status).toBe(200);
   const body = res.body as AuthenticateResponse;

@@ -90,12 +90,17 @@ export interface SdkStack {
   close(): Promise<void>;
 }
 
-/** Trustgate (a test context, the SDK bundle built) on a loopback port, a customer's page with its script tag, and Chromium. */
-export async function sdkStack(): Promise<SdkStack> {
+/**
+ * Trustgate (a test context, the SDK bundle built) on a loopback port, a customer's site (by
+ * default `customerPage`, a page with the script tag), and Chromium.
+ */
+export async function sdkStack(
+  site: (trustgateOrigin: string, projectId: string) => http.RequestListener = customerPage,
+): Promise<SdkStack> {
   await buildSdk();
   const ctx = await makeTestContext();
   const trustgate = await listen(ctx.app);
-  const customer = await listen(customerPage(trustgate.origin, ctx.project.project_id));
+  const customer = await listen(site(trustgate.origin, ctx.project.project_id));
   const browser = await launchChromium();
   return {
     ctx,

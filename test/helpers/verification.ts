@@ -76,6 +76,7 @@ export function verificationFlow(ctx: TestContext, rx: Receiver) {
     async delivered(sessionId: string) {
       await deliverDue(ctx);
       const mine = rx.received.filter((d) => JSON.parse(d.body).session_id === sessionId);
+      if (mine.length === 0) await explainNothingReceived(sessionId);
       for (const d of mine) {
         const errors = await validateWebhookBody(JSON.parse(d.body));
         if (errors.length) throw new Error(`webhook body does not conform to webhooks.yaml:\n${errors.join('\n')}`);
@@ -83,6 +84,13 @@ export function verificationFlow(ctx: TestContext, rx: Receiver) {
       return mine;
     },
   };
+  /** Nothing reached the receiver for the session: the outbox's own account of it, so that a failure says why. */
+  async function explainNothingReceived(sessionId: string) {
+    const queued = (await ctx.services.repos.outbox.list({ limit: 1000 })).filter((w) => w.sessionId === sessionId);
+    const tries = await Promise.all(queued.map((w) => ctx.services.repos.outbox.attempts(w.requestId)));
+    if (queued.length > 0)
+      process.stderr.write(`no webhook received for ${sessionId}; outbox: ${JSON.stringify({ queued, tries })}\n`);
+  }
   return { ...flow, sdk };
 }
 

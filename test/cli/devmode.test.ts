@@ -153,6 +153,7 @@ describe('trustgate project reset', () => {
         'identifier_accounts',
         'ingest_challenges',
         'list_members',
+        'network_accounts',
         'session_accounts',
         'session_facts',
         'sessions',

@@ -4,6 +4,7 @@ import { enrichSession, type IpFacts } from '../../src/domain/enrichment/session
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
+import { COUNTED_UP_TO } from '../../src/domain/signals/history';
 import { noisyOr } from '../../src/domain/numbers';
 
 describe('signal geometry', () => {
@@ -164,4 +165,24 @@ describe("docs/scoring.md's risk signal tables", () => {
   it('when nothing holds, then every scored signal is 0', () => {
     expect(Object.values(run({}).risk_signal_scores).every((s) => s === 0)).toBe(true);
   });
+});
+
+describe('how far the network counts are read (COUNTED_UP_TO)', () => {
+  const scoresOf = (history: Partial<SignalHistory>) =>
+    evaluateSignals({
+      now: new Date('2026-11-26T12:00:00.000Z'),
+      sdk: {} as SdkFacts,
+      session: enrichSession({} as SdkFacts, '81.2.69.142', new Date('2026-11-26T12:00:00.000Z'), {}),
+      ipLists: new Set(),
+      history: { ...EMPTY_HISTORY, ...history },
+    }).risk_signal_scores;
+
+  it.each(Object.entries(COUNTED_UP_TO))(
+    'when %s is past %i, then no score changes; one fewer, then one does',
+    (count, upTo) => {
+      // fraudOnIp and fraudOnBlock are each the sum of two counts read up to the limit.
+      expect(scoresOf({ [count]: upTo + 1000 })).toEqual(scoresOf({ [count]: upTo }));
+      expect(scoresOf({ [count]: upTo - 1 })).not.toEqual(scoresOf({ [count]: upTo }));
+    },
+  );
 });

@@ -20,7 +20,9 @@ afterAll(() => testDb.destroy());
 
 test('when 0013 runs on stored sessions and links, then the identifiers and addresses are backfilled as the writes would keep them', async () => {
   const db = testDb.db;
-  // 0035's triggers read the links' copied block, which 0013 adds: rolled back first, run again last.
+  // 0035's and 0042's triggers read the links' copied address and block, which 0013 adds: rolled
+  // back first, run again last.
+  await db.migrate.down({ migrationSource, name: '0042_network_accounts' });
   await db.migrate.down({ migrationSource, name: '0035_account_uniques' });
   await db.migrate.down({ migrationSource, name: '0018_browser_device_links' });
   await db.migrate.down({ migrationSource, name: '0013_link_aggregates' });
@@ -91,4 +93,5 @@ test('when 0013 runs on stored sessions and links, then the identifiers and addr
   expect(joined).toHaveLength(links.length);
   for (const r of joined) expect([r.copied, r.copiedBlock]).toEqual([r.ip, r.block]);
   await db.migrate.up({ migrationSource, name: '0035_account_uniques' });
+  await db.migrate.up({ migrationSource, name: '0042_network_accounts' });
 });

@@ -46,6 +46,8 @@ const GUARDED = new Set([
   'list_members',
   'identifier_accounts',
   'account_uniques',
+  // The address's and block's accounts, kept by triggers (migration 0042).
+  'network_accounts',
   // The overview's kept counts (GET /stats): one range of its primary key.
   'evaluation_counts',
   // What a retention pass removes from (usecases/retention.ts).
@@ -247,7 +249,7 @@ function aliasesOf(sql: string): Map<string, string> {
   for (const m of sql.matchAll(/["`](\w+)["`]\s+as\s+["`](\w+)["`]/gi)) out.set(m[2]!, m[1]!);
   // Hand-written statements (evaluation-facts.ts) name their aliases unquoted: `sessions s`.
   for (const m of sql.matchAll(
-    /\b(sessions|accounts|session_accounts|list_members|identifier_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi,
+    /\b(sessions|accounts|session_accounts|list_members|identifier_accounts|network_accounts)\s+(?:as\s+)?(?!(?:on|where|join|left|inner|order|group|limit|union)\b)(\w+)/gi,
   ))
     out.set(m[2]!, m[1]!);
   return out;

@@ -1,6 +1,6 @@
 /** Signals from this service's history: recent fraud on the address, the address's reputation, impossible travel. */
 import { HOUR_MS, round3 } from '../numbers';
-import { findingOf, type Finding, type SignalContext } from './context';
+import { findingOf, type Finding, type SignalContext, type SignalHistory } from './context';
 import { distanceKm, ipLocationAccuracyKm } from './geo';
 import { onRelay } from './network';
 
@@ -12,12 +12,27 @@ export const FAST_TRAVEL_KMH = 600;
 export const FAST_TRAVEL_MAX = 0.4;
 /** An address seen on more accounts than this in 30 days is crowded (weak evidence alone). */
 export const CROWDED_IP_ACCOUNTS = 10;
+/** ip_fake_sessions: a Fake session on the address weighs 0.6, each more 0.1, certain from five. */
+const fakeSessionsWeight = (n: number) => Math.min(1, 0.5 + 0.1 * n);
+/** ip_blocked_accounts: a block-listed account seen there weighs 0.7, each more 0.1, certain from four. */
+const blockedAccountsWeight = (n: number) => Math.min(1, 0.6 + 0.1 * n);
+/** ip_many_accounts: 0.02 an account, at most 0.6 (thirty accounts). */
+const manyAccountsWeight = (n: number) => Math.min(0.6, 0.02 * n);
+
 /**
- * The history of an address or block is read from its newest sessions, at most this many per
- * question (the counts below saturate far sooner), so that a busy address (a carrier's NAT,
- * an office) costs an evaluation no more than a quiet one.
+ * How far each count of an address's history can be told apart: ip_used_by_fraud asks whether
+ * there is any, subnet_used_by_fraud whether there are two, and the weights above stop growing
+ * at five Fake sessions, four block-listed accounts and thirty accounts. The counts read no
+ * further than this (storage/evaluation/sql.ts countsStatement), so that a busy address (a
+ * carrier's NAT, an office) costs an evaluation what a quiet one does.
  */
-export const NETWORK_HISTORY_SCAN = 1500;
+export const COUNTED_UP_TO = {
+  fraudOnIp: 1,
+  fraudOnBlock: 2,
+  ipFakeSessions: 5,
+  ipBlockedAccounts: 4,
+  ipDistinctAccounts: 30,
+} as const satisfies Record<Exclude<keyof SignalHistory, 'previous'>, number>;
 
 export function recentFraudIp(ctx: SignalContext): Finding {
   const h = ctx.history;
@@ -36,15 +51,15 @@ export function ipReputation(ctx: SignalContext): Finding {
   const h = ctx.history;
   return findingOf(
     [
-      { name: 'ip_fake_sessions', weight: Math.min(1, 0.5 + 0.1 * h.ipFakeSessions), present: h.ipFakeSessions > 0 },
+      { name: 'ip_fake_sessions', weight: fakeSessionsWeight(h.ipFakeSessions), present: h.ipFakeSessions > 0 },
       {
         name: 'ip_blocked_accounts',
-        weight: Math.min(1, 0.6 + 0.1 * h.ipBlockedAccounts),
+        weight: blockedAccountsWeight(h.ipBlockedAccounts),
         present: h.ipBlockedAccounts > 0,
       },
       {
         name: 'ip_many_accounts',
-        weight: Math.min(0.6, 0.02 * h.ipDistinctAccounts),
+        weight: manyAccountsWeight(h.ipDistinctAccounts),
         present: h.ipDistinctAccounts > CROWDED_IP_ACCOUNTS,
       },
     ],

@@ -12,7 +12,7 @@ import {
   type UniquesQuery,
 } from '../../domain/evaluation';
 import { DAY_MS } from '../../domain/numbers';
-import { NETWORK_HISTORY_SCAN } from '../../domain/signals/history';
+import { COUNTED_UP_TO } from '../../domain/signals/history';
 import { identifierSearch } from '../repositories/identifier-accounts';
 import { limit } from '../sql';
 
@@ -193,45 +193,33 @@ export function linkStatement(
   };
 }
 
-type Network = { column: 'ip_address' | 'ip_block'; value: string };
-type NewestArgs = [
-  table: 'sessions' | 'session_accounts',
-  network: Network,
-  since: number,
-  read: string,
-  options?: { otherIp?: string; self?: boolean },
-];
+/**
+ * At most `upTo` of the address's (or block's) Fake sessions since `since`, other than the one
+ * evaluated (and, for a block, other than the address's own): a range of the partial index of
+ * Fake sessions (migration 0042), read no further than the count can matter.
+ */
+function fakeOn(column: 'ip_address' | 'ip_block', upTo: number, otherIp: boolean) {
+  const notIp = otherIp ? ' AND s.ip_address <> ?' : '';
+  return `SELECT COUNT(*) FROM (SELECT 1 AS one FROM sessions s
+      WHERE s.project_id = ? AND s.${column} = ? AND s.decision = 'Fake' AND s.start_time >= ? AND s.id <> ?${notIp}
+      ${limit(upTo)}) AS t`;
+}
 
 /**
- * The counts statement's questions each read the newest NETWORK_HISTORY_SCAN sessions (or
- * session links) of the address or block in the period, other than the session asked about
- * (unless `self` is false), from an index that carries what they ask (no table rows).
+ * At most `upTo` of the accounts seen on a network since `since` (block-listed ones only when
+ * `blocked`): a range of `network_accounts` (migration 0042), newest first.
  */
-function newestOnNetwork(
-  projectId: string,
-  sessionId: string,
-  ...[table, network, since, read, options = {}]: NewestArgs
-) {
-  const [start, id] = table === 'sessions' ? ['s.start_time', 's.id'] : ['s.session_start', 's.session_id'];
-  const notSelf = options.self === false ? '' : ` AND ${id} <> ?`;
-  const notIp = options.otherIp ? ' AND s.ip_address <> ?' : '';
-  return {
-    sql: `SELECT ${read} FROM ${table} s WHERE s.project_id = ? AND s.${network.column} = ? AND ${start} >= ?${notSelf}${notIp}
-            ORDER BY ${start} DESC LIMIT ${NETWORK_HISTORY_SCAN}`,
-    bindings: [
-      projectId,
-      network.value,
-      since,
-      ...(options.self === false ? [] : [sessionId]),
-      ...(options.otherIp ? [options.otherIp] : []),
-    ],
-  };
+function accountsOn(upTo: number, blocked: boolean, extra = '') {
+  return `SELECT COUNT(*) FROM (SELECT 1 AS one FROM network_accounts n
+      WHERE n.project_id = ? AND n.network = ?${blocked ? ' AND n.blocked = 1' : ''} AND n.last_seen >= ?${extra}
+      ${limit(upTo)}) AS t`;
 }
 
 /**
  * In one statement: fraud and crowd on the address and its block (the signals' history), and
  * (authenticate) the history of the account's email address and domain and its kept devices and
  * networks. Its text is fixed by the questions asked (`key`: sql.ts textOf keeps it by them).
+ * Each network count stops where the signals stop telling counts apart (COUNTED_UP_TO).
  */
 export function countsStatement(
   projectId: string,
@@ -241,59 +229,38 @@ export function countsStatement(
   const parts: string[] = [];
   const names: string[] = [];
   const bindings: unknown[] = [];
+  const from: string[] = [];
+  const fromBindings: unknown[] = [];
   // (Each part's text is fixed by its name: the statement's is kept by them, sql.ts textOf.)
   const add = (name: string, sql: string, ...b: unknown[]) => {
     parts.push(`(${sql}) AS ${name}`);
     names.push(name);
     bindings.push(...b);
   };
-  const newest = (...args: NewestArgs) => newestOnNetwork(projectId, q.sessionId, ...args);
-  const fraud = (prefix: string, network: Network, since: number, otherIp?: string) => {
-    const fake = newest('sessions', network, since, 's.decision', { otherIp });
-    add(`${prefix}_fake`, `SELECT COUNT(*) FROM (${fake.sql}) AS t WHERE t.decision = 'Fake'`, ...fake.bindings);
-    const linked = newest('session_accounts', network, since, 's.account_id', { otherIp });
-    // Each distinct account looked up on the block list by its key (a scalar subquery: in a
-    // join, PostgreSQL's planner could hash the project's whole block list instead).
-    add(
-      `${prefix}_blocked`,
-      `SELECT COUNT(*) FROM (SELECT DISTINCT l.account_id FROM (${linked.sql}) AS l) AS t
-         WHERE (SELECT 1 FROM list_members m WHERE m.account_id = t.account_id AND m.project_id = ? AND m.list_name = 'block') = 1`,
-      ...linked.bindings,
-      projectId,
-    );
-  };
-  const address: Network = { column: 'ip_address', value: q.ip };
-  if (q.block) fraud('block30', { column: 'ip_block', value: q.block }, since30, q.ip);
-  // The address's 30-day and all-time questions read one range each: the index is in time
-  // order, so the address's newest NETWORK_HISTORY_SCAN of all time hold its newest of the 30
-  // days (all of them, or the newest that many), and each derived table answers both
-  // periods, the 30 days by the start time (two index searches fewer than a range each).
-  const periods: string[] = [];
-  const periodBindings: unknown[] = [];
-  const fake = newest('sessions', address, 0, 's.decision, s.start_time');
-  periods.push(`(SELECT COUNT(CASE WHEN t.decision = 'Fake' AND t.start_time >= ? THEN 1 END) AS ip30_fake,
-            COUNT(CASE WHEN t.decision = 'Fake' THEN 1 END) AS ever_fake FROM (${fake.sql}) AS t) AS f`);
-  periodBindings.push(since30, ...fake.bindings);
-  // Each distinct account once, with whether it was on the address in the 30 days, looked up
-  // on the block list by its key.
-  const linked = newest('session_accounts', address, 0, 's.account_id, s.session_start');
-  periods.push(`(SELECT COALESCE(SUM(u.recent), 0) AS ip30_blocked, COUNT(*) AS ever_blocked
-            FROM (SELECT l.account_id, MAX(CASE WHEN l.session_start >= ? THEN 1 ELSE 0 END) AS recent
-              FROM (${linked.sql}) AS l GROUP BY l.account_id) AS u
-            WHERE (SELECT 1 FROM list_members m
-              WHERE m.account_id = u.account_id AND m.project_id = ? AND m.list_name = 'block') = 1) AS k`);
-  periodBindings.push(since30, ...linked.bindings, projectId);
-  const crowd = newest('session_accounts', address, since30, 's.account_id', { self: false });
-  add('ip_accounts', `SELECT COUNT(DISTINCT t.account_id) FROM (${crowd.sql}) AS t`, ...crowd.bindings);
+  const up = COUNTED_UP_TO;
+  // fraudOnIp is whether either count is there; fraudOnBlock whether the two make two.
+  add('ip30_fake', fakeOn('ip_address', up.fraudOnIp, false), projectId, q.ip, since30, q.sessionId);
+  add('ever_fake', fakeOn('ip_address', up.ipFakeSessions, false), projectId, q.ip, 0, q.sessionId);
+  add('ip30_blocked', accountsOn(up.fraudOnIp, true), projectId, q.ip, since30);
+  add('ever_blocked', accountsOn(up.ipBlockedAccounts, true), projectId, q.ip, 0);
+  if (q.block) {
+    add('block30_fake', fakeOn('ip_block', up.fraudOnBlock, true), projectId, q.block, since30, q.sessionId, q.ip);
+    // An account whose newest session in the block was on this address is the address's, not
+    // its neighbours' (the address's own count has it).
+    const elsewhere = ` AND NOT EXISTS (SELECT 1 FROM network_accounts x
+        WHERE x.project_id = n.project_id AND x.network = ? AND x.account_id = n.account_id AND x.last_seen >= n.last_seen)`;
+    add('block30_blocked', accountsOn(up.fraudOnBlock, true, elsewhere), projectId, q.block, since30, q.ip);
+  }
+  add('ip_accounts', accountsOn(up.ipDistinctAccounts, false), projectId, q.ip, since30);
   if (q.accountId !== undefined) {
     add(
       'account_on_ip',
-      `SELECT CASE WHEN EXISTS (SELECT 1 FROM session_accounts sa
-         WHERE sa.project_id = ? AND sa.account_id = ? AND sa.session_start >= ? AND sa.ip_address = ?) THEN 1 ELSE 0 END`,
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM network_accounts n
+         WHERE n.project_id = ? AND n.network = ? AND n.account_id = ? AND n.last_seen >= ?) THEN 1 ELSE 0 END`,
       projectId,
+      q.ip,
       q.accountId,
       since30,
-      q.ip,
     );
   }
   const e = q.email;
@@ -302,13 +269,12 @@ export function countsStatement(
     const u = uniquesTables(projectId, q.uniques);
     names.push('uniques');
     parts.push(...u.columns);
-    periods.push(...u.from);
-    periodBindings.push(...u.bindings);
+    from.push(...u.from);
+    fromBindings.push(...u.bindings);
   }
   return {
     key: `counts ${names.join(',')}`,
-    sql: () =>
-      `SELECT f.ip30_fake, f.ever_fake, k.ip30_blocked, k.ever_blocked, ${parts.join(',\n')} FROM ${periods.join(', ')}`,
-    bindings: [...bindings, ...periodBindings],
+    sql: () => `SELECT ${parts.join(',\n')}${from.length ? ` FROM ${from.join(', ')}` : ''}`,
+    bindings: [...bindings, ...fromBindings],
   };
 }

@@ -20,6 +20,8 @@ export const PROJECT_DATA_TABLES = [
   { table: 'verification_documents' },
   { table: 'verification_captures', via: { column: 'session_id', parent: 'verification_sessions', key: 'id' } },
   { table: 'verification_sessions' },
+  // Before the links and list memberships whose triggers would otherwise keep it row by row (migration 0042).
+  { table: 'network_accounts' },
   { table: 'list_members' },
   { table: 'labels' },
   { table: 'identifier_accounts' },

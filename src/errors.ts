@@ -46,6 +46,16 @@ export class ConflictError extends AppError {
   }
 }
 
+/** 429: a limit of concurrent work is full; the caller may retry after `retryAfterSeconds` (sent as Retry-After). */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
 /** 415: the body is not of a type the operation takes. */
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {

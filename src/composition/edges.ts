@@ -16,6 +16,7 @@ import type { MediaStore } from '../storage/media';
 import type { Metrics } from '../telemetry/metrics';
 import { NO_TRACING, type Tracing } from '../telemetry/tracing';
 import type { IpListLookup } from '../usecases/evaluation';
+import type { BacktestSettings } from '../usecases/rules';
 
 export interface CoreDeps {
   db: Db;
@@ -51,6 +52,8 @@ export interface CoreDeps {
   tracing?: Tracing;
   /** The console's OpenID Connect provider (config oidc, security/oidc.ts); absent: sign-in with a password only. */
   oidc?: OidcSignIn;
+  /** How many backtests run at once and what one may take (config backtest); absent: the defaults of config/backtest.ts. */
+  backtest?: Partial<BacktestSettings>;
 }
 
 /**

@@ -219,6 +219,7 @@ export async function openEdges(
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     consoleSessionTtlMs: config.consoleSessionTtlMs,
     consoleSessionIdleMs: config.consoleSessionIdleMs,
+    backtest: config.backtest,
     publicBaseUrl: options.publicBaseUrl ?? (() => config.publicBaseUrl ?? listenUrl(config.host, config.port)),
     metrics:
       telemetry && config.metrics

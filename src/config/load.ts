@@ -1,6 +1,7 @@
 /** loadConfig: every setting read from the environment, checked, with its default. */
 import path from 'node:path';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
+import { backtestLimits } from './backtest';
 import { DB_DEFAULTS, DEFAULT_DATA_DIR, sqliteMmapDefault } from './database';
 import { ConfigError, flag, fraction, integer, oneOf } from './env';
 import { ipListSources } from './ip-lists';
@@ -69,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: env.BODY_LIMIT || '1mb',
     evaluationConcurrency: integer(env, 'EVALUATION_CONCURRENCY', 64, 1, 10_000),
+    backtest: backtestLimits(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DB_DEFAULTS.poolSize, 1, 1000),
     databaseHotConnections: integer(env, 'DATABASE_HOT_CONNECTIONS', DB_DEFAULTS.hotConnections, 1, 1000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DB_DEFAULTS.sqliteCacheMb, 1, 1_000_000),

@@ -1,4 +1,5 @@
 /** Every setting of the service, declared with what it means (loaded and checked by load.ts). */
+import type { BacktestLimits } from './backtest';
 import type { SyncableList } from './ip-lists';
 import type { OidcConfig } from './oidc';
 import type { TracingConfig } from './tracing';
@@ -133,6 +134,8 @@ export interface Config {
   demo: boolean;
   /** Evaluations (the Session API) run at once per process; more wait in arrival order (src/http/admission.ts). */
   evaluationConcurrency: number;
+  /** How many backtests (POST /rules/test) run at once, and the work and time one may take (config/backtest.ts). */
+  backtest: BacktestLimits;
   /** PostgreSQL connections per process. */
   databasePoolSize: number;
   /** PostgreSQL: the hot path's connections per process, each shared by every request and pipelined. */

@@ -5,7 +5,7 @@
  * and answered 500 without internals.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { AppError, LivenessCallError } from '../errors';
+import { AppError, LivenessCallError, TooManyRequestsError } from '../errors';
 import type { ErrorBody, LivenessError } from '../api-types';
 import type { Logger } from '../logger';
 import { bodyMediaTypes, knownProperties, nearestName } from './body-schema';
@@ -133,6 +133,7 @@ export function makeErrorHandler(logger: Logger): ErrorRequestHandler {
       }
     }
     if (res.headersSent) return;
+    if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     if (err instanceof LivenessCallError) {
       const coded: LivenessError = {
         statusCode: 400,

@@ -16,6 +16,7 @@ import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type CoreDeps, type Services } from '../../src/composition';
 import type { AnalysisEngine } from '../../src/domain/verification/analysis';
 import type { ProjectCredentials } from '../../src/usecases/projects';
+import type { BacktestSettings } from '../../src/usecases/rules';
 import { hostingAsns } from '../../src/geo/hosting-asns';
 import { makeNetworkDataStatus } from '../../src/geo/data-age';
 import { openIpData, type IpData } from '../../src/geo/ip-data';
@@ -66,6 +67,8 @@ export interface TestDeps {
   tracing?: Tracing;
   /** The console's OpenID Connect provider (src/security/oidc.ts makeOidcSignIn); off unless given. */
   oidc?: OidcSignIn;
+  /** The backtests' bounds (src/usecases/rules/deps.ts); the defaults unless given. */
+  backtest?: Partial<BacktestSettings>;
 }
 
 /** The public base URL of test contexts: every absolute URL the service makes starts with it. */
@@ -110,6 +113,7 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     ...(extra.metrics ? { metrics: extra.metrics } : {}),
     ...(extra.tracing ? { tracing: extra.tracing } : {}),
     ...(extra.oidc ? { oidc: extra.oidc } : {}),
+    ...(extra.backtest ? { backtest: extra.backtest } : {}),
   };
   const services = makeServices({ ...deps, ...(extra.analysis ? { analysis: extra.analysis } : {}) });
   const config: AppConfig = {

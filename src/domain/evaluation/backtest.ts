@@ -197,7 +197,7 @@ export function backtest(
   draft: CompiledRules,
   labelsByAccount?: ReadonlyMap<string, LabelValue>,
   maxExamples = 10,
-): Omit<RulesTestResult, 'request_id' | 'truncated'> {
+): Omit<RulesTestResult, 'request_id' | 'truncated' | 'truncated_by'> {
   const perRule = new Map(draft.rules.map((r) => [r.id, { id: r.id, matched: 0, decided: 0 }]));
   const examples: RulesTestResult['examples'] = [];
   const labelled: { before: Decision; after: Decision; matched: string[]; label: LabelValue; score: number }[] = [];

@@ -1,7 +1,7 @@
 /** Handlers of the `Rules` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
 import type { Rules, RulesDocument, RulesTestRequest, RulesTestResult } from '../../api-types';
-import type { RulesUseCases } from '../../usecases/rules';
+import { BacktestAbandoned, type RulesUseCases } from '../../usecases/rules';
 import { actorOf, projectOf } from '../context';
 
 export function makeRulesHandlers(rules: RulesUseCases) {
@@ -11,7 +11,15 @@ export function makeRulesHandlers(rules: RulesUseCases) {
       res.json(body);
     },
     async testRules(req: Request<Record<string, string>, unknown, RulesTestRequest>, res: Response<RulesTestResult>) {
-      res.json(await rules.test(projectOf(req).id, req.body, req.requestId));
+      // The replay stops when its client leaves: no one would read the answer (docs/rules.md).
+      const left = new AbortController();
+      res.once('close', () => left.abort());
+      if (res.destroyed || req.socket.destroyed) left.abort();
+      try {
+        res.json(await rules.test(projectOf(req).id, req.body, req.requestId, left.signal));
+      } catch (err) {
+        if (!(err instanceof BacktestAbandoned)) throw err;
+      }
     },
     async putRules(req: Request<Record<string, string>, unknown, RulesDocument>, res: Response) {
       // The key's hash or the console operator's id is recorded (actorOf), never the key.

@@ -1123,6 +1123,15 @@ export interface paths {
          *     them, the current decisions, the draft's and each rule's precision and recall against
          *     the accounts' current labels. A document that is not valid is a `400` naming the path
          *     and the rule. Nothing is stored. docs/rules.md, "Backtest".
+         *
+         *     A backtest is bounded (docs/rules.md, "What a backtest costs"): it replays in chunks
+         *     that let the server answer other requests between them; it stops early, `truncated`,
+         *     when its work (the evaluations times the draft's comparisons) reaches the server's
+         *     budget or its time runs out (`truncated_by` says which); a draft whose comparisons alone
+         *     exceed the work budget is a `400` naming `rules`; it stops when its client leaves; and
+         *     at most `BACKTEST_CONCURRENCY_PER_PROJECT` of a project and `BACKTEST_CONCURRENCY` in
+         *     all run at once in a server process: one more is a `429` whose `Retry-After` is when a
+         *     running one is sure to have ended.
          */
         post: operations["testRules"];
         delete?: never;
@@ -2671,8 +2680,13 @@ export interface components {
             request_id: string;
             /** @description How many evaluations were replayed. */
             evaluations: number;
-            /** @description The range held more than the 10,000 replayed (the oldest sessions' first). */
+            /** @description The range held more evaluations than were replayed (the oldest sessions' first): `truncated_by` says which bound stopped the replay. */
             truncated: boolean;
+            /**
+             * @description What stopped a truncated backtest, null when it is not: `evaluation_limit`, the 10,000 evaluations; `work_budget`, the draft's comparisons times the evaluations reached the server's budget (`BACKTEST_WORK_BUDGET`: fewer or simpler conditions replay more evaluations); `time_budget`, the replay ran for the server's time budget (`BACKTEST_TIME_MS`). docs/rules.md, "What a backtest costs".
+             * @enum {string|null}
+             */
+            truncated_by: "evaluation_limit" | "work_budget" | "time_budget" | null;
             /** @description How many decisions the draft changes (to_fake + to_real). */
             changed: number;
             /** @description Real before, Fake with the draft. */
@@ -3793,7 +3807,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts; or, on the public verification link, the address or the project has used up its visits. */
+        /** @description The API key has used up its requests for the current minute, or the client's address has presented too many unknown API keys in it (failed authentications are limited per address: `AUTH_FAILURE_LIMIT_PER_IP`); or, on the SDK's endpoint, the address or the project has used up its session posts; or, on the public verification link, the address or the project has used up its visits; or, on a backtest, as many backtests as the server runs at once, of the project or in all, are running. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before the next request is accepted. */

@@ -281,6 +281,45 @@ describe('applyRules', () => {
     expect(applyRules(rules, s).matched).toEqual(['free', 'dotted']);
   });
 
+  it('when a document names one field many times, then each evaluation reads it once and each compares as alone', () => {
+    // Every comparison of the field shares one read per subject (a document of thousands of
+    // `linked_accounts.match_type` comparisons would otherwise walk the linked accounts for each).
+    const types = ['device', 'email', 'phone', 'browser', 'name'];
+    const rules = compiled(
+      doc(
+        Array.from({ length: 100 }, (_, i) => ({
+          id: `r${i}`,
+          when: { field: 'linked_accounts.match_type', op: 'contains', value: types[i % types.length] },
+          then: {},
+        })),
+      ),
+    );
+    const counted = (links: RuleSubject['linked_accounts']) => {
+      const s = subject();
+      let reads = 0;
+      Object.defineProperty(s, 'linked_accounts', {
+        get: () => (reads++, links),
+        enumerable: true,
+      });
+      return { s, reads: () => reads };
+    };
+    const first = counted([
+      { account_id: 'a', score: 0.9, match_type: ['device'] },
+      { account_id: 'b', score: 0.8, match_type: ['email', 'browser'] },
+    ]);
+    const matched = applyRules(rules, first.s).matched;
+    expect(first.reads()).toBe(1);
+    expect(matched).toEqual(
+      Array.from({ length: 100 }, (_, i) => i)
+        .filter((i) => i % 5 !== 2 && i % 5 !== 4)
+        .map((i) => `r${i}`),
+    );
+    // Another evaluation reads its own links, once.
+    const second = counted([{ account_id: 'c', score: 0.9, match_type: ['phone'] }]);
+    expect(applyRules(rules, second.s).matched).toEqual(Array.from({ length: 20 }, (_, i) => `r${i * 5 + 2}`));
+    expect(second.reads()).toBe(1);
+  });
+
   it('when rules add a standard list, then it replaces the other two; a removal takes a list off', () => {
     expect(
       listsAfterActions(

@@ -49,37 +49,74 @@ export interface RulesOutcome {
 
 /** Compiles a document that validateRules passed (a document that did not is a programming error: it throws). */
 export function compileRules(document: RulesDocument, version: number): CompiledRules {
+  const reads = new Map<string, SharedRead>();
   return {
     version,
     rules: document.rules
       .filter((r) => r.enabled !== false)
-      .map((r) => ({ id: r.id, test: compileCondition(r.when), then: r.then })),
+      .map((r) => ({ id: r.id, test: compileCondition(r.when, reads), then: r.then })),
   };
 }
 
+/**
+ * One field's reader, shared by every comparison of a document that names the field: what it
+ * read of a subject is kept with the subject (weakly: nothing of an evaluation outlives it), and
+ * a list is made a set once for `contains`. A document naming one field thousands of times reads
+ * it, and walks the linked accounts for it, once per evaluation, and each `contains` is a lookup
+ * rather than a scan of the list.
+ */
+interface SharedRead {
+  value(subject: RuleSubject): unknown;
+  /** The value as a set when it is a list. */
+  set(subject: RuleSubject): ReadonlySet<unknown> | undefined;
+}
+
+function sharedRead(reads: Map<string, SharedRead>, field: string): SharedRead {
+  const known = reads.get(field);
+  if (known) return known;
+  const read = fieldReader(field);
+  const seen = new WeakMap<RuleSubject, { value: unknown; set?: Set<unknown> }>();
+  const entry = (s: RuleSubject) => {
+    let e = seen.get(s);
+    if (!e) seen.set(s, (e = { value: read(s) }));
+    return e;
+  };
+  const shared: SharedRead = {
+    value: (s) => entry(s).value,
+    set(s) {
+      const e = entry(s);
+      if (!Array.isArray(e.value)) return undefined;
+      return (e.set ??= new Set(e.value));
+    },
+  };
+  reads.set(field, shared);
+  return shared;
+}
+
 /** A condition that validateRules passed: exactly one of all, any, not, or a comparison. */
-function compileCondition(c: RuleCondition): Test {
+function compileCondition(c: RuleCondition, reads: Map<string, SharedRead>): Test {
   if (c.all) {
-    const tests = c.all.map(compileCondition);
+    const tests = c.all.map((child) => compileCondition(child, reads));
     return (s) => tests.every((t) => t(s));
   }
   if (c.any) {
-    const tests = c.any.map(compileCondition);
+    const tests = c.any.map((child) => compileCondition(child, reads));
     return (s) => tests.some((t) => t(s));
   }
   if (c.not) {
-    const test = compileCondition(c.not);
+    const test = compileCondition(c.not, reads);
     return (s) => !test(s);
   }
-  return compileComparison(c);
+  return compileComparison(c, reads);
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';
 
-function compileComparison(c: RuleCondition): Test {
+function compileComparison(c: RuleCondition, reads: Map<string, SharedRead>): Test {
   if (c.field === undefined || !fieldKind(c.field) || c.op === undefined)
     throw new Error(`rules: not a comparison: ${JSON.stringify(c)} (validate before compiling)`);
-  const read = fieldReader(c.field);
+  const shared = sharedRead(reads, c.field);
+  const read = shared.value;
   const value = c.value;
   const has = (s: RuleSubject) => read(s) !== undefined;
   // Every comparison but not_exists is false on a field the evaluation does not have.
@@ -121,9 +158,11 @@ function compileComparison(c: RuleCondition): Test {
       return on((v) => !set.has(v as never));
     }
     case 'contains':
-      return on((v) =>
-        Array.isArray(v) ? v.includes(value) : typeof v === 'string' && typeof value === 'string' && v.includes(value),
-      );
+      return (s) => {
+        const v = read(s);
+        if (Array.isArray(v)) return shared.set(s)!.has(value);
+        return typeof v === 'string' && typeof value === 'string' && v.includes(value);
+      };
   }
 }
 

@@ -293,6 +293,17 @@ export function RulesPage({ operator }: { operator: Operator }) {
   );
 }
 
+/** Why a backtest stopped before the range's end (docs/rules.md, "What a backtest costs"), and what to do about it. */
+const TRUNCATED: Record<NonNullable<RulesTestResult['truncated_by']>, string> = {
+  evaluation_limit:
+    'The range held more than 10,000 evaluations: the oldest were replayed. Narrow the range to see the rest.',
+  work_budget:
+    "The draft's comparisons times the evaluations reached the server's work budget: the oldest were replayed. " +
+    'A draft with fewer conditions replays more; narrow the range to see the rest.',
+  time_budget:
+    "The backtest reached the server's time budget: the oldest were replayed. Narrow the range, or try again later.",
+};
+
 function BacktestResult({ result }: { result: RulesTestResult }) {
   return (
     <Stack data-testid="backtest-result">
@@ -306,7 +317,7 @@ function BacktestResult({ result }: { result: RulesTestResult }) {
       </Text>
       {result.truncated && (
         <Alert color="yellow" title="Truncated">
-          The range held more than 10,000 evaluations: the oldest were replayed. Narrow the range to see the rest.
+          {TRUNCATED[result.truncated_by ?? 'evaluation_limit']}
         </Alert>
       )}
 

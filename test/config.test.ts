@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  BACKTEST_DEFAULTS,
   ConfigError,
   databaseLocation,
   DB_DEFAULTS,
@@ -53,6 +54,26 @@ test('when RATE_LIMIT_STORE or API_KEY_CACHE_TTL_MS is out of range, then start-
   });
   expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(ConfigError);
   expect(() => loadConfig({ API_KEY_CACHE_TTL_MS: '-1' })).toThrow(ConfigError);
+});
+
+test('when the BACKTEST_* settings are unset, then the defaults; set, they are taken; out of range, refused naming the variable', () => {
+  expect(loadConfig({}).backtest).toEqual(BACKTEST_DEFAULTS);
+  expect(BACKTEST_DEFAULTS).toMatchObject({ concurrency: 2, concurrencyPerProject: 1 });
+  expect(
+    loadConfig({
+      BACKTEST_CONCURRENCY: '4',
+      BACKTEST_CONCURRENCY_PER_PROJECT: '2',
+      BACKTEST_WORK_BUDGET: '5000000',
+      BACKTEST_TIME_MS: '60000',
+    }).backtest,
+  ).toEqual({ concurrency: 4, concurrencyPerProject: 2, workBudget: 5_000_000, timeBudgetMs: 60_000 });
+  for (const [name, bad] of [
+    ['BACKTEST_CONCURRENCY', '0'],
+    ['BACKTEST_CONCURRENCY_PER_PROJECT', '1.5'],
+    ['BACKTEST_WORK_BUDGET', '10'],
+    ['BACKTEST_TIME_MS', 'forever'],
+  ] as const)
+    expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(`^${name} must be an integer`));
 });
 
 describe('PUBLIC_BASE_URL', () => {

@@ -17,7 +17,7 @@ import { makeServices } from '../../../src/composition';
 import type { BacktestSettings } from '../../../src/usecases/rules';
 import { makeTestContext, type TestContext } from '../../helpers/app';
 import { makeChangeProbe } from '../../helpers/db-changes';
-import { AWS_IP, LONDON_IP, scenario } from '../../helpers/evaluation';
+import { AWS_IP, LONDON_IP, personSession, scenario } from '../../helpers/evaluation';
 
 let ctx: TestContext;
 /** The evaluations of the range. */
@@ -43,8 +43,8 @@ async function history(n: number): Promise<number> {
     await s.signIn({ id: `user-${i}` }, { device_id: `shared-${i % 2}` }, i % 2 ? AWS_IP : LONDON_IP);
   const db = ctx.testDb.db;
   const made = await db('sessions').where({ project_id: ctx.project.project_id }).whereNotNull('evaluation_inputs');
-  for (let i = made.length; i < n; i += 25) {
-    const copies = Array.from({ length: Math.min(25, n - i) }, (_, k) => {
+  for (let i = made.length; i < n; i += 100) {
+    const copies = Array.from({ length: Math.min(100, n - i) }, (_, k) => {
       const of = made[(i + k) % made.length] as Record<string, unknown>;
       return {
         ...of,
@@ -69,7 +69,7 @@ async function history(n: number): Promise<number> {
 beforeAll(async () => {
   // Rate limits counted in memory: a refused backtest is seen to write nothing to the database.
   ctx = await makeTestContext({ rateLimitStore: 'memory' });
-  total = await history(300);
+  total = await history(2000);
 }, 120_000);
 afterAll(async () => {
   await ctx.close();
@@ -99,14 +99,21 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 describe('POST /rules/test while other requests arrive', () => {
-  it('when a long backtest is running, then another request is answered before it finishes', async () => {
-    // One evaluation per chunk: 300 turns of the event loop.
+  it('when a long backtest is running, then another project’s authenticate and a read are answered before it finishes', async () => {
+    // One evaluation per chunk: 2,000 turns of the event loop, many times what the other requests take.
     const { app, running } = appWith({ chunkWork: 1 });
+    const other = await ctx.services.projects.create({ name: 'Another project' });
+    const sessionId = await scenario(ctx, other.api_key, other.project_id).ingest(personSession({}), LONDON_IP);
     const backtest = post(app).then((res) => res);
     await until(() => (running()[0]?.replayed ?? 0) > 0, 'the backtest replays');
-    const other = await request(app).get('/rules').set('x-api-key', ctx.project.api_key);
-    expect(other.status).toBe(200);
-    // Answered while the backtest had not finished.
+    const signIn = await request(app)
+      .post('/session/authenticate')
+      .set('x-api-key', other.api_key)
+      .send({ session_id: sessionId, account: { id: 'someone' } });
+    expect(signIn.status).toBe(200);
+    const read = await request(app).get('/rules').set('x-api-key', ctx.project.api_key);
+    expect(read.status).toBe(200);
+    // Both answered while the backtest had not finished.
     expect(running()).toHaveLength(1);
     expect(running()[0]!.replayed).toBeLessThan(total);
     const res = await backtest;

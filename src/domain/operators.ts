@@ -1,8 +1,9 @@
 /**
  * Who may call which operation (docs/console-auth.md): one table from each operationId of the
  * contract to the least role an operator needs for it, and the rule for API keys (a full key
- * may call every operation, a read-only one only GETs). Pure: the HTTP layer gathers the facts
- * (which credential, the method, whether the CSRF token matched) and asks `refusal`.
+ * may call every operation, a read-only one only GETs, but for the GET that writes). Pure: the
+ * HTTP layer gathers the facts (which credential, the method, whether the CSRF token matched)
+ * and asks `refusal`.
  */
 import type { operations, OperatorRole } from '../api-types';
 
@@ -19,8 +20,13 @@ export const OPERATOR_ROLES = ['viewer', 'analyst', 'admin'] as const satisfies 
 export const isOperatorRole = (value: string): value is OperatorRole =>
   (OPERATOR_ROLES as readonly string[]).includes(value);
 
-/** `public`: an operation no credential is asked for (or one of its own, as /metrics' token). */
-export type Requirement = OperatorRole | 'public';
+/**
+ * `public`: an operation no credential is asked for (or one of its own, as /metrics' token).
+ * `full_key`: a GET that writes all the same, kept for compatibility (docs/compatibility.md):
+ * a read-only key must not write through it, nor an operator's cookie, which a GET sends
+ * without a CSRF token (a same-site page could make the browser send it).
+ */
+export type Requirement = OperatorRole | 'public' | 'full_key';
 
 /**
  * The least role of each operation. viewer: reads; analyst: also labels accounts and changes
@@ -35,7 +41,8 @@ export const OPERATION_ROLES = {
   // Both take API keys only (their security in openapi.yaml): the evaluation path checks the key alone.
   authenticateSession: 'admin',
   evaluateUnauthenticatedSession: 'admin',
-  getVerificationSession: 'viewer',
+  // The query form of createVerificationSession: it creates a session though it is a GET.
+  getVerificationSession: 'full_key',
   createVerificationSession: 'admin',
   cancelVerificationSession: 'public',
   uploadVerificationCapture: 'public',
@@ -107,6 +114,10 @@ export function refusal(operationId: string, method: string, credential: Credent
   const required = (OPERATION_ROLES as Record<string, Requirement | undefined>)[operationId];
   if (required === undefined) return `${operationId} has no role in the authorisation table`;
   if (required === 'public') return undefined;
+  if (required === 'full_key')
+    return credential.kind === 'api_key' && credential.scope === 'full'
+      ? undefined
+      : `${operationId} creates data although it is a GET: only a full-access API key may call it`;
   const safe = SAFE_METHODS.has(method.toUpperCase());
   if (credential.kind === 'api_key')
     return credential.scope === 'read_only' && !safe

@@ -7,7 +7,8 @@
  *   request in; a request with an `x-api-key` is the key's, whatever cookie it carries);
  * - `authorise`, after the validator: the one place that decides, from domain/operators.ts's
  *   table, whether the credential may call the operation (a role high enough, the CSRF token
- *   on every request with the cookie but a GET, a read-only key on GETs only): 403 otherwise.
+ *   on every request with the cookie but a GET, a read-only key on GETs only, and the one GET
+ *   that writes on a full key only): 403 otherwise.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { MINUTE_MS } from '../domain/numbers';

@@ -1,7 +1,8 @@
 /**
  * The authorisation table (domain/operators.ts) against the contract: every operation of the
  * spec's paths has an entry, `public` exactly when the operation asks for no project
- * credential; and the rule for each credential, operation by operation.
+ * credential, `full_key` only where the cookie is no credential; and the rule for each
+ * credential, operation by operation.
  */
 import {
   OPERATION_ROLES,
@@ -35,16 +36,26 @@ test('when the spec is read, then every operation has a role, public exactly whe
     const projectCredential = security.some((s) => 'ApiKeyAuth' in s || 'ConsoleSession' in s);
     expect({ operationId: op.operationId, role: roles[op.operationId] }).toEqual({
       operationId: op.operationId,
-      role: projectCredential ? expect.stringMatching(/^(viewer|analyst|admin)$/) : 'public',
+      role: projectCredential ? expect.stringMatching(/^(viewer|analyst|admin|full_key)$/) : 'public',
     });
+    // An operation for full keys alone does not list the cookie: a request with it gets the contract's 401.
+    if (roles[op.operationId] === 'full_key')
+      expect({ operationId: op.operationId, security }).toEqual({
+        operationId: op.operationId,
+        security: [{ ApiKeyAuth: [] }],
+      });
   }
   // No entry for an operation that is gone.
   const ids = new Set(operations.map((o) => o.operationId));
   expect(Object.keys(OPERATION_ROLES).filter((id) => !ids.has(id))).toEqual([]);
 });
 
-test('when an operation only reads, then a viewer may call it (the least role reads everything it can see)', () => {
-  for (const op of operations.filter((o) => o.method === 'get' && roles[o.operationId] !== 'public'))
+test('when an operation is a GET, then a viewer may call it (the least role reads everything it can see), but the one GET that writes', () => {
+  const gets = operations.filter((o) => o.method === 'get' && roles[o.operationId] !== 'public');
+  expect(gets.filter((o) => roles[o.operationId] === 'full_key').map((o) => o.operationId)).toEqual([
+    'getVerificationSession',
+  ]);
+  for (const op of gets.filter((o) => roles[o.operationId] !== 'full_key'))
     expect({ id: op.operationId, role: roles[op.operationId] }).toEqual({ id: op.operationId, role: 'viewer' });
 });
 
@@ -70,12 +81,13 @@ describe('refusal', () => {
       const required = roles[operationId]!;
       for (const role of OPERATOR_ROLES) {
         const allowed =
-          required === 'public' || OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(required as never);
+          required === 'public' ||
+          (required !== 'full_key' && OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(required));
         const answer = refusal(operationId, method, { kind: 'operator', role, csrfTokenMatches: true });
         expect({ role, refused: answer !== undefined }).toEqual({ role, refused: !allowed });
       }
       const readOnly = refusal(operationId, method, { kind: 'api_key', scope: 'read_only' });
-      expect(readOnly === undefined).toBe(required === 'public' || method === 'GET');
+      expect(readOnly === undefined).toBe(required === 'public' || (method === 'GET' && required !== 'full_key'));
       expect(refusal(operationId, method, { kind: 'api_key', scope: 'full' })).toBeUndefined();
     },
   );
@@ -85,6 +97,15 @@ describe('refusal', () => {
       'Missing or wrong x-csrf-token header',
     );
     expect(refusal('getProject', 'GET', { kind: 'operator', role: 'viewer', csrfTokenMatches: false })).toBeUndefined();
+  });
+
+  test('when the GET that writes is called by a read-only key or an operator of any role, then it is refused; a full key may', () => {
+    const message = 'getVerificationSession creates data although it is a GET: only a full-access API key may call it';
+    expect(refusal('getVerificationSession', 'GET', { kind: 'api_key', scope: 'read_only' })).toBe(message);
+    for (const role of OPERATOR_ROLES)
+      for (const csrfTokenMatches of [true, false])
+        expect(refusal('getVerificationSession', 'GET', { kind: 'operator', role, csrfTokenMatches })).toBe(message);
+    expect(refusal('getVerificationSession', 'GET', { kind: 'api_key', scope: 'full' })).toBeUndefined();
   });
 
   test('when an operation is not in the table, then it is refused', () => {

@@ -1,10 +1,14 @@
 /**
  * Verification sessions through HTTP: creation, the hosted page's Cancel, the 30-day sweeper,
  * verify-face / verify-id, and exactly one signed webhook per session delivered to a real
- * receiver on loopback, whatever races happen.
+ * receiver on loopback, whatever races happen; the query form (a GET that creates a session)
+ * for full-access keys alone.
  */
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { verifyWebhook } from '../../packages/client/src';
+import type { ConsoleSession } from '../../src/api-types';
+import { OPERATOR_ROLES } from '../../src/domain/operators';
 import { VERIFICATION_LIFETIME_MS } from '../../src/domain/verification/lifecycle';
 import { TEST_BASE_URL, TEST_NOW, type TestContext } from '../helpers/app';
 import type { Receiver } from '../helpers/receiver';
@@ -24,6 +28,7 @@ beforeEach(() => {
 });
 
 const key = () => ctx.project.api_key;
+const PASSWORD = 'correct horse battery staple';
 async function create(type: 'face-match' | 'id-check' = 'face-match', extra: Record<string, unknown> = {}) {
   const res = await request(ctx.app)
     .post('/liveness/session')
@@ -238,5 +243,61 @@ describe('GET /liveness/session (the query form)', () => {
     expect(badReferring.body.message).toMatch(/^query parameter referring_session_id /);
     expect((await request(ctx.app).get('/liveness/session')).status).toBe(401);
     expect((await ctx.testDb.db('verification_sessions').count({ n: '*' }).first())!.n).toEqual(before);
+  });
+
+  test('when a read-only key or an operator’s console session of any role calls it, then 403 or 401 and nothing is written; a full key creates a session', async () => {
+    const projectId = ctx.project.project_id;
+    const { api_key: readOnly } = await ctx.services.projects.addKey(projectId, 'read_only');
+    const cookies = [];
+    for (const role of OPERATOR_ROLES) {
+      const email = `${role}-${randomUUID()}@example.com`;
+      await ctx.services.operators.add({ projectId, email, role, password: PASSWORD });
+      const login = await request(ctx.app).post('/console/login').send({ email, password: PASSWORD });
+      expect(login.status).toBe(200);
+      const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
+      cookies.push({ role, cookie, csrf: (login.body as ConsoleSession).csrf_token });
+    }
+    // What a created session writes: its row, and later its webhook (the rate limits count in the database here, by design).
+    const counts = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          ['verification_sessions', 'webhooks', 'audit_events'].map(
+            async (table) => [table, Number((await ctx.testDb.db(table).count({ n: '*' }).first())!.n)] as const,
+          ),
+        ),
+      );
+    const before = await counts();
+    const refused = [];
+    const byKey = await request(ctx.app).get('/liveness/session').query({ id: 'true' }).set('x-api-key', readOnly);
+    refused.push({ who: 'read-only key', status: byKey.status, message: byKey.body.message });
+    for (const { role, cookie, csrf } of cookies) {
+      // A same-site page can make the browser send the cookie, without the CSRF token; with it, refused all the same.
+      for (const withCsrf of [false, true]) {
+        const req = request(ctx.app).get('/liveness/session').set('cookie', cookie);
+        const res = await (withCsrf ? req.set('x-csrf-token', csrf) : req);
+        refused.push({
+          who: `${role}${withCsrf ? ' with its CSRF token' : ''}`,
+          status: res.status,
+          message: res.body.message,
+        });
+      }
+    }
+    const onlyKey = "'x-api-key' header required";
+    expect(refused).toEqual([
+      {
+        who: 'read-only key',
+        status: 403,
+        message: 'getVerificationSession creates data although it is a GET: only a full-access API key may call it',
+      },
+      ...OPERATOR_ROLES.flatMap((role) => [
+        { who: role, status: 401, message: onlyKey },
+        { who: `${role} with its CSRF token`, status: 401, message: onlyKey },
+      ]),
+    ]);
+    expect(await counts()).toEqual(before);
+
+    const full = await request(ctx.app).get('/liveness/session').set('x-api-key', key());
+    expect(full.status).toBe(200);
+    expect(await counts()).toEqual({ ...before, verification_sessions: before.verification_sessions! + 1 });
   });
 });

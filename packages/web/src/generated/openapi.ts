@@ -90,6 +90,11 @@ export interface paths {
          *     gets `400` `groups_enabled`: a session without an account has no group. There is no
          *     `simulate` parameter (it is refused as unknown): a test project's `test_verification_…`
          *     account ids (docs/test-mode.md) force outcomes instead.
+         *
+         *     Although a `GET`, it creates a session (kept for compatibility: docs/compatibility.md),
+         *     so only a full-access API key may call it: a read-only key gets `403`, and the console's
+         *     session cookie is not a credential here (`401`). New integrations use
+         *     `POST /liveness/session`.
          */
         get: operations["getVerificationSession"];
         put?: never;
@@ -3748,8 +3753,9 @@ export interface components {
         /**
          * @description The credentials are valid but do not allow this operation: the operator's role is
          *     below the one it needs, a state-changing request made with the console cookie lacks
-         *     the session's CSRF token (`x-csrf-token`), or a read-only API key sent a request other
-         *     than a `GET`.
+         *     the session's CSRF token (`x-csrf-token`), a read-only API key sent a request other
+         *     than a `GET`, or a read-only API key called the one `GET` that writes
+         *     (`GET /liveness/session`, which only a full-access key may call).
          */
         NotPermitted: {
             headers: {

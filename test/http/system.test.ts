@@ -195,6 +195,42 @@ describe('logs', () => {
     }
   });
 
+  it('when a path carries an account id, then the line names its route and no log line has the id', async () => {
+    const id = 'erasable.person@example.com';
+    const key = ctx.project.api_key;
+    const session = await storeSession(ctx.services, ctx.project.project_id);
+    await request(ctx.app)
+      .post('/session/authenticate')
+      .set('x-api-key', key)
+      .send({ session_id: session.id, account: { id } })
+      .expect(200);
+    const before = ctx.logs.length;
+    const path = `/account/${encodeURIComponent(id)}`;
+    await request(ctx.app).get(path).set('x-api-key', key).expect(200);
+    await request(ctx.app).get(`${path}/sessions`).set('x-api-key', key).expect(200);
+    await request(ctx.app)
+      .post(`/list/allow/account/${encodeURIComponent(id)}`)
+      .set('x-api-key', key)
+      .expect(200);
+    await request(ctx.app).get(path).set('x-api-key', 'tg_not-a-key').expect(401);
+    await request(ctx.app)
+      .get(`/acount/${encodeURIComponent(id)}/x`)
+      .set('x-api-key', key)
+      .expect(404);
+    await request(ctx.app).delete(path).set('x-api-key', key).expect(200);
+    const lines = ctx.logs.slice(before).filter((l) => l.msg === 'request');
+    expect(lines.map((l) => `${String(l.method)} ${String(l.path)} ${String(l.status)}`)).toEqual([
+      'GET /account/{account_id} 200',
+      'GET /account/{account_id}/sessions 200',
+      'POST /list/{list_name}/account/{account_id} 200',
+      'GET /account/{account_id} 401',
+      'GET /acount/… 404',
+      'DELETE /account/{account_id} 200',
+    ]);
+    const all = JSON.stringify(ctx.logs.slice(before));
+    for (const form of [id, encodeURIComponent(id), 'erasable.person']) expect(all).not.toContain(form);
+  });
+
   it('when code logs an object holding secrets or personal data, then they are redacted', () => {
     ctx.logger.info(
       {

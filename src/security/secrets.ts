@@ -164,7 +164,8 @@ export function loadSecretKey(
     return { key, created: false };
   }
   if (options.shared) throw new Error(SECRET_KEY_REQUIRED);
-  fs.mkdirSync(dataDir, { recursive: true });
+  // DATA_DIR holds the database and the images: private to the service's user when made here.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = random.bytes(32);
   fs.writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   return { key, created: true };

@@ -10,7 +10,7 @@ import { migrationSource } from './migrations';
 import { sharedAccountLock } from './postgres/account-locks';
 import { openPostgres, pgAccountLocksOf, type PostgresOptions } from './postgres/connection';
 import { postgresStatements } from './postgres/statements';
-import { openSqlite, type SqliteOptions } from './sqlite/connection';
+import { checkpointerOf, openSqlite, type SqliteOptions } from './sqlite/connection';
 import { sqliteStatements } from './sqlite/statements';
 import type { Statement, StatementRunner } from './statements';
 
@@ -30,6 +30,23 @@ export function dialectOf(db: Db): Dialect {
 export function makeDb(options: DbOptions): Db {
   const { databaseUrl } = options;
   return databaseUrl ? openPostgres({ ...options, databaseUrl }) : openSqlite(options);
+}
+
+/**
+ * After an erasure has committed: what the database file still keeps of the erased rows outside
+ * its live pages is overwritten. SQLite's connections zero what they delete (secure_delete), but
+ * the rows' earlier versions stay in the write-ahead log until it is written over: a checkpoint
+ * that copies the whole log and truncates it removes them, on the checkpoint thread when there
+ * is one (it may wait for readers; the request thread must not). False when readers or a writer
+ * kept the log busy throughout (the next erasure's, or the log's own restart, writes over it).
+ * PostgreSQL: nothing here (a deleted row's dead tuple goes at its table's next VACUUM).
+ */
+export async function overwriteErased(db: Db): Promise<boolean> {
+  if (dialectOf(db) === 'postgresql') return true;
+  const checkpointer = checkpointerOf(db);
+  if (checkpointer) return checkpointer.truncate();
+  const [result] = (await db.raw('PRAGMA wal_checkpoint(TRUNCATE)')) as { busy: number }[];
+  return result?.busy === 0;
 }
 
 /** The runner of the hot path's statements (the evaluation's, the rate limit's): its engine's adapter's. */

@@ -12,7 +12,7 @@ import type {
 } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
-import type { Db } from '../storage/db';
+import { overwriteErased, type Db } from '../storage/db';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
@@ -174,8 +174,9 @@ async function putAccount(
 
 /**
  * Erases the account: its personal data, links, memberships and labels (whose notes are
- * personal data). The erasure is audited as `account.erased` in its transaction, naming who
- * erased and the request, never the account (its id is personal data).
+ * personal data), and on SQLite what the file kept of them in free pages and the log. The
+ * erasure is audited as `account.erased` in its transaction, naming who erased and the request,
+ * never the account (its id is personal data).
  */
 async function deleteAccount(
   deps: AccountDeps,
@@ -205,6 +206,8 @@ async function deleteAccount(
     return erased;
   });
   if (!deleted && !verified) throw new AccountNotFoundError();
+  // Committed: what the file keeps of the erased rows outside its live pages goes too.
+  await overwriteErased(deps.db);
   return { request_id: requestId, account_id: id, success: true };
 }
 

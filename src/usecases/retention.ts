@@ -19,7 +19,7 @@ import type { Clock } from '../clock';
 import { RETENTION_DEFAULTS } from '../config';
 import { noneRemoved, retentionCutoffs, type RetentionCounts, type RetentionKind } from '../domain/retention';
 import type { Logger } from '../logger';
-import type { Db } from '../storage/db';
+import { overwriteErased, type Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
@@ -172,6 +172,8 @@ async function runOnce(
     if (due.verificationMedia) batches += await eraseVerificationMedia(pass, project.id, due.verificationMedia);
     if (due.sessions) batches += await removeSessions(pass, project.id, due.sessions);
   }
+  // What the pass removed stays in no free page or log of the file (as an account's erasure).
+  if (Object.values(counts).some((n) => n > 0)) await overwriteErased(deps.db);
   deps.logger.info({ projects: projects.length, batches, removed: counts }, 'retention pass');
   return { ...counts, batches };
 }

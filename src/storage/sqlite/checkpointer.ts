@@ -47,6 +47,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// Every connection to the file overwrites what it deletes (connection.ts); this one deletes nothing, but says so too.
+db.pragma('secure_delete = ON');
 // The database file, to sync what a pass copied and SQLite did not (above).
 const file = fs.openSync(workerData.filename, 'r');
 let before = { log: 0, checkpointed: 0 };
@@ -67,6 +69,15 @@ const timer = setInterval(() => {
   }
 }, workerData.intervalMs);
 parentPort.on('message', (m) => {
+  if (m && m.truncate !== undefined) {
+    let busy = true;
+    try {
+      busy = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy !== 0;
+    } catch (err) {
+      parentPort.postMessage({ error: String(err && err.message || err) });
+    }
+    parentPort.postMessage({ truncated: m.truncate, busy });
+  }
   if (m === 'stop') {
     clearInterval(timer);
     db.close();
@@ -89,6 +100,12 @@ export interface CheckpointReport {
 export interface Checkpointer {
   /** The last pass's report. */
   last(): CheckpointReport;
+  /**
+   * A checkpoint that copies the whole log and truncates it to nothing, on the thread (it may
+   * wait for readers and the writer, up to the busy timeout); true when it did, false when they
+   * kept it busy throughout.
+   */
+  truncate(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -104,14 +121,29 @@ export function startCheckpointer(
   // Never what keeps a process alive: the database's owner stops it when it closes the database.
   worker.unref();
   let last: CheckpointReport = { log: -1, checkpointed: -1, syncs: 0 };
-  worker.on('message', (m: CheckpointReport | { error: string }) => {
+  const truncations = new Map<number, (done: boolean) => void>();
+  let asked = 0;
+  worker.on('message', (m: CheckpointReport | { error: string } | { truncated: number; busy: boolean }) => {
     if ('error' in m) onError(m.error);
-    else last = m;
+    else if ('truncated' in m) {
+      truncations.get(m.truncated)?.(!m.busy);
+      truncations.delete(m.truncated);
+    } else last = m;
   });
   worker.on('error', (err) => onError(err.message));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  void exited.then(() => {
+    for (const done of truncations.values()) done(false);
+    truncations.clear();
+  });
   return {
     last: () => last,
+    truncate() {
+      const id = ++asked;
+      const done = new Promise<boolean>((resolve) => truncations.set(id, resolve));
+      worker.postMessage({ truncate: id });
+      return done;
+    },
     stop() {
       worker.postMessage('stop');
       return exited;

@@ -5,8 +5,10 @@
  *
  * Settings: WAL (readers and the writer do not block each other; other processes can read while
  * one writes), synchronous NORMAL (durable across a crash of the process; only a power loss can
- * undo the last commits), a page cache and a memory map sized for files of several GB
- * (SQLITE_CACHE_MB, SQLITE_MMAP_MB), and prepared statements kept per connection.
+ * undo the last commits), secure_delete (what a statement deletes is overwritten with zeros, so
+ * an erased person stays in no free page), a page cache and a memory map sized for files of
+ * several GB (SQLITE_CACHE_MB, SQLITE_MMAP_MB), and prepared statements kept per connection.
+ * The folder and the files are private to the service's user (privateDatabaseFile).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,6 +57,40 @@ export const PAGE_CACHE_REFIT_MS = 10_000;
 export function pageCacheKib(fileBytes: number, mapBytes: number, cacheMb: number): number {
   const mapped = mapBytes > 0 && fileBytes <= mapBytes;
   return Math.round((mapped ? Math.min(cacheMb, MAPPED_PAGE_CACHE_MB) : cacheMb) * 1024);
+}
+
+/**
+ * What every connection that writes the file sets, the request connection's and the SQLite
+ * thread's alike. `secure_delete` is a connection's own setting, not the file's: a connection
+ * without it would leave what it deletes in the freed space. ON, not FAST: FAST leaves the
+ * content of whole pages put on the free list.
+ */
+export function settleSqliteConnection(conn: BetterSqlite3.Database): void {
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = NORMAL');
+  conn.pragma('foreign_keys = ON');
+  conn.pragma('secure_delete = ON');
+}
+
+/**
+ * The database's folder (mode 0700 when this creates it) and file (0600), made private before
+ * SQLite opens it: the file holds every email and phone. The file is created here, empty (SQLite
+ * takes an empty file for a new database), rather than under a umask: the umask is the whole
+ * process's, and would change the modes of whatever else any of its threads creates meanwhile.
+ * SQLite gives the `-wal` and `-shm` files it creates the mode of the database file, so they are
+ * 0600 too. A file an earlier release made 0644, and its `-wal` and `-shm`, are made 0600.
+ */
+export function privateDatabaseFile(filename: string): void {
+  fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(filename, 'a', 0o600));
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    try {
+      if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    } catch (err) {
+      // Absent (no -wal yet), or not the service's own file to change: SQLite opens it as it is.
+      if (!['ENOENT', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
+  }
 }
 
 /** A SQLite connection's page cache, memory map and prepared-statement cache (the request connection and the SQLite thread's). */
@@ -107,7 +143,7 @@ export interface SqliteOptions {
 /** The embedded database: a SQLite file (or `:memory:`) with its settings and threads. */
 export function openSqlite(options: SqliteOptions): Knex {
   const filename = options.sqliteFile ?? path.resolve('data', 'trustgate.sqlite');
-  if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
+  if (filename !== ':memory:') privateDatabaseFile(filename);
   const cacheMb = options.sqliteCacheMb ?? DB_DEFAULTS.sqliteCacheMb;
   const mmapMb = options.sqliteMmapMb ?? DB_DEFAULTS.sqliteMmapMb;
   const checkpointMs = filename === ':memory:' ? 0 : (options.sqliteCheckpointMs ?? DB_DEFAULTS.sqliteCheckpointMs);
@@ -122,9 +158,7 @@ export function openSqlite(options: SqliteOptions): Knex {
       max: 1,
       afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, c: unknown) => void) {
         try {
-          conn.pragma('journal_mode = WAL');
-          conn.pragma('synchronous = NORMAL');
-          conn.pragma('foreign_keys = ON');
+          settleSqliteConnection(conn);
           tuneSqliteConnection(conn, cacheMb, mmapMb);
           if (checkpointMs > 0) {
             // The file exists now that a connection opened it.

@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { GuardFailed, type Statement } from '../statements';
-import { tuneSqliteConnection } from './connection';
+import { settleSqliteConnection, tuneSqliteConnection } from './connection';
 import { packRows, type PackedRows } from './rows';
 import type {
   SqliteThreadCall,
@@ -23,9 +23,7 @@ import type {
 const options = workerData as SqliteThreadOptions;
 const port = parentPort!;
 const conn = new Database(options.filename, { fileMustExist: true });
-conn.pragma('journal_mode = WAL');
-conn.pragma('synchronous = NORMAL');
-conn.pragma('foreign_keys = ON');
+settleSqliteConnection(conn);
 if (options.autocheckpointPages !== undefined) conn.pragma(`wal_autocheckpoint = ${options.autocheckpointPages}`);
 tuneSqliteConnection(conn, options.cacheMb, options.mmapMb);
 

@@ -11,6 +11,10 @@
  *                      installation_secrets), so pg_dump has them; a node's files from before
  *                      (none once it has started: main.ts moves them in) are archived as found
  *   ip-lists/…         the operator's IP lists and the synced ones
+ * The snapshot is plaintext (every email and phone): it is written in DATA_DIR/backup-snapshots
+ * (0700), created 0600 before its first byte (privateSnapshot), and removed when the backup
+ * ends, fails or is stopped by SIGTERM, SIGINT or SIGHUP, as the partial archive is; what a
+ * SIGKILL leaves (private all the same) the next backup removes (removeLeftovers).
  * The media and lists are copied after the snapshot: a capture erased in between is missing,
  * one stored in between is there without its row (the worker's sweep treats both as it treats
  * an erasure). On PostgreSQL the database is not in the archive: `pg_dump` backs it up (docs/deploy.md).
@@ -29,6 +33,7 @@ import * as tar from 'tar-stream';
 import { systemRandom } from '../clock';
 import { sqliteFile, type Config } from '../config';
 import { makeSecretBox } from '../security/secrets';
+import { privateSnapshot, removedOnSignal, removeLeftoverArchives } from './backup-files';
 import { UsageError, type Out } from './command';
 
 export const BACKUP_FORMAT = 'trustgate-backup';
@@ -97,7 +102,6 @@ function readIfPresent(file: string): Buffer | undefined {
 
 /** The database's consistent snapshot into `into`; resolves with its last migration. */
 function snapshotSqlite(file: string, into: string): string | null {
-  if (!fs.existsSync(file)) throw new Error(`no database at ${file} (is DATA_DIR the installation's?)`);
   const live = new Database(file, { fileMustExist: true });
   try {
     live.pragma('busy_timeout = 10000');
@@ -134,10 +138,15 @@ export async function backup(file: string, config: BackupConfig, now: Date): Pro
   if (fs.existsSync(target)) throw new Error(`${target} exists: name a new file`);
   const key = secretKeyInUse(config);
   const partial = `${target}.${process.pid}.tmp`;
-  const snapshot = `${target}.${process.pid}.sqlite.tmp`;
+  removeLeftoverArchives(target);
+  const database = config.databaseUrl ? 'postgresql' : 'sqlite';
+  const live = sqliteFile(config);
+  if (database === 'sqlite' && !fs.existsSync(live))
+    throw new Error(`no database at ${live} (is DATA_DIR the installation's?)`);
+  const snapshot = database === 'sqlite' ? privateSnapshot(config.dataDir) : undefined;
+  const stopListening = removedOnSignal(snapshot ? [partial, snapshot] : [partial]);
   try {
-    const database = config.databaseUrl ? 'postgresql' : 'sqlite';
-    const migration = database === 'sqlite' ? snapshotSqlite(sqliteFile(config), snapshot) : null;
+    const migration = snapshot ? snapshotSqlite(live, snapshot) : null;
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
@@ -156,7 +165,7 @@ export async function backup(file: string, config: BackupConfig, now: Date): Pro
     const sources: Source[] = [
       { name: MANIFEST, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
       { name: SECRET_KEY_FILE, bytes: Buffer.from(`${key.toString('base64')}\n`) },
-      ...(database === 'sqlite' ? [{ name: DATABASE_ENTRY, file: snapshot }] : []),
+      ...(snapshot ? [{ name: DATABASE_ENTRY, file: snapshot }] : []),
       ...media,
       ...lists,
     ];
@@ -168,8 +177,9 @@ export async function backup(file: string, config: BackupConfig, now: Date): Pro
     fs.renameSync(partial, target);
     return { file: target, database, migration, mediaFiles: media.length, ipListFiles: lists.length };
   } finally {
+    stopListening();
     fs.rmSync(partial, { force: true });
-    fs.rmSync(snapshot, { force: true });
+    if (snapshot) fs.rmSync(snapshot, { force: true });
   }
 }
 

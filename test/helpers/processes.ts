@@ -132,11 +132,27 @@ export async function startServer(env: NodeJS.ProcessEnv, listeners = 1): Promis
  * Runs the compiled CLI (`trustgate …`) as a process of its own: the one compileSources built,
  * or the one in `compiled` (a folder holding src/cli/main.js), in `cwd` (this process's folder unless given).
  */
-export function runCli(
+export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   options: { cwd?: string; compiled?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { exited, stdout, stderr } = spawnCli(args, env, options);
+  const { code } = await exited;
+  return { code: code ?? -1, stdout: stdout(), stderr: stderr() };
+}
+
+/** runCli's process, for a test that signals it while it runs: its exit code, or the signal that ended it. */
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; compiled?: string } = {},
+): {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stdout(): string;
+  stderr(): string;
+} {
   const entry = path.join(options.compiled ?? compileSources(), 'src', 'cli', 'main.js');
   const script = `require(${JSON.stringify(entry)}).cli(process.argv.slice(1)).then((code) => process.exit(code))`;
   const child = spawn(process.execPath, ['-e', script, ...args], {
@@ -149,7 +165,10 @@ export function runCli(
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
 /**

@@ -116,3 +116,31 @@ export function ruleMatchedEvent(
   };
   return ownEvent(body, now);
 }
+
+/** What an erased account's id becomes in the stored events that named it (a string: the list events require one). */
+export const ERASED_ACCOUNT = '[erased]';
+
+/** `value` with every string in `ids` made ERASED_ACCOUNT; `found` told of each. */
+function redacted(value: unknown, ids: ReadonlySet<string>, found: () => void): unknown {
+  if (typeof value === 'string') {
+    if (!ids.has(value)) return value;
+    found();
+    return ERASED_ACCOUNT;
+  }
+  if (Array.isArray(value)) return value.map((v) => redacted(v, ids, found));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, ids, found)]));
+  return value;
+}
+
+/**
+ * A stored event's body with every value that is one of the erased accounts' ids made
+ * ERASED_ACCOUNT, wherever the event names it (a list event's or a rule match's `account_id`, a
+ * verification's own account or one of its matches); undefined when it names none. Whole
+ * values only: an id inside another text (a list's name, a tag) is that text's, not the account.
+ */
+export function withoutAccounts(body: string, accountIds: ReadonlySet<string>): string | undefined {
+  let named = false;
+  const out = redacted(JSON.parse(body) as unknown, accountIds, () => (named = true));
+  return named ? JSON.stringify(out) : undefined;
+}

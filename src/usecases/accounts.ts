@@ -76,20 +76,27 @@ export function storedAccountOf(r: AccountRecord): StoredAccount {
 }
 
 /**
- * The account's erasure in the database, in the caller's transaction: its labels (whose notes
- * are personal data), its name in the audit, its row, links, identifiers and memberships
- * (accounts.delete). `DELETE /account` runs it, and retention for an account whose last
- * session went. False when there was no such account.
+ * The accounts' erasure in the database, in the caller's transaction: each one's labels (whose
+ * notes are personal data), its name in the audit, its row, links, identifiers and memberships
+ * (accounts.delete), and its id in the stored webhook events that named it (outbox, erasure.ts:
+ * once for all of them, since that reads the project's outbox). `DELETE /account` runs it, and
+ * retention for the accounts whose last session went. The ids of those that existed.
  */
-export async function eraseAccount(
-  deps: Pick<AccountDeps, 'labels' | 'auditEvents' | 'accounts'>,
+export async function eraseAccounts(
+  deps: Pick<AccountDeps, 'labels' | 'auditEvents' | 'accounts' | 'outbox'>,
   projectId: string,
-  id: string,
+  ids: readonly string[],
   trx: Db,
-): Promise<boolean> {
-  await deps.labels.forgetAccount(projectId, id, trx);
-  await deps.auditEvents.forgetAccount(projectId, id, trx);
-  return deps.accounts.delete(projectId, id, trx);
+): Promise<string[]> {
+  const erased: string[] = [];
+  for (const id of ids) {
+    await deps.labels.forgetAccount(projectId, id, trx);
+    await deps.auditEvents.forgetAccount(projectId, id, trx);
+    if (await deps.accounts.delete(projectId, id, trx)) erased.push(id);
+  }
+  // An account with verifications only (no row) was named by their events too.
+  await deps.outbox.redactAccounts(projectId, ids, trx);
+  return erased;
 }
 
 export function makeAccountUseCases(deps: AccountDeps) {
@@ -189,7 +196,7 @@ async function deleteAccount(
   // Its sessions' receipts are forgotten (they name it); the sessions' decisions stay.
   const deleted = await deps.db.transaction(async (trx) => {
     await deps.receipts.deleteForAccount(project.id, id, trx);
-    const erased = await eraseAccount(deps, project.id, id, trx);
+    const erased = (await eraseAccounts(deps, project.id, [id], trx)).length > 0;
     if (erased || verified)
       await deps.auditEvents.insert(
         {

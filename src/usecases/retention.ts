@@ -10,7 +10,7 @@
  *   session row stays, marked erased (as an erased account's verification sessions stay);
  * - sessions, with their evaluations, facts and links; the identifier rows and the account
  *   aggregates they fed are recomputed without them, and an account left without sessions is
- *   erased as DELETE /account erases it (eraseAccount). Its verifications keep to their own period.
+ *   erased as DELETE /account erases it (eraseAccounts). Its verifications keep to their own period.
  *
  * What was removed is counted in the metrics and in one log line per pass (counts only).
  */
@@ -30,7 +30,7 @@ import type { VerificationIndex } from '../storage/repositories/verification-ind
 import type { VerificationRepository } from '../storage/repositories/verifications';
 import type { RetentionMetrics } from '../telemetry/metrics';
 import type { Outbox } from '../webhooks/outbox';
-import { eraseAccount } from './accounts';
+import { eraseAccounts } from './accounts';
 import { withDeps } from '../with-deps';
 
 export interface RetentionDeps {
@@ -133,13 +133,13 @@ function removeSessions(pass: Pass, p: string, before: Date): Promise<number> {
     async (ids) => {
       const { sessions, erased } = await deps.db.transaction(async (trx) => {
         const removed = await deps.retention.removeSessions(p, ids, trx);
-        let erased = 0;
+        const left: string[] = [];
         // One account a statement, each by its key (with an IN list of them, PostgreSQL read the project's accounts).
         for (const id of removed.accounts) {
           await deps.accounts.refreshAggregates(p, [id], trx);
-          if ((await deps.retention.withoutSessions(p, id, trx)) && (await eraseAccount(deps, p, id, trx))) erased++;
+          if (await deps.retention.withoutSessions(p, id, trx)) left.push(id);
         }
-        return { sessions: removed.sessions, erased };
+        return { sessions: removed.sessions, erased: (await eraseAccounts(deps, p, left, trx)).length };
       });
       pass.count('sessions', sessions);
       pass.count('accounts', erased);

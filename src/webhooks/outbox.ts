@@ -12,7 +12,7 @@
  *
  * Each operation is a function of its own in outbox/, taking the outbox's deps: the dispatchers'
  * side (delivery.ts), the reads of the API and the console (reads.ts), retention's (retention.ts)
- * and replay (replay.ts); `makeOutbox` gives them their deps.
+ * replay (replay.ts) and an account's erasure (erasure.ts); `makeOutbox` gives them their deps.
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../security/secrets';
@@ -21,6 +21,7 @@ import { makeWebhookRows, WEBHOOK_CHANNEL } from '../storage/repositories/webhoo
 import { claim, depth, enqueue, nextRunAt, settle } from './outbox/delivery';
 import { attempts, find, findOf, list, page } from './outbox/reads';
 import type { OutboxDeps } from './outbox/records';
+import { redactAccounts } from './outbox/erasure';
 import { replay } from './outbox/replay';
 import { deleteDelivered, deliveredBefore } from './outbox/retention';
 
@@ -55,6 +56,7 @@ export function makeOutbox(db: Knex, box: SecretBox) {
     deliveredBefore: given(deliveredBefore),
     deleteDelivered: given(deleteDelivered),
     replay: given(replay),
+    redactAccounts: given(redactAccounts),
   };
 }
 

@@ -262,6 +262,46 @@ describe('getWebhookDelivery', () => {
     ]);
   });
 
+  test('when the account an event names is erased, then its id is in no event or kept answer, delivered or pending', async () => {
+    const p = await newProject();
+    const id = 'hooks.erasure.person@example.com';
+    /** The delivery a call queued (the clock stands still: the list's order among them is the ids'). */
+    const queuedBy = async (call: () => Promise<void>) => {
+      const before = new Set((await p.all()).map((d) => d.request_id));
+      await call();
+      return (await p.all()).find((d) => !before.has(d.request_id))!;
+    };
+    const delivered = await queuedBy(() => p.list('add', 'block', id));
+    const kept = await queuedBy(() => p.list('add', 'vip', 'hooks-kept-account'));
+    rx.plan(delivered.request_id, [[200, `received ${id}, thanks`]]);
+    await deliver();
+    const pending = await queuedBy(() => p.list('add', 'vip', id));
+    expect((await p.delivery(pending.request_id)).body.delivery.status).toBe('pending');
+
+    const erased = await request(ctx.app).delete(`/account/${id}`).set('x-api-key', p.key);
+    expect(erased.status).toBe(200);
+
+    for (const queued of [delivered, pending]) {
+      const res = await p.delivery(queued.request_id);
+      expect(res.status).toBe(200);
+      const { delivery } = res.body as WebhookDeliveryDetail;
+      expect(delivery.event).toMatchObject({ data: expect.objectContaining({ account_id: '[erased]' }) });
+      expect(JSON.stringify(res.body)).not.toContain(id);
+    }
+    const answered = (await p.delivery(delivered.request_id)).body as WebhookDeliveryDetail;
+    expect(answered.delivery.attempts_made).toEqual([expect.objectContaining({ status_code: 200, answer: null })]);
+    // Another account's event is untouched.
+    const other = (await p.delivery(kept.request_id)).body as WebhookDeliveryDetail;
+    expect(other.delivery.event).toMatchObject({ data: expect.objectContaining({ account_id: 'hooks-kept-account' }) });
+    expect(other.delivery.attempts_made).toEqual([expect.objectContaining({ answer: 'ok' })]);
+    // The pending one is sent redacted.
+    await deliver();
+    const sent = rx.received.filter((r) => r.eventId === pending.request_id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).not.toContain(id);
+    expect(JSON.parse(sent[0]!.body)).toMatchObject({ data: { account_id: '[erased]', list_name: 'vip' } });
+  });
+
   test('when the delivery is another project’s or unknown, then a 404; an id no request can have is a 400', async () => {
     const p = await newProject();
     const other = await newProject();

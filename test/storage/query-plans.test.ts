@@ -305,6 +305,13 @@ const KNOWN_BROAD: { label: string; table: string; by?: string; why: string }[] 
     table: 'webhooks',
     why: "the project's oldest webhooks, (project_id, created_at), LIMIT batch",
   },
+  // An erasure's redaction of the events that name the account (webhooks/outbox/erasure.ts): the
+  // bodies are sealed, so it opens each of the project's, a page of its index at a time.
+  {
+    label: 'outbox.redactAccounts',
+    table: 'webhooks',
+    why: "the project's webhooks in pages of (project_id, created_at, request_id), LIMIT page: sealed bodies match no query",
+  },
   // The console's webhooks page (listWebhookDeliveries): a page of the project's webhooks newest
   // first from a keyset cursor, (project_id[, status], created_at, request_id), LIMIT page + 1.
   {

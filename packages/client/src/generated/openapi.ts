@@ -350,7 +350,9 @@ export interface paths {
          * @description Erases the account's personal data (identifiers, names, metadata), its links to
          *     sessions and its list memberships. The sessions themselves stay, without the account.
          *     The erasure is recorded in the audit log as `account.erased` (in the same transaction;
-         *     without the account id or any of its data).
+         *     without the account id or any of its data). The stored webhook events that named the
+         *     account name `[erased]` in its place (`GET /webhooks/deliveries/{request_id}`; one not
+         *     yet delivered is sent so), and their attempts no longer keep an answer that quoted it.
          */
         delete: operations["deleteAccount"];
         options?: never;

@@ -3,8 +3,8 @@
  * `DELETE /account`, the raw bytes of the SQLite file and of its write-ahead log no longer hold
  * the person's email, phone or name (secure_delete on every connection, the log truncated once
  * the erasure has committed); a fresh DATA_DIR is made 0700 and the database, its `-wal` and its
- * `-shm` 0600, and a file an earlier release made 0644 is made 0600. SQLite only: PostgreSQL's
- * files are its server's, under its own user (docs/deploy.md).
+ * `-shm` 0600 (as is the secret key generated there), and a file an earlier release made 0644 is
+ * made 0600. SQLite only: PostgreSQL's files are its server's, under its own user.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { scenario } from '../helpers/evaluation';
+import { systemRandom } from '../../src/clock';
+import { loadSecretKey } from '../../src/security/secrets';
 import { makeDb, migrate } from '../../src/storage/db';
 
 const onSqlite = process.env.DATABASE_URL ? describe.skip : describe;
@@ -78,6 +80,13 @@ onSqlite('the SQLite files’ modes', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  it('when the secret key is generated into a fresh DATA_DIR, then the folder is 0700 and the key 0600', () => {
+    const dataDir = path.join(root, 'keyed', 'data');
+    expect(loadSecretKey(undefined, dataDir, systemRandom).created).toBe(true);
+    expect(modeOf(dataDir)).toBe(0o700);
+    expect(modeOf(path.join(dataDir, 'secret.key'))).toBe(0o600);
   });
 
   it('when a database an earlier release made 0644 is opened, then it is 0600 with its -wal and -shm', async () => {

@@ -106,3 +106,11 @@ export async function insertProject(db: Db, id: string, name: string, at: Date):
     createdAt: at,
   });
 }
+
+/** A SQLite database's file and write-ahead log as their raw bytes on disk (latin1: one character a byte). */
+export function sqliteBytes(file: string): string {
+  return [file, `${file}-wal`]
+    .filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f).toString('latin1'))
+    .join('\n');
+}

@@ -11,20 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { makeTestContext, type TestContext } from '../helpers/app';
+import { sqliteBytes } from '../helpers/db';
 import { scenario } from '../helpers/evaluation';
 import { systemRandom } from '../../src/clock';
 import { loadSecretKey } from '../../src/security/secrets';
 import { makeDb, migrate } from '../../src/storage/db';
 
 const onSqlite = process.env.DATABASE_URL ? describe.skip : describe;
-
-/** The bytes of the database file and of its log as they are on disk. */
-function onDisk(file: string): string {
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
@@ -48,11 +41,11 @@ onSqlite('an erased account in the SQLite file', () => {
     await sc.signIn({ id: person.id }, {}, '90.200.1.11', false);
     const file = ctx.testDb.sqliteFile!;
     // Stored: the test can see a value in the bytes.
-    expect(onDisk(file)).toContain(person.email);
+    expect(sqliteBytes(file)).toContain(person.email);
 
     await request(ctx.app).delete(`/account/${person.id}`).set('x-api-key', ctx.project.api_key).expect(200);
 
-    const bytes = onDisk(file);
+    const bytes = sqliteBytes(file);
     for (const value of [person.email, person.phone, person.first_name, person.last_name]) {
       expect(bytes).not.toContain(value);
     }

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { DAY_MS } from '../../src/domain/numbers';
 import { makeMetrics, type Metrics } from '../../src/telemetry/metrics';
 import { TEST_NOW, type TestContext } from '../helpers/app';
-import { statementsDuring } from '../helpers/db';
+import { sqliteBytes, statementsDuring } from '../helpers/db';
 import { AWS_IP, LONDON_IP, personSession, scenario, US_IP } from '../helpers/evaluation';
 import { fakeAnalysisEngine, fakeImage } from '../helpers/fake-analysis';
 import { storedMediaIds } from '../helpers/media';
@@ -199,6 +199,8 @@ describe('a retention pass', () => {
     keptMedia: string[];
     webhooks: Record<string, { request_id: string; status: string }>;
     other: string;
+    /** SQLite: whether the file or its log held the erased account's email before the pass. */
+    emailOnDisk?: boolean;
   };
 
   beforeAll(async () => {
@@ -231,6 +233,7 @@ describe('a retention pass', () => {
         pending: await webhookOf(seeded.pendingVerification),
       },
       other: await otherRows(),
+      ...(ctx.testDb.sqliteFile ? { emailOnDisk: sqliteBytes(ctx.testDb.sqliteFile).includes(OLD_EMAIL) } : {}),
     };
     expect(before.oldMedia.length).toBeGreaterThan(0);
     expect(await ids('verification_faces', 'session_id', { session_id: seeded.oldVerification })).toEqual([
@@ -330,6 +333,14 @@ describe('a retention pass', () => {
     // The other project's old data is all there.
     expect(rows).toContain(OTHER_EMAIL);
   });
+
+  (process.env.DATABASE_URL ? test.skip : test)(
+    'when the pass is over on SQLite, then neither the file nor its log holds the erased account’s email',
+    () => {
+      expect(before.emailOnDisk).toBe(true);
+      expect(sqliteBytes(ctx.testDb.sqliteFile!)).not.toContain(OLD_EMAIL);
+    },
+  );
 
   test('when another project has no periods, then none of its rows change, however old', async () => {
     expect(await ids('sessions', 'id', { project_id: seeded.other.project_id })).toEqual(seeded.otherSessions);

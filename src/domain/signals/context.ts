@@ -20,6 +20,7 @@ export interface PreviousSession {
   anonymised: boolean;
 }
 
+/** The address's history. The counts are read no further than COUNTED_UP_TO (history.ts): past it no score changes. */
 export interface SignalHistory {
   previous?: PreviousSession;
   /** In the last 30 days: sessions decided Fake, and block-listed accounts, on this exact address. */

@@ -207,7 +207,7 @@ function fakeOn(column: 'ip_address' | 'ip_block', upTo: number, otherIp: boolea
 
 /**
  * At most `upTo` of the accounts seen on a network since `since` (block-listed ones only when
- * `blocked`): a range of `network_accounts` (migration 0042), newest first.
+ * `blocked`): a range of `network_accounts` by last seen (migration 0042), left at `upTo`.
  */
 function accountsOn(upTo: number, blocked: boolean, extra = '') {
   return `SELECT COUNT(*) FROM (SELECT 1 AS one FROM network_accounts n

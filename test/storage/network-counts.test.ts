@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '../../src/domain/numbers';
+import { sharersToRead } from '../../src/domain/evaluation';
 import { COUNTED_UP_TO } from '../../src/domain/signals/history';
 import { dialectOf, hotStatementsOf } from '../../src/storage/db';
 import { makeEvaluationReads } from '../../src/storage/evaluation/reads';
@@ -186,6 +187,76 @@ describe('the counts of a block', () => {
     await seed('100.64.9.4', [{ daysAgo: 3, count: 10, fake: true, block: net }]);
     // Eleven Fake sessions on other addresses count two; the block-listed neighbour one more.
     expect((await countsOf(here, randomUUID(), net)).fraudOnBlock).toBe(COUNTED_UP_TO.fraudOnBlock + 1);
+  });
+});
+
+/** The accounts the link search finds on `ip` (and `ipBlock`) in windows of `ipDays` and `blockDays` around `daysAgo`. */
+async function linkedOn(
+  ip: string,
+  at: { daysAgo: number; ipDays: number; blockDays?: number; ipBlock?: string; self?: string },
+) {
+  const start = NOW.getTime() - at.daysAgo * DAY_MS;
+  const around = (days: number) => ({ from: new Date(start - days * DAY_MS), to: new Date(start + days * DAY_MS) });
+  const ipWindow = around(at.ipDays);
+  const blockWindow = around(at.blockDays ?? 0);
+  const found = await makeEvaluationReads(hotStatementsOf(testDb.db).rows, dialectOf(testDb.db)).links(projectId, {
+    identifiers: [],
+    networks: [
+      {
+        sessionId: randomUUID(),
+        ip,
+        ...(at.ipBlock ? { block: at.ipBlock } : {}),
+        ipFrom: ipWindow.from,
+        ipTo: ipWindow.to,
+        blockFrom: blockWindow.from,
+        blockTo: blockWindow.to,
+      },
+    ],
+    ...(at.self ? { excludeAccount: at.self } : {}),
+  });
+  const [network] = found.networks;
+  return { onIp: [...network!.onIp].sort(), onBlock: [...network!.onBlock].sort() };
+}
+
+describe('the accounts the link search finds on an address and a block', () => {
+  test('when accounts were seen before, in and after a past window, then those seen in it are found, and only they', async () => {
+    const ip = '192.0.2.150';
+    await seed(ip, [
+      { daysAgo: 1, count: 1, account: () => 'acct-in-and-after' },
+      { daysAgo: 1, count: 1, account: () => 'acct-after' },
+      { daysAgo: 1, count: 1, account: () => 'acct-around' },
+      { daysAgo: 9, count: 1, account: () => 'acct-in' },
+      { daysAgo: 9.5, count: 1, account: () => 'acct-in-and-after' },
+      { daysAgo: 9.5, count: 1, account: () => 'acct-self' },
+      { daysAgo: 12, count: 1, account: () => 'acct-before' },
+      { daysAgo: 12, count: 1, account: () => 'acct-around' },
+    ]);
+    // The window of a session nine days old: from ten to eight days ago.
+    expect((await linkedOn(ip, { daysAgo: 9, ipDays: 1, self: 'acct-self' })).onIp).toEqual([
+      'acct-in',
+      'acct-in-and-after',
+    ]);
+    // A live session's window: everyone seen in the day before.
+    expect((await linkedOn(ip, { daysAgo: 0, ipDays: 1 })).onIp).toEqual([
+      'acct-after',
+      'acct-around',
+      'acct-in-and-after',
+    ]);
+  });
+
+  test('when a NAT and its block carry hundreds of accounts in the window, then each is read up to one past the network crowd limit', async () => {
+    const ip = '192.0.2.160';
+    const net = '192.0.2.0/24';
+    await seed(ip, [{ daysAgo: 0.2, count: 300, account: (i) => `crowd-${i % 150}`, block: net }]);
+    await seed('192.0.2.161', [{ daysAgo: 0.2, count: 5, account: (i) => `next-door-${i}`, block: net }]);
+    const found = await linkedOn(ip, { daysAgo: 0.2, ipDays: 1, blockDays: 1 / 24, ipBlock: net });
+    expect(found.onIp).toHaveLength(sharersToRead('network'));
+    expect(found.onBlock).toHaveLength(sharersToRead('network'));
+    // Outside the block's hour around the session, nobody.
+    expect(await linkedOn(ip, { daysAgo: 2, ipDays: 1 / 24, blockDays: 1 / 24, ipBlock: net })).toEqual({
+      onIp: [],
+      onBlock: [],
+    });
   });
 });
 

@@ -172,14 +172,25 @@ export function linkStatement(
       branch(type, identifierSearch(exclude !== undefined, read), [projectId, type, value, ...self]);
     }
   }
-  // The links carry their session's address and start (migration 0013): one index range each.
+  // The accounts on an address or block in a window, from the accounts kept per network
+  // (migration 0042), in the order they were last seen there: one last seen in the window was
+  // there in it; one last seen after it was if its newest link there up to the window's end is in
+  // the window (read from the account's own links, the address compared as an expression as in
+  // 0042's triggers; a scalar subquery, as PostgreSQL may run an EXISTS as one hashed read of
+  // every link in the window). A live session's window ends after every link, so the read is the
+  // first `sharersToRead` entries of an index however many accounts share the network. (The
+  // distinct accounts of the window's links read every one of them on PostgreSQL, which sorts
+  // before it can stop: a NAT's thousands.)
   const onNetwork = (column: 'ip_address' | 'ip_block', value: string, from: Date, to: Date) =>
     branch(
       column,
-      `SELECT DISTINCT sa.account_id FROM session_accounts sa
-           WHERE sa.project_id = ? AND sa.${column} = ? AND sa.session_start BETWEEN ? AND ?${notSelf('sa.account_id')}
-           ${limit(sharersToRead('network'))}`,
-      [projectId, value, from.getTime(), to.getTime(), ...self],
+      `SELECT n.account_id FROM network_accounts n
+           WHERE n.project_id = ? AND n.network = ? AND n.last_seen >= ?${notSelf('n.account_id')}
+             AND (n.last_seen <= ? OR (SELECT MAX(sa.session_start) FROM session_accounts sa
+               WHERE sa.project_id = n.project_id AND sa.account_id = n.account_id
+                 AND sa.session_start <= ? AND COALESCE(sa.${column}, '') = n.network) >= ?)
+           ORDER BY n.last_seen ${limit(sharersToRead('network'))}`,
+      [projectId, value, from.getTime(), ...self, to.getTime(), to.getTime(), from.getTime()],
     );
   for (const n of search.networks) {
     onNetwork('ip_address', n.ip, n.ipFrom, n.ipTo);

@@ -1,11 +1,16 @@
 /**
  * A fresh, migrated database per test file: a SQLite file in a temporary folder, or, when
  * DATABASE_URL names a PostgreSQL server, a new database on it (dropped afterwards).
+ *
+ * Each is a copy of one migrated once per set of migrations (`migratedTemplate`): a file copied,
+ * or PostgreSQL's `CREATE DATABASE … TEMPLATE`. Running the migrations took a few hundred
+ * milliseconds a database, and a run makes hundreds; a test of the migrations themselves asks for
+ * an empty database (`migrate: false`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { makeDb, migrate, type Db } from '../../src/storage/db';
 import { makeProjectRepository } from '../../src/storage/repositories/projects';
@@ -31,15 +36,17 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
   if (serverUrl) {
     const name = `tg_test_${randomBytes(6).toString('hex')}`;
     const admin = knex({ client: 'pg', connection: serverUrl, pool: { min: 0, max: 1 } });
-    await admin.raw(
-      options.icuLocale
-        ? `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`
-        : `CREATE DATABASE ${name}`,
-    );
+    const copied = migrated && !options.icuLocale;
+    if (options.icuLocale)
+      await admin.raw(
+        `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`,
+      );
+    else
+      await admin.raw(`CREATE DATABASE ${name} TEMPLATE ${copied ? await pgTemplate(admin, serverUrl) : 'template1'}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     const db = makeDb({ databaseUrl: url.toString() });
-    if (migrated) await migrate(db);
+    if (migrated && !copied) await migrate(db);
     return {
       db,
       url: url.toString(),
@@ -53,8 +60,8 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-test-'));
   const sqliteFile = path.join(dir, 'trustgate.sqlite');
+  if (migrated) fs.copyFileSync(await sqliteTemplate(), sqliteFile);
   const db = makeDb({ sqliteFile });
-  if (migrated) await migrate(db);
   return {
     db,
     dialect: 'sqlite',
@@ -64,6 +71,78 @@ export async function makeTestDb(options: { migrate?: boolean; icuLocale?: 'en-U
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The migrations' sources, hashed: a template is made again when any of them changes. */
+function migrationsHash(): string {
+  const dir = path.resolve(__dirname, '..', '..', 'src', 'storage', 'migrations');
+  const hash = createHash('sha256');
+  const add = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) add(file);
+      else hash.update(entry.name).update(fs.readFileSync(file));
+    }
+  };
+  add(dir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+let sqliteMade: Promise<string> | undefined;
+
+/**
+ * A migrated SQLite file in the temporary folder, made once per set of migrations and then only
+ * copied. Jest's workers may make it at the same moment: each migrates a file of its own and
+ * renames it into place, so a worker copies a whole template, whichever one's.
+ */
+function sqliteTemplate(): Promise<string> {
+  sqliteMade ??= (async () => {
+    const template = path.join(os.tmpdir(), `trustgate-test-template-${migrationsHash()}.sqlite`);
+    if (fs.existsSync(template)) return template;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trustgate-template-'));
+    const file = path.join(dir, 'trustgate.sqlite');
+    const db = makeDb({ sqliteFile: file });
+    await migrate(db);
+    // Closed, the last connection folds the write-ahead log into the file.
+    await db.destroy();
+    fs.renameSync(file, template);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return template;
+  })();
+  return sqliteMade;
+}
+
+/** PostgreSQL's advisory lock key while a template is made ('tgtp'). */
+const TEMPLATE_LOCK_KEY = 0x74677470;
+let pgMade: Promise<string> | undefined;
+
+/**
+ * A migrated database on the server to create the tests' databases from, made once per set of
+ * migrations (under an advisory lock, as Jest's workers start together) and left on the server;
+ * a template takes no connections, so it is made under another name and renamed when migrated.
+ */
+function pgTemplate(admin: Db, serverUrl: string): Promise<string> {
+  pgMade ??= (async () => {
+    const name = `tg_template_${migrationsHash()}`;
+    await admin.raw('SELECT pg_advisory_lock(?)', [TEMPLATE_LOCK_KEY]);
+    try {
+      const { rows } = await admin.raw('SELECT 1 FROM pg_database WHERE datname = ?', [name]);
+      if (rows.length > 0) return name;
+      const making = `${name}_making`;
+      await admin.raw(`DROP DATABASE IF EXISTS ${making}`);
+      await admin.raw(`CREATE DATABASE ${making}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${making}`;
+      const db = makeDb({ databaseUrl: url.toString() });
+      await migrate(db);
+      await db.destroy();
+      await admin.raw(`ALTER DATABASE ${making} RENAME TO ${name}`);
+      return name;
+    } finally {
+      await admin.raw('SELECT pg_advisory_unlock(?)', [TEMPLATE_LOCK_KEY]);
+    }
+  })();
+  return pgMade;
 }
 
 /**

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { makeTestDb, type TestDb } from './helpers/db';
-import { compileSources, databaseEnv, removeCompiled } from './helpers/processes';
+import { compileSources, databaseEnv } from './helpers/processes';
 
 let testDb: TestDb;
 let dataDir: string;
@@ -28,7 +28,6 @@ beforeAll(async () => {
   port = (taken.address() as net.AddressInfo).port;
 }, 120_000);
 afterAll(async () => {
-  removeCompiled();
   await new Promise((resolve) => taken.close(resolve));
   await testDb.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -22,7 +22,6 @@ import {
   compileSources,
   databaseEnv,
   killAll,
-  removeCompiled,
   runCli,
   send,
   startServer,
@@ -39,7 +38,6 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => {
   killAll();
-  removeCompiled();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -13,7 +13,7 @@ import { makeServices } from '../src/composition';
 import { makeSecretBox } from '../src/security/secrets';
 import { makeTestDb, type TestDb } from './helpers/db';
 import { personSession } from './helpers/evaluation';
-import { compileSources, databaseEnv, killAll, removeCompiled, send, startServer, until } from './helpers/processes';
+import { compileSources, databaseEnv, killAll, send, startServer, until } from './helpers/processes';
 
 let testDb: TestDb;
 let dataDir: string;
@@ -27,7 +27,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   killAll();
-  removeCompiled();
   await testDb.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

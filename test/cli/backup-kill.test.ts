@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makeDb, migrate } from '../../src/storage/db';
-import { compileSources, killAll, removeCompiled, runCli, spawnCli, until } from '../helpers/processes';
+import { compileSources, killAll, runCli, spawnCli, until } from '../helpers/processes';
 
 const onSqlite = process.env.DATABASE_URL ? describe.skip : describe;
 
@@ -45,7 +45,6 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => {
   killAll();
-  removeCompiled();
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -15,16 +15,7 @@ import zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
-import {
-  compileSources,
-  killAll,
-  removeCompiled,
-  runCli,
-  send,
-  startServer,
-  type ServerProcess,
-  until,
-} from '../helpers/processes';
+import { compileSources, killAll, runCli, send, startServer, type ServerProcess, until } from '../helpers/processes';
 import type { Health } from '../../src/api-types';
 
 let root: string;
@@ -42,7 +33,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   killAll();
-  removeCompiled();
   fs.rmSync(root, { recursive: true, force: true });
   await originalDb?.destroy();
   await restoredDb?.destroy();

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
-import { compileSources, databaseEnv, removeCompiled, runCli } from '../helpers/processes';
+import { compileSources, databaseEnv, runCli } from '../helpers/processes';
 
 let install: string;
 let elsewhere: string;
@@ -25,7 +25,6 @@ beforeAll(() => {
   elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-cwd-'));
 }, 120_000);
 afterAll(() => {
-  removeCompiled();
   for (const dir of [install, elsewhere]) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { migrationSource } from '../../src/storage/migrations';
 import { pendingMigrations } from '../../src/storage/db';
 import { makeTestDb, type TestDb } from '../helpers/db';
-import { compileSources, databaseEnv, killAll, removeCompiled, runCli } from '../helpers/processes';
+import { compileSources, databaseEnv, killAll, runCli } from '../helpers/processes';
 
 let testDb: TestDb;
 let dataDir: string;
@@ -24,7 +24,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   killAll();
-  removeCompiled();
   await testDb.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -14,7 +14,7 @@ import { makeServices } from '../../src/composition';
 import { listenForChanges } from '../../src/composition/listener';
 import { LISTENER_NAME } from '../../src/storage/postgres/listener';
 import { makeTestContext, type TestContext } from '../helpers/app';
-import { compileSources, databaseEnv, killAll, removeCompiled, runCli } from '../helpers/processes';
+import { compileSources, databaseEnv, killAll, runCli } from '../helpers/processes';
 
 const until = async (ok: () => boolean) => {
   while (!ok()) await new Promise((r) => setTimeout(r, 10));
@@ -44,7 +44,6 @@ const until = async (ok: () => boolean) => {
     await listening;
     await ctx?.close();
     killAll();
-    removeCompiled();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

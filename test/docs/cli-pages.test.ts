@@ -28,16 +28,7 @@ import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { personSession } from '../helpers/evaluation';
 import { listServer, torList, relayCsv, vpnList } from '../helpers/list-server';
-import {
-  bash,
-  databaseEnv,
-  killAll,
-  removeCompiled,
-  send,
-  startServer,
-  type ServerProcess,
-  until,
-} from '../helpers/processes';
+import { bash, databaseEnv, killAll, send, startServer, type ServerProcess, until } from '../helpers/processes';
 import { npmStarts, readmeExamples, substitute } from '../readme/examples';
 
 const SLOW = 300_000;
@@ -126,7 +117,6 @@ afterAll(async () => {
     await testDb.destroy();
   }
   killAll();
-  removeCompiled();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 

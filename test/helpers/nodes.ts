@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestDb } from './db';
-import { compileSources, databaseEnv, killAll, removeCompiled, startServer, type ServerProcess } from './processes';
+import { compileSources, databaseEnv, killAll, startServer, type ServerProcess } from './processes';
 
 /**
  * A file of multi-node tests: on PostgreSQL only (the way to run several nodes; skipped without
@@ -29,7 +29,6 @@ export function multiNodeFile(): {
   }, 120_000);
   afterAll(() => {
     killAll();
-    removeCompiled();
   });
   return {
     onPostgres: process.env.DATABASE_URL ? describe : describe.skip,

@@ -1,11 +1,12 @@
 /**
  * The compiled server and CLI as real OS processes. The sources under test are compiled once
- * per test file into a folder of that file's own under the package root (not dist/, which
- * another test file may be compiling at the same moment); servers are started with an
- * environment of the test's choosing and their JSON log lines are collected.
+ * per run into a folder named for their content under the package root (not dist/, which a
+ * test may be building at the same moment), shared by every test file and Jest worker: compiling
+ * took a test file a good part of its time. Servers are started with an environment of the
+ * test's choosing and their JSON log lines are collected.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -16,35 +17,61 @@ import type { TestDb } from './db';
 const BUILD_ROOT = path.join(PACKAGE_ROOT, '.test-build');
 let built: string | undefined;
 
-/** Compiles src/ (once per test file); returns the folder that holds src/main.js and src/cli/main.js. */
-export function compileSources(): string {
-  if (built) return built;
-  const outDir = path.join(BUILD_ROOT, `${process.pid}-${randomBytes(4).toString('hex')}`);
-  execFileSync(
-    process.execPath,
-    [
-      path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      outDir,
-      '--declaration',
-      'false',
-      '--sourceMap',
-      'false',
-    ],
-    {
-      cwd: PACKAGE_ROOT,
-      stdio: 'pipe',
-    },
-  );
-  built = outDir;
-  return outDir;
+/** What the compiled output depends on, hashed: the sources, the compiler's settings and version. */
+function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const add = (file: string) => hash.update(path.relative(PACKAGE_ROOT, file)).update(fs.readFileSync(file));
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else add(file);
+    }
+  };
+  walk(path.join(PACKAGE_ROOT, 'src'));
+  walk(path.join(PACKAGE_ROOT, 'generated'));
+  for (const file of ['tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'])
+    add(path.join(PACKAGE_ROOT, file));
+  return hash.digest('hex').slice(0, 16);
 }
 
-export function removeCompiled(): void {
-  if (built) fs.rmSync(built, { recursive: true, force: true });
-  built = undefined;
+/**
+ * Compiles src/ once per content of the sources; returns the folder that holds src/main.js and
+ * src/cli/main.js. A worker compiles into a folder of its own and renames it into place, so a
+ * folder in place is always whole; two workers that start together may both compile, and the
+ * second's is dropped. Builds of other sources are removed when a new one is in place.
+ */
+export function compileSources(): string {
+  if (built) return built;
+  const key = sourcesHash();
+  const target = path.join(BUILD_ROOT, key);
+  if (!fs.existsSync(target)) {
+    const outDir = path.join(BUILD_ROOT, `${key}-making-${process.pid}-${randomBytes(4).toString('hex')}`);
+    execFileSync(
+      process.execPath,
+      [
+        path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        outDir,
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: PACKAGE_ROOT, stdio: 'pipe' },
+    );
+    try {
+      fs.renameSync(outDir, target);
+    } catch {
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
+    for (const other of fs.readdirSync(BUILD_ROOT))
+      if (!other.startsWith(key)) fs.rmSync(path.join(BUILD_ROOT, other), { recursive: true, force: true });
+  }
+  built = target;
+  return target;
 }
 
 /** What a server or the CLI needs to reach the test's database, with a data folder for the rest. */

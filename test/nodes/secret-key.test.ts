@@ -13,7 +13,7 @@ import { keyMismatch } from '../../src/security/installation-keys';
 import { SECRET_KEY_REQUIRED } from '../../src/security/secrets';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { startNodes, type Nodes } from '../helpers/nodes';
-import { compileSources, databaseEnv, killAll, removeCompiled } from '../helpers/processes';
+import { compileSources, databaseEnv, killAll } from '../helpers/processes';
 
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
@@ -22,7 +22,6 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => {
   killAll();
-  removeCompiled();
 });
 
 /** What a node is given besides its key: the database (each gets its own DATA_DIR). */

@@ -34,16 +34,7 @@ import { PACKAGE_ROOT } from '../../src/spec';
 import { webhookHeaders } from '../../src/webhooks/signature';
 import { personSession } from '../helpers/evaluation';
 import { cleanEnv, installPacked, packWorkspaces } from '../helpers/packages';
-import {
-  bash,
-  compileSources,
-  killAll,
-  removeCompiled,
-  send,
-  startServer,
-  until,
-  type ServerProcess,
-} from '../helpers/processes';
+import { bash, compileSources, killAll, send, startServer, until, type ServerProcess } from '../helpers/processes';
 import { npmStarts, readmeExamples, substitute, webhookExamples, type Example } from './examples';
 
 const SLOW = 180_000;
@@ -174,7 +165,6 @@ describeOnSqlite("the README's examples, run as written", () => {
       await server.exited;
     }
     killAll();
-    removeCompiled();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 

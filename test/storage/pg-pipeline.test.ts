@@ -15,7 +15,7 @@ import { makeAccountRepository } from '../../src/storage/repositories/accounts';
 import { accountRecord } from '../helpers/accounts';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { statementsDuring } from '../helpers/db';
-import { compileSources, removeCompiled } from '../helpers/processes';
+import { compileSources } from '../helpers/processes';
 import { personSession, scenario, US_IP } from '../helpers/evaluation';
 
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -308,7 +308,6 @@ onPostgres('the hot path’s connections in a process of their own', () => {
   beforeAll(() => {
     compileSources();
   }, 120_000);
-  afterAll(() => removeCompiled());
 
   it('when a process has run a statement on them and has nothing left to do, then it exits (an idle connection does not keep it alive)', async () => {
     const dir = path.join(compileSources(), 'src', 'storage');

@@ -12,7 +12,6 @@ import {
   compileSources,
   databaseEnv,
   killAll,
-  removeCompiled,
   send,
   startServer,
   until,
@@ -30,7 +29,6 @@ beforeAll(() => {
 }, 120_000);
 afterAll(async () => {
   killAll();
-  removeCompiled();
   await testDb?.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

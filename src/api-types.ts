@@ -102,6 +102,8 @@ export type FaceMatchReferringSessionSignals = Schemas['FaceMatchReferringSessio
 export type IdCheckReferringSessionSignals = Schemas['IdCheckReferringSessionSignals'];
 export type DocumentSignals = Schemas['DocumentSignals'];
 export type DocumentData = Schemas['DocumentData'];
+/** The capture device and network of a result (`session_data`, without Face Match's true country). */
+export type VerificationSessionData = Schemas['VerificationSessionData'];
 /** The age band of the selfie's estimated age (DocumentSignals.face_age_estimate). */
 export type FaceAgeEstimate = DocumentSignals['face_age_estimate'];
 /** The kind of identity document read (DocumentData.template_info.template_type). */

@@ -29,9 +29,8 @@ import request from 'supertest';
 import type { AccountInput } from '../../src/api-types';
 import type { TestContext } from '../helpers/app';
 import { LONDON_IP, personSession, US_IP } from '../helpers/evaluation';
-import { fakeImage } from '../helpers/fake-analysis';
 import { describeErrors } from '../helpers/spec';
-import { verificationContext, verificationFlow } from '../helpers/verification';
+import { verificationCaptures, verificationContext, verificationFlow } from '../helpers/verification';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const VENDOR_DIR = path.resolve(REPO, process.env.TRUSTGATE_VENDOR_DIR ?? path.join('..', 'shared', 'vendor-verisoul'));
@@ -359,28 +358,7 @@ suite(title, () => {
   /** A completed verification session of the type, on the account's device. */
   async function verified(type: 'face-match' | 'id-check') {
     const s = await flow.create(type);
-    const selfie = fakeImage({ faces: [{ person: 'replay-person' }] });
-    const captures: Record<string, Buffer> =
-      type === 'face-match'
-        ? { selfie }
-        : {
-            selfie,
-            id_front: fakeImage({ edges: 'full', faces: [{ person: 'replay-person', similarity: 0.9 }] }),
-            id_back: fakeImage({
-              fields: {
-                firstName: 'Ada',
-                lastName: 'Byron',
-                dateOfBirth: '1985-03-02',
-                dateOfExpiration: '2031-03-02',
-                dateOfIssue: '2021-03-02',
-                idNumber: 'R7654321',
-                countryCode: 'US',
-                state: 'TX',
-                templateType: 'driver_license',
-                address: { street: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-              },
-            }),
-          };
+    const captures = verificationCaptures(type, 'replay-person');
     // On the account's device: the result's matches then hold the account.
     const res = await flow.complete(s, captures, { session: device, ip: US_IP });
     if (res.status !== 200) throw new Error(`complete ${res.status}: ${JSON.stringify(res.body)}`);

@@ -17,8 +17,9 @@ import {
 } from '../../src/domain/verification/availability';
 import { faceAgeBand, faceSimilarity, matchesAny } from '../../src/domain/verification/faces';
 import { compareWithReferring, referringBooleans } from '../../src/domain/verification/referring';
+import { currentResult } from '../../src/domain/verification/stored';
 import { FLAG_WEIGHTS, verdict } from '../../src/domain/verification/verdict';
-import type { Session } from '../../src/api-types';
+import type { FaceMatchResult, Session } from '../../src/api-types';
 import { DAY_MS } from '../../src/domain/numbers';
 import type { DocumentFields, DocumentFindings } from '../../src/domain/verification/analysis';
 
@@ -333,5 +334,51 @@ describe('why enroll / verify-identity refuse a session', () => {
     expect(matchesAny(a, [b, [0.99, 0.1, 0]])).toBe(true);
     expect(matchesAny(a, [b])).toBe(false);
     expect(matchesAny(a, [])).toBe(false);
+  });
+});
+
+describe('results stored by an earlier release', () => {
+  /** A Face Match result as releases before issue 55 stored it: session_data without what was unknown. */
+  const stored = {
+    metadata: {
+      project_id: 'p',
+      session_id: 's',
+      account_id: null,
+      referring_session_id: null,
+      request_id: 'r',
+      timestamp: NOW.toISOString(),
+    },
+    decision: 'Real',
+    risk_score: 0,
+    risk_flags: [],
+    lists: [],
+    rules: [],
+    device_network_signals: {},
+    referring_session_signals: {},
+    photo_urls: { face: 'file:face' },
+    session_data: {
+      true_country_code: 'GB',
+      network: { ip_address: '81.2.69.142' },
+      location: { country_code: 'GB', city: 'London' },
+      browser: { type: 'Firefox' },
+      device: { category: 'desktop', cpu_cores: 8 },
+    },
+    matches: { num_accounts_linked: 0, accounts_linked: [] },
+    video_urls: [],
+  } as unknown as FaceMatchResult;
+
+  test('when one is read, then its session data carries zip_code, memory and gpu, and the rest as stored', () => {
+    const now = currentResult(stored);
+    expect(now.session_data).toEqual({
+      ...stored.session_data,
+      location: { country_code: 'GB', city: 'London', zip_code: '' },
+      device: { category: 'desktop', cpu_cores: 8, memory: null, gpu: null },
+    });
+    expect({ ...now, session_data: stored.session_data }).toEqual(stored);
+  });
+
+  test('when a result of this release is read, then it is unchanged', () => {
+    const fresh = currentResult(stored);
+    expect(currentResult(fresh)).toEqual(fresh);
   });
 });

@@ -7,7 +7,7 @@ import { makeDispatcher } from '../../src/webhooks/dispatcher';
 import { makeWebhookTransport } from '../../src/webhooks/transport';
 import { makeTestContext, type TestContext } from './app';
 import { LONDON_IP, personSession, scenario } from './evaluation';
-import { fakeAnalysisEngine } from './fake-analysis';
+import { fakeAnalysisEngine, fakeImage } from './fake-analysis';
 import { webhookReceiver, type Receiver } from './receiver';
 import { validateWebhookBody } from './spec';
 
@@ -119,5 +119,36 @@ export async function verificationContext(
       await rx.close();
       await ctx.close();
     },
+  };
+}
+
+/**
+ * The captures of a completed verification of `person`: a selfie, and for an ID Check a full
+ * front whose portrait is `person` and a back with a US driver licence numbered `idNumber`.
+ */
+export function verificationCaptures(
+  type: 'face-match' | 'id-check',
+  person: string,
+  idNumber = 'R7654321',
+): Record<string, Buffer> {
+  const selfie = fakeImage({ faces: [{ person }] });
+  if (type === 'face-match') return { selfie };
+  return {
+    selfie,
+    id_front: fakeImage({ edges: 'full', faces: [{ person, similarity: 0.9 }] }),
+    id_back: fakeImage({
+      fields: {
+        firstName: 'Ada',
+        lastName: 'Byron',
+        dateOfBirth: '1985-03-02',
+        dateOfExpiration: '2031-03-02',
+        dateOfIssue: '2021-03-02',
+        idNumber,
+        countryCode: 'US',
+        state: 'TX',
+        templateType: 'driver_license',
+        address: { street: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+      },
+    }),
   };
 }

@@ -4,7 +4,7 @@
  * with the referring session, judged by the verdict. Pure: media URLs come in as the capture's
  * stored (unsigned) URL of each kind.
  */
-import type { FaceMatchResult, IdCheckResult, Session } from '../../api-types';
+import type { FaceMatchResult, IdCheckResult, Session, VerificationSessionData } from '../../api-types';
 import type { CaptureKind, DocumentFindings, FaceFindings } from './analysis';
 import { documentData, documentFlags, documentSignals } from './document';
 import { compareWithReferring, referringBooleans, type ReferringComparison } from './referring';
@@ -87,10 +87,35 @@ export function verificationResult(facts: ResultInput): FaceMatchResult | IdChec
 }
 
 /** The capture session's data; its device without its screen size (the result's DeviceSummary has the device fields only). */
-function sessionData(device: Session) {
+function sessionData(device: Session): VerificationSessionData {
   const { screen_width: _w, screen_height: _h, ...deviceSummary } = device.device;
-  return { network: device.network, location: device.location, browser: device.browser, device: deviceSummary };
+  return completeSessionData({
+    network: device.network,
+    location: device.location,
+    browser: device.browser,
+    device: deviceSummary,
+  });
 }
+
+/**
+ * The members the published results always carry, whether known or not (clients such as the
+ * PHP client read them unconditionally): `location.zip_code` ('' when unknown), the device's
+ * `memory` and `gpu` (null when the browser did not report them). Results stored before they
+ * were filled in are completed by it too (stored.ts).
+ */
+export function completeSessionData<T extends PartialSessionData>(data: T): T & VerificationSessionData {
+  return {
+    ...data,
+    location: { ...data.location, zip_code: data.location.zip_code ?? '' },
+    device: { ...data.device, memory: data.device.memory ?? null, gpu: data.device.gpu ?? null },
+  };
+}
+
+/** Session data that may lack what completeSessionData fills in. */
+type PartialSessionData = Omit<VerificationSessionData, 'location' | 'device'> & {
+  location: Partial<VerificationSessionData['location']>;
+  device: Partial<VerificationSessionData['device']>;
+};
 
 /** Face Match's own parts: the signals as scores, the comparison as scores, the selfie's URL. */
 function faceMatchParts(

@@ -1,16 +1,19 @@
 /**
- * Media URLs leave the service signed from the moment they are sent: a result's when verify-face
- * / verify-id answers, a webhook's at each delivery attempt. Results are stored unsigned.
+ * A stored result as it leaves the service, when verify-face / verify-id answers and at each
+ * delivery attempt of its webhook: in the current shape (domain/verification/stored.ts), its
+ * media URLs signed from the moment they are sent. Results are stored unsigned.
  */
 import type { FaceMatchCompleted, FaceMatchResult, IdCheckCompleted, IdCheckResult } from '../../api-types';
+import { currentResult } from '../../domain/verification/stored';
 
-/** Signs every media URL of a result (photo_urls, document_data.photo_urls, video_urls) with `sign`. */
+/** The stored result in the current shape, every media URL (photo_urls, document_data.photo_urls, video_urls) signed with `sign`. */
 export async function signResultUrls<T extends FaceMatchResult | IdCheckResult>(
-  result: T,
+  stored: T,
   sign: (url: string) => Promise<string>,
 ): Promise<T> {
   const signAll = async <O extends Record<string, string>>(urls: O): Promise<O> =>
     Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([k, v]) => [k, await sign(v)]))) as O;
+  const result = currentResult(stored);
   const out = { ...result, video_urls: await Promise.all(result.video_urls.map(sign)) };
   if ('photo_urls' in out && out.photo_urls) out.photo_urls = await signAll(out.photo_urls);
   if ('document_data' in out && out.document_data)

@@ -1745,7 +1745,10 @@ export interface components {
             /** @description The browser's IANA time zone. */
             timezone?: string;
         };
-        /** @description The members of every form of the device. */
+        /**
+         * @description The members every form of the device shares; the session's device and the result's
+         *     summary add `memory` and `gpu`, each in its own way (absent or null when unreported).
+         */
         DeviceFields: {
             /**
              * @description The kind of device.
@@ -1758,15 +1761,24 @@ export interface components {
             os?: string;
             /** @description Number of CPU cores. */
             cpu_cores?: number;
-            /** @description Memory in GB. */
-            memory?: number;
-            /** @description GPU information. */
-            gpu?: string;
         };
-        /** @description The device as summarised in verification results (without the screen size). */
-        DeviceSummary: components["schemas"]["DeviceFields"];
+        /**
+         * @description The device as summarised in verification results (without the screen size). `memory`
+         *     and `gpu` are always present, as the published results carry them: null when the
+         *     browser did not report them (Firefox and Safari report no memory).
+         */
+        DeviceSummary: components["schemas"]["DeviceFields"] & {
+            /** @description Memory in GB; null when the browser did not report it. */
+            memory: number | null;
+            /** @description GPU information; null when the browser did not report it. */
+            gpu: string | null;
+        };
         /** @description The device of the session. */
         Device: components["schemas"]["DeviceFields"] & {
+            /** @description Memory in GB; absent when the browser did not report it. */
+            memory?: number;
+            /** @description GPU information; absent when the browser did not report it. */
+            gpu?: string;
             /** @description Screen height in pixels. */
             screen_height?: number;
             /** @description Screen width in pixels. */
@@ -3291,7 +3303,13 @@ export interface components {
         /** @description The capture device and network, with the session's member shapes. */
         VerificationSessionData: {
             network: components["schemas"]["Network"];
-            location: components["schemas"]["Location"];
+            /**
+             * @description Where the capture's address is. `zip_code` is always present, as the published
+             *     results carry it: empty when the geolocation data has no postal code for the address.
+             */
+            location: components["schemas"]["Location"] & {
+                zip_code: string;
+            };
             browser: components["schemas"]["Browser"];
             device: components["schemas"]["DeviceSummary"];
         };

@@ -12,12 +12,15 @@
  * Where interface-spec.md mandates a different ID Check result, MANDATED names the member and the
  * line; each must still differ (a mandated difference that stops differing fails this file).
  * The replay test (replay.test.ts) checks the published examples' members; this one checks the
- * types the client reads, and the members the published examples carry only when known.
+ * types the client reads, and the members the published examples carry only when known. Last,
+ * verify-face / verify-id errors: what is sent is what openapi.yaml declares, member for member.
  */
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { IngestSession } from '../../src/api-types';
 import type { TestContext } from '../helpers/app';
-import { personSession, US_IP } from '../helpers/evaluation';
+import { US_IP } from '../helpers/evaluation';
+import { loadSpec, validatorAt, type Json as SpecJson } from '../helpers/spec';
 import { verificationCaptures, verificationContext, verificationFlow } from '../helpers/verification';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -251,4 +254,45 @@ describe.each(['face-match', 'id-check'] as const)('the PHP client reads a %s re
           .length > 0;
       expect(MANDATED.filter((m) => !differing(m)).map((m) => m.cites)).toEqual([]);
     });
+});
+
+describe.each(['/liveness/verify-face', '/liveness/verify-id'])('%s errors as the contract declares them', (path) => {
+  /** The schema openapi.yaml declares for the operation's `400`, and its coded form's members. */
+  async function declared400() {
+    const spec = await loadSpec();
+    const op = ((spec.paths as Record<string, SpecJson>)[path] as Record<string, Record<string, SpecJson>>).post!;
+    const ref = ((op.responses as Record<string, SpecJson>)['400'] as { $ref: string }).$ref.slice(1);
+    const coded = (spec.components as Record<string, Record<string, SpecJson>>).schemas!.LivenessError as {
+      required: string[];
+      additionalProperties: boolean;
+    };
+    return { validate: await validatorAt(`${ref}/content/application~1json/schema`), coded };
+  }
+  const send = (sessionId: string) =>
+    request(ctx.app).post(path).set('x-api-key', ctx.project.api_key).send({ session_id: sessionId });
+
+  test('when the session is unknown, then the coded 400 carries exactly the members its declared schema names', async () => {
+    const res = await send(randomUUID());
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      statusCode: 400,
+      message: expect.any(String),
+      request_id: res.headers['x-request-id'],
+      success: false,
+      error: 'session_not_found',
+    });
+    const { validate, coded } = await declared400();
+    expect(validate(res.body)).toBe(true);
+    expect({ required: [...coded.required].sort(), admitsOthers: coded.additionalProperties }).toEqual({
+      required: Object.keys(res.body).sort(),
+      admitsOthers: false,
+    });
+  });
+
+  test('when the request is malformed, then the 400 is {statusCode, message} alone, which the same declaration admits', async () => {
+    const res = await send('not-a-uuid');
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body).sort()).toEqual(['message', 'statusCode']);
+    expect((await declared400()).validate(res.body)).toBe(true);
+  });
 });

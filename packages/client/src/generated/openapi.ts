@@ -1558,7 +1558,11 @@ export interface components {
          * @enum {string}
          */
         MatchType: "browser" | "device" | "network" | "email" | "phone" | "username" | "name" | "mobile_id" | "apple_device_check";
-        /** @description The body of every error response. */
+        /**
+         * @description The body of an error response: every error carries these two members, and all but
+         *     the verification operations' coded `400`s (`LivenessError`, which adds `request_id`,
+         *     `success` and `error`) carry nothing else.
+         */
         ErrorBody: {
             /** @description The HTTP status, repeated in the body. */
             statusCode: number;

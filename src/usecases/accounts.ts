@@ -12,6 +12,7 @@ import type {
 } from '../api-types';
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
+import { currentFlags } from '../domain/verification/stored';
 import { overwriteErased, type Db } from '../storage/db';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
@@ -57,7 +58,8 @@ export interface AccountDeps {
 interface ResultSummary {
   decision?: Decision;
   risk_score?: number;
-  risk_flags?: AccountVerification['risk_flags'];
+  risk_flags?: string[];
+  document_signals?: { id_validity?: string };
 }
 
 /** An account's members as the Account and Search APIs report them (`StoredAccount`). */
@@ -267,7 +269,8 @@ async function verificationOf(
     outcome: r.outcome ?? null,
     ...(result.decision ? { decision: result.decision } : {}),
     ...(typeof result.risk_score === 'number' ? { risk_score: result.risk_score } : {}),
-    risk_flags: result.risk_flags ?? [],
+    // Under today's names, whichever release stored it.
+    risk_flags: currentFlags(result.risk_flags ?? [], result.document_signals?.id_validity),
     created_at: r.createdAt.toISOString(),
     ended_at: r.endedAt ? r.endedAt.toISOString() : null,
     media_erased: r.mediaErased,

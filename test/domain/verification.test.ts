@@ -95,9 +95,14 @@ describe('document signals', () => {
       });
     }
   });
-  test('when one check failed, then id_invalid though the validity only cannot confirm; none made, no flag', () => {
-    expect(documentFlags(face, checks(true, false), NOW)).toContain('id_invalid');
-    expect(documentFlags(face, checks(), NOW)).not.toContain('id_invalid');
+  test('when one check failed, then cannot_confirm_id_is_authentic; two, likely_fake_id; none made, neither', () => {
+    const flagged = (d: DocumentFindings) =>
+      documentFlags(face, d, NOW).filter((f) => f === 'likely_fake_id' || f === 'cannot_confirm_id_is_authentic');
+    expect(flagged(checks(true, false))).toEqual(['cannot_confirm_id_is_authentic']);
+    expect(flagged(checks(false, false))).toEqual(['likely_fake_id']);
+    expect(flagged(checks())).toEqual([]);
+    // The flag is named as the document's id_validity.
+    expect(documentSignals(face, checks(false, false), NOW).id_validity).toBe('likely_fake_id');
   });
   test('when the portrait is found, then its similarity to the selfie; its tampering is not checked (no model runs), never a made-up pass', () => {
     const s = documentSignals(face, doc({ face: { ...face, embedding: [0.6, 0.8] } }), NOW);
@@ -217,6 +222,9 @@ describe('verdict', () => {
       rules: [{ name: 'risk_threshold', description: expect.stringContaining('0.91') }],
     });
     expect(verdict(base)).toEqual({ risk_flags: [], risk_score: 0, decision: 'Real', rules: [] });
+  });
+  test('when the capture device is risky, then high_device_risk, as the production service names it', () => {
+    expect(verdict({ ...base, deviceRisk: true }).risk_flags).toEqual(['high_device_risk']);
   });
   test('when the account is allow-listed, then Real whatever the risk', () => {
     expect(verdict({ ...base, liveness: 0, lists: ['allow'] })).toMatchObject({
@@ -375,6 +383,19 @@ describe('results stored by an earlier release', () => {
       device: { category: 'desktop', cpu_cores: 8, memory: null, gpu: null },
     });
     expect({ ...now, session_data: stored.session_data }).toEqual(stored);
+  });
+
+  test('when its flags have the names of an earlier release, then it is read with the published ones', () => {
+    const named = (risk_flags: string[], id_validity?: string) =>
+      currentResult({
+        ...stored,
+        risk_flags,
+        ...(id_validity ? { document_signals: { id_validity } } : {}),
+      } as unknown as FaceMatchResult).risk_flags;
+    expect(named(['repeat_face', 'device_risk'])).toEqual(['repeat_face', 'high_device_risk']);
+    expect(named(['id_invalid', 'id_expired'], 'likely_fake_id')).toEqual(['likely_fake_id', 'id_expired']);
+    expect(named(['id_invalid'], 'cannot_confirm_id_is_authentic')).toEqual(['cannot_confirm_id_is_authentic']);
+    expect(named(['liveness_failed'])).toEqual(['liveness_failed']);
   });
 
   test('when a result of this release is read, then it is unchanged', () => {

@@ -387,7 +387,7 @@ describe('ID Check results', () => {
     ]);
   });
 
-  test('when the document is expired, then id_expired; when the birth date is in the future, then likely_fake_id and id_invalid; under 16, then id_age_below_16', async () => {
+  test('when the document is expired, then id_expired; when the birth date is in the future, then likely_fake_id, as validity and flag; under 16, then id_age_below_16', async () => {
     const expired = await verified(
       'id-check',
       idCaptures('liam', { idNumber: 'EXP-1', dateOfExpiration: '2025-01-31' }),
@@ -401,7 +401,7 @@ describe('ID Check results', () => {
       id_validity: 'likely_fake_id',
       id_text_status: 'cannot_confirm_id_is_authentic',
     });
-    expect(future.hook.data.risk_flags).toContain('id_invalid');
+    expect(future.hook.data.risk_flags).toContain('likely_fake_id');
     expect(future.hook.data.decision).toBe('Fake');
     const young = await verified(
       'id-check',
@@ -442,7 +442,8 @@ describe('ID Check results', () => {
       id_validity: 'cannot_confirm_id_is_authentic',
       id_age: 0,
     });
-    expect(hook.data.risk_flags).not.toContain('id_invalid');
+    expect(hook.data.risk_flags).not.toContain('likely_fake_id');
+    expect(hook.data.risk_flags).not.toContain('cannot_confirm_id_is_authentic');
     expect(hook.data.document_data.user_data.first_name).toBe('');
     expect(hook.data.document_data.template_info.template_type).toBe('unknown');
   });
@@ -459,6 +460,21 @@ describe('ID Check results', () => {
       document_country: 'United States',
       document_state: 'CA',
     });
+  });
+
+  test('when the capture browser is automated, then high_device_risk (the published name); a person, none', async () => {
+    const automated = await verified(
+      'face-match',
+      { selfie: selfie('tess') },
+      {},
+      {
+        session: { automation: { webdriver: true, signals: [] } },
+      },
+    );
+    expect(automated.hook.data.device_network_signals.device_risk).toBeGreaterThan(0.5);
+    expect(automated.hook.data.risk_flags).toContain('high_device_risk');
+    const person = await verified('face-match', { selfie: selfie('ugo') });
+    expect(person.hook.data.risk_flags).not.toContain('high_device_risk');
   });
 });
 

@@ -191,8 +191,9 @@ export function documentFlags(selfie: FaceFindings, document: DocumentFindings, 
   if (isExpired(document.fields, now)) flags.push('id_expired');
   const age = idAge(document, now);
   if (age !== undefined && age < MIN_ID_AGE) flags.push('id_age_below_16');
+  // A failed check raises the flag named as its id_validity: likely_fake_id or cannot_confirm_id_is_authentic.
   const integrity = documentIntegrity(document, now);
-  if (integrity === 'one_failed' || integrity === 'failed') flags.push('id_invalid');
+  if (integrity === 'one_failed' || integrity === 'failed') flags.push(VALIDITY[integrity]);
   const score = idFaceMatchScore(selfie, document);
   if (score !== null && score < FACE_THRESHOLDS.low) flags.push('low_id_face_match_score');
   else if (score !== null && score < FACE_THRESHOLDS.moderate) flags.push('moderate_id_face_match_score');

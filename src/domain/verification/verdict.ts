@@ -12,13 +12,15 @@ import { FACE_THRESHOLDS } from './faces';
 export const FLAG_WEIGHTS: Record<RiskFlag, number> = {
   liveness_failed: 0.9,
   low_id_face_match_score: 0.85,
-  id_invalid: 0.8,
+  // The two document flags weigh what the one flag they replace weighed (issue 55 renamed it).
+  likely_fake_id: 0.8,
+  cannot_confirm_id_is_authentic: 0.8,
   repeat_face: 0.7,
   repeat_id: 0.7,
   id_expired: 0.6,
   id_age_below_16: 0.5,
   moderate_id_face_match_score: 0.4,
-  device_risk: 0.4,
+  high_device_risk: 0.4,
   ip_document_country_mismatch: 0.3,
   repeat_device: 0.3,
 };
@@ -51,7 +53,7 @@ export function verdict(input: VerdictInput): Verdict {
   if (input.repeat.face) flags.add('repeat_face');
   if (input.repeat.document) flags.add('repeat_id');
   if (input.repeat.device) flags.add('repeat_device');
-  if (input.deviceRisk) flags.add('device_risk');
+  if (input.deviceRisk) flags.add('high_device_risk');
   if (input.ipDocumentCountryMismatch) flags.add('ip_document_country_mismatch');
   const risk_flags = [...flags].sort((a, b) => FLAG_WEIGHTS[b] - FLAG_WEIGHTS[a] || byCodeUnits(a, b));
   const risk_score = round3(noisyOr(risk_flags.map((f) => FLAG_WEIGHTS[f])));

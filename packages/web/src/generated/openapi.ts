@@ -3230,18 +3230,23 @@ export interface components {
             timestamp: string;
         };
         /**
-         * @description A named risk finding: `repeat_face` (the face is enrolled on another account),
-         *     `repeat_device` (the capture device was used by another account), `repeat_id` (the
-         *     document is on another account), `low_id_face_match_score` and
-         *     `moderate_id_face_match_score` (the selfie and the ID photo agree poorly or only
-         *     moderately), `id_expired`, `id_age_below_16`, `id_invalid` (the document failed an
-         *     integrity check: a check digit, the barcode's structure or an impossible date; its
-         *     `document_signals.id_validity` is then `cannot_confirm_id_is_authentic` or
-         *     `likely_fake_id`), `liveness_failed` (the selfie looks like a photo of a photo, a
-         *     screen or a mask), `device_risk`, `ip_document_country_mismatch`.
+         * @description A named risk finding, under the name the production service publishes for it where
+         *     it has one: `repeat_face` (the face is enrolled on another account), `repeat_device`
+         *     (the capture device was used by another account), `repeat_id` (the document is on
+         *     another account), `low_id_face_match_score` and `moderate_id_face_match_score` (the
+         *     selfie and the ID photo agree poorly or only moderately), `id_expired`,
+         *     `id_age_below_16`, `likely_fake_id` (two of the document's integrity checks failed or
+         *     a date is impossible) and `cannot_confirm_id_is_authentic` (one check failed: a check
+         *     digit, the barcode's structure), each as its `document_signals.id_validity` says,
+         *     `high_device_risk` (the capture device's `device_risk` signal: automation, tampering,
+         *     an emulator), `ip_document_country_mismatch`. Trustgate's own, without a published
+         *     name of the same meaning: `liveness_failed` (the selfie looks like a photo of a photo,
+         *     a screen or a mask). Releases before issue 55 sent `id_invalid` for the two document
+         *     flags and `device_risk` for `high_device_risk`; stored results are sent with the new
+         *     names.
          * @enum {string}
          */
-        RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "id_invalid" | "liveness_failed" | "device_risk" | "ip_document_country_mismatch";
+        RiskFlag: "repeat_face" | "repeat_device" | "repeat_id" | "low_id_face_match_score" | "moderate_id_face_match_score" | "id_expired" | "id_age_below_16" | "likely_fake_id" | "cannot_confirm_id_is_authentic" | "liveness_failed" | "high_device_risk" | "ip_document_country_mismatch";
         /**
          * @description How another account is linked to the verification: `face` (the same enrolled face),
          *     `ip_address` (the capture came from an address one of the account's sessions used

@@ -42,7 +42,9 @@ export interface paths {
          *     account's history and email intelligence, and the accounts linked to it.
          *
          *     The `lists` given in the account are applied before the decision is made; the
-         *     response `lists` reports every list the account belongs to.
+         *     response `lists` reports every list the account belongs to. Loose forms some clients
+         *     send are taken as meant: `metadata: []` is `{}`, a `null` `group` is no group, and
+         *     lower-case `expected_countries` are upper-cased.
          */
         post: operations["authenticateSession"];
         delete?: never;
@@ -1932,13 +1934,7 @@ export interface components {
             risk_signals: components["schemas"]["EvaluatedRiskSignals"];
             risk_signal_scores: components["schemas"]["EvaluatedRiskSignalScores"];
         };
-        /** @description The members of an account that the customer sends (every form). */
-        AccountFields: components["schemas"]["AccountContactFields"] & {
-            expected_countries?: components["schemas"]["ExpectedCountries"];
-            metadata?: components["schemas"]["Metadata"];
-            group?: components["schemas"]["AccountGroup"];
-        };
-        /** @description The members of an account that every form of it spells alike. */
+        /** @description The members of an account that are read as sent (`AccountInput` adds those with loose forms). */
         AccountContactFields: {
             /**
              * @description Email of the account. Any text is accepted; whether it is a valid address is
@@ -1970,22 +1966,23 @@ export interface components {
         AccountGroup: components["schemas"]["Text"];
         /** @description The customer's identifier of the account. */
         AccountIdentifier: components["schemas"]["Text"];
-        /** @description The customer's account that the session is authenticated with. */
-        AccountInput: components["schemas"]["AccountFields"] & {
-            id: components["schemas"]["AccountIdentifier"];
-        };
         /**
-         * @description An account for `PUT /account/{account_id}`: the same members as in authenticate, `id`
-         *     included, which must be the path's, in the loose forms some clients send as well
-         *     (PHP encodes an empty map as an empty array): `metadata: []` is `{}`, a `null` `group`
-         *     is no group, and lower-case `expected_countries` are upper-cased.
+         * @description The customer's account, as authenticate and `PUT /account/{account_id}` take it, in the
+         *     loose forms some clients send as well (PHP encodes an empty map as an empty array):
+         *     `metadata: []` is `{}`, a `null` `group` is no group, and lower-case
+         *     `expected_countries` are upper-cased.
          */
-        AccountUpdate: components["schemas"]["AccountContactFields"] & {
+        AccountInput: components["schemas"]["AccountContactFields"] & {
             id: components["schemas"]["AccountIdentifier"];
             expected_countries?: components["schemas"]["ExpectedCountries"];
             metadata?: components["schemas"]["Metadata"] | unknown[];
             group?: components["schemas"]["AccountGroup"] | null;
         };
+        /**
+         * @description An account for `PUT /account/{account_id}`: the same members as in authenticate, in the
+         *     same loose forms, `id` included, which must be the path's.
+         */
+        AccountUpdate: components["schemas"]["AccountInput"];
         /** @description A session and the account it is authenticated with. */
         AuthenticateRequest: {
             account: components["schemas"]["AccountInput"];

@@ -33,7 +33,17 @@ export type Mobile = Schemas['Mobile'];
 export type RiskSignalDetails = Schemas['RiskSignalDetails'];
 
 export type AccountInput = Schemas['AccountInput'];
+/**
+ * An account as the code reads it (http/loose-account.ts `readAccount`): the contract's
+ * `AccountInput` with its loose forms taken as meant, so `metadata` is an object and `group` a string.
+ */
+export type AccountRead = Omit<AccountInput, 'metadata' | 'group'> & {
+  metadata?: Schemas['Metadata'];
+  group?: Schemas['AccountGroup'];
+};
 export type AuthenticateRequest = Schemas['AuthenticateRequest'];
+/** POST /session/authenticate's body with its account read (`AccountRead`). */
+export type AuthenticateRead = Omit<AuthenticateRequest, 'account'> & { account: AccountRead };
 export type AuthenticateResponse = Schemas['AuthenticateResponse'];
 export type UnauthenticatedRequest = Schemas['UnauthenticatedRequest'];
 export type UnauthenticatedResponse = Schemas['UnauthenticatedResponse'];

@@ -1,12 +1,12 @@
 /**
- * `PUT /account/{account_id}`'s body as some clients send it (the contract's `AccountUpdate`),
- * read as they mean it: PHP encodes an empty map as an empty array (`metadata: []` is `{}`), a
- * `null` `group` is no group, and lower-case country codes are upper-cased. The contract has
- * already refused anything else.
+ * An account as some clients send it (the contract's `AccountInput`, in authenticate and in
+ * `PUT /account/{account_id}`), read as they mean it: PHP encodes an empty map as an empty array
+ * (`metadata: []` is `{}`), a `null` `group` is no group, and lower-case country codes are
+ * upper-cased. The contract has already refused anything else.
  */
-import type { AccountInput, AccountUpdate } from '../api-types';
+import type { AccountInput, AccountRead } from '../api-types';
 
-export function accountOfUpdate(body: AccountUpdate): AccountInput {
+export function readAccount(body: AccountInput): AccountRead {
   const { metadata, group, expected_countries, ...rest } = body;
   return {
     ...rest,

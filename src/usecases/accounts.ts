@@ -2,9 +2,9 @@
 import type {
   AccountDeleted,
   AccountLinks,
+  AccountRead,
   AccountResponse,
   AccountSessions,
-  AccountInput,
   AccountVerification,
   AccountVerifications,
   Decision,
@@ -165,7 +165,7 @@ async function putAccount(
   deps: AccountDeps,
   project: Project,
   id: string,
-  body: AccountInput,
+  body: AccountRead,
   actor: Actor,
   requestId: string,
 ): Promise<AccountResponse> {

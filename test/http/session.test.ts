@@ -144,9 +144,10 @@ describe('POST /session/authenticate', () => {
       { expected_countries: ['U'] },
       /^account\.expected_countries\.0 must NOT have fewer than 2 characters$/,
     ],
+    // (Lower case is read upper-cased: test/compat/php-client.test.ts.)
     [
-      'an expected country in lower case',
-      { expected_countries: ['us'] },
+      'an expected country that is not two letters',
+      { expected_countries: ['U1'] },
       /^account\.expected_countries\.0 must match pattern/,
     ],
     ['metadata that is not an object', { metadata: 'plan=free' }, /^account\.metadata must be object$/],

@@ -3,7 +3,7 @@
  * (identifiers normalised), or the rule the input breaks, as a value: authenticate and the
  * Account API (usecases/evaluation/steps.ts `applyInput`) answer it with a 400 naming the field.
  */
-import type { AccountInput } from '../../api-types';
+import type { AccountRead } from '../../api-types';
 import { emailFacts } from '../email';
 import { nameKey, phoneKey, usernameKey } from '../linking';
 import { STANDARD_LISTS } from '../lists';
@@ -22,7 +22,7 @@ export type AppliedInput = { record: AccountRecord } | { refused: string };
 export function applyAccountInput(
   context: InputContext,
   existing: AccountRecord | undefined,
-  input: Omit<AccountInput, 'id'>,
+  input: Omit<AccountRead, 'id'>,
   id: string,
   field = 'account.',
 ): AppliedInput {

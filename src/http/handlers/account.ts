@@ -5,7 +5,7 @@ import type { AccountUseCases } from '../../usecases/accounts';
 import type { LabelUseCases } from '../../usecases/labels';
 import { actorOf, projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
-import { accountOfUpdate } from '../loose-account';
+import { readAccount } from '../loose-account';
 
 type ById = Request<{ account_id: string }>;
 
@@ -15,7 +15,7 @@ export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseC
       res.json(await accounts.get(projectOf(req), req.params.account_id, req.requestId));
     },
     async putAccount(req: Request<{ account_id: string }, unknown, AccountUpdate>, res: Response) {
-      const account = accountOfUpdate(req.body);
+      const account = readAccount(req.body);
       checkMetadataSize(account.metadata, 'metadata');
       res.json(await accounts.put(projectOf(req), req.params.account_id, account, actorOf(req), req.requestId));
     },

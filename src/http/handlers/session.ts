@@ -11,6 +11,7 @@ import type {
 import type { EvaluationUseCases } from '../../usecases/evaluation';
 import { actorOf, projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
+import { readAccount } from '../loose-account';
 
 /** The validator has coerced `accounts_linked` to a boolean. */
 const accountsLinked = (req: Request) => (req.query as { accounts_linked?: boolean }).accounts_linked === true;
@@ -27,9 +28,10 @@ export function makeSessionHandlers(evaluation: EvaluationUseCases) {
       req: Request<Record<string, string>, unknown, AuthenticateRequest>,
       res: Response<AuthenticateResponse>,
     ) {
-      checkMetadataSize(req.body.account.metadata, 'account.metadata');
+      const body = { ...req.body, account: readAccount(req.body.account) };
+      checkMetadataSize(body.account.metadata, 'account.metadata');
       res.json(
-        await evaluation.authenticate(projectOf(req), req.body, {
+        await evaluation.authenticate(projectOf(req), body, {
           requestId: req.requestId,
           accountsLinked: accountsLinked(req),
           actor: actorOf(req),

@@ -4,7 +4,7 @@
  * process; one that raced another process on the same account is evaluated again on fresh facts,
  * holding the account for itself on every node of the database (`store.exclusively`).
  */
-import type { AuthenticateRequest, AuthenticateResponse } from '../../api-types';
+import type { AuthenticateRead, AuthenticateResponse } from '../../api-types';
 import {
   ACCOUNT_SESSIONS_READ,
   emailQueryOf,
@@ -27,7 +27,7 @@ const ATTEMPTS = 8;
 export function authenticate(
   ctx: EvaluationContext,
   project: Project,
-  body: AuthenticateRequest,
+  body: AuthenticateRead,
   options: EvaluationOptions,
 ): Promise<AuthenticateResponse> {
   return ctx.byAccount.run(`${project.id}\u0000${body.account.id}`, () => authenticateNow(ctx, project, body, options));
@@ -41,7 +41,7 @@ export function authenticate(
 async function authenticateNow(
   ctx: EvaluationContext,
   project: Project,
-  body: AuthenticateRequest,
+  body: AuthenticateRead,
   options: EvaluationOptions,
 ): Promise<AuthenticateResponse> {
   const accountId = body.account.id;
@@ -60,7 +60,7 @@ async function authenticateNow(
 async function attempt(
   ctx: EvaluationContext,
   project: Project,
-  body: AuthenticateRequest,
+  body: AuthenticateRead,
   options: EvaluationOptions,
   held: { exclusively: boolean },
 ): Promise<AuthenticateResponse | undefined> {
@@ -77,7 +77,7 @@ async function attempt(
 async function gather(
   ctx: EvaluationContext,
   project: Project,
-  body: AuthenticateRequest,
+  body: AuthenticateRead,
   describe: boolean,
 ): Promise<EvaluationFacts> {
   const { store } = ctx;

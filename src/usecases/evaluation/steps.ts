@@ -2,7 +2,7 @@
  * The steps the evaluation use cases share: the gather helpers (the session, still live; the
  * account input applied; the link searches), then evaluate → commit, then the response.
  */
-import type { AccountInput, Evaluation, LinkedAccount, ListName } from '../../api-types';
+import type { AccountRead, Evaluation, LinkedAccount, ListName } from '../../api-types';
 import {
   applyAccountInput,
   describeLinks,
@@ -52,7 +52,7 @@ export function applyInput(
   ctx: EvaluationContext,
   project: Project,
   existing: AccountRecord | undefined,
-  input: Omit<AccountInput, 'id'>,
+  input: Omit<AccountRead, 'id'>,
   id: string,
   field = 'account.',
 ): AccountRecord {

@@ -3,16 +3,18 @@
  * as that client sends them, against the real app and database (issue 55): its documented
  * authenticate (`new UserAccount(id:, email:)` encodes `"metadata": []`, PHP's empty array, and
  * `"group": null`), lower-case country codes, the JSON body it sends with every DELETE and with
- * the POST that takes none (`[]`, its empty array of data).
+ * the POST that takes none (`[]`, its empty array of data), and the decision at the edge of the
+ * project's threshold, where an answer must not contradict the score it reports.
  *
  * Each body is written here as raw JSON, byte for byte as the client's encoder writes it, not
  * built from this project's types (which would not let the loose forms be written).
  * docs/compatibility.md, "Requests as the PHP client sends them", says what is accepted and how it is read.
  */
 import request from 'supertest';
-import { makeTestContext, type TestContext } from '../helpers/app';
-import { personSession } from '../helpers/evaluation';
-import { freshProject, GB_IPS, type Project } from '../http/evaluation/support';
+import type { EvaluationReceipt, RulesTestResult } from '../../src/api-types';
+import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
+import { listIp, personSession } from '../helpers/evaluation';
+import { BOT, DAY_MS, freshProject, GB_IPS, type Project } from '../http/evaluation/support';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -128,5 +130,94 @@ describe('the JSON bodies the PHP client sends where the contract takes none', (
     });
     expect(await calls(p, '[]', 1)).toEqual(without);
     expect(await calls(p, '{}', 2)).toEqual(without);
+  });
+});
+
+describe('the decision at the edge of the project’s threshold', () => {
+  /** The backtests' range: the day either side of the test clock's now, when every evaluation here is made. */
+  const range = {
+    from: new Date(Date.parse(TEST_NOW) - DAY_MS).toISOString(),
+    to: new Date(Date.parse(TEST_NOW) + DAY_MS).toISOString(),
+  };
+
+  async function withThreshold(threshold: number): Promise<Project> {
+    const p = await freshProject(ctx);
+    const res = await request(ctx.app)
+      .patch('/project')
+      .set('x-api-key', p.apiKey)
+      .send({ decision_threshold: threshold });
+    expect(res.status).toBe(200);
+    return p;
+  }
+
+  /** The answer's score and decision, as its receipt, the stored account and a backtest see them. */
+  async function seen(p: Project, answer: { request_id: string; account_id: string }) {
+    const receipt = (await request(ctx.app).get(`/evaluation/${answer.request_id}`).set('x-api-key', p.apiKey))
+      .body as EvaluationReceipt;
+    const account = (await p.getAccount(answer.account_id)).body as { account_score: number; decision: string };
+    // Replayed at its own threshold, the evaluation comes to the decision it answered.
+    const backtest = (
+      await request(ctx.app)
+        .post('/rules/test')
+        .set('x-api-key', p.apiKey)
+        .send({ rules: [], ...range })
+    ).body as RulesTestResult;
+    return {
+      raw: receipt.breakdown.account_score.value,
+      receipt: {
+        account_score: receipt.scores.account_score,
+        decision: receipt.decision,
+        threshold: receipt.threshold,
+      },
+      account: { account_score: account.account_score, decision: account.decision },
+      backtest: { evaluations: backtest.evaluations, changed: backtest.changed },
+    };
+  }
+
+  const TOR_IP = '2.120.55.1';
+  beforeAll(() => listIp(ctx, 'tor', TOR_IP));
+
+  test.each([
+    {
+      edge: 'reported as the threshold but computed just below it, then Fake',
+      // A headless bot from a residential address: account_score 0.995884…, reported 0.996.
+      threshold: 0.996,
+      session: BOT,
+      ip: GB_IPS.sky,
+      answer: { account_score: 0.996, decision: 'Fake' },
+    },
+    {
+      edge: 'reported below the threshold but computed at or above it, then Real',
+      // Tor alone: account_score 0.6472002…, reported 0.647.
+      threshold: 0.6472,
+      session: {},
+      ip: TOR_IP,
+      answer: { account_score: 0.647, decision: 'Real' },
+    },
+  ])('when the score is $edge, in the answer, its receipt, the account and a backtest', async (e) => {
+    const p = await withThreshold(e.threshold);
+    const answer = await p.signIn({ id: `edge-${e.threshold}` }, e.session, e.ip);
+    expect({ account_score: answer.account_score, decision: answer.decision }).toEqual(e.answer);
+    const s = await seen(p, answer);
+    // The edge: compared unrounded, the computed score would decide the other way.
+    expect(s.raw >= e.threshold).toBe(e.answer.decision === 'Real');
+    expect(s).toEqual({
+      raw: s.raw,
+      receipt: { ...e.answer, threshold: e.threshold },
+      account: e.answer,
+      backtest: { evaluations: 1, changed: 0 },
+    });
+  });
+
+  test('when a backtest drafts a threshold a stored score is reported at, then it decides as a live answer would', async () => {
+    const p = await freshProject(ctx); // the default threshold, 0.8
+    const answer = await p.signIn({ id: 'edge-draft' }, BOT, GB_IPS.sky);
+    expect(answer).toMatchObject({ account_score: 0.996, decision: 'Fake' });
+    const res = await request(ctx.app)
+      .post('/rules/test')
+      .set('x-api-key', p.apiKey)
+      .send({ rules: [], ...range, decision_threshold: 0.996 });
+    // Compared unrounded (0.995884 < 0.996), the draft turned it Real.
+    expect(res.body).toMatchObject({ evaluations: 1, changed: 0, to_real: 0 });
   });
 });

@@ -81,6 +81,15 @@ describe('labelReport', () => {
     expect(labelReport(acc)).toEqual(labelReport(addToReport(emptyReport(), SET)));
   });
 
+  test('when a score rounds to a threshold, then it is flagged there, as the decision threshold decides', () => {
+    // 0.4996 is reported 0.5 (Fake at a threshold of 0.5); 0.5496 is reported 0.55.
+    const table = labelReport(addToReport(emptyReport(), [E('fraud', 0.4996, 'Fake'), E('legit', 0.5496, 'Fake')]));
+    const t = (x: number) => table.thresholds.find((r) => r.threshold === x)!;
+    expect(t(0.5)).toMatchObject({ true_positives: 1, false_positives: 1 });
+    expect(t(0.55)).toMatchObject({ true_positives: 0, false_positives: 1 });
+    expect(t(0.6)).toMatchObject({ true_positives: 0, false_positives: 0 });
+  });
+
   test('when nothing is labelled fraud, then recall is null; the thresholds are 0.05 to 0.95 exactly', () => {
     const table = labelReport(addToReport(emptyReport(), [E('legit', 0.3, 'Real')]));
     expect(table.thresholds.every((r) => r.recall === null)).toBe(true);

@@ -271,7 +271,16 @@ describe('accountScore', () => {
 describe('decide', () => {
   it('when the score reaches the threshold, then Fake; below it, then Real', () => {
     expect(decide(0.8, 0.8, [])).toBe('Fake');
-    expect(decide(0.7999, 0.8, [])).toBe('Real');
+    expect(decide(0.7994, 0.8, [])).toBe('Real');
+  });
+
+  it('when the score is compared, then as the answer reports it (3 decimals), so the two never disagree', () => {
+    // 0.9959 is reported 0.996: at a threshold of 0.996 it is Fake, not Real.
+    expect(decide(0.9959, 0.996, [])).toBe('Fake');
+    expect(decide(0.7995, 0.8, [])).toBe('Fake');
+    // 0.6472 is reported 0.647: below a threshold of 0.6472, so Real, not Fake.
+    expect(decide(0.6472, 0.6472, [])).toBe('Real');
+    expect(decide(0.80049, 0.8005, [])).toBe('Real');
   });
 
   it('when the account is on block, then Fake; on allow, then Real, whatever the score', () => {
@@ -584,14 +593,14 @@ describe('properties', () => {
     );
   });
 
-  it('when decide is asked, then block gives Fake, allow gives Real, and otherwise Fake exactly at or above the threshold', () => {
+  it('when decide is asked, then block gives Fake, allow gives Real, and otherwise Fake exactly when the reported score (3 decimals) reaches the threshold', () => {
     const list = fc.constantFrom('allow', 'block', 'main_account', 'beta', 'vip');
     fc.assert(
       fc.property(unit, unit, fc.array(list, { maxLength: 4 }), (score, threshold, lists) => {
         const d = decide(score, threshold, lists);
         if (lists.includes('block')) expect(d).toBe('Fake');
         else if (lists.includes('allow')) expect(d).toBe('Real');
-        else expect(d).toBe(score >= threshold ? 'Fake' : 'Real');
+        else expect(d).toBe(Math.round(score * 1000) / 1000 >= threshold ? 'Fake' : 'Real');
       }),
     );
   });

@@ -5,7 +5,8 @@
  * reads them (a report over a long range never holds every row), and reads the table out.
  *
  * Fraud is the positive class. At threshold t an evaluation is flagged when its
- * `account_score >= t` (as the decision threshold decides `Fake`); a rule flags the evaluations
+ * `account_score` as reported reaches t (`reachesThreshold`, as the decision threshold decides
+ * `Fake`); a rule flags the evaluations
  * it fired on; a decision flags when it is `Fake`. Then, over the labelled evaluations:
  *
  *   true positive  = flagged and fraud        false positive = flagged and legit
@@ -15,6 +16,7 @@
  */
 import type { ConfusionCounts, Decision, LabelReport, LabelValue } from '../../api-types';
 import { byCodeUnits } from '../order';
+import { reachesThreshold } from '../scoring';
 
 export type { LabelValue };
 
@@ -69,7 +71,7 @@ export function addToReport(
     acc.evaluations++;
     if (fraud) acc.fraud++;
     else acc.legit++;
-    thresholds.forEach((t, i) => count(acc.thresholds[i]!, e.accountScore >= t, fraud));
+    thresholds.forEach((t, i) => count(acc.thresholds[i]!, reachesThreshold(e.accountScore, t), fraud));
     if (e.decision) count(acc.decision, e.decision === 'Fake', fraud);
     for (const rule of new Set(e.rules ?? [])) {
       const fired = acc.rules.get(rule) ?? { fraud: 0, legit: 0 };

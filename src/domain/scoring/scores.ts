@@ -18,7 +18,7 @@ import {
   SIGNAL_AVERAGE_HALF_LIFE_DAYS,
 } from './constants';
 import { remembered } from '../memo';
-import { clamp01, DAY_MS, noisyOr } from '../numbers';
+import { clamp01, DAY_MS, noisyOr, round3 } from '../numbers';
 
 /** An event count; anything that is not a positive number counts as 0. */
 function count(n: number): number {
@@ -157,13 +157,22 @@ export function accountScore(parts: AccountScoreParts): number {
 }
 
 /**
+ * Whether an account score reaches a threshold. The score is compared as the answer reports it
+ * (rounded to 3 decimals): compared unrounded, a score of 0.9959 reported as 0.996 would be
+ * Real at a threshold of 0.996, and the answer would contradict itself.
+ */
+export function reachesThreshold(accountScore: number, threshold: number): boolean {
+  return round3(accountScore) >= threshold;
+}
+
+/**
  * `allow` forces Real, `block` forces Fake (the two are mutually exclusive; were both present,
- * block wins), otherwise Fake exactly when accountScore >= threshold.
+ * block wins), otherwise Fake exactly when the account score as reported reaches the threshold.
  */
 export function decide(accountScore: number, threshold: number, lists: readonly string[]): Decision {
   if (lists.includes('block')) return 'Fake';
   if (lists.includes('allow')) return 'Real';
-  return accountScore >= threshold ? 'Fake' : 'Real';
+  return reachesThreshold(accountScore, threshold) ? 'Fake' : 'Real';
 }
 
 // ---------------------------------------------------------------- risk signal average

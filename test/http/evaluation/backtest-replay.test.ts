@@ -149,7 +149,7 @@ describe('POST /rules/test over the account, links and signal details', () => {
         ? 'Fake'
         : r.inputs.lists.includes('allow')
           ? 'Real'
-          : r.breakdown.account_score.value >= r.threshold
+          : r.scores.account_score >= r.threshold
             ? 'Fake'
             : 'Real';
     const flipped = receipts.filter((r) => r.decision !== byScores(r));

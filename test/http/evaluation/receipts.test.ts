@@ -70,7 +70,8 @@ async function checked(answer: AuthenticateResponse | UnauthenticatedResponse): 
   });
   const linked = r.breakdown.multiple_accounts.terms.reduce((n, t) => n + t.count, 0);
   if (!r.inputs.lists.includes('main_account')) expect(linked).toBe(r.inputs.accounts_linked);
-  const byScore = r.breakdown.account_score.value >= r.threshold ? 'Fake' : 'Real';
+  // The score as reported decides (docs/scoring.md, "Decision").
+  const byScore = r.scores.account_score >= r.threshold ? 'Fake' : 'Real';
   switch (r.decided_by.source) {
     case 'threshold':
       expect(r.decision).toBe(byScore);
@@ -329,7 +330,7 @@ describe('POST /rules/test', () => {
         ? 'Fake'
         : r.inputs.lists.includes('allow')
           ? 'Real'
-          : r.breakdown.account_score.value >= threshold
+          : r.scores.account_score >= threshold
             ? 'Fake'
             : 'Real';
     for (const threshold of [undefined, 0.3, 0, 1]) {

@@ -4,6 +4,7 @@ import { enrichSession, type IpFacts } from '../../src/domain/enrichment/session
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
+import { tamperingFindings } from '../../src/domain/signals/device';
 import { COUNTED_UP_TO } from '../../src/domain/signals/history';
 import { noisyOr } from '../../src/domain/numbers';
 
@@ -164,6 +165,23 @@ describe("docs/scoring.md's risk signal tables", () => {
 
   it('when nothing holds, then every scored signal is 0', () => {
     expect(Object.values(run({}).risk_signal_scores).every((s) => s === 0)).toBe(true);
+  });
+});
+
+describe('tamperingFindings', () => {
+  it('when the summary stands for a spoofed time zone alone, then neither counts (location_spoofing weighs it)', () => {
+    expect(tamperingFindings(['browser_tampering_detected', 'timezone_spoofing'])).toEqual([]);
+    expect(tamperingFindings(['timezone_spoofing'])).toEqual([]);
+    expect(tamperingFindings([])).toEqual([]);
+    expect(tamperingFindings(undefined)).toEqual([]);
+  });
+
+  it('when the summary comes with another finding or alone, then it counts with the others', () => {
+    expect(tamperingFindings(['browser_tampering_detected', 'timezone_spoofing', 'worker_mismatch:languages'])).toEqual(
+      ['browser_tampering_detected', 'worker_mismatch:languages'],
+    );
+    expect(tamperingFindings(['browser_tampering_detected'])).toEqual(['browser_tampering_detected']);
+    expect(tamperingFindings(['navigator_getters_overridden'])).toEqual(['navigator_getters_overridden']);
   });
 });
 

@@ -14,6 +14,20 @@ export const GEOLOCATION_SPOOF_KM = 500;
 export const AUTOMATION_CONDITION =
   /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events|cdp)/;
 
+/** The web SDK's summary of its tampering findings: it heads the list whenever it found any. */
+const TAMPERING_SUMMARY = 'browser_tampering_detected';
+
+/**
+ * The SDK's tampering findings that device_risk weighs: every one but `timezone_spoofing`
+ * (location_spoofing's), and the summary too when it stands for that finding alone, so a
+ * time-zone extension is not counted twice.
+ */
+export function tamperingFindings(tampering: readonly string[] = []): string[] {
+  const others = tampering.filter((t) => t !== 'timezone_spoofing');
+  if (others.length < tampering.length && others.every((t) => t === TAMPERING_SUMMARY)) return [];
+  return others;
+}
+
 /** The user agent claims one platform, the client hints or the SDK's own facts another. */
 function userAgentInconsistent(ctx: SignalContext): boolean {
   const hints = ctx.sdk.client_hints;
@@ -46,14 +60,13 @@ function userAgentInconsistent(ctx: SignalContext): boolean {
 export function deviceRisk(ctx: SignalContext): Finding {
   const { sdk } = ctx;
   const signals = sdk.automation?.signals ?? [];
-  const tampering = sdk.tampering ?? [];
   const mobile = sdk.mobile;
   const received = receivedConditions(sdk);
   return findingOf(
     [
       { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true },
       ...signals.map((s) => ({ name: s, weight: AUTOMATION_CONDITION.test(s) ? 0.9 : 0.5, present: true })),
-      ...tampering.filter((t) => t !== 'timezone_spoofing').map((t) => ({ name: t, weight: 0.8, present: true })),
+      ...tamperingFindings(sdk.tampering).map((t) => ({ name: t, weight: 0.8, present: true })),
       { name: 'emulator', weight: 0.7, present: mobile?.emulator === true },
       { name: 'rooted_device', weight: 0.6, present: mobile?.rooted === true },
       { name: 'oem_app_integrity_failed', weight: 0.8, present: mobile?.oem_app_integrity === 'failed' },

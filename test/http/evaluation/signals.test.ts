@@ -374,9 +374,12 @@ describe('location_spoofing', () => {
 
   test('when the SDK found the time zone spoofed, then location_spoofing is raised with timezone_spoofing (and device_risk does not count it again)', async () => {
     const p = await freshProject(ctx);
-    const r = await p.signIn({ id: 'ls-tz' }, { tampering: ['timezone_spoofing'] }, LONDON_IP);
+    // As the web SDK posts it: its summary heads the list (packages/web/src/tampering.ts).
+    const tampering = ['browser_tampering_detected', 'timezone_spoofing'];
+    const r = await p.signIn({ id: 'ls-tz' }, { tampering }, LONDON_IP);
     expectOn(r, 'location_spoofing', 'timezone_spoofing', 'device', 0.7);
     expect(r.session.risk_signal_scores.device_risk).toBe(0);
+    expect(r.session.risk_signal_details.device).not.toContain('browser_tampering_detected');
     await expectSameOnGet(p, r);
   });
 });

@@ -119,6 +119,11 @@ describe("docs/test-mode.md's curl example in a test project", () => {
     const r = await runExample('alice');
     expect(signalsOn(r)).toEqual(['device_risk']);
     expect([...r.session.risk_signal_details.device].sort()).toEqual(['forged_payload', 'user_agent_header_mismatch']);
+    // The page's numbers: such a post's facts are not a browser's, which the bot score counts.
+    const doc = fs.readFileSync(path.join(PACKAGE_ROOT, DOC), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain(`\`bot\` score of ${r.bot} `);
+    expect(doc).toContain(`and ${r.decision}, \`account_score\` ${r.account_score};`);
+    expect(r).toMatchObject({ decision: 'Fake' });
   });
 
   test('when an ordinary account id follows test_fake from the same address in the project, then recent_fraud_ip joins device_risk: Fake', async () => {

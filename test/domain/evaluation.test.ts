@@ -475,7 +475,7 @@ describe('the pieces', () => {
 
 describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
   const scoring = {
-    bot: { automation: true, crawler: false, interactive: true, doubt: 0.123456789012345 },
+    bot: { automation: true, crawler: false, tampering: 0.96, interactive: true, doubt: 0.123456789012345 },
     linkScores: [0.8123456789012345, 0.8123456789012345, 0.6, 0.8123456789012345, 1],
     emailScore: -0.25,
   };
@@ -485,7 +485,7 @@ describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
   it('when it is read back, then every number is the one kept (runs of equal link scores unfolded in order)', () => {
     const stored = storedInputs(scoring, 0.8, 'acct-1', ['review', 'main_account'], none);
     expect(JSON.parse(stored)).toEqual([
-      2,
+      3,
       SCORING_VERSION,
       3,
       0.8,
@@ -497,21 +497,23 @@ describe('the value an evaluation keeps for its receipt (receipt.ts)', () => {
       null,
       [],
       [[], []],
+      0.96,
     ]);
     const format1 = {
       scoringVersion: SCORING_VERSION,
-      bot: scoring.bot,
+      // Scored before the tampering term: read as 0, the score it answered.
+      bot: { ...scoring.bot, tampering: 0 },
       threshold: 0.8,
       emailScore: -0.25,
       accountId: 'acct-1',
       lists: ['review', 'main_account'],
       linkScores: scoring.linkScores,
     };
-    expect(keptInputs(stored)).toEqual({
-      ...format1,
-      replay: { account: null, linkMatchTypes: [], details: { network: [], device: [] } },
-    });
-    // A row written before format 2 reads back without what a backtest replays.
+    const replay = { account: null, linkMatchTypes: [], details: { network: [], device: [] } };
+    expect(keptInputs(stored)).toEqual({ ...format1, bot: scoring.bot, replay });
+    // A row written before format 3 keeps no tampering strength; one before format 2 neither what a backtest replays.
+    const format2 = JSON.stringify([2, ...JSON.parse(stored).slice(1, 12)]);
+    expect(keptInputs(format2)).toEqual({ ...format1, replay });
     const old = JSON.stringify([1, ...JSON.parse(stored).slice(1, 9)]);
     expect(keptInputs(old)).toEqual(format1);
   });

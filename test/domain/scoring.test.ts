@@ -60,7 +60,15 @@ const PERSON_DESKTOP = counts({ mouse: 214, click: 6, keyboard: 41 });
 const PERSON_PHONE = counts({ click: 4, keyboard: 37, touch: 52, clipboard: 1 });
 
 function inputs(over: Partial<BotInputs> = {}): BotInputs {
-  return { bot: PERSON_DESKTOP, source: 'web', automation: false, crawler: false, interactive: true, ...over };
+  return {
+    bot: PERSON_DESKTOP,
+    source: 'web',
+    automation: false,
+    crawler: false,
+    tampering: 0,
+    interactive: true,
+    ...over,
+  };
 }
 
 function cleanSignals(over: Partial<EvaluatedRiskSignalScores> = {}): EvaluatedRiskSignalScores {
@@ -97,6 +105,7 @@ const botInputs: fc.Arbitrary<BotInputs> = fc.record({
   source,
   automation: fc.boolean(),
   crawler: fc.boolean(),
+  tampering: fc.oneof(fc.constant(0), unit),
   interactive: fc.boolean(),
 });
 const signalScores: fc.Arbitrary<EvaluatedRiskSignalScores> = fc.record({
@@ -189,6 +198,35 @@ describe('botScore', () => {
 
   it('when the user agent is a crawler, then at least the crawler weight', () => {
     expect(botScore(inputs({ bot: counts(), crawler: true, interactive: false }))).toBeCloseTo(0.8334, 12);
+  });
+
+  it("when a stealth browser's post reports two tampering findings and a person's interaction, then 0.6786, not the floor", () => {
+    // browser_tampering_detected and navigator_getters_overridden, 0.8 each: 1 - 0.2 · 0.2.
+    const stealth = inputs({ tampering: 0.96 });
+    expect(botScore(stealth)).toBeCloseTo(1 - 0.98 * (1 - 0.7 * 0.96), 6);
+    expect(botScore(stealth)).toBeCloseTo(0.6786, 4);
+    expect(botScore(inputs())).toBeCloseTo(BOT_WEIGHTS.base, 4);
+    // With nothing else found: device_risk 0.96, so risk_signals 0.9 · 0.96; Fake at 0.8, where the floor left it Real.
+    const parts = { risk_signals: riskSignalsScore(cleanSignals({ device_risk: 0.96 }), false), multiple_accounts: 0 };
+    expect(accountScore({ ...parts, bot: botScore(stealth) })).toBeCloseTo(0.9007, 4);
+    expect(accountScore({ ...parts, bot: botScore(inputs()) })).toBeCloseTo(0.6974, 4);
+  });
+
+  it('when only the Accept-Language header contradicts the post, then its weight 0.6 counts: 0.4316', () => {
+    expect(botScore(inputs({ tampering: 0.6 }))).toBeCloseTo(1 - 0.98 * 0.58, 6);
+  });
+
+  it("when the tampering's strength is 0, then the score is the one without the term", () => {
+    const without = (b: BotInputs) => {
+      const n = b.interactive ? BOT_WEIGHTS.no_interaction_interactive : BOT_WEIGHTS.no_interaction_passive;
+      return 1 - 0.98 * (b.automation ? 0.1 : 1) * (b.crawler ? 0.2 : 1) * (1 - n * interactionDoubt(b.bot, b.source));
+    };
+    for (const b of [
+      inputs(),
+      inputs({ bot: counts(), automation: true }),
+      inputs({ crawler: true, interactive: false }),
+    ])
+      expect(botScore(b)).toBeCloseTo(without(b), 12);
   });
 });
 
@@ -440,6 +478,18 @@ describe('properties', () => {
     );
   });
 
+  it('when the tampering strength rises, then the bot score never falls and rises by at most its weight times the change', () => {
+    fc.assert(
+      fc.property(botInputs, unit, unit, (b, x, y) => {
+        const [lo, hi] = x <= y ? [x, y] : [y, x];
+        const before = botScore({ ...b, tampering: lo });
+        const after = botScore({ ...b, tampering: hi });
+        expect(after).toBeGreaterThanOrEqual(before - EPS);
+        expect(after - before).toBeLessThanOrEqual(BOT_WEIGHTS.tampering * (hi - lo) + EPS);
+      }),
+    );
+  });
+
   it('when more interaction events are seen, then the bot score never rises', () => {
     fc.assert(
       fc.property(botInputs, fc.constantFrom(...EVENT_KINDS), fc.nat({ max: 1000 }), (b, kind, more) => {
@@ -453,7 +503,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(fc.constantFrom<SessionSource>('web', 'ios', 'android'), fc.boolean(), (src, crawler) => {
         expect(
-          botScore({ bot: counts(), source: src, automation: true, crawler, interactive: true }),
+          botScore({ bot: counts(), source: src, automation: true, crawler, tampering: 0, interactive: true }),
         ).toBeGreaterThanOrEqual(0.8);
       }),
     );
@@ -467,9 +517,8 @@ describe('properties', () => {
         source,
         (pointer, typing, src) => {
           const bot = counts({ mouse: pointer, keyboard: typing, touch: pointer });
-          expect(botScore({ bot, source: src, automation: false, crawler: false, interactive: true })).toBeLessThan(
-            0.03,
-          );
+          const b = { bot, source: src, automation: false, crawler: false, tampering: 0, interactive: true };
+          expect(botScore(b)).toBeLessThan(0.03);
         },
       ),
     );
@@ -758,7 +807,7 @@ describe('docs/scoring.md', () => {
 
     // The example's inputs, as the doc states them.
     const bot = counts({ mouse: 6, click: 2, keyboard: 0, touch: 0, clipboard: 2 });
-    const botIn: BotInputs = { bot, source: 'web', automation: false, crawler: false, interactive: true };
+    const botIn: BotInputs = { bot, source: 'web', automation: false, crawler: false, tampering: 0, interactive: true };
     const signals = cleanSignals({ vpn: 0.9, datacenter: 1, device_network_mismatch: 1, ip_reputation: 0.4 });
     const linkA: LinkEvidence[] = [
       { type: 'device', sharedBy: 2 },
@@ -776,6 +825,7 @@ describe('docs/scoring.md', () => {
         interactive: 'true',
         automation: 'false',
         crawler: 'false',
+        tampering: String(botIn.tampering),
         spoofed_ip: 'true',
         email_score: String(email),
         threshold: String(threshold),

@@ -4,7 +4,7 @@ import { enrichSession, type IpFacts } from '../../src/domain/enrichment/session
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
 import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
-import { tamperingFindings } from '../../src/domain/signals/device';
+import { deviceBotEvidence, deviceRiskConditions, tamperingFindings } from '../../src/domain/signals/device';
 import { COUNTED_UP_TO } from '../../src/domain/signals/history';
 import { noisyOr } from '../../src/domain/numbers';
 
@@ -165,6 +165,81 @@ describe("docs/scoring.md's risk signal tables", () => {
 
   it('when nothing holds, then every scored signal is 0', () => {
     expect(Object.values(run({}).risk_signal_scores).every((s) => s === 0)).toBe(true);
+  });
+
+  it("when the device_risk table names a condition's bot term, then it is the term the code gives it", () => {
+    const table = DOC.split('### `device_risk` (device)')[1]!.split('\n### ')[0]!;
+    const documented = [...table.matchAll(/^\| (.+?) \| [0-9.]+(?: each)? \| (automation|tampering|–) \|/gm)];
+    expect(documented.length).toBeGreaterThanOrEqual(11);
+    const sample = (cell: string, name: string): SdkFacts => {
+      if (cell.startsWith('tampering')) return { ...person, tampering: [name] };
+      if (cell.startsWith('automation signals'))
+        return { ...person, automation: { webdriver: false, signals: [name] } };
+      if (name.startsWith('oem_')) return { ...ios, mobile: { [name.replace(/_failed$/, '')]: 'failed' } };
+      const setup = SETUPS[name];
+      if (!setup?.sdk) throw new Error(`no setup for the documented condition ${name}: add one`);
+      return setup.sdk;
+    };
+    const wrong = documented.flatMap(([, cell, term]) =>
+      [...cell!.matchAll(/`([^`]+)`/g)].flatMap(([, name]) => {
+        const found = deviceRiskConditions(sample(cell!, name!)).find((c) => c.present && c.name === name);
+        const code = found ? (found.bot ?? '–') : 'absent';
+        return code === term ? [] : [`${name}: doc ${term}, code ${code}`];
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('deviceBotEvidence', () => {
+  const person: SdkFacts = { source: 'web', device_id: 'd-1', automation: { webdriver: false, signals: [] } };
+
+  it('when the SDK reports tampering, then its strength is those conditions scored as device_risk scores them', () => {
+    const stealth = { ...person, tampering: ['browser_tampering_detected', 'navigator_getters_overridden'] };
+    expect(deviceBotEvidence(stealth)).toEqual({ automation: false, tampering: 0.96 });
+    expect(deviceBotEvidence({ ...person, tampering: ['worker_mismatch:languages'] })).toEqual({
+      automation: false,
+      tampering: 0.8,
+    });
+  });
+
+  it('when the post is forged, replayed or its headers contradict it, then each counts as tampering at its own weight', () => {
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+    const web = { ...person, user_agent: ua, languages: ['en-GB'] };
+    const received = (r: object) =>
+      deviceBotEvidence({ ...web, received: { user_agent: ua, integrity: 'valid', ...r } });
+    expect(received({ integrity: 'replayed' }).tampering).toBe(0.9);
+    expect(received({ integrity: 'forged', user_agent: 'curl/8.5.0' }).tampering).toBe(0.96);
+    expect(received({ sec_ch_ua: '"Chromium";v="142"' }).tampering).toBe(0.7);
+    expect(received({ accept_language: 'de-DE' }).tampering).toBe(0.6);
+    expect(received({})).toEqual({ automation: false, tampering: 0 });
+  });
+
+  it("when only what a person's device can show is found, then no bot evidence, though device_risk weighs it", () => {
+    const ios: SdkFacts = { source: 'ios', source_version: '1.0.0', device_id: 'd-1' };
+    const cases: SdkFacts[] = [
+      { ...ios, mobile: { emulator: true, rooted: true, oem_app_integrity: 'failed', oem_device_integrity: 'failed' } },
+      { ...ios, user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' },
+      { ...person, automation: { webdriver: false, signals: ['unknown:plugins_length'] } },
+      { ...person, tampering: ['browser_tampering_detected', 'timezone_spoofing'] },
+    ];
+    for (const sdk of cases) {
+      expect(deviceBotEvidence(sdk)).toEqual({ automation: false, tampering: 0 });
+      if (!sdk.tampering) expect(deviceRiskConditions(sdk).some((c) => c.present)).toBe(true);
+    }
+  });
+
+  it("when webdriver or a known driver's signal is found, then automation, and no tampering", () => {
+    expect(deviceBotEvidence({ ...person, automation: { webdriver: true, signals: [] } })).toEqual({
+      automation: true,
+      tampering: 0,
+    });
+    expect(
+      deviceBotEvidence({ ...person, automation: { webdriver: false, signals: ['cdp:runtime_enabled'] } }),
+    ).toEqual({
+      automation: true,
+      tampering: 0,
+    });
   });
 });
 

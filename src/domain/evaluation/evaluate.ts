@@ -16,7 +16,7 @@ import {
   riskSignalAverage,
   riskSignalsScore,
 } from '../scoring';
-import { AUTOMATION_CONDITION, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
+import { deviceBotEvidence, evaluateSignals, type PreviousSession, type SignalResult } from '../signals';
 import type {
   AccountAggregates,
   AccountRecord,
@@ -167,9 +167,11 @@ function scoresOf(
   emailScore?: number,
 ): { scores: Scores; scoring: ScoreInputs } {
   const s = facts.session.facts;
+  const device = deviceBotEvidence(facts.session.sdk);
   const evidence = {
-    automation: signals.risk_signal_details.device.some((d) => AUTOMATION_CONDITION.test(d)),
+    automation: device.automation,
     crawler: isCrawlerUserAgent(s.browser.user_agent),
+    tampering: device.tampering,
     interactive: facts.interactive,
     doubt: interactionDoubt(s.bot, s.source ?? undefined),
   };

@@ -38,10 +38,11 @@ import type { Breakdowns, EmailHistoryFacts, ScoreInputs } from './facts';
 /**
  * The stored value's layout: [format, scoring version, flags, threshold, doubt, email score,
  * account id, lists, link runs] and, since format 2, what the rules read that nothing else
- * keeps (a backtest replays it: backtest.ts): [account, link match types, signal details].
- * Format 1 rows (written before) have the first nine only.
+ * keeps (a backtest replays it: backtest.ts): [account, link match types, signal details];
+ * since format 3, the bot score's tampering strength. Format 1 rows (written before) have the
+ * first nine only, format 2 rows the first twelve.
  */
-const FORMAT = 2;
+const FORMAT = 3;
 const INTERACTIVE = 1;
 const AUTOMATION = 2;
 const CRAWLER = 4;
@@ -155,6 +156,7 @@ export function storedInputs(
     replay.account ? accountValue(replay.account) : null,
     replay.links.map((l) => matchBits(l.matchTypes)),
     [replay.details.network.map(conditionCode), replay.details.device.map(conditionCode)],
+    b.tampering,
   ]);
 }
 
@@ -219,22 +221,22 @@ export interface KeptInputs {
 }
 
 export function keptInputs(stored: string): KeptInputs {
-  const [format, version, flags, threshold, doubt, email, accountId, lists, runs, account, links, details] = JSON.parse(
-    stored,
-  ) as [
-    number,
-    string,
-    number,
-    number,
-    number,
-    number | null,
-    string | null,
-    string[],
-    number[],
-    KeptAccountValue | null,
-    number[],
-    [(number | string)[], (number | string)[]],
-  ];
+  const [format, version, flags, threshold, doubt, email, accountId, lists, runs, account, links, details, tampering] =
+    JSON.parse(stored) as [
+      number,
+      string,
+      number,
+      number,
+      number,
+      number | null,
+      string | null,
+      string[],
+      number[],
+      KeptAccountValue | null,
+      number[],
+      [(number | string)[], (number | string)[]],
+      number | undefined,
+    ];
   const linkScores: number[] = [];
   for (let i = 0; i < runs.length; i += 2) for (let n = 0; n < runs[i + 1]!; n++) linkScores.push(runs[i]!);
   const forced = (Object.keys(FORCED) as (keyof typeof FORCED)[]).find((k) => (flags & FORCED[k]) !== 0);
@@ -244,6 +246,8 @@ export function keptInputs(stored: string): KeptInputs {
       interactive: (flags & INTERACTIVE) !== 0,
       automation: (flags & AUTOMATION) !== 0,
       crawler: (flags & CRAWLER) !== 0,
+      // Rows before format 3 keep none: they were scored without the term, so 0 gives the score they answered.
+      tampering: tampering ?? 0,
       doubt,
     },
     ...(forced ? { forced } : {}),

@@ -49,6 +49,7 @@ export function botBreakdown(e: BotEvidence): ScoreBreakdown {
     term('base', BOT_WEIGHTS.base, 1),
     term('automation', BOT_WEIGHTS.automation, e.automation ? 1 : 0),
     term('crawler', BOT_WEIGHTS.crawler, e.crawler ? 1 : 0),
+    term('tampering', BOT_WEIGHTS.tampering, clamp01(e.tampering)),
     term('no_interaction', noInteraction, e.doubt),
   ]);
 }

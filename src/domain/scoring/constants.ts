@@ -19,6 +19,12 @@ export const BOT_WEIGHTS = {
   automation: 0.9,
   /** The user agent is a known crawler, spider or HTTP library (isbot). */
   crawler: 0.8,
+  /**
+   * The session's reported facts are not its browser's: tampering found in the page, a forged or
+   * replayed post, headers that contradict the post (device_risk's tampering conditions). Below
+   * automation and crawler: an extension a person installed can trip the same checks.
+   */
+  tampering: 0.7,
   /** Weight of the interaction doubt when the session ended in a form submission. */
   no_interaction_interactive: 0.85,
   /** Weight of the interaction doubt when no form was submitted (a page view can be idle). */

@@ -38,6 +38,8 @@ export interface BotInputs {
   automation: boolean;
   /** The user agent is a crawler (see isCrawlerUserAgent). */
   crawler: boolean;
+  /** Strength 0..1 of the tampering found (device_risk's tampering conditions: signals' deviceBotEvidence). */
+  tampering: number;
   /** The session ended in a form submission (authenticate), so a person had to type or tap. */
   interactive: boolean;
 }
@@ -72,17 +74,19 @@ export function interactionDoubt(bot: Bot, source: SessionSource | undefined): n
 }
 
 /**
- * bot = 1 - (1 - base)(1 - automation·A)(1 - crawler·C)(1 - doubt·N), with N the weight for an
- * interactive session (a form was submitted) or a passive one.
+ * bot = 1 - (1 - base)(1 - automation·A)(1 - crawler·C)(1 - tampering·T)(1 - doubt·N), with N the
+ * weight for an interactive session (a form was submitted) or a passive one.
  */
 export function botScore(i: BotInputs): number {
   return botEvidenceScore({ ...i, doubt: interactionDoubt(i.bot, i.source) });
 }
 
-/** What the bot score weighs: the three conditions and the interaction doubt (an evaluation keeps them, receipt.ts). */
+/** What the bot score weighs: the conditions, the tampering and the interaction doubt (an evaluation keeps them, receipt.ts). */
 export interface BotEvidence {
   automation: boolean;
   crawler: boolean;
+  /** The tampering's strength, 0..1 (BotInputs). */
+  tampering: number;
   interactive: boolean;
   /** interactionDoubt of the session's counts, 0..1. */
   doubt: number;
@@ -95,6 +99,7 @@ export function botEvidenceScore(e: BotEvidence): number {
     BOT_WEIGHTS.base,
     e.automation ? BOT_WEIGHTS.automation : 0,
     e.crawler ? BOT_WEIGHTS.crawler : 0,
+    BOT_WEIGHTS.tampering * clamp01(e.tampering),
     noInteraction * e.doubt,
   ]);
 }

@@ -1,6 +1,8 @@
 /** Signals about the device: device_risk, device_network_mismatch, location_spoofing. */
 import { countries } from 'countries-list';
 import { parseUserAgent } from '../enrichment/user-agent';
+import type { SdkFacts } from '../session/sdk-facts';
+import { noisyOr, round3 } from '../numbers';
 import { findingOf, type Finding, type SignalContext } from './context';
 import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes, zonesOfCountry } from './geo';
 import { RECEIVED_WEIGHTS, receivedConditions, type ReceivedCondition } from './received';
@@ -10,8 +12,8 @@ export const MISMATCH_TIMEZONE_GAP_MIN = 60;
 /** A device location this far (km) beyond both locations' accuracy contradicts the IP's. */
 export const GEOLOCATION_SPOOF_KM = 500;
 
-/** Conditions that mean a program, not a person, drives the browser (the bot score reads them too). */
-export const AUTOMATION_CONDITION =
+/** Automation signals that mean a program, not a person, drives the browser (deviceRiskConditions: `bot: 'automation'`). */
+const AUTOMATION_CONDITION =
   /^(webdriver|headless|selenium|phantomjs|nightmare|electron|driver_global|puppeteer|playwright|synthetic_events|cdp)/;
 
 /** The web SDK's summary of its tampering findings: it heads the list whenever it found any. */
@@ -29,9 +31,9 @@ export function tamperingFindings(tampering: readonly string[] = []): string[] {
 }
 
 /** The user agent claims one platform, the client hints or the SDK's own facts another. */
-function userAgentInconsistent(ctx: SignalContext): boolean {
-  const hints = ctx.sdk.client_hints;
-  const os = parseUserAgent(ctx.sdk.user_agent).device.os ?? '';
+function userAgentInconsistent(sdk: SdkFacts): boolean {
+  const hints = sdk.client_hints;
+  const os = parseUserAgent(sdk.user_agent).device.os ?? '';
   if (hints?.platform) {
     const platform = hints.platform.toLowerCase();
     const family = /windows/i.test(os)
@@ -48,38 +50,78 @@ function userAgentInconsistent(ctx: SignalContext): boolean {
     if (family && platform !== family && !(family === 'linux' && platform === 'chrome os')) return true;
   }
   if (
-    ctx.sdk.source !== 'web' &&
-    ctx.sdk.source !== undefined &&
-    ctx.sdk.user_agent &&
-    /Windows NT|Macintosh|X11/.test(ctx.sdk.user_agent)
+    sdk.source !== 'web' &&
+    sdk.source !== undefined &&
+    sdk.user_agent &&
+    /Windows NT|Macintosh|X11/.test(sdk.user_agent)
   )
     return true;
   return false;
 }
 
-export function deviceRisk(ctx: SignalContext): Finding {
-  const { sdk } = ctx;
+/**
+ * Which bot term a device_risk condition feeds besides (docs/scoring.md, "Bot score"):
+ * `automation`, a program drives the browser; `tampering`, the facts the session reports are
+ * not the browser's own (altered in the page, or posted by something other than the browser they
+ * describe). None for what a person's own device can show: an emulator, a rooted phone, a failed
+ * attestation, a desktop-site user agent, an automation hint of no known driver.
+ */
+export type BotEvidenceKind = 'automation' | 'tampering';
+
+export interface DeviceCondition {
+  name: string;
+  weight: number;
+  present: boolean;
+  bot?: BotEvidenceKind;
+}
+
+/** device_risk's conditions, each with its weight and the bot term it feeds: the one home of both. */
+export function deviceRiskConditions(sdk: SdkFacts): DeviceCondition[] {
   const signals = sdk.automation?.signals ?? [];
   const mobile = sdk.mobile;
   const received = receivedConditions(sdk);
-  return findingOf(
-    [
-      { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true },
-      ...signals.map((s) => ({ name: s, weight: AUTOMATION_CONDITION.test(s) ? 0.9 : 0.5, present: true })),
-      ...tamperingFindings(sdk.tampering).map((t) => ({ name: t, weight: 0.8, present: true })),
-      { name: 'emulator', weight: 0.7, present: mobile?.emulator === true },
-      { name: 'rooted_device', weight: 0.6, present: mobile?.rooted === true },
-      { name: 'oem_app_integrity_failed', weight: 0.8, present: mobile?.oem_app_integrity === 'failed' },
-      { name: 'oem_device_integrity_failed', weight: 0.8, present: mobile?.oem_device_integrity === 'failed' },
-      { name: 'user_agent_platform_mismatch', weight: 0.6, present: userAgentInconsistent(ctx) },
-      ...(Object.keys(RECEIVED_WEIGHTS) as ReceivedCondition[]).map((name) => ({
-        name,
-        weight: RECEIVED_WEIGHTS[name],
-        present: received[name],
-      })),
-    ],
-    'device',
-  );
+  return [
+    { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true, bot: 'automation' },
+    ...signals.map((s): DeviceCondition => {
+      const driven = AUTOMATION_CONDITION.test(s);
+      return { name: s, weight: driven ? 0.9 : 0.5, present: true, ...(driven ? { bot: 'automation' } : {}) };
+    }),
+    ...tamperingFindings(sdk.tampering).map((t): DeviceCondition => ({
+      name: t,
+      weight: 0.8,
+      present: true,
+      bot: 'tampering',
+    })),
+    { name: 'emulator', weight: 0.7, present: mobile?.emulator === true },
+    { name: 'rooted_device', weight: 0.6, present: mobile?.rooted === true },
+    { name: 'oem_app_integrity_failed', weight: 0.8, present: mobile?.oem_app_integrity === 'failed' },
+    { name: 'oem_device_integrity_failed', weight: 0.8, present: mobile?.oem_device_integrity === 'failed' },
+    { name: 'user_agent_platform_mismatch', weight: 0.6, present: userAgentInconsistent(sdk) },
+    // Every one of them says the post was not made by the browser it describes (received.ts).
+    ...(Object.keys(RECEIVED_WEIGHTS) as ReceivedCondition[]).map((name): DeviceCondition => ({
+      name,
+      weight: RECEIVED_WEIGHTS[name],
+      present: received[name],
+      bot: 'tampering',
+    })),
+  ];
+}
+
+export function deviceRisk(ctx: SignalContext): Finding {
+  return findingOf(deviceRiskConditions(ctx.sdk), 'device');
+}
+
+/**
+ * What the bot score weighs of device_risk's conditions: whether automation was found, and the
+ * tampering's strength: its conditions present, combined as device_risk combines them (their
+ * noisy-OR, to 3 decimals), 0 when none.
+ */
+export function deviceBotEvidence(sdk: SdkFacts): { automation: boolean; tampering: number } {
+  const present = deviceRiskConditions(sdk).filter((c) => c.present);
+  return {
+    automation: present.some((c) => c.bot === 'automation'),
+    tampering: round3(noisyOr(present.filter((c) => c.bot === 'tampering').map((c) => c.weight))),
+  };
 }
 
 function timezoneMismatch(ctx: SignalContext): boolean {

@@ -9,7 +9,7 @@ import { deviceNetworkMismatch, deviceRisk, locationSpoofing } from './device';
 import { impossibleTravel, ipReputation, recentFraudIp } from './history';
 import { datacenter, proxy, spoofedAddresses, tor, vpn } from './network';
 
-export { AUTOMATION_CONDITION } from './device';
+export { deviceBotEvidence } from './device';
 export { CONDITION_IDS, conditionCode, conditionName } from './conditions';
 export { ipLocationAccuracyKm } from './geo';
 export { isAnonymised } from './network';

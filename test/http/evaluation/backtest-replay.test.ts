@@ -189,6 +189,27 @@ describe('POST /rules/test over rows written before evaluations kept these field
     await ctx.testDb.db('sessions').where({ id: sessionId }).update({ evaluation_inputs: old });
   }
 
+  it("when a row was written before the bot score's tampering term, then its receipt and a backtest read the term as 0, as it was scored", async () => {
+    const s = scenario(ctx);
+    const tampering = ['browser_tampering_detected', 'navigator_getters_overridden'];
+    const before = await s.signIn({ id: 'stealth-before' }, { tampering });
+    const after = await s.signIn({ id: 'stealth-after' }, { tampering });
+    // The row as format 2 wrote it: its first twelve members, no tampering strength.
+    const row = await ctx.testDb.db('sessions').where({ id: before.session_id }).first();
+    const kept = JSON.parse(row.evaluation_inputs) as unknown[];
+    expect(kept).toHaveLength(13);
+    const old = JSON.stringify([2, ...kept.slice(1, 12)]);
+    await ctx.testDb.db('sessions').where({ id: before.session_id }).update({ evaluation_inputs: old });
+    const receipt = await receiptOf(before.request_id);
+    expect(receipt.breakdown.bot.terms.find((t) => t.name === 'tampering')).toMatchObject({ strength: 0, p: 0 });
+    expect(receipt.scores.bot).toBe(0.02);
+    expect((await receiptOf(after.request_id)).scores.bot).toBe(after.bot);
+    const res = await post({ rules: [tag('botty', when('bot', 'gte', 0.5))], ...range });
+    expect(res.status).toBe(200);
+    expect(res.body.rules).toEqual([{ id: 'botty', matched: 1, decided: 0 }]);
+    expect(after.bot).toBeGreaterThan(0.5);
+  });
+
   it('when the range holds one, then a draft naming a field it does not keep is refused naming the path, and what it keeps replays', async () => {
     const answers = await history();
     const signedIn = answers.find((a) => 'account' in a && a.account.account.id === 'user-0')!;

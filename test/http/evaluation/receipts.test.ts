@@ -177,6 +177,29 @@ describe('GET /evaluation/{request_id}', () => {
     expect(sizes.at(-1)).toBeLessThanOrEqual(600);
   });
 
+  it("when a web session's SDK post reports tampering with a person's interaction, then its bot score is above the floor and the receipt's tampering term carries it", async () => {
+    const s = scenario(ctx);
+    const tampering = ['browser_tampering_detected', 'navigator_getters_overridden'];
+    const person = await s.signIn({ id: 'person' });
+    const stealth = await s.signIn({ id: 'stealth' }, { tampering });
+    const passive = await s.unauthenticated(await s.ingest(personSession({ tampering })));
+    expect(person.bot).toBe(0.02);
+    expect(stealth.session.risk_signal_details.device).toEqual(tampering);
+    // docs/scoring.md: 1 - 0.98 · (1 - 0.7 · 0.96), the interaction leaving next to no doubt.
+    for (const answer of [stealth, passive]) {
+      expect(answer.bot).toBe(0.679);
+      const r = await checked(answer);
+      const term = r.breakdown.bot.terms.find((t) => t.name === 'tampering');
+      expect(term).toEqual({ name: 'tampering', weight: 0.7, strength: 0.96, p: 0.7 * 0.96, raised: true, count: 1 });
+      expect(r.breakdown.bot.terms.find((t) => t.name === 'no_interaction')!.strength).toBeLessThan(1e-5);
+    }
+    expect(stealth).toMatchObject({ account_score: 0.901, decision: 'Fake' });
+    expect((await checked(person)).breakdown.bot.terms.find((t) => t.name === 'tampering')).toMatchObject({
+      strength: 0,
+      raised: false,
+    });
+  });
+
   it('when a test project account id forces the outcome, then the receipt says test mode and still recomputes', async () => {
     const project = await ctx.services.projects.create({ name: 'tests', test: true });
     const s = scenario(ctx, project.api_key, project.project_id);

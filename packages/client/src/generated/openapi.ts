@@ -2579,7 +2579,7 @@ export interface components {
         ScoreTerm: {
             /**
              * @description The evidence: a constant's name in docs/scoring.md (`base`, `automation`, `crawler`,
-             *     `no_interaction`; a risk signal; `linked_account`; `bot`, `risk_signals`,
+             *     `tampering`, `no_interaction`; a risk signal; `linked_account`; `bot`, `risk_signals`,
              *     `multiple_accounts`, `email_risk`, `email_trust`), or `test_mode` for a score a test
              *     project's account id forced.
              */

@@ -18,7 +18,7 @@ import { PACKAGE_ROOT } from '../../src/spec';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { makeTestContext, type TestContext } from '../helpers/app';
 import { listen, type Listening } from '../helpers/browser';
-import { personSession } from '../helpers/evaluation';
+import { bind, browserHeaders, issueChallenge, personSession } from '../helpers/evaluation';
 import { readmeExamples } from '../readme/examples';
 
 const DOC = 'docs/api.md';
@@ -108,13 +108,13 @@ describe('against the app', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  /** A session the SDK made, in `project`. */
+  /** A session the SDK made, in `project`: bound to a challenge, with the browser's headers, as the SDK posts it. */
   async function ingested(project: ProjectCredentials = ctx.project) {
     const session = personSession();
     const answer = await fetch(`${server.origin}/ingest/session`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-project-id': project.project_id },
-      body: JSON.stringify(session),
+      headers: { 'content-type': 'application/json', 'x-project-id': project.project_id, ...browserHeaders(session) },
+      body: JSON.stringify(bind(session, await issueChallenge(ctx, project.project_id))),
     });
     expect(answer.status).toBe(200);
     return session.session_id;

@@ -138,6 +138,16 @@ describe('the web SDK on a customer page', () => {
     expect(session.risk_signals.device_risk).toBe(true);
   });
 
+  test('when a driver defines its global only once the page is in use, then the session names it when the page asks for it', async () => {
+    const name = 'cdc_adoQpoasnfa76pfcZLmcfl_late';
+    expect((await getSession(sessionId)).risk_signal_details?.device ?? []).not.toContain(`driver_global:${name}`);
+    await page.evaluate((global) => {
+      (window as unknown as Record<string, unknown>)[global] = Array;
+    }, name);
+    expect(await sessionOf(page)).toBe(sessionId);
+    expect((await getSession(sessionId)).risk_signal_details?.device ?? []).toContain(`driver_global:${name}`);
+  });
+
   test('when the page is left, then the last counts arrive by beacon', async () => {
     const before = (await getSession(sessionId)).bot;
     await page.mouse.move(300, 200, { steps: 20 });

@@ -35,6 +35,15 @@ function driverGlobals(): string[] {
   return [...found];
 }
 
+/**
+ * The checks that a driver may trip only once the page is in use (a global it defines on its
+ * first action, not at load): run again for every later post, and when the page asks for the
+ * session (trustgate.ts `update`). Cheap enough for that: one walk of two objects' own names.
+ */
+export function lateSignals(): string[] {
+  return driverGlobals();
+}
+
 export async function automation(syntheticEvents = 0): Promise<Automation> {
   // Before the first await: the DevTools checks read the call stack that started the SDK.
   const signals = new Set<string>(cdpSignals());

@@ -8,7 +8,7 @@
  * session could not be stored at all.
  */
 import type { IngestSession } from './types.js';
-import { automation } from './automation.js';
+import { automation, lateSignals } from './automation.js';
 import { deviceFacts } from './device.js';
 import { countEvents, type EventCounter } from './events.js';
 import { browserFingerprint } from './fingerprint.js';
@@ -113,6 +113,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
   const update = (): IngestSession => {
     const signals = [...(facts?.automation?.signals ?? [])];
     if (events.synthetic() > 0 && !signals.includes('synthetic_events')) signals.push('synthetic_events');
+    for (const late of lateSignals()) if (!signals.includes(late) && signals.length < 32) signals.push(late);
     const body: IngestSession = {
       session_id: tab.id,
       source: 'web',

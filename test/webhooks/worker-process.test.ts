@@ -4,18 +4,18 @@
  * request_id. On PostgreSQL, woken by the NOTIFY of the transaction that queued a webhook while
  * it sleeps a 10-minute poll. Real processes (the compiled CLI), a real database, a real receiver.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fixedClock, systemRandom } from '../../src/clock';
 import { makeSecretBox } from '../../src/security/secrets';
 import { makeServices, type Services } from '../../src/composition';
-import { PACKAGE_ROOT } from '../../src/spec';
 import { makeTestDb, type TestDb } from '../helpers/db';
 import { at } from '../helpers/defined';
 import { TEST_BASE_URL } from '../helpers/app';
 import { webhookReceiver } from '../helpers/receiver';
+import { compileSources } from '../helpers/processes';
 import { example } from '../helpers/spec';
 
 const LEASE_MS = 1500;
@@ -25,12 +25,8 @@ const key = randomBytes(32);
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  // The workers run the compiled CLI: compile the sources under test first.
-  execFileSync(
-    process.execPath,
-    [path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: PACKAGE_ROOT, stdio: 'pipe' },
-  );
+  // The workers run the compiled CLI: the sources under test, compiled once per run.
+  compileSources();
   testDb = await makeTestDb();
   services = makeServices({
     db: testDb.db,
@@ -54,7 +50,9 @@ const workerEnv = (logLevel = 'silent'): NodeJS.ProcessEnv => ({
 });
 
 function worker(env: NodeJS.ProcessEnv, args: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'trustgate.js'), 'worker', ...args], {
+  const cli = path.join(compileSources(), 'src', 'cli', 'main.js');
+  const script = `require(${JSON.stringify(cli)}).cli(process.argv.slice(1)).then((code) => process.exit(code))`;
+  const child = spawn(process.execPath, ['-e', script, 'worker', ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -60,6 +60,23 @@ describe('a page driven over the DevTools Protocol', () => {
     expect(details).not.toContain('accept_language_mismatch');
   });
 
+  test('when a driver reaches the page through a protocol binding once the page is in use (as rebrowser does), then cdp:binding, named when the page asks for the session', async () => {
+    context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(customer.origin + '/');
+    const sessionId = await sessionOf(page);
+    expect((await getSession(sessionId)).risk_signal_details.device).not.toContain('cdp:binding');
+    // What such a driver does on its first action: a binding under a random name, in the page's main world only.
+    const cdp = await context.newCDPSession(page);
+    const contexts: { id: number; auxData?: { isDefault?: boolean } }[] = [];
+    cdp.on('Runtime.executionContextCreated', (e) => contexts.push(e.context));
+    await cdp.send('Runtime.enable');
+    const main = contexts.find((c) => c.auxData?.isDefault);
+    await cdp.send('Runtime.addBinding', { name: 'k3j9x2m8q1w7', executionContextId: main!.id });
+    expect(await sessionOf(page)).toBe(sessionId);
+    expect((await getSession(sessionId)).risk_signal_details.device).toContain('cdp:binding');
+  });
+
   test("when a stealth script patches the page's navigator before the page runs, then the Web Worker's view gives it away", async () => {
     context = await browser.newContext();
     await context.addInitScript(() => {

@@ -8,7 +8,7 @@
  * `collect` and `detect` directly, so nothing leaves the page but Trustgate's own posts.
  */
 import { collect, detect, detectors, sources } from '@fingerprintjs/botd';
-import { cdpSignals } from './cdp.js';
+import { bindingSignals, cdpSignals } from './cdp.js';
 import type { IngestSession } from './types.js';
 
 type Automation = NonNullable<IngestSession['automation']>;
@@ -36,12 +36,13 @@ function driverGlobals(): string[] {
 }
 
 /**
- * The checks that a driver may trip only once the page is in use (a global it defines on its
- * first action, not at load): run again for every later post, and when the page asks for the
- * session (trustgate.ts `update`). Cheap enough for that: one walk of two objects' own names.
+ * The checks that a driver may trip only once the page is in use (a global or a protocol binding
+ * it defines on its first action, not at load): run again for every later post, and when the
+ * page asks for the session (trustgate.ts `update`). Cheap enough for that: walks of the
+ * window's and the document's own names (a fresh frame's are read once).
  */
 export function lateSignals(): string[] {
-  return driverGlobals();
+  return [...driverGlobals(), ...bindingSignals()];
 }
 
 export async function automation(syntheticEvents = 0): Promise<Automation> {

@@ -19,6 +19,10 @@
 //     window.chrome, languages) and --disable-blink-features=AutomationControlled;
 //   - headful (Xvfb) and headful+stealth (Xvfb): the same with a window on a virtual display
 //     (skipped when Xvfb is not installed);
+// - automated by the drivers that keep the DevTools Runtime domain off, headless and headful
+//   (Xvfb): rebrowser-puppeteer (puppeteer so patched, launched without the automation switch,
+//   so navigator.webdriver is false) and patchright (playwright so patched; it evaluates in
+//   worlds of its own);
 // - automated without a browser (Node's fetch):
 //   - http replay: the SDK's post copied from the headless run and posted again as a new session;
 //   - http hand-made: a clean-looking payload written by hand, as a script would;
@@ -218,8 +222,8 @@ async function main() {
   }
 
   /** A person-like visit driven over the DevTools Protocol: pointer, click, typing, submit. */
-  async function cdpVisit(name, { headless, stealth, display }) {
-    const browser = await chromium.launch({
+  async function cdpVisit(name, { headless, stealth, display, driver = chromium }) {
+    const browser = await driver.launch({
       executablePath: CHROMIUM,
       headless,
       args: [...BASE_ARGS, ...(stealth ? ['--disable-blink-features=AutomationControlled'] : [])],
@@ -246,6 +250,35 @@ async function main() {
       const sessionId = await signUpOverCdp(page);
       await evaluate(name, 'automated', sessionId);
       return posted;
+    } finally {
+      await browser.close();
+    }
+  }
+
+  /**
+   * The same visit driven by rebrowser-puppeteer (puppeteer with the DevTools Runtime domain
+   * left off, so `cdp:runtime_enabled` cannot fire): pointer, click, typing, submit.
+   */
+  async function rebrowserVisit(name, { headless, display }) {
+    const puppeteer = require('rebrowser-puppeteer-core');
+    // Launched as its users launch it: without the automation switch, so navigator.webdriver is
+    // false and the browser's own facts are a person's.
+    const browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless,
+      ignoreDefaultArgs: ['--enable-automation'],
+      args: [...BASE_ARGS, '--disable-blink-features=AutomationControlled'],
+      env: display ? { ...process.env, DISPLAY: display } : process.env,
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(customer.origin + '/');
+      for (let i = 0; i < 15; i++) await page.mouse.move(30 + i * 17, 40 + (i % 5) * 9, { steps: 4 });
+      await page.click('#email');
+      await page.type('#email', 'someone@example.com', { delay: 20 });
+      await page.click('#go');
+      await page.waitForFunction(() => document.getElementById('session').textContent.length > 0, { timeout: 15_000 });
+      await evaluate(name, 'automated', await page.$eval('#session', (e) => e.textContent));
     } finally {
       await browser.close();
     }
@@ -438,6 +471,25 @@ async function main() {
       const name = `headful${stealth ? '+stealth' : ''} (Xvfb, CDP)`;
       if (!xvfb) results.push({ name, kind: 'automated', skipped: 'Xvfb is not installed (apt-get install xvfb)' });
       else await cdpVisit(name, { headless: false, stealth, display: xvfb.display });
+    }
+
+    // ---- the drivers that keep the Runtime domain off: rebrowser-puppeteer and patchright
+    const patchright = require('patchright-core').chromium;
+    await rebrowserVisit('rebrowser-puppeteer, headless', { headless: true });
+    await cdpVisit('patchright, headless', { headless: true, stealth: false, driver: patchright });
+    for (const [name, visit] of [
+      [
+        'rebrowser-puppeteer, headful (Xvfb)',
+        (display) => rebrowserVisit('rebrowser-puppeteer, headful (Xvfb)', { headless: false, display }),
+      ],
+      [
+        'patchright, headful (Xvfb)',
+        (display) =>
+          cdpVisit('patchright, headful (Xvfb)', { headless: false, stealth: false, display, driver: patchright }),
+      ],
+    ]) {
+      if (!xvfb) results.push({ name, kind: 'automated', skipped: 'Xvfb is not installed (apt-get install xvfb)' });
+      else await visit(xvfb.display);
     }
 
     // ---- automated, without a browser

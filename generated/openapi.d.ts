@@ -3238,7 +3238,7 @@ export interface components {
          *     `high_device_risk` (the capture device's `device_risk` signal: automation, tampering,
          *     an emulator), `ip_document_country_mismatch`. Trustgate's own, without a published
          *     name of the same meaning: `liveness_failed` (the selfie looks like a photo of a photo,
-         *     a screen or a mask). Releases before issue 55 sent `id_invalid` for the two document
+         *     a screen or a mask). Releases up to 0.2.0 sent `id_invalid` for the two document
          *     flags and `device_risk` for `high_device_risk`; stored results are sent with the new
          *     names.
          * @enum {string}

@@ -1,6 +1,6 @@
 /**
- * Drop-in compatibility with the PHP client (diego-ninja/verisoul-api) of the production service
- * (issue 55): the members its verify-face and verify-id answers read, each with the type it reads
+ * Drop-in compatibility with the PHP client (diego-ninja/verisoul-api) of the production
+ * service: the members its verify-face and verify-id answers read, each with the type it reads
  * it as, checked on real Face Match and ID Check results, both as verify-face / verify-id answer
  * them and as the webhook's `data` carries them (one object).
  *

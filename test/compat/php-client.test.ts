@@ -1,6 +1,6 @@
 /**
  * The requests of a widely used PHP client of the production service (diego-ninja/verisoul-api),
- * as that client sends them, against the real app and database (issue 55): its documented
+ * as that client sends them, against the real app and database: its documented
  * authenticate (`new UserAccount(id:, email:)` encodes `"metadata": []`, PHP's empty array, and
  * `"group": null`), lower-case country codes, the JSON body it sends with every DELETE and with
  * the POST that takes none (`[]`, its empty array of data), and the decision at the edge of the

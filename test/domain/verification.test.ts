@@ -346,7 +346,7 @@ describe('why enroll / verify-identity refuse a session', () => {
 });
 
 describe('results stored by an earlier release', () => {
-  /** A Face Match result as releases before issue 55 stored it: session_data without what was unknown. */
+  /** A Face Match result as releases up to 0.2.0 stored it: session_data without what was unknown. */
   const stored = {
     metadata: {
       project_id: 'p',

@@ -8,8 +8,8 @@ import type { FaceMatchResult, IdCheckResult, RiskFlag } from '../../api-types';
 import { completeSessionData } from './result';
 
 /**
- * Flag names of earlier releases, renamed to the production service's published names (issue
- * 55). `id_invalid` became the flag named as the result's `id_validity`, which it was raised with.
+ * Flag names of releases up to 0.2.0, renamed to the production service's published names.
+ * `id_invalid` became the flag named as the result's `id_validity`, which it was raised with.
  */
 const RENAMED: Record<string, (idValidity: string | undefined) => RiskFlag> = {
   device_risk: () => 'high_device_risk',

@@ -12,7 +12,7 @@ import { FACE_THRESHOLDS } from './faces';
 export const FLAG_WEIGHTS: Record<RiskFlag, number> = {
   liveness_failed: 0.9,
   low_id_face_match_score: 0.85,
-  // The two document flags weigh what the one flag they replace weighed (issue 55 renamed it).
+  // The two document flags weigh what the one flag they replace weighed (renamed after 0.2.0, to the published names).
   likely_fake_id: 0.8,
   cannot_confirm_id_is_authentic: 0.8,
   repeat_face: 0.7,

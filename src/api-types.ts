@@ -125,6 +125,7 @@ export type IngestSessionResponse = Schemas['IngestSessionResponse'];
 export type IngestChallenge = Schemas['IngestChallenge'];
 export type IngestIntegrity = Schemas['IngestIntegrity'];
 export type IngestEvents = Schemas['IngestEvents'];
+export type IngestInput = Schemas['IngestInput'];
 export type ClientHints = Schemas['ClientHints'];
 export type DeviceFields = Schemas['DeviceFields'];
 

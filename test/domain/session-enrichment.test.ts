@@ -105,4 +105,16 @@ describe('mergeSdkFacts', () => {
     expect(merged.tampering).toEqual(['a', 'b']);
     expect(merged.automation).toEqual({ webdriver: true });
   });
+
+  it('when a later post carries input counts, then each is the larger of the two, as event counts are', () => {
+    const first: SdkFacts = { ...base, input: { key_intervals: 12, fast_key_intervals: 12, centred_clicks: 1 } };
+    const later: SdkFacts = { ...base, input: { key_intervals: 3, fast_key_intervals: 0, pointer_clicks: 2 } };
+    expect(mergeSdkFacts(first, later).input).toEqual({
+      key_intervals: 12,
+      fast_key_intervals: 12,
+      centred_clicks: 1,
+      pointer_clicks: 2,
+    });
+    expect(mergeSdkFacts(base, { ...base }).input).toBeUndefined();
+  });
 });

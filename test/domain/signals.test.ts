@@ -105,6 +105,8 @@ describe("docs/scoring.md's risk signal tables", () => {
     geolocation_far_from_ip: { sdk: { ...person, geolocation: { latitude: 35.68, longitude: 139.69 } } },
     timezone_spoofing: { sdk: { ...person, tampering: ['timezone_spoofing'] } },
     webdriver: { sdk: { ...person, automation: { webdriver: true, signals: [] } } },
+    robotic_typing: { sdk: { ...person, input: { key_intervals: 18, fast_key_intervals: 18 } } },
+    centred_clicks: { sdk: { ...person, input: { pointer_clicks: 2, centred_clicks: 2 } } },
     emulator: { sdk: { ...ios, mobile: { emulator: true } } },
     rooted_device: { sdk: { ...ios, mobile: { rooted: true } } },
     user_agent_platform_mismatch: { sdk: { ...person, client_hints: { platform: 'Windows' } } },

@@ -45,6 +45,8 @@ export interface TabSession {
   started: number;
   /** Event counts of earlier page loads in this session. */
   events: Record<string, number>;
+  /** Input counts of earlier page loads in this session (input.ts); absent in tabs of older SDKs. */
+  input?: Record<string, number>;
 }
 
 export function loadTabSession(): TabSession | undefined {

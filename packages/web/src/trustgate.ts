@@ -11,6 +11,7 @@ import type { IngestSession } from './types.js';
 import { automation, lateSignals } from './automation.js';
 import { deviceFacts } from './device.js';
 import { countEvents, type EventCounter } from './events.js';
+import { watchInput } from './input.js';
 import { browserFingerprint } from './fingerprint.js';
 import { uuid } from './ids.js';
 import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage.js';
@@ -94,14 +95,16 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
   const { projectId, endpoint } = options;
   const device_id = deviceId();
   const events = countEvents(document);
+  const input = watchInput(document);
 
-  const newTab = (): TabSession => ({ id: uuid(), projectId, started: Date.now(), events: {} });
+  const newTab = (): TabSession => ({ id: uuid(), projectId, started: Date.now(), events: {}, input: {} });
   const restored = loadTabSession();
   let tab =
     restored && restored.projectId === projectId && Date.now() - restored.started < TAB_SESSION_MAX_AGE_MS
       ? restored
       : newTab();
   events.reset(tab.events);
+  input.reset(tab.input);
   saveTabSession(tab);
 
   let facts: Facts | undefined;
@@ -119,17 +122,19 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       source: 'web',
       device_id,
       events: events.counts(),
+      input: input.counts(),
       automation: { webdriver: facts?.automation?.webdriver ?? navigator.webdriver === true, signals },
     };
     if (geolocation) body.geolocation = geolocation;
     return body;
   };
   const changeKey = (body: IngestSession) =>
-    JSON.stringify([body.session_id, body.events, body.automation, body.geolocation]);
+    JSON.stringify([body.session_id, body.events, body.input, body.automation, body.geolocation]);
   let lastSent = '';
 
   const remember = () => {
     tab.events = events.counts();
+    tab.input = input.counts();
     saveTabSession(tab);
   };
 
@@ -162,6 +167,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
         challenge = undefined;
         tab = newTab();
         events.reset();
+        input.reset();
         saveTabSession(tab);
         continue;
       }
@@ -233,6 +239,7 @@ export function startTrustgate(options: TrustgateOptions): Trustgate {
       challenge = undefined;
       tab = newTab();
       events.reset();
+      input.reset();
       lastSent = '';
       saveTabSession(tab);
       established = establish();

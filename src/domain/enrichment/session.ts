@@ -149,9 +149,17 @@ const IDENTITY: (keyof SdkFacts)[] = [
 const union = (a: string[] | undefined, b: string[] | undefined, max: number) =>
   a || b ? [...new Set([...(a ?? []), ...(b ?? [])])].slice(0, max) : undefined;
 
+/** Cumulative counts of two posts, each the larger (a post sent late never lowers them). */
+function maxCounts<T extends Record<string, number | undefined>>(a: T | undefined, b: T | undefined): T | undefined {
+  if (!a && !b) return undefined;
+  const merged: Record<string, number | undefined> = { ...a };
+  for (const [name, count] of Object.entries(b ?? {})) merged[name] = Math.max(merged[name] ?? 0, count ?? 0);
+  return merged as T;
+}
+
 /**
  * A later post merged into the session's facts: identity facts stay as first posted, event
- * counts never go down, automation/tampering/WebRTC findings accumulate, the device location
+ * and input counts never go down, automation/tampering/WebRTC findings accumulate, the device location
  * is the latest given.
  */
 export function mergeSdkFacts(first: SdkFacts, later: SdkFacts): SdkFacts {
@@ -160,11 +168,10 @@ export function mergeSdkFacts(first: SdkFacts, later: SdkFacts): SdkFacts {
     if (first[key] === undefined) delete merged[key];
     else (merged as Record<string, unknown>)[key] = first[key];
   }
-  const events = { ...(first.events ?? {}) };
-  for (const [name, count] of Object.entries(later.events ?? {}) as [keyof typeof events, number][]) {
-    events[name] = Math.max(events[name] ?? 0, count);
-  }
-  if (first.events || later.events) merged.events = events;
+  const events = maxCounts(first.events, later.events);
+  if (events) merged.events = events;
+  const input = maxCounts(first.input, later.input);
+  if (input) merged.input = input;
   const webdriver = Boolean(first.automation?.webdriver || later.automation?.webdriver);
   const signals = union(first.automation?.signals, later.automation?.signals, 32);
   if (first.automation || later.automation) merged.automation = { webdriver, ...(signals ? { signals } : {}) };

@@ -6,6 +6,7 @@ import { noisyOr, round3 } from '../numbers';
 import { findingOf, type Finding, type SignalContext } from './context';
 import { distanceKm, ipLocationAccuracyKm, zoneGapMinutes, zonesOfCountry } from './geo';
 import { RECEIVED_WEIGHTS, receivedConditions, type ReceivedCondition } from './received';
+import { INPUT_WEIGHTS, inputConditions, type InputCondition } from './input';
 
 /** Browser and IP zones this far apart (minutes), in a zone not of the IP's country, do not fit. */
 export const MISMATCH_TIMEZONE_GAP_MIN = 60;
@@ -80,12 +81,20 @@ export function deviceRiskConditions(sdk: SdkFacts): DeviceCondition[] {
   const signals = sdk.automation?.signals ?? [];
   const mobile = sdk.mobile;
   const received = receivedConditions(sdk);
+  const input = inputConditions(sdk.input);
   return [
     { name: 'webdriver', weight: 1, present: sdk.automation?.webdriver === true, bot: 'automation' },
     ...signals.map((s): DeviceCondition => {
       const driven = AUTOMATION_CONDITION.test(s);
       return { name: s, weight: driven ? 0.9 : 0.5, present: true, ...(driven ? { bot: 'automation' } : {}) };
     }),
+    // A program typed or clicked, whatever the browser's own facts say (input.ts).
+    ...(Object.keys(INPUT_WEIGHTS) as InputCondition[]).map((name): DeviceCondition => ({
+      name,
+      weight: INPUT_WEIGHTS[name],
+      present: input[name],
+      bot: 'automation',
+    })),
     ...tamperingFindings(sdk.tampering).map((t): DeviceCondition => ({
       name: t,
       weight: 0.8,

@@ -2047,6 +2047,7 @@ export interface components {
             /** @description Addresses the browser revealed through WebRTC. */
             webrtc_ips?: (string & (unknown | unknown))[];
             events?: components["schemas"]["IngestEvents"];
+            input?: components["schemas"]["IngestInput"];
             mobile?: components["schemas"]["IngestMobile"];
             integrity?: components["schemas"]["IngestIntegrity"];
             /** @description The device's own location, when the user allowed it. */
@@ -2083,6 +2084,24 @@ export interface components {
             keyboard?: number;
             touch?: number;
             clipboard?: number;
+        };
+        /**
+         * @description How input arrived, as counts since the session started (cumulative, like `events`): only
+         *     when keys went down and whether a click fell on its element's centre, never which key,
+         *     what was typed or where on the page. Judged as `robotic_typing` and `centred_clicks`
+         *     (docs/scoring.md).
+         */
+        IngestInput: {
+            /** @description Intervals between consecutive key presses under 2 s (a held key's repeats and input-method composition left out). */
+            key_intervals?: number;
+            /** @description Of `key_intervals`, those under 30 ms. */
+            fast_key_intervals?: number;
+            /** @description Of `key_intervals`, those within 5 % (or 3 ms) of the interval before. */
+            steady_key_intervals?: number;
+            /** @description Clicks made with a pointer (mouse, pen or touch, not the keyboard) on an element at least 16 CSS pixels wide and high, or within one. */
+            pointer_clicks?: number;
+            /** @description Of `pointer_clicks`, those within one CSS pixel of the centre of the element clicked or of one of its three nearest ancestors. */
+            centred_clicks?: number;
         };
         /** @description The native SDKs' device facts, with the integrity and identity facts only they can collect. */
         IngestMobile: components["schemas"]["MobileFields"] & {

@@ -179,6 +179,7 @@ export type AccountExportQuery = operations['exportAccounts']['parameters']['que
 export type SessionExportQuery = operations['exportSessions']['parameters']['query'];
 export type ExportFormat = AccountExportQuery['format'];
 export type Operator = Schemas['Operator'];
+export type Operators = Schemas['Operators'];
 export type OperatorRole = Schemas['OperatorRole'];
 export type ConsoleSession = Schemas['ConsoleSession'];
 export type ConsoleLoginRequest = Schemas['ConsoleLoginRequest'];

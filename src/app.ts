@@ -229,7 +229,7 @@ function handlers(config: AppConfig, services: AppServices, limits: Limits) {
     session: makeSessionHandlers(services.evaluation),
     account: makeAccountHandlers(services.accounts, services.labels),
     list: makeListHandlers(services.lists),
-    project: makeProjectHandlers(services.projects),
+    project: makeProjectHandlers(services.projects, services.operators),
     rules: makeRulesHandlers(services.rules),
     search: makeSearchHandlers(services.search, logger),
     webhooks: makeWebhookHandlers(services.webhookDeliveries),
@@ -280,6 +280,7 @@ function route(app: Express, config: AppConfig, services: AppServices, limits: L
   app.patch('/project', project.updateProject);
   app.post('/project/webhook-secret', project.rotateWebhookSecret);
   app.get('/audit', project.listAuditEvents);
+  app.get('/operators', project.listOperators);
   app.get('/stats', project.getStats);
   app.get('/webhooks/deliveries', webhooks.listWebhookDeliveries);
   app.get('/webhooks/deliveries/:request_id', webhooks.getWebhookDelivery);

@@ -76,6 +76,7 @@ export const OPERATION_ROLES = {
   updateProject: 'admin',
   rotateWebhookSecret: 'admin',
   listAuditEvents: 'viewer',
+  listOperators: 'viewer',
   getStats: 'viewer',
   listWebhookDeliveries: 'viewer',
   getWebhookDelivery: 'viewer',

@@ -13,6 +13,7 @@ import type {
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import { currentFlags } from '../domain/verification/stored';
+import { listDecision } from '../domain/evaluation/receipt';
 import { overwriteErased, type Db } from '../storage/db';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
@@ -135,6 +136,8 @@ async function view(
   ]);
   // An account without sessions (an earlier release's PUT made it) has no last session.
   const { account: _brief, last_session, ...history } = details;
+  const lists = memberships.get(r.id) ?? [];
+  const decided = listDecision(lists);
   return {
     project_id: project.id,
     request_id: requestId,
@@ -142,9 +145,13 @@ async function view(
     ...history,
     ...(last_session ? { last_session } : {}),
     ...(r.decision ? { decision: r.decision } : {}),
+    ...(r.lastEvaluation
+      ? { last_evaluation: { request_id: r.lastEvaluation.requestId, created_at: r.lastEvaluation.at.toISOString() } }
+      : {}),
+    ...(decided ? { list_decision: decided } : {}),
     ...r.scores,
     accounts_linked: linked,
-    lists: memberships.get(r.id) ?? [],
+    lists,
     ...(label ? { label: labelOf(label) } : {}),
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),

@@ -107,12 +107,17 @@ describe('an admin', () => {
   test('when the admin opens the account, then the receipt, signals, email, sessions on the timeline and the map, the verification image and the graph are shown', async () => {
     await openAccount(page, 'ada');
     // The receipt: a bar per term that weighed, and the same terms in a table for screen readers.
-    const receipt = page.getByRole('region', { name: 'Latest evaluation’s receipt' });
+    const receipt = page.getByRole('region', { name: /^Receipt of the evaluation of / });
     await expect(receipt.locator('[data-testid^="receipt-bars-"]').count()).resolves.toBe(4);
     await expect(receipt.locator('[data-testid="receipt-bars-account_score"] rect').count()).resolves.toBeGreaterThan(
       0,
     );
     await expect(receipt.getByRole('table').count()).resolves.toBe(4);
+    // No term's name runs off the drawing's left edge.
+    const clipped = await receipt
+      .locator('svg text')
+      .evaluateAll((texts) => texts.filter((t) => (t as SVGTextElement).getBBox().x < 0).map((t) => t.textContent));
+    expect(clipped).toEqual([]);
     await expect(receipt.getByRole('table').first().locator('caption').textContent()).resolves.toMatch(
       /^Account score: 0\.\d{3}, from these terms$/,
     );
@@ -179,6 +184,36 @@ describe('an admin', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL('**/console/accounts/ada-twin');
     await page.getByRole('heading', { name: 'Account ada-twin' }).waitFor();
+  });
+
+  test('when an account evaluated Real is labelled and put on block, then the page says what its last evaluation decided and when, that block decides its next one, whose receipt it shows, and who labelled it by email', async () => {
+    const key = ctx.project.api_key;
+    const before = (await request(ctx.app).get('/account/ada-twin').set('x-api-key', key)).body;
+    expect(before.decision).toBe('Real');
+    const evaluated = before.last_evaluation;
+    expect(evaluated.request_id).toEqual(expect.any(String));
+    await openAccount(page, 'ada-twin');
+    await page.getByRole('button', { name: 'Label fraud' }).click();
+    await page
+      .getByRole('dialog', { name: 'Label account ada-twin fraud?' })
+      .getByRole('button', { name: 'Confirm' })
+      .click();
+    await page
+      .getByTestId('current-label')
+      .filter({ hasText: `by ${operators.admin!.email} on` })
+      .waitFor();
+    const listed = await request(ctx.app).post('/list/block/account/ada-twin').set('x-api-key', key).send({});
+    expect(listed.status).toBe(200);
+
+    await openAccount(page, 'ada-twin');
+    const state = page.getByTestId('account-decision');
+    await expect(state.textContent()).resolves.toBe(
+      `Last evaluation Real on ${new Date(evaluated.created_at).toISOString().replace('T', ' ').slice(0, 19)} UTC` +
+        'block decides its next evaluation: Fake',
+    );
+    const receipt = page.getByRole('region', { name: /^Receipt of the evaluation of / });
+    await expect(receipt.textContent()).resolves.toContain(`Evaluation ${evaluated.request_id} of session`);
+    await shot(page, 'desktop-account-state');
   });
 
   test('when the admin erases an account, then only the typed id enables it, the account is gone and the audit names the admin', async () => {

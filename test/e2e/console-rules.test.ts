@@ -136,6 +136,12 @@ describe('an admin on the rules page', () => {
     await expect(page.getByTestId('backtest-summary').textContent()).resolves.toBe(
       '4 evaluations replayed; 2 decisions would change: 2 to Fake, 0 to Real.',
     );
+    // The result is brought into view and its heading takes the focus: no scrolling to find it.
+    const heading = page.getByRole('heading', { name: 'Backtest', exact: true });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Backtest');
+    const top = await heading.evaluate((h) => h.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(page.viewportSize()!.height / 2);
     await expect(cells(page, 'Rule matches')).resolves.toEqual([['known-bad', '2', '2']]);
     // Fraud is the positive class: the threshold flagged nothing; the draft flags both fraudsters and no customer.
     await expect(cells(page, 'Precision and recall')).resolves.toEqual([

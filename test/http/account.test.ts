@@ -213,6 +213,7 @@ describe('GET /account/{account_id}', () => {
       account: { ...ada, group: '' },
       ...history,
       decision: first.decision,
+      last_evaluation: { request_id: first.request_id, created_at: TEST_NOW },
       account_score: first.account_score,
       bot: first.bot,
       multiple_accounts: first.multiple_accounts,

@@ -41,9 +41,11 @@ import {
   type Session,
   type SessionSummary,
 } from '../api';
-import { DecisionBadge, GREEN, RED, SCORES, score, time } from '../components/format';
+import { GREEN, RED, SCORES, score, time } from '../components/format';
 import { Link } from '../router';
+import { useActorNames } from '../components/actors';
 import { EraseAccount } from './account/EraseAccount';
+import { LastDecision } from './account/LastDecision';
 import { LinkedGraph } from './account/LinkedGraph';
 import { ReceiptChart } from './account/ReceiptChart';
 import { SessionsPlot } from './account/SessionsPlot';
@@ -79,6 +81,7 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
   const [actionError, setActionError] = useState<string>();
   const [erased, setErased] = useState(false);
   const canAct = mayAct(operator);
+  const actorName = useActorNames();
   const path = { account_id: accountId };
 
   const load = useCallback(async () => {
@@ -95,7 +98,11 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
       return;
     }
     const rows = sessions.data?.sessions ?? [];
-    const evaluated = rows.find((r) => r.evaluation_request_id !== undefined)?.evaluation_request_id;
+    // The evaluation that gave the account its decision; for accounts last evaluated by an
+    // earlier release, the newest evaluated session's (which the receipt then names).
+    const evaluated =
+      account.data.last_evaluation?.request_id ??
+      rows.find((r) => r.evaluation_request_id !== undefined)?.evaluation_request_id;
     const last = account.data.last_session;
     const [receipt, latest] = await Promise.all([
       evaluated ? api.GET('/evaluation/{request_id}', { params: { path: { request_id: evaluated } } }) : undefined,
@@ -197,10 +204,7 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
             {[account.account.email, account.account.phone].filter(Boolean).join(' · ') || 'no email or phone'}
           </Text>
         </div>
-        <Group gap="xs">
-          <Text fw={600}>Decision</Text>
-          <DecisionBadge decision={account.decision} />
-        </Group>
+        <LastDecision account={account} />
       </Group>
       {notice && (
         <Alert
@@ -267,7 +271,7 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
           </Title>
           <Text data-testid="current-label">
             {account.label
-              ? `${account.label.label}${account.label.note ? ` (${account.label.note})` : ''}, by ${account.label.actor} on ${time(account.label.created_at)}`
+              ? `${account.label.label}${account.label.note ? ` (${account.label.note})` : ''}, by ${actorName(account.label.actor)} on ${time(account.label.created_at)}`
               : 'Not labelled.'}
           </Text>
           {canAct && (

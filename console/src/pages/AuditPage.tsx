@@ -8,6 +8,7 @@ import { Alert, Anchor, Button, Group, List, Loader, Stack, Table, Text, Title }
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type AuditEvent, type AuditPage as Page } from '../api';
 import { time } from '../components/format';
+import { useActorNames } from '../components/actors';
 import { Link, navigate, useLocation, withQuery } from '../router';
 
 const PAGE = 50;
@@ -42,6 +43,7 @@ export function AuditPage() {
   const cursor = query.get('cursor') || undefined;
   const [page, setPage] = useState<Page>();
   const [error, setError] = useState<string>();
+  const actorName = useActorNames();
 
   useEffect(() => {
     setPage(undefined);
@@ -57,8 +59,8 @@ export function AuditPage() {
       <Title order={1}>Audit log</Title>
       <Text size="sm">
         Changes to the project’s settings and rules, labels and list memberships, erasures and webhook replays, newest
-        first. The actor is an API key (api_key: and the start of its hash), a console operator (operator: and their id)
-        or the trustgate command (cli).
+        first. The actor is an API key (api_key: and the start of its hash), a console operator (by email) or the
+        trustgate command.
       </Text>
       {error && (
         <Alert color="red" role="alert" title="Cannot show the audit log">
@@ -100,7 +102,7 @@ export function AuditPage() {
                       ))}
                     </List>
                   </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{e.actor}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{actorName(e.actor)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -24,7 +24,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   api,
   errorMessage,
@@ -305,9 +305,16 @@ const TRUNCATED: Record<NonNullable<RulesTestResult['truncated_by']>, string> = 
 };
 
 function BacktestResult({ result }: { result: RulesTestResult }) {
+  // The result lands below the editor: brought into view and given the focus (a screen reader
+  // reads its heading), so the analyst who pressed Backtest sees it without scrolling.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [result]);
   return (
     <Stack data-testid="backtest-result">
-      <Title order={2} size="h3">
+      <Title order={2} size="h3" ref={heading} tabIndex={-1}>
         Backtest
       </Title>
       <Text data-testid="backtest-summary">

@@ -85,6 +85,8 @@ export interface AccountRecord {
   decision?: 'Real' | 'Fake';
   /** The scores of that evaluation, as its response gave them (absent for accounts last evaluated before they were kept). */
   scores?: Scores;
+  /** The evaluation that gave them: its request id and time (absent for accounts last evaluated before they were kept). */
+  lastEvaluation?: { requestId: string; at: Date };
   createdAt: Date;
   updatedAt: Date;
   aggregates: AccountAggregates;

@@ -10,6 +10,7 @@
  */
 import type {
   AccountDetails,
+  Decision,
   DecisionSource,
   EvaluatedRiskSignalScores,
   EvaluationReceipt,
@@ -308,8 +309,14 @@ export function breakdownsOf(e: Pick<KeptEvaluation, 'riskScores' | 'spoofedIp' 
 }
 
 /** The lists whose word decides (docs/scoring.md): block forces Fake, allow Real. */
-export function decidingList(lists: readonly string[]): string | undefined {
+export function decidingList(lists: readonly string[]): 'block' | 'allow' | undefined {
   return lists.includes('block') ? 'block' : lists.includes('allow') ? 'allow' : undefined;
+}
+
+/** What the lists decide, when one does: `block` makes an evaluation Fake, `allow` Real. */
+export function listDecision(lists: readonly string[]): { list: 'block' | 'allow'; decision: Decision } | undefined {
+  const list = decidingList(lists);
+  return list && { list, decision: list === 'block' ? 'Fake' : 'Real' };
 }
 
 /** What set the decision: a test project's forced scores, a rule, a deciding list, or the threshold. */

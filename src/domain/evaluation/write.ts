@@ -115,7 +115,11 @@ export function evaluationWrite(input: WriteInput): EvaluationWrite {
     evaluation: sessionEvaluation(facts, outcome, made, at),
     ...(account && {
       account: {
-        record: { ...account.record, scores: roundedScores(outcome.scores) },
+        record: {
+          ...account.record,
+          scores: roundedScores(outcome.scores),
+          lastEvaluation: { requestId: made.requestId, at },
+        },
         existing: facts.account?.existing,
         linksSession: account.linksSession,
         memberships: memberships(input, account.record.id),

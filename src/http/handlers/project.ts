@@ -3,11 +3,13 @@ import type { Request, Response } from 'express';
 import type {
   AuditEvents,
   EvaluationStats,
+  Operators,
   ProjectSettings,
   ProjectUpdate,
   WebhookSecretRotated,
 } from '../../api-types';
 import type { Project } from '../../storage/repositories/projects';
+import type { OperatorUseCases } from '../../usecases/operators';
 import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS, type ProjectUseCases } from '../../usecases/projects';
 import { actorOf, projectOf } from '../context';
 
@@ -29,7 +31,7 @@ function settingsOf(p: Project, requestId: string): ProjectSettings {
   };
 }
 
-export function makeProjectHandlers(projects: ProjectUseCases) {
+export function makeProjectHandlers(projects: ProjectUseCases, operators: Pick<OperatorUseCases, 'list'>) {
   return {
     async getProject(req: Request, res: Response) {
       res.json(settingsOf(projectOf(req), req.requestId));
@@ -74,6 +76,10 @@ export function makeProjectHandlers(projects: ProjectUseCases) {
       const q = req.query as { limit?: number; cursor?: string };
       const page = await projects.auditEvents(projectOf(req).id, q.limit ?? 50, q.cursor);
       const body: AuditEvents = { request_id: req.requestId, ...page };
+      res.json(body);
+    },
+    async listOperators(req: Request, res: Response) {
+      const body: Operators = { request_id: req.requestId, operators: await operators.list(projectOf(req).id) };
       res.json(body);
     },
   };

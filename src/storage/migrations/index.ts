@@ -44,6 +44,7 @@ import * as m0039 from './0039_media';
 import * as m0040 from './0040_ip_lists_and_data_files';
 import * as m0041 from './0041_link_score_floor';
 import * as m0042 from './0042_network_accounts';
+import * as m0043 from './0043_account_last_evaluation';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -86,6 +87,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0040_ip_lists_and_data_files': m0040,
   '0041_link_score_floor': m0041,
   '0042_network_accounts': m0042,
+  '0043_account_last_evaluation': m0043,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,8 @@ export type AccountRow = {
   group_name: string | null;
   decision: string | null;
   scores: string | null;
+  last_request_id: string | null;
+  last_evaluated_at: number | null;
   created_at: number;
   updated_at: number;
   num_sessions: number;
@@ -59,6 +61,8 @@ export const ACCOUNT_COLUMNS = [
   'group_name',
   'decision',
   'scores',
+  'last_request_id',
+  'last_evaluated_at',
   'created_at',
   'updated_at',
   'num_sessions',
@@ -119,6 +123,10 @@ export function toAccountRecord(r: AccountRow): AccountRecord {
     usernameKey: opt(r.username_key),
     decision: (r.decision as Decision | null) ?? undefined,
     scores: r.scores ? (JSON.parse(r.scores) as Scores) : undefined,
+    lastEvaluation:
+      r.last_request_id && r.last_evaluated_at !== null
+        ? { requestId: r.last_request_id, at: new Date(Number(r.last_evaluated_at)) }
+        : undefined,
     createdAt: new Date(Number(r.created_at)),
     updatedAt: new Date(Number(r.updated_at)),
     aggregates: Object.assign(linked.aggregates, {
@@ -150,6 +158,8 @@ function toRow(a: AccountRecord): AccountRow {
     group_name: a.group ?? null,
     decision: a.decision ?? null,
     scores: a.scores ? JSON.stringify(a.scores) : null,
+    last_request_id: a.lastEvaluation?.requestId ?? null,
+    last_evaluated_at: a.lastEvaluation?.at.getTime() ?? null,
     created_at: a.createdAt.getTime(),
     updated_at: a.updatedAt.getTime(),
     num_sessions: a.aggregates.numSessions,

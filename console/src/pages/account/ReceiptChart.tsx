@@ -1,5 +1,5 @@
 /**
- * The latest evaluation's receipt (GET /evaluation/{request_id}) as each score's noisy-OR
+ * An evaluation's receipt (GET /evaluation/{request_id}), named by its id and time, as each score's noisy-OR
  * terms: one horizontal bar per term, its length `p` (the most the term raises the score
  * alone), `×count` when it counts more than once. The drawing is hidden from screen readers;
  * a table with the same numbers stands in for it (visually hidden, read in its place).
@@ -9,7 +9,8 @@ import type { EvaluationReceipt, ScoreBreakdown } from '../../api';
 import { DecisionBadge, SCORES, score, time } from '../../components/format';
 
 const ROW = 22;
-const LABEL = 150;
+/** Room for a term's name: wide enough for the longest (`device_network_mismatch`) at 12 px. */
+const CHAR_PX = 7;
 const BAR = 170;
 /** Dark blue bars (8.6:1 on white) and a lighter one for the discount; the text is the page's. */
 const BAR_COLOUR = '#1c4e80';
@@ -29,11 +30,13 @@ function rowsOf(b: ScoreBreakdown): { term: Term; discount: boolean }[] {
 function Bars({ title, breakdown }: { title: string; breakdown: ScoreBreakdown }) {
   const rows = rowsOf(breakdown);
   const height = Math.max(rows.length, 1) * ROW + 4;
+  const labelWidth =
+    Math.max(60, ...rows.map(({ term, discount }) => (term.name.length + (discount ? 2 : 0)) * CHAR_PX)) + 8;
   return (
     <svg
       aria-hidden="true"
       width="100%"
-      viewBox={`0 0 ${LABEL + BAR + 70} ${height}`}
+      viewBox={`0 0 ${labelWidth + BAR + 70} ${height}`}
       preserveAspectRatio="xMinYMin meet"
       data-testid={`receipt-bars-${title}`}
     >
@@ -44,17 +47,17 @@ function Bars({ title, breakdown }: { title: string; breakdown: ScoreBreakdown }
       )}
       {rows.map(({ term, discount }, i) => (
         <g key={`${term.name}-${i}`} transform={`translate(0 ${i * ROW + 2})`}>
-          <text x={LABEL - 6} y={14} fontSize={12} textAnchor="end" fill="#212529">
+          <text x={labelWidth - 6} y={14} fontSize={12} textAnchor="end" fill="#212529">
             {discount ? `− ${term.name}` : term.name}
           </text>
           <rect
-            x={LABEL}
+            x={labelWidth}
             y={3}
             width={Math.max(1, term.p * BAR)}
             height={ROW - 8}
             fill={discount ? DISCOUNT_COLOUR : BAR_COLOUR}
           />
-          <text x={LABEL + Math.max(1, term.p * BAR) + 4} y={14} fontSize={12} fill="#212529">
+          <text x={labelWidth + Math.max(1, term.p * BAR) + 4} y={14} fontSize={12} fill="#212529">
             {term.p.toFixed(3)}
             {term.count > 1 ? ` ×${term.count}` : ''}
           </text>
@@ -107,12 +110,13 @@ export function ReceiptChart({ receipt }: { receipt: EvaluationReceipt }) {
   return (
     <Card withBorder component="section" aria-labelledby="receipt-title">
       <Title order={2} size="h4" id="receipt-title">
-        Latest evaluation’s receipt
+        Receipt of the evaluation of {time(receipt.created_at)}
       </Title>
       <Text size="sm" mb="xs">
-        <DecisionBadge decision={receipt.decision} /> by {decidedBy(receipt.decided_by)}, threshold{' '}
-        {receipt.threshold.toFixed(2)}, {time(receipt.created_at)}, session {receipt.session_id}. Each bar is a term’s
-        p: the most it raises its score alone; the score is 1 − Π(1 − p)^count.
+        Evaluation {receipt.request_id} of session {receipt.session_id}: <DecisionBadge decision={receipt.decision} />{' '}
+        by {decidedBy(receipt.decided_by)}, threshold {receipt.threshold.toFixed(2)}. Its scores are those of that
+        moment (the links and lists it saw); each bar is a term’s p: the most it raises its score alone; the score is 1
+        − Π(1 − p)^count.
       </Text>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {SCORES.map(([key, title]) => (

@@ -783,6 +783,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's console operators
+         * @description The people who sign in to the project's console, by email, disabled ones included
+         *     (`disabled`): who the audit's and a label's `operator:<id>` is. Operators are added
+         *     and disabled with `trustgate user add` and `trustgate user disable`.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stats": {
         parameters: {
             query?: never;
@@ -2311,6 +2333,26 @@ export interface components {
             account: components["schemas"]["StoredAccount"];
             /** @description The decision of the account's latest evaluated session. */
             decision?: components["schemas"]["Decision"];
+            /**
+             * @description The evaluation that gave the account its `decision` and scores, and when: its receipt
+             *     is `GET /evaluation/{request_id}`. Absent before the first, and for accounts last
+             *     evaluated by an earlier release. An addition to the published account shape.
+             */
+            last_evaluation?: {
+                request_id: components["schemas"]["RequestId"];
+                /** Format: date-time */
+                created_at: string;
+            };
+            /**
+             * @description What the account's lists decide now, whatever its last evaluation said: on `block`
+             *     its next evaluation is `Fake`, on `allow` `Real` (unless a rule decides first, docs/rules.md).
+             *     Absent when no list decides. An addition to the published account shape.
+             */
+            list_decision?: {
+                /** @enum {string} */
+                list: "block" | "allow";
+                decision: components["schemas"]["Decision"];
+            };
             account_score?: components["schemas"]["Score"];
             bot?: components["schemas"]["Score"];
             multiple_accounts?: components["schemas"]["Score"];
@@ -2837,6 +2879,15 @@ export interface components {
              * @description When the operator was added.
              */
             created_at: string;
+            /** @description The operator can no longer sign in (given by `GET /operators`; a signed-in operator never is). */
+            disabled?: boolean;
+        };
+        /** @description The project's console operators. */
+        Operators: {
+            request_id: string;
+            operators: (components["schemas"]["Operator"] & {
+                disabled: boolean;
+            })[];
         };
         /** @description An operator's credentials. */
         ConsoleLoginRequest: {
@@ -5412,6 +5463,32 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's operators. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operators"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];

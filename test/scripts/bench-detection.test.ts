@@ -1,10 +1,10 @@
 /**
- * The detection benchmark's report (scripts/bench-detection.js) on made-up results: what counts
- * as flagged, the detection rate over automated configurations that ran, the false positives over
- * the human baseline, and the identity cases read from linked_accounts. The browsers themselves
+ * The detection benchmark's report (scripts/bench-detection/report.js) on made-up results: what
+ * counts as flagged, the detection rate over automated configurations that ran, the false
+ * positives over the human baseline, and the identity cases read from linked_accounts. The browsers themselves
  * run only in `npm run bench:detection`.
  */
-const bench = require('../../scripts/bench-detection') as {
+const bench = require('../../scripts/bench-detection/report') as {
   report(run: { results: object[]; identities: object[]; crossProfileBrowserLinks: number }): string;
   linkCase(
     name: string,

@@ -1,7 +1,22 @@
 'use strict';
 // The automated configurations of the detection benchmark that use no browser at all: Node's
-// fetch posting to /ingest/session a real browser's post copied, or one made by hand.
-const { randomUUID } = require('node:crypto');
+// fetch posting to /ingest/session what a script can make of a real browser's posts, or by hand.
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const { randomBytes, randomUUID } = require('node:crypto');
+
+/**
+ * The web SDK's own `bindChallenge` (packages/web/src/transport.ts, compiled here): the
+ * SDK is open, so a forger signs exactly as it does, with the key the challenge hands out.
+ */
+function sdkBindChallenge() {
+  const file = path.join(__dirname, '..', '..', 'packages', 'web', 'src', 'transport.ts');
+  const { code } = require('esbuild').transformSync(fs.readFileSync(file, 'utf8'), { loader: 'ts', format: 'cjs' });
+  const loaded = new Module(file);
+  loaded._compile(code, file);
+  return loaded.exports.bindChallenge;
+}
 
 /** Posts `body` to /ingest/session as a script would, with the user agent the body claims. */
 async function ingest(bench, body) {
@@ -46,4 +61,46 @@ async function handMade(bench) {
   await bench.evaluate('http hand-made', 'automated', (await ingest(bench, body)) ? body.session_id : undefined);
 }
 
-module.exports = { handMade, replay };
+/**
+ * The re-signed forgery: a real browser's first post (its facts) with a new session_id and
+ * device_id, a made-up browser_fingerprint and the event counts of that browser's last update,
+ * bound to a fresh challenge with the SDK's own signing and posted moments after it. A valid
+ * signature is the point (the row is skipped when the server's verdict is anything else): what
+ * is left to catch it is what the post says, not how it is signed.
+ */
+async function resignedForgery(bench, name, captured) {
+  if (!captured?.first || !captured.last)
+    return bench.results.push({ name, kind: 'automated', skipped: 'no post was captured' });
+  const { integrity: _used, ...facts } = JSON.parse(captured.first);
+  const { events } = JSON.parse(captured.last);
+  const bindChallenge = sdkBindChallenge();
+  const asked = Date.now();
+  const answer = await fetch(`${bench.trustgate.origin}/ingest/challenge`, {
+    method: 'POST',
+    headers: { 'x-project-id': bench.project.project_id },
+  });
+  const challenge = await answer.json();
+  const forged = {
+    ...facts,
+    session_id: randomUUID(),
+    device_id: randomUUID(),
+    browser_fingerprint: randomBytes(Math.max(1, (facts.browser_fingerprint?.length ?? 16) >> 1)).toString('hex'),
+    events,
+  };
+  const body = await bindChallenge(forged, challenge);
+  const posted = await ingest(bench, body);
+  const after = Date.now() - asked;
+  if (!posted) return bench.results.push({ name, kind: 'automated', skipped: 'the forged post was refused' });
+  const verdict = (await bench.sdkFacts(body.session_id)).received?.integrity;
+  if (verdict !== 'valid')
+    return bench.results.push({
+      name,
+      kind: 'automated',
+      skipped: `the forged post was not valid (integrity ${verdict})`,
+    });
+  const e = events ?? {};
+  const note = `integrity valid; mouse ${e.mouse} click ${e.click} keyboard ${e.keyboard}, ${after} ms after its challenge`;
+  await bench.evaluate(name, 'automated', body.session_id, { note });
+}
+
+module.exports = { handMade, replay, resignedForgery };

@@ -37,6 +37,15 @@ async function until(test, ms, every = 200) {
   return undefined;
 }
 
+/**
+ * The BotD result that the page posted during a visit: the last of `page.botd` past `mark` (its
+ * length before the visit), waited for a little, as BotD answers after the page's load.
+ */
+async function botdSince(page, mark) {
+  await until(() => page.botd.length > mark, 5000);
+  return page.botd.length > mark ? page.botd.at(-1) : { error: 'BotD posted no result' };
+}
+
 function listen(handler) {
   return new Promise((resolve) => {
     const server = http.createServer(handler);
@@ -106,7 +115,7 @@ async function startBench() {
   const results = [];
 
   /** One row: what the evaluation says of `sessionId`, or why there is none. */
-  async function evaluate(name, kind, sessionId, { note = '' } = {}) {
+  async function evaluate(name, kind, sessionId, { note = '', botd } = {}) {
     if (!sessionId) return results.push({ name, kind, skipped: note || 'no session was made' });
     const response = await fetch(`${trustgate.origin}/session/unauthenticated`, {
       method: 'POST',
@@ -123,6 +132,7 @@ async function startBench() {
       device_risk_score: r.session.risk_signal_scores.device_risk,
       bot: r.bot,
       decision: r.decision,
+      botd,
       conditions: r.session.risk_signal_details.device,
       note,
     });
@@ -147,6 +157,7 @@ async function startBench() {
 module.exports = {
   ADDRESS,
   BASE_ARGS,
+  botdSince,
   CHROMIUM,
   DIST,
   freshFolder,

@@ -2,8 +2,47 @@
 // The detection benchmark's report: pure functions over the rows the run collected (index.js
 // says what each configuration is). Tested in test/scripts/bench-detection.test.ts.
 
-/** Flagged: device_risk raised, a bot score of 0.5 or more, or the decision Fake. */
+/** Flagged by Trustgate: device_risk raised, a bot score of 0.5 or more, or the decision Fake. */
 const flagged = (r) => Boolean(r.device_risk || r.bot >= 0.5 || r.decision === 'Fake');
+
+/** Flagged by BotD, in the same page: its detect() said bot. Browserless rows have no BotD. */
+const botdFlagged = (r) => r.botd?.bot === true;
+
+/** The BotD cell: `bot (kind)`, `not bot`, what went wrong, or `-` where no browser ran. */
+function botdCell(r) {
+  if (!r.botd) return '-';
+  if (r.botd.bot === true) return `bot (${r.botd.botKind})`;
+  if (r.botd.bot === false) return 'not bot';
+  return r.botd.error ?? 'no result';
+}
+
+/**
+ * The counts of the summary line over the configurations that ran: `caught` and `botd` of the
+ * `automated` ones, `humanFlagged` and `humanBotd` of the `humans`; `skipped` ran not.
+ */
+function tally(results) {
+  const ran = results.filter((r) => !r.skipped);
+  const automated = ran.filter((r) => r.kind === 'automated');
+  const humans = ran.filter((r) => r.kind === 'human');
+  return {
+    automated: automated.length,
+    caught: automated.filter(flagged).length,
+    botd: automated.filter(botdFlagged).length,
+    humans: humans.length,
+    humanFlagged: humans.filter(flagged).length,
+    humanBotd: humans.filter(botdFlagged).length,
+    skipped: results.length - ran.length,
+  };
+}
+
+/** `caught N/M, BotD K/M, human false positives H/P (BotD: H2/P)`, n/a where no human ran. */
+function summary(results) {
+  const t = tally(results);
+  const humans = t.humans
+    ? `${t.humanFlagged}/${t.humans} (BotD: ${t.humanBotd}/${t.humans})`
+    : 'n/a (BotD: n/a; the human baseline did not run)';
+  return `caught ${t.caught}/${t.automated}, BotD ${t.botd}/${t.automated}, human false positives ${humans}`;
+}
 
 /**
  * One identity case: the link to account `other` among `linked` (linked_accounts of an
@@ -19,35 +58,36 @@ function linkCase(name, linked, other, want) {
   return { name, expected, found: found.join(' ') || '(no link)', score: link?.score, pass };
 }
 
-/**
- * The printed report: the table (configuration × signal), the detection rate over the automated
- * configurations that ran, the false positives over the human baseline, the identity cases and
- * the `browser` links between different profiles.
- */
-function report({ results, identities, crossProfileBrowserLinks }) {
-  const lines = [];
-  const ran = results.filter((r) => !r.skipped);
-  const rows = [['configuration', 'device_risk', 'bot', 'decision', 'device conditions']];
+/** The table: one row a configuration, its last column (conditions, note) left unpadded. */
+function table(results) {
+  const rows = [['configuration', 'device_risk', 'bot', 'decision', 'BotD', 'device conditions']];
   for (const r of results) {
-    if (r.skipped) rows.push([r.name, '-', '-', '-', `skipped: ${r.skipped}`]);
+    if (r.skipped) rows.push([r.name, '-', '-', '-', '-', `skipped: ${r.skipped}`]);
     else
       rows.push([
         r.name,
         `${r.device_risk} (${r.device_risk_score})`,
         r.bot.toFixed(2),
         r.decision,
-        [...r.conditions, ...(r.note ? [`(${r.note})`] : [])].join(' '),
+        botdCell(r),
+        [r.conditions.join(' ') || 'none', ...(r.note ? [`(${r.note})`] : [])].join(' '),
       ]);
   }
-  const widths = rows[0].slice(0, 4).map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows) lines.push(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join(' | '));
-  const automated = ran.filter((r) => r.kind === 'automated');
-  const humans = ran.filter((r) => r.kind === 'human');
-  lines.push(
-    `\ndetection: ${automated.filter(flagged).length}/${automated.length} automated configurations flagged; ` +
-      `false positives: ${humans.length ? `${humans.filter(flagged).length}/${humans.length}` : 'n/a (human baseline skipped)'}; ` +
-      `${results.length - ran.length} configuration(s) skipped`,
-  );
+  const last = rows[0].length - 1;
+  const widths = rows[0].slice(0, last).map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  return rows.map((row) => row.map((cell, i) => (i < last ? cell.padEnd(widths[i]) : cell)).join(' | '));
+}
+
+/**
+ * The printed report: the table, the summary line (Trustgate's and BotD's catches over the
+ * automated configurations that ran, and their false positives over the human runs), the
+ * identity cases and the `browser` links between different profiles.
+ */
+function report({ results, identities, crossProfileBrowserLinks }) {
+  const lines = table(results);
+  lines.push(`\n${summary(results)}`);
+  const { skipped } = tally(results);
+  if (skipped) lines.push(`${skipped} configuration(s) skipped`);
   lines.push('\nidentity | expected | match types found (score) | as expected');
   for (const i of identities)
     lines.push(
@@ -60,4 +100,4 @@ function report({ results, identities, crossProfileBrowserLinks }) {
   return lines.join('\n');
 }
 
-module.exports = { report, linkCase, flagged };
+module.exports = { report, summary, tally, botdCell, botdFlagged, flagged, linkCase };

@@ -1,9 +1,10 @@
 'use strict';
 // The automated browsers of the detection benchmark: Debian's Chromium driven by playwright-core
-// or patchright-core (the playwright family), and by rebrowser-puppeteer-core. Each visit has one
-// shape: load the page, move the pointer, click the e-mail field, type the address, click the
-// button, read the session id the page shows.
-const { ADDRESS, BASE_ARGS, CHROMIUM, withDisplay } = require('./context');
+// or patchright-core (the playwright family), and by puppeteer-core or rebrowser-puppeteer-core,
+// plain or with puppeteer-extra's stealth plugin, ghost-cursor or fingerprint-injector (the
+// puppeteer family). Each visit has one shape: load the page, move the pointer, click the e-mail
+// field, type the address, click the button, read the session id the page shows.
+const { ADDRESS, BASE_ARGS, CHROMIUM, botdSince, withDisplay } = require('./context');
 
 const shown = () => document.getElementById('session').textContent.length > 0;
 
@@ -54,20 +55,37 @@ async function cdpVisit(bench, name, { headless, stealth, display, driver }) {
     context.on('request', (r) => {
       if (r.url().endsWith('/ingest/session') && r.method() === 'POST') posts.push(r.postData());
     });
+    const mark = bench.page.botd.length;
     const sessionId = await signUpOverCdp(await context.newPage(), bench.customer.origin);
-    await bench.evaluate(name, 'automated', sessionId);
+    await bench.evaluate(name, 'automated', sessionId, { botd: await botdSince(bench.page, mark) });
     return { first: posts[0], last: posts.at(-1) };
   } finally {
     await browser.close();
   }
 }
 
+/** The puppeteer package `core`, with puppeteer-extra's stealth plugin when `stealth`. */
+function puppeteerOf(core, stealth) {
+  const puppeteer = require(core);
+  if (!stealth) return puppeteer;
+  // As puppeteer-extra's README shows it for a core package: addExtra, then the plugin; so no
+  // package that downloads a browser of its own (puppeteer) is needed.
+  const extra = require('puppeteer-extra').addExtra(puppeteer);
+  extra.use(require('puppeteer-extra-plugin-stealth')());
+  return extra;
+}
+
 /**
- * A visit driven by rebrowser-puppeteer (puppeteer with the DevTools Runtime domain left off, so
- * `cdp:runtime_enabled` cannot fire). `launchOptions` are added to puppeteer's launch.
+ * A visit driven by the puppeteer family, each tool as its README's examples use it:
+ * page.click(selector), page.type(selector, text) (default options unless `typeOptions`);
+ * with `ghost`, ghost-cursor's moveTo and click(selector) do the pointer's part; with
+ * `injector`, fingerprint-injector's newInjectedPage gives the page a generated fingerprint of
+ * desktop Chrome on Linux (what the browser is, so that the fingerprint does not contradict it).
+ * `launchOptions` are added to puppeteer's launch.
  */
-async function puppeteerVisit(bench, name, { core, headless, display, launchOptions = {}, typeOptions }) {
-  const browser = await require(core).launch({
+async function puppeteerVisit(bench, name, opts) {
+  const { core, stealth, ghost, injector, headless, display, launchOptions = {}, typeOptions } = opts;
+  const browser = await puppeteerOf(core, stealth).launch({
     executablePath: CHROMIUM,
     headless,
     env: withDisplay(display),
@@ -75,14 +93,34 @@ async function puppeteerVisit(bench, name, { core, headless, display, launchOpti
     args: [...BASE_ARGS, ...(launchOptions.args ?? [])],
   });
   try {
-    const page = await browser.newPage();
+    const page = injector
+      ? await require('fingerprint-injector').newInjectedPage(browser, {
+          fingerprintOptions: { devices: ['desktop'], browsers: ['chrome'], operatingSystems: ['linux'] },
+        })
+      : await browser.newPage();
+    const mark = bench.page.botd.length;
     await page.goto(bench.customer.origin + '/');
-    await wander(page.mouse);
-    await page.click('#email');
-    await page.type('#email', ADDRESS, typeOptions);
-    await page.click('#go');
+    if (ghost) {
+      const { GhostCursor } = require('ghost-cursor');
+      const cursor = new GhostCursor(page);
+      for (const point of [
+        { x: 300, y: 60 },
+        { x: 760, y: 90 },
+        { x: 520, y: 40 },
+      ])
+        await cursor.moveTo(point);
+      await cursor.click('#email');
+      await page.type('#email', ADDRESS);
+      await cursor.click('#go');
+    } else {
+      await wander(page.mouse);
+      await page.click('#email');
+      await page.type('#email', ADDRESS, typeOptions);
+      await page.click('#go');
+    }
     await page.waitForFunction(shown, { timeout: 15_000 });
-    await bench.evaluate(name, 'automated', await page.$eval('#session', (e) => e.textContent));
+    const sessionId = await page.$eval('#session', (e) => e.textContent);
+    await bench.evaluate(name, 'automated', sessionId, { botd: await botdSince(bench.page, mark) });
   } finally {
     await browser.close();
   }

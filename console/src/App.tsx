@@ -9,6 +9,8 @@ import { api, setCsrfToken, whenSignedOut, type ConsoleSession } from './api';
 import { navigate, useLocation } from './router';
 import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
+import { EntityPage } from './pages/EntityPage';
+import { ENTITIES, type EntityKind } from './components/entities';
 import { NotFound } from './pages/NotFound';
 import { RulesPage } from './pages/RulesPage';
 import { OverviewPage } from './pages/OverviewPage';
@@ -79,6 +81,10 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (webhook) return <WebhookDeliveryPage requestId={decodeURIComponent(webhook[1]!)} operator={operator.operator} />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1]!)} operator={operator.operator} />;
+  for (const [kind, { path: segment }] of Object.entries(ENTITIES) as [EntityKind, { path: string }][]) {
+    const entity = new RegExp(`^/${segment}/([^/]+)$`).exec(path);
+    if (entity) return <EntityPage kind={kind} value={decodeURIComponent(entity[1]!)} />;
+  }
   return <NotFound />;
 }
 

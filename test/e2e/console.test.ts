@@ -126,11 +126,15 @@ describe('an analyst', () => {
     await page.waitForURL('**/console/search?tab=accounts&email_domain=example.org');
     const accounts = page.getByRole('table', { name: 'Accounts' });
     await accounts.getByRole('link', { name: 'shopper-2' }).waitFor();
-    await expect(accounts.getByRole('link').allTextContents()).resolves.toEqual([
+    await expect(accounts.locator('tbody tr td:first-child a').allTextContents()).resolves.toEqual([
       'shopper-0',
       'shopper-1',
       'shopper-2',
     ]);
+    // Each email's domain links to the domain's page.
+    await expect(accounts.getByRole('link', { name: 'example.org' }).first().getAttribute('href')).resolves.toBe(
+      '/console/email-domains/example.org',
+    );
     await shot(page, 'desktop-search-accounts');
 
     await page.getByRole('tab', { name: 'Sessions' }).click();
@@ -183,7 +187,7 @@ describe('an analyst', () => {
     await page.getByText('Labelled fraud.').waitFor();
     // The notice shows once the account is read again: the label is the new one.
     await expect(page.getByTestId('current-label').textContent()).resolves.toMatch(
-      new RegExp(`^fraud \\(Chargeback on order 1042\\), by operator:${operators.analyst!.id}`),
+      new RegExp(`^fraud \\(Chargeback on order 1042\\), by ${operators.analyst!.email} on `),
     );
 
     const audit = await request(ctx.app).get('/audit').set('x-api-key', ctx.project.api_key);
@@ -269,7 +273,8 @@ describe('the review queue and the audit log', () => {
     const events = page.getByRole('table', { name: 'Audit events' });
     await events.getByRole('link', { name: 'reviewee-1' }).first().waitFor();
     const rows = await events.locator('tbody tr').allTextContents();
-    const actor = `operator:${operators.analyst!.id}`;
+    // The operator by email (GET /operators), not by the id the audit keeps.
+    const actor = operators.analyst!.email;
     // Newest first: reject (joined block, then left review), approve (joined allow, then left review).
     expect(rows.slice(0, 4)).toEqual([
       expect.stringMatching(new RegExp(`Account’s lists changed reviewee-1left review${actor}$`)),

@@ -30,6 +30,7 @@ import {
   type SessionFilters,
   type SessionSummary,
 } from '../api';
+import { entityPath } from '../components/entities';
 import { DecisionBadge, score, time } from '../components/format';
 import { Link, navigate, useLocation, withQuery } from '../router';
 
@@ -301,7 +302,9 @@ export function AccountsTable({ rows }: { rows: AccountSummary[] }) {
                   {a.account.id}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{a.account.email ?? '—'}</Table.Td>
+              <Table.Td>
+                <Email address={a.account.email} />
+              </Table.Td>
               <Table.Td>
                 <DecisionBadge decision={a.decision} />
               </Table.Td>
@@ -322,7 +325,7 @@ export function AccountsTable({ rows }: { rows: AccountSummary[] }) {
 
 export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={980}>
       <Table striped highlightOnHover aria-label="Sessions">
         <Table.Thead>
           <Table.Tr>
@@ -333,6 +336,7 @@ export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
             <Table.Th>Score</Table.Th>
             <Table.Th>Country</Table.Th>
             <Table.Th>IP address</Table.Th>
+            <Table.Th>Device</Table.Th>
             <Table.Th>Risk signals</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -359,13 +363,37 @@ export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
               </Table.Td>
               <Table.Td>{score(s.account_score)}</Table.Td>
               <Table.Td>{s.country_code ?? '—'}</Table.Td>
-              <Table.Td>{s.ip_address}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={entityPath('ip', s.ip_address)}>
+                  {s.ip_address}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={entityPath('device', s.device_id)} ff="monospace" size="sm">
+                  {s.device_id.slice(0, 8)}
+                </Anchor>
+              </Table.Td>
               <Table.Td>{s.risk_signals.join(', ') || '—'}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** An email address with its domain linked to the domain's page. */
+function Email({ address }: { address?: string | null | undefined }) {
+  const at = address?.lastIndexOf('@') ?? -1;
+  if (!address || at < 1) return <>{address ?? '—'}</>;
+  const domain = address.slice(at + 1);
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <Anchor component={Link} to={entityPath('email_domain', domain.toLowerCase())}>
+        {domain}
+      </Anchor>
+    </>
   );
 }
 

@@ -4071,6 +4071,8 @@ export interface components {
         SearchEmailDomain: string;
         /** @description Only the sessions authenticated with this account. */
         SearchAccountId: string;
+        /** @description Only this session (its summary as the search lists it, with its latest evaluation's `evaluation_request_id`). */
+        SearchSessionId: components["schemas"]["SessionId"];
         /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
         SearchDeviceId: string;
         /**
@@ -5054,6 +5056,8 @@ export interface operations {
                 country?: components["parameters"]["SearchCountry"];
                 /** @description Only the sessions authenticated with this account. */
                 account_id?: components["parameters"]["SearchAccountId"];
+                /** @description Only this session (its summary as the search lists it, with its latest evaluation's `evaluation_request_id`). */
+                session_id?: components["parameters"]["SearchSessionId"];
                 /** @description Only the sessions of this `device_id` (the SDK's id kept in the browser or app); for accounts, those that used it. */
                 device_id?: components["parameters"]["SearchDeviceId"];
                 /** @description Only the sessions from this IPv4 or IPv6 address; for accounts, those with a session from it. */

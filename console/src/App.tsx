@@ -16,6 +16,7 @@ import { RulesPage } from './pages/RulesPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ReviewPage } from './pages/ReviewPage';
 import { SearchPage } from './pages/SearchPage';
+import { SessionPage } from './pages/SessionPage';
 import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignInPage';
 import { WebhookDeliveryPage, WebhooksPage } from './pages/WebhooksPage';
@@ -81,6 +82,8 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (webhook) return <WebhookDeliveryPage requestId={decodeURIComponent(webhook[1]!)} operator={operator.operator} />;
   const account = /^\/accounts\/([^/]+)$/.exec(path);
   if (account) return <AccountPage accountId={decodeURIComponent(account[1]!)} operator={operator.operator} />;
+  const session = /^\/sessions\/([^/]+)$/.exec(path);
+  if (session) return <SessionPage sessionId={decodeURIComponent(session[1]!)} />;
   for (const [kind, { path: segment }] of Object.entries(ENTITIES) as [EntityKind, { path: string }][]) {
     const entity = new RegExp(`^/${segment}/([^/]+)$`).exec(path);
     if (entity) return <EntityPage kind={kind} value={decodeURIComponent(entity[1]!)} />;

@@ -175,6 +175,7 @@ export function sessionFilters(q: SessionSearchQuery): SessionFilters {
     ...(to ? { to } : {}),
     ...(q.signal !== undefined ? { signal: q.signal } : {}),
     ...(q.account_id !== undefined ? { accountId: q.account_id } : {}),
+    ...(q.session_id !== undefined ? { sessionId: q.session_id } : {}),
   };
 }
 

@@ -6,7 +6,8 @@
  * decided Fake, where and what network it is, and links to its /24; the network's page finds
  * the third account too; the device's and the email domain's pages list theirs; the ids and
  * addresses in the tables are links there. No request leaves Trustgate's origin and no page
- * logs an error; screenshots at desktop and phone sizes, axe-core clean.
+ * logs an error; screenshots at desktop and phone sizes, axe-core clean. A session's page (the
+ * bot's) shows its facts, linked on, its account, its conditions and its evaluation's receipt.
  */
 import type { Page } from 'playwright-core';
 import type { OperatorRole } from '../../src/api-types';
@@ -21,6 +22,7 @@ const NEIGHBOUR = '81.2.69.160';
 let ctx: TestContext;
 let harness: ConsoleBrowser;
 let analyst: { email: string };
+let botSession: string;
 
 beforeAll(async () => {
   ctx = await makeTestContext({ consoleInsecureCookie: true, trustProxy: 'loopback' });
@@ -41,6 +43,7 @@ beforeAll(async () => {
     HOME,
   );
   expect(bot.decision).toBe('Fake');
+  botSession = bot.session_id;
   await run.signIn({ id: 'flat-c', email: 'c@flatmates.example' }, {}, NEIGHBOUR);
   harness = await consoleBrowser(ctx.app);
 }, 60_000);
@@ -108,6 +111,29 @@ test("when the analyst opens the shared laptop's and the email domain's pages, t
   }
 });
 
+test("when the analyst opens the bot's session from the device's page, then its facts link on, its account and conditions show, and its evaluation's receipt", async () => {
+  const context = await harness.newContext(SIZES[0]![1]);
+  try {
+    const page = await context.newPage();
+    await harness.signIn(page, analyst.email);
+    await open(page, `/devices/${LAPTOP}`, `Device ${LAPTOP}`);
+    await page.getByRole('link', { name: botSession }).click();
+    await page.waitForURL(`**/console/sessions/${botSession}`);
+    await page.getByRole('heading', { name: `Session ${botSession}` }).waitFor();
+    const facts = page.getByRole('table', { name: 'Session facts' });
+    await expect(facts.getByRole('link', { name: HOME }).getAttribute('href')).resolves.toBe(`/console/ips/${HOME}`);
+    await expect(facts.getByRole('link', { name: '81.2.69.0/24' }).count()).resolves.toBe(1);
+    await expect(text(page, 'session-accounts')).resolves.toBe('Accounts: flat-b');
+    await expect(text(page, 'session-conditions')).resolves.toContain('webdriver');
+    await expect(text(page, 'session-evaluation')).resolves.toMatch(/^Latest evaluationFakescore 0\.\d{3}$/);
+    const receipt = page.getByRole('region', { name: /^Receipt of the evaluation of / });
+    await expect(receipt.textContent()).resolves.toContain(`of session ${botSession}`);
+    harness.expectNothingAmiss();
+  } finally {
+    await context.close();
+  }
+});
+
 describe.each(SIZES)('the entity pages on a %s', (size, options) => {
   test('when shown, then screenshots, no sideways scrolling and no WCAG 2 A/AA violation found by axe', async () => {
     // axe is injected as an inline script, which the console's CSP refuses: this context alone bypasses it.
@@ -119,6 +145,9 @@ describe.each(SIZES)('the entity pages on a %s', (size, options) => {
       await checkPage(page, `${size}-entity-ip`);
       await open(page, `/devices/${LAPTOP}`, `Device ${LAPTOP}`);
       await checkPage(page, `${size}-entity-device`);
+      await page.goto(`${harness.origin}/console/sessions/${botSession}`);
+      await page.getByRole('region', { name: /^Receipt of the evaluation of / }).waitFor();
+      await checkPage(page, `${size}-session`);
       harness.expectNothingAmiss();
     } finally {
       await context.close();

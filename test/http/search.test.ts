@@ -701,6 +701,13 @@ describe('through the real evaluation path', () => {
     expect(receipt.body).toMatchObject({ session_id: evaluated.session_id, account_id: 'real-user' });
     const exported = await get('/sessions/export', { format: 'csv', account_id: 'real-user' });
     expect(parseCsv(exported.text).map((r) => r[0])).toEqual(['session_id', evaluated.session_id]);
+    // One session by its id (the console's session page): the same summary; with another account, none.
+    const one = await get('/sessions', { session_id: evaluated.session_id });
+    expect((one.body as SessionPage).sessions).toEqual([found]);
+    const other = await get('/sessions', { session_id: evaluated.session_id, account_id: 'someone-else' });
+    expect([other.status, (other.body as SessionPage).sessions]).toEqual([200, []]);
+    const malformed = await get('/sessions', { session_id: 'NOT-A-UUID' });
+    expect([malformed.status, malformed.body.message]).toEqual([400, expect.stringContaining('session_id')]);
   });
 });
 

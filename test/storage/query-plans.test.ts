@@ -714,6 +714,8 @@ test('every statement of an evaluation starts from an index', async () => {
     { ipAddress: s.ip },
     { network: s.block, from: new Date(NOW.getTime() - 30 * DAY) },
     { list: 'vip', emailDomain: 'gmail.com', country: 'US' },
+    { sessionId: s.id },
+    { sessionId: s.id, accountId: s.accountId!, decision: 'Real' as const },
   ];
   for (const f of sessionForms) {
     await repos.search.sessions(p, f, undefined, 50);

@@ -7,10 +7,10 @@
  * GET /session/{id}). Every table row links on to the account, address or device.
  */
 import { Alert, Anchor, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { api, errorMessage, type AccountSummary, type Session, type SessionSummary } from '../api';
 import { ENTITIES, entityPath, networkOf, type EntityKind } from '../components/entities';
 import { time } from '../components/format';
+import { useLoaded } from '../components/use-loaded';
 import { Link, withQuery } from '../router';
 import { AccountsTable, SessionsTable } from './SearchPage';
 
@@ -120,19 +120,7 @@ function AddressFacts({ address, session }: { address: string; session?: Session
 }
 
 export function EntityPage({ kind, value }: { kind: EntityKind; value: string }) {
-  const [loaded, setLoaded] = useState<Loaded>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    setLoaded(undefined);
-    setError(undefined);
-    load(kind, value)
-      .then((l) => live && setLoaded(l))
-      .catch((e: Error) => live && setError(e.message || 'The server could not be reached'));
-    return () => {
-      live = false;
-    };
-  }, [kind, value]);
+  const { loaded, error } = useLoaded(() => load(kind, value), [kind, value]);
   const { title, filter } = ENTITIES[kind];
   return (
     <Stack>

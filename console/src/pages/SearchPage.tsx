@@ -345,9 +345,9 @@ export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
             <Table.Tr key={s.session_id}>
               <Table.Td>{time(s.start_time)}</Table.Td>
               <Table.Td>
-                <Text span ff="monospace" size="sm">
+                <Anchor component={Link} to={`/sessions/${s.session_id}`} ff="monospace" size="sm">
                   {s.session_id}
-                </Text>
+                </Anchor>
               </Table.Td>
               <Table.Td>
                 {s.account_ids.length === 0

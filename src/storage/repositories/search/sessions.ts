@@ -75,7 +75,11 @@ function sessionWindow(
   let time = 's.start_time';
   let id = 's.id';
   const where: Sql[] = [{ sql: 's.project_id = ?', bindings: [projectId] }];
-  if (f.accountId !== undefined) {
+  if (f.sessionId !== undefined) {
+    // One session: its primary key, whatever else is asked (the other filters still apply to it).
+    used.add('sessionId');
+    where.push({ sql: 's.id = ?', bindings: [f.sessionId] });
+  } else if (f.accountId !== undefined) {
     used.add('accountId');
     from = 'session_accounts sa';
     time = 'sa.session_start';
@@ -109,6 +113,11 @@ function sessionResiduals(pg: boolean, f: SessionFilters, used: Set<keyof Sessio
   if (unused('scoreFrom')) out.push({ sql: 's.account_score >= ?', bindings: [f.scoreFrom] });
   if (unused('scoreBelow')) out.push({ sql: 's.account_score < ?', bindings: [f.scoreBelow] });
   if (f.signal !== undefined) out.push(raised(pg, f.signal));
+  if (unused('accountId'))
+    out.push({
+      sql: 'EXISTS (SELECT 1 FROM session_accounts sb WHERE sb.session_id = s.id AND sb.account_id = ?)',
+      bindings: [f.accountId],
+    });
   if (unused('deviceId')) out.push({ sql: 's.device_id = ?', bindings: [f.deviceId] });
   if (unused('ipAddress')) out.push({ sql: 's.ip_address = ?', bindings: [f.ipAddress] });
   if (unused('network')) out.push({ sql: 's.ip_block = ?', bindings: [f.network] });

@@ -37,6 +37,7 @@ export interface SessionFilters {
   emailDomain?: string;
   country?: string;
   accountId?: string;
+  sessionId?: string;
   deviceId?: string;
   ipAddress?: string;
   network?: string;

@@ -92,11 +92,10 @@ async function samples(base, headers) {
   const distinct = (xs) => [...new Set(xs.filter(Boolean))];
   const domains = distinct(accounts.map((a) => a.account.email?.split('@')[1]));
   const emails = distinct(accounts.map((a) => a.account.email));
-  const accountIds = distinct(sessions.flatMap((s) => s.account_ids));
   const blocks = distinct(sessions.map((s) => s.ip_address.split('.').slice(0, 3).join('.'))).map((b) => `${b}.0/24`);
-  if (!accountIds.length) throw new Error('no account in the seeded history');
+  // The newest sessions are the seeding's live ones, not yet authenticated: the accounts are read apart.
+  if (!accounts.length) throw new Error('no account in the seeded history');
   return {
-    accountIds,
     devices: distinct(sessions.map((s) => s.device_id)),
     ips: distinct(sessions.map((s) => s.ip_address)),
     blocks: blocks.filter((b) => /^\d+\.\d+\.\d+\.0\/24$/.test(b)),
@@ -195,6 +194,19 @@ function scenarios(s, evaluated, now) {
     ['account page: GET /account/{id}/accounts-linked', each(accountIds, (id) => `/account/${e(id)}/accounts-linked`)],
     ['account page: GET /evaluation/{request_id}', each(evaluated.requestIds, (r) => `/evaluation/${e(r)}`)],
     ['account page: GET /list', ['/list']],
+    ['account page: GET /operators', ['/operators']],
+    // The session page and the entity pages (SessionPage.tsx, EntityPage.tsx): 50 of each.
+    ['session page: GET /sessions?session_id=', each(s.sessions, (x) => `/sessions?session_id=${x.id}`)],
+    ['device page: GET /sessions?device_id=&limit=50', each(s.devices, (d) => `/sessions?device_id=${e(d)}&limit=50`)],
+    ['device page: GET /accounts?device_id=&limit=50', each(s.devices, (d) => `/accounts?device_id=${e(d)}&limit=50`)],
+    ['address page: GET /sessions?ip_address=&limit=50', each(s.ips, (ip) => `/sessions?ip_address=${e(ip)}&limit=50`)],
+    ['address page: GET /accounts?ip_address=&limit=50', each(s.ips, (ip) => `/accounts?ip_address=${e(ip)}&limit=50`)],
+    ['network page: GET /sessions?network=&limit=50', each(s.blocks, (b) => `/sessions?network=${e(b)}&limit=50`)],
+    ['network page: GET /accounts?network=&limit=50', each(s.blocks, (b) => `/accounts?network=${e(b)}&limit=50`)],
+    [
+      'email domain page: GET /sessions?email_domain=&limit=50',
+      each(s.domains, (d) => `/sessions?email_domain=${e(d)}&limit=50`),
+    ],
   ];
 }
 

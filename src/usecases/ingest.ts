@@ -10,6 +10,7 @@ import { enrichSession, mergeSdkFacts, type IpIntelligence } from '../domain/enr
 import {
   CHALLENGE_RETENTION_MS,
   CHALLENGE_TTL_MS,
+  challengeAgeMs,
   integrityVerdict,
   macMatches,
   worseVerdict,
@@ -98,7 +99,10 @@ async function upsert(deps: IngestDeps, projectId: string, body: IngestSession, 
   });
 }
 
-/** A new session: the headers as seen, the integrity verdict of the post, enriched at its address. */
+/**
+ * A new session: the headers as seen, the integrity verdict of the post (with its timing against
+ * its challenge when valid), enriched at its address.
+ */
 async function firstPost(
   deps: IngestDeps,
   projectId: string,
@@ -109,7 +113,12 @@ async function firstPost(
 ): Promise<void> {
   const { session_id: id, integrity: _integrity, ...posted } = body;
   const { ip } = seen;
-  const received: ReceivedFacts = { ...seen.headers, integrity: await verdictOf(deps, body, projectId, now, trx) };
+  const challenge = await boundChallenge(deps, body, projectId, now, trx);
+  const integrity = integrityVerdict({ body, projectId, now, challenge });
+  const received: ReceivedFacts = { ...seen.headers, integrity };
+  if (integrity === 'valid' && challenge) {
+    received.first_post = { challenge_age_ms: challengeAgeMs(challenge, now), events: posted.events ?? {} };
+  }
   const sdk: SdkFacts = { ...posted, received };
   await deps.sessions.insert(
     { id, projectId, ipAddress: ip, startTime: now, updatedAt: now, facts: enrich(deps, sdk, ip, now), sdk },

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import type { IngestSession } from '../../src/api-types';
 import { PACKAGE_ROOT } from '../../src/spec';
 import type { ProjectCredentials } from '../../src/usecases/projects';
 import { makeTestContext, type TestContext } from '../helpers/app';
@@ -108,15 +109,23 @@ describe('against the app', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  /** A session the SDK made, in `project`: bound to a challenge, with the browser's headers, as the SDK posts it. */
+  /**
+   * A session the SDK made, in `project`, as the SDK posts it: the first post right after load,
+   * bound to a challenge, with the browser's headers, then the interaction counts in an update.
+   */
   async function ingested(project: ProjectCredentials = ctx.project) {
     const session = personSession();
-    const answer = await fetch(`${server.origin}/ingest/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-project-id': project.project_id, ...browserHeaders(session) },
-      body: JSON.stringify(bind(session, await issueChallenge(ctx, project.project_id))),
-    });
-    expect(answer.status).toBe(200);
+    const send = async (body: IngestSession) => {
+      const answer = await fetch(`${server.origin}/ingest/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-project-id': project.project_id, ...browserHeaders(session) },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status).toBe(200);
+    };
+    await send(bind({ ...session, events: {} }, await issueChallenge(ctx, project.project_id)));
+    const { session_id, source, device_id, events } = session;
+    await send({ session_id, source, device_id, events });
     return session.session_id;
   }
 

@@ -30,6 +30,7 @@ import {
 } from '../../src/domain/scoring';
 import { DEFAULT_DECISION_THRESHOLD } from '../../src/usecases/projects';
 import { LINK_CAP } from '../../src/domain/evaluation';
+import { CHALLENGE_GRACE_MS, EVENT_RATE_CEILING } from '../../src/domain/signals/received';
 
 /** Slack for floating-point rounding in the property comparisons. */
 const EPS = 1e-12;
@@ -751,6 +752,8 @@ describe('docs/scoring.md', () => {
       DEFAULT_LINK_SCORE_FLOOR: linking.DEFAULT_LINK_SCORE_FLOOR,
       LINK_CAP,
       DEFAULT_DECISION_THRESHOLD,
+      EVENT_RATE_CEILING,
+      CHALLENGE_GRACE_MS,
     }),
   ]);
   // A row may have no second cell: its value is then undefined, which no constant equals.

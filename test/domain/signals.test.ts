@@ -125,6 +125,16 @@ describe("docs/scoring.md's risk signal tables", () => {
         received: { user_agent: person.user_agent, accept_language: 'de-DE,de;q=0.9', integrity: 'valid' },
       },
     },
+    events_outpace_challenge: {
+      sdk: {
+        ...person,
+        received: {
+          user_agent: person.user_agent,
+          integrity: 'valid',
+          first_post: { challenge_age_ms: 50, events: { mouse: 200 } },
+        },
+      },
+    },
   };
 
   function run(setup: Setup) {

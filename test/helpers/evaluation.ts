@@ -71,13 +71,23 @@ export function scenario(ctx: TestContext, apiKey = ctx.project.api_key, project
     async ingest(body: IngestSession, ip = LONDON_IP): Promise<string> {
       // A web post is bound to a fresh challenge, with the browser's headers; native apps send neither.
       const web = body.source === 'web';
-      const res = await request(ctx.app)
-        .post('/ingest/session')
-        .set('x-project-id', projectId)
-        .set('x-forwarded-for', ip)
-        .set(web ? browserHeaders(body) : {})
-        .send(web && !body.integrity ? bind(body, await issueChallenge(ctx, projectId)) : body);
-      if (res.status !== 200) throw new Error(`ingest ${res.status}: ${JSON.stringify(res.body)}`);
+      const send = async (post: IngestSession) => {
+        const res = await request(ctx.app)
+          .post('/ingest/session')
+          .set('x-project-id', projectId)
+          .set('x-forwarded-for', ip)
+          .set(web ? browserHeaders(body) : {})
+          .send(post);
+        if (res.status !== 200) throw new Error(`ingest ${res.status}: ${JSON.stringify(res.body)}`);
+      };
+      if (!web || body.integrity) await send(body);
+      else {
+        // The SDK's first post goes right after load, before any interaction; the counts follow
+        // in its periodic updates.
+        const { events, ...facts } = body;
+        await send(bind(events ? { ...facts, events: {} } : facts, await issueChallenge(ctx, projectId)));
+        if (events) await send({ session_id: body.session_id, source: 'web', device_id: body.device_id, events });
+      }
       return body.session_id;
     },
     authenticate(sessionId: string, account: AccountInput, linked = false) {

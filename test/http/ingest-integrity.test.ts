@@ -21,6 +21,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 beforeEach(() => ctx.clock.set(TEST_NOW));
 
+/** A session's first post as the SDK sends it, right after load: no interaction counted yet. */
+const firstPost = (overrides: Partial<IngestSession> = {}): IngestSession =>
+  personSession({ events: {}, ...overrides });
+
 const INTEGRITY = ['forged_payload', 'replayed_payload'];
 const HEADERS = ['user_agent_header_mismatch', 'client_hints_header_mismatch', 'accept_language_mismatch'];
 
@@ -86,7 +90,7 @@ describe('POST /ingest/challenge', () => {
 
 describe('POST /ingest/session: the challenge binding', () => {
   test('when a web post is bound to a fresh challenge and sent with the browser’s headers, then none of the integrity or header conditions, and device_risk stays off', async () => {
-    const body = personSession();
+    const body = firstPost();
     expect((await post(bind(body, await issueChallenge(ctx)), browserHeaders(body))).status).toBe(200);
     const r = await scenario(ctx).unauthenticated(body.session_id);
     expect(r.session.risk_signal_details.device).toEqual([]);
@@ -94,7 +98,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when a web post carries no challenge (hand-made), then forged_payload raises device_risk', async () => {
-    const body = personSession();
+    const body = firstPost();
     expect((await post(body, browserHeaders(body))).status).toBe(200);
     const r = await scenario(ctx).unauthenticated(body.session_id);
     expect(r.session.risk_signal_details.device).toEqual(['forged_payload']);
@@ -103,7 +107,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when the post was changed after it was signed (interaction added, automation removed), then forged_payload', async () => {
-    const bot = personSession({
+    const bot = firstPost({
       events: {},
       automation: { webdriver: false, signals: ['headless_chrome:user_agent'] },
     });
@@ -118,7 +122,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when the challenge is unknown, then forged_payload', async () => {
-    const body = personSession();
+    const body = firstPost();
     const made = bind(body, { challenge: 'f'.repeat(32), key: 'a'.repeat(64) });
     expect((await post(made, browserHeaders(body))).status).toBe(200);
     expect(await deviceDetails(body.session_id)).toEqual(['forged_payload']);
@@ -127,7 +131,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   test('when the challenge expired before the post, then forged_payload, and the challenge stays unused', async () => {
     const challenge = await issueChallenge(ctx);
     ctx.clock.set(new Date(Date.parse(TEST_NOW) + CHALLENGE_TTL_MS));
-    const body = personSession();
+    const body = firstPost();
     expect((await post(bind(body, challenge), browserHeaders(body))).status).toBe(200);
     expect(await deviceDetails(body.session_id)).toEqual(['forged_payload']);
     const row = await ctx.testDb.db('ingest_challenges').where({ id: challenge.challenge }).first();
@@ -135,7 +139,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test("when the challenge is another project's, then forged_payload", async () => {
-    const body = personSession();
+    const body = firstPost();
     const foreign = await issueChallenge(ctx, other.project_id);
     expect((await post(bind(body, foreign), browserHeaders(body))).status).toBe(200);
     expect(await deviceDetails(body.session_id)).toEqual(['forged_payload']);
@@ -143,8 +147,8 @@ describe('POST /ingest/session: the challenge binding', () => {
 
   test('when one challenge is used for a second session, then replayed_payload on the second, and the first stays clean', async () => {
     const challenge = await issueChallenge(ctx);
-    const first = personSession();
-    const second = personSession();
+    const first = firstPost();
+    const second = firstPost();
     expect((await post(bind(first, challenge), browserHeaders(first))).status).toBe(200);
     // Correctly signed with the challenge's key: only single use tells them apart.
     expect((await post(bind(second, challenge), browserHeaders(second))).status).toBe(200);
@@ -155,7 +159,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when a captured post is sent again as a new session, then replayed_payload', async () => {
-    const original = personSession();
+    const original = firstPost();
     const captured = bind(original, await issueChallenge(ctx));
     expect((await post(captured, browserHeaders(original))).status).toBe(200);
     const copy = { ...captured, session_id: randomUUID() };
@@ -165,8 +169,8 @@ describe('POST /ingest/session: the challenge binding', () => {
 
   test('when two sessions post one challenge at the same moment, then exactly one of them gets it', async () => {
     const challenge = await issueChallenge(ctx);
-    const a = personSession();
-    const b = personSession();
+    const a = firstPost();
+    const b = firstPost();
     const answers = await Promise.all([
       post(bind(a, challenge), browserHeaders(a)),
       post(bind(b, challenge), browserHeaders(b)),
@@ -178,7 +182,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when the SDK sends its bound post again for its own session (a retry), then nothing is flagged', async () => {
-    const body = personSession();
+    const body = firstPost();
     const signed = bind(body, await issueChallenge(ctx));
     expect((await post(signed, browserHeaders(body))).status).toBe(200);
     expect((await post(signed, browserHeaders(body))).status).toBe(200);
@@ -186,7 +190,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when the SDK’s periodic updates follow without a challenge, then the session stays valid', async () => {
-    const body = personSession();
+    const body = firstPost();
     expect((await post(bind(body, await issueChallenge(ctx)), browserHeaders(body))).status).toBe(200);
     const update = {
       session_id: body.session_id,
@@ -200,16 +204,16 @@ describe('POST /ingest/session: the challenge binding', () => {
 
   test("when a later post of a valid session carries another session's challenge, then the session becomes replayed_payload", async () => {
     const taken = await issueChallenge(ctx);
-    const someone = personSession();
+    const someone = firstPost();
     expect((await post(bind(someone, taken), browserHeaders(someone))).status).toBe(200);
-    const body = personSession();
+    const body = firstPost();
     expect((await post(bind(body, await issueChallenge(ctx)), browserHeaders(body))).status).toBe(200);
     expect((await post(bind(body, taken), browserHeaders(body))).status).toBe(200);
     expect(await deviceDetails(body.session_id)).toEqual(['replayed_payload']);
   });
 
   test('when a native app posts without a challenge, then it is not forged (native apps may omit it)', async () => {
-    const android = personSession({
+    const android = firstPost({
       source: 'android',
       source_version: '2.1.0',
       user_agent: undefined,
@@ -220,7 +224,7 @@ describe('POST /ingest/session: the challenge binding', () => {
   });
 
   test('when a native app binds its post but the MAC is wrong, then forged_payload', async () => {
-    const ios = personSession({ source: 'ios', source_version: '3.0.0', user_agent: undefined, mobile: {} });
+    const ios = firstPost({ source: 'ios', source_version: '3.0.0', user_agent: undefined, mobile: {} });
     const signed = bind(ios, await issueChallenge(ctx));
     const wrong = { ...signed, integrity: { ...signed.integrity!, mac: '0'.repeat(64) } };
     expect((await post(wrong, { 'user-agent': 'MyApp/3.0 CFNetwork/1494.0.7 Darwin/23.4.0' })).status).toBe(200);
@@ -234,7 +238,7 @@ describe('POST /ingest/session: the challenge binding', () => {
       { challenge: 'c', mac: 'a'.repeat(129) },
       { challenge: 'c', mac: 'm', x: 1 },
     ]) {
-      const res = await post({ ...personSession(), integrity });
+      const res = await post({ ...firstPost(), integrity });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/integrity/);
     }
@@ -264,13 +268,13 @@ describe('POST /ingest/session: the request’s headers against the SDK’s clai
   }
 
   test('when the User-Agent header is not the user agent posted, then user_agent_header_mismatch', async () => {
-    const body = personSession();
+    const body = firstPost();
     const headers = { ...browserHeaders(body), 'user-agent': 'python-requests/2.32.3' };
     expect(await conditionsOf(body, headers)).toEqual(['user_agent_header_mismatch']);
   });
 
   test('when a web post has no User-Agent header at all, then user_agent_header_mismatch', async () => {
-    const body = personSession();
+    const body = firstPost();
     const res = await request(ctx.app)
       .post('/ingest/session')
       .set('x-project-id', ctx.project.project_id)
@@ -283,12 +287,12 @@ describe('POST /ingest/session: the request’s headers against the SDK’s clai
   });
 
   test('when the Sec-CH-UA headers agree with the posted client hints (in any order), then nothing', async () => {
-    const body = personSession({ client_hints: CHROME_HINTS });
+    const body = firstPost({ client_hints: CHROME_HINTS });
     expect(await conditionsOf(body, { ...browserHeaders(body), ...CHROME_HEADERS })).toEqual([]);
   });
 
   test('when Sec-CH-UA names other brands than the posted hints, then client_hints_header_mismatch', async () => {
-    const body = personSession({ client_hints: CHROME_HINTS });
+    const body = firstPost({ client_hints: CHROME_HINTS });
     const headers = {
       ...browserHeaders(body),
       ...CHROME_HEADERS,
@@ -298,37 +302,37 @@ describe('POST /ingest/session: the request’s headers against the SDK’s clai
   });
 
   test('when Sec-CH-UA-Platform or -Mobile contradict the posted hints, then client_hints_header_mismatch', async () => {
-    const a = personSession({ client_hints: CHROME_HINTS });
+    const a = firstPost({ client_hints: CHROME_HINTS });
     expect(await conditionsOf(a, { ...browserHeaders(a), ...CHROME_HEADERS, 'sec-ch-ua-platform': '"Linux"' })).toEqual(
       ['client_hints_header_mismatch'],
     );
-    const b = personSession({ client_hints: CHROME_HINTS });
+    const b = firstPost({ client_hints: CHROME_HINTS });
     expect(await conditionsOf(b, { ...browserHeaders(b), ...CHROME_HEADERS, 'sec-ch-ua-mobile': '?1' })).toEqual([
       'client_hints_header_mismatch',
     ]);
   });
 
   test('when the browser sends Sec-CH-UA but the post has no client hints, then client_hints_header_mismatch', async () => {
-    const body = personSession();
+    const body = firstPost();
     expect(await conditionsOf(body, { ...browserHeaders(body), ...CHROME_HEADERS })).toEqual([
       'client_hints_header_mismatch',
     ]);
   });
 
   test('when Accept-Language prefers another language than the posted first one, then accept_language_mismatch', async () => {
-    const body = personSession({ languages: ['en-GB', 'en'] });
+    const body = firstPost({ languages: ['en-GB', 'en'] });
     const headers = { ...browserHeaders(body), 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' };
     expect(await conditionsOf(body, headers)).toEqual(['accept_language_mismatch']);
   });
 
   test('when Accept-Language puts the posted first language first by quality, then nothing', async () => {
-    const body = personSession({ languages: ['en-GB', 'en'] });
+    const body = firstPost({ languages: ['en-GB', 'en'] });
     const headers = { ...browserHeaders(body), 'accept-language': 'en;q=0.8,EN-gb' };
     expect(await conditionsOf(body, headers)).toEqual([]);
   });
 
   test('when a native app’s HTTP library sends its own user agent and languages, then no header condition', async () => {
-    const android = personSession({ source: 'android', source_version: '2.1.0', mobile: {} });
+    const android = firstPost({ source: 'android', source_version: '2.1.0', mobile: {} });
     expect((await post(android, { 'user-agent': 'okhttp/4.12.0', 'accept-language': 'fr-FR' })).status).toBe(200);
     const details = await deviceDetails(android.session_id);
     for (const name of [...HEADERS, ...INTEGRITY]) expect(details).not.toContain(name);

@@ -9,7 +9,7 @@
  * server, within the challenge's life, and not changed since; not that the SDK made it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { IngestIntegrity, IngestSession } from '../../api-types';
+import type { IngestEvents, IngestIntegrity, IngestSession } from '../../api-types';
 import { HOUR_MS, MINUTE_MS } from '../numbers';
 
 /** How long a challenge can be consumed after it is issued. */
@@ -35,6 +35,11 @@ export interface ReceivedFacts {
   sec_ch_ua_platform?: string;
   accept_language?: string;
   integrity: IntegrityVerdict;
+  /**
+   * The post that made the session, when it was validly bound: how long after its challenge was
+   * issued it arrived, and the event counts it carried (later posts only ever raise them).
+   */
+  first_post?: { challenge_age_ms: number; events: IngestEvents };
 }
 
 /** A challenge as stored. */
@@ -91,6 +96,11 @@ export function integrityVerdict(input: {
   if (challenge.sessionId !== null && challenge.sessionId !== body.session_id) return 'replayed';
   if (challenge.sessionId === null && now.getTime() >= challenge.expiresAt.getTime()) return 'forged';
   return macMatches(challenge.key, body, integrity.mac) ? 'valid' : 'forged';
+}
+
+/** How long before `now` the challenge was issued (it expires CHALLENGE_TTL_MS after). */
+export function challengeAgeMs(challenge: ChallengeRecord, now: Date): number {
+  return now.getTime() - (challenge.expiresAt.getTime() - CHALLENGE_TTL_MS);
 }
 
 const SEVERITY: Record<IntegrityVerdict, number> = { valid: 0, unsigned_native: 1, forged: 2, replayed: 3 };

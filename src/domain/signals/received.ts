@@ -2,8 +2,10 @@
  * Conditions of `device_risk` from what the server saw of the posts against what the SDK
  * claims (web sessions only: a native app's HTTP library has its own user agent): the request's
  * `User-Agent` and `Sec-CH-UA*` headers against the posted user agent and client hints, its
- * `Accept-Language` against the posted languages, and the challenge binding's verdict.
+ * `Accept-Language` against the posted languages, the challenge binding's verdict, and the
+ * events of the post that made the session against the time since its challenge.
  */
+import type { IngestEvents } from '../../api-types';
 import type { SdkFacts } from '../session/sdk-facts';
 
 /** Weights of the conditions (docs/scoring.md, `device_risk`). */
@@ -13,7 +15,26 @@ export const RECEIVED_WEIGHTS = {
   user_agent_header_mismatch: 0.8,
   client_hints_header_mismatch: 0.7,
   accept_language_mismatch: 0.6,
+  events_outpace_challenge: 0.8,
 } as const satisfies Record<string, number>;
+
+/**
+ * The most events of each kind a browser delivers in a second (docs/scoring.md, "The first post's
+ * timing"): Chromium dispatches `mousemove`, `wheel` and `touchmove` at most once per rendered
+ * frame, and the mouse's own reports come at 1000 Hz at most on all but gaming mice, for a
+ * browser that does not; a key held down repeats at the system's rate; a click is a press and a
+ * release of a button.
+ */
+export const EVENT_RATE_CEILING = {
+  mouse: 1000,
+  touch: 500,
+  click: 25,
+  keyboard: 40,
+  clipboard: 40,
+} as const satisfies Record<keyof IngestEvents, number>;
+
+/** Time allowed for events the SDK counts before its challenge is issued: while the request travels to the server. */
+export const CHALLENGE_GRACE_MS = 100;
 
 export type ReceivedCondition = keyof typeof RECEIVED_WEIGHTS;
 
@@ -71,6 +92,16 @@ function acceptLanguageMismatch(sdk: SdkFacts): boolean {
   return preferred !== undefined && preferred !== first.toLowerCase();
 }
 
+/** The post that made the session carried more events of a kind than the time since its challenge allows. */
+function eventsOutpaceChallenge(sdk: SdkFacts): boolean {
+  const first = sdk.received?.first_post;
+  if (!first) return false;
+  const seconds = (Math.max(0, first.challenge_age_ms) + CHALLENGE_GRACE_MS) / 1000;
+  return (Object.keys(EVENT_RATE_CEILING) as (keyof IngestEvents)[]).some(
+    (kind) => (first.events[kind] ?? 0) > EVENT_RATE_CEILING[kind] * seconds,
+  );
+}
+
 /** Which of the conditions hold for the session. */
 export function receivedConditions(sdk: SdkFacts): Record<ReceivedCondition, boolean> {
   const r = sdk.received;
@@ -81,5 +112,6 @@ export function receivedConditions(sdk: SdkFacts): Record<ReceivedCondition, boo
     user_agent_header_mismatch: web && sdk.user_agent !== undefined && r.user_agent !== sdk.user_agent,
     client_hints_header_mismatch: web && clientHintsMismatch(sdk),
     accept_language_mismatch: web && acceptLanguageMismatch(sdk),
+    events_outpace_challenge: web && eventsOutpaceChallenge(sdk),
   };
 }

@@ -2037,9 +2037,12 @@ export interface components {
             /**
              * @description The web SDK's fingerprint of the device's hardware and rendering (canvas, WebGL,
              *     fonts, screen, cores, memory…; not the time zone or languages): the same in every
-             *     profile of one browser. Links accounts as `device`. Native apps leave it out.
+             *     profile of one browser. Links accounts as `device`. Native apps leave it out. When
+             *     the post carries `fingerprint_components`, the server derives the fingerprint from
+             *     them itself and a posted one that differs is `fingerprint_mismatch`.
              */
             browser_fingerprint?: components["schemas"]["Text"];
+            fingerprint_components?: components["schemas"]["FingerprintComponents"];
             user_agent?: components["schemas"]["Text"];
             client_hints?: components["schemas"]["ClientHints"];
             /** @description The browser's or device's preferred languages, BCP 47 tags, most preferred first. */
@@ -2163,6 +2166,43 @@ export interface components {
             challenge: string;
             /** @description The HMAC-SHA256, lower-case hex. */
             mac: string;
+        };
+        /**
+         * @description What the web SDK's `browser_fingerprint` is made of, in a compact form: the fingerprint
+         *     is the lower-case hex MurmurHash3 (x86, 128-bit) of the UTF-8 canonical JSON of this
+         *     object (the canonical form of `IngestIntegrity`). The server derives the session's
+         *     fingerprint from it and checks it against the post's other facts (docs/scoring.md,
+         *     `device_risk`). A member the browser cannot give is empty (`''`, `[]`, `0`).
+         */
+        FingerprintComponents: {
+            /**
+             * @description The MurmurHash3 (x86, 128-bit, lower-case hex) of the UTF-8 data URL of the SDK's
+             *     test drawing on a 2D canvas; empty without a canvas.
+             */
+            canvas: string;
+            /** @description The WebGL renderer (the unmasked one where the browser gives it), as in `gpu`. */
+            gpu: components["schemas"]["Text"];
+            /** @description The fonts of the SDK's list that the browser renders differently from every generic family. */
+            fonts: components["schemas"]["Text"][];
+            /**
+             * @description In this order: `Math.acos(0.123)`, `Math.asinh(1)`, `Math.atanh(0.5)`,
+             *     `Math.cbrt(100)`, `Math.cosh(1)`, `Math.expm1(1)`, `Math.sinh(1)`,
+             *     `Math.tan(-1e300)`, `Math.log1p(10)`; empty when the engine lacks one (null for a
+             *     result JSON cannot write).
+             */
+            math: (number | null)[];
+            /** @description `screen.width`, `screen.height`, `screen.colorDepth`. */
+            screen: number[];
+            /** @description `navigator.hardwareConcurrency`. */
+            cores: number;
+            /** @description `navigator.deviceMemory` in GB. */
+            memory: number;
+            /** @description `navigator.platform`. */
+            platform: components["schemas"]["Text"];
+            /** @description `navigator.vendor`. */
+            vendor: components["schemas"]["Text"];
+            /** @description `navigator.maxTouchPoints`. */
+            touch: number;
         };
         /** @description The stored session's id. */
         IngestSessionResponse: {

@@ -126,6 +126,7 @@ export type IngestChallenge = Schemas['IngestChallenge'];
 export type IngestIntegrity = Schemas['IngestIntegrity'];
 export type IngestEvents = Schemas['IngestEvents'];
 export type IngestInput = Schemas['IngestInput'];
+export type FingerprintComponents = Schemas['FingerprintComponents'];
 export type ClientHints = Schemas['ClientHints'];
 export type DeviceFields = Schemas['DeviceFields'];
 

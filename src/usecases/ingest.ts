@@ -18,6 +18,7 @@ import {
   type IntegrityVerdict,
   type ReceivedFacts,
 } from '../domain/session/integrity';
+import { withDerivedFingerprint } from '../domain/session/fingerprint';
 import type { SdkFacts } from '../domain/session/sdk-facts';
 import { DAY_MS } from '../domain/numbers';
 import { BadRequestError } from '../errors';
@@ -101,7 +102,7 @@ async function upsert(deps: IngestDeps, projectId: string, body: IngestSession, 
 
 /**
  * A new session: the headers as seen, the integrity verdict of the post (with its timing against
- * its challenge when valid), enriched at its address.
+ * its challenge when valid), the fingerprint derived from its components, enriched at its address.
  */
 async function firstPost(
   deps: IngestDeps,
@@ -119,7 +120,9 @@ async function firstPost(
   if (integrity === 'valid' && challenge) {
     received.first_post = { challenge_age_ms: challengeAgeMs(challenge, now), events: posted.events ?? {} };
   }
-  const sdk: SdkFacts = { ...posted, received };
+  const { facts, claimed } = withDerivedFingerprint(posted);
+  if (claimed !== undefined) received.claimed_fingerprint = claimed;
+  const sdk: SdkFacts = { ...facts, received };
   await deps.sessions.insert(
     { id, projectId, ipAddress: ip, startTime: now, updatedAt: now, facts: enrich(deps, sdk, ip, now), sdk },
     trx,

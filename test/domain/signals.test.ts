@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { enrichSession, type IpFacts } from '../../src/domain/enrichment/session';
+import type { FingerprintComponents } from '../../src/api-types';
+import { deriveFingerprint } from '../../src/domain/session/fingerprint';
 import type { SdkFacts } from '../../src/domain/session/sdk-facts';
+import { MAC_GPU, macComponents } from '../helpers/fingerprint';
 import { EMPTY_HISTORY, evaluateSignals, type IpListName, type SignalHistory } from '../../src/domain/signals';
 import { distanceKm, zoneOffsetMinutes, zonesOfCountry } from '../../src/domain/signals/geo';
 import { deviceBotEvidence, deviceRiskConditions, tamperingFindings } from '../../src/domain/signals/device';
@@ -79,6 +82,19 @@ describe("docs/scoring.md's risk signal tables", () => {
     events: { mouse: 50, click: 3, keyboard: 20, touch: 0, clipboard: 0 },
   };
   const ios: SdkFacts = { ...person, source: 'ios', source_version: '1.0.0', user_agent: undefined, mobile: {} };
+  /** The person's post with the components its facts were read beside, one of them changed by `over`. */
+  const withComponents = (over: Partial<FingerprintComponents> = {}): SdkFacts => {
+    const components = macComponents(over);
+    return {
+      ...person,
+      gpu: MAC_GPU,
+      screen: { width: 1728, height: 1117 },
+      cpu_cores: 8,
+      memory: 8,
+      fingerprint_components: components,
+      browser_fingerprint: deriveFingerprint(components),
+    };
+  };
 
   interface Setup {
     sdk?: SdkFacts;
@@ -135,6 +151,18 @@ describe("docs/scoring.md's risk signal tables", () => {
         },
       },
     },
+    fingerprint_mismatch: {
+      sdk: {
+        ...withComponents(),
+        received: { user_agent: person.user_agent, integrity: 'valid', claimed_fingerprint: 'made-up' },
+      },
+    },
+    'fingerprint_inconsistent:gpu': { sdk: withComponents({ gpu: 'Mali-G78' }) },
+    'fingerprint_inconsistent:screen': { sdk: withComponents({ screen: [2560, 1440, 24] }) },
+    'fingerprint_inconsistent:cores': { sdk: withComponents({ cores: 16 }) },
+    'fingerprint_inconsistent:memory': { sdk: withComponents({ memory: 4 }) },
+    'fingerprint_inconsistent:math': { sdk: withComponents({ math: [] }) },
+    'fingerprint_inconsistent:platform': { sdk: withComponents({ platform: 'Win32' }) },
   };
 
   function run(setup: Setup) {
@@ -155,7 +183,7 @@ describe("docs/scoring.md's risk signal tables", () => {
     const heading = /^### `([a-z_]+)`/.exec(line);
     if (heading) signal = heading[1];
     else if (/^## /.test(line)) signal = undefined;
-    const row = /^\| `([a-z_]+)` \| ([0-9.]+) \|/.exec(line);
+    const row = /^\| `([a-z_]+(?::[a-z_]+)?)` \| ([0-9.]+) \|/.exec(line);
     // Both groups are required by the pattern.
     if (signal && row) rows.push({ signal, condition: row[1]!, weight: Number(row[2]) });
   }

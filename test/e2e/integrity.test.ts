@@ -38,7 +38,7 @@ const sessionOf = (page: Page) => page.evaluate(() => window.Trustgate!.session(
 
 /** The conditions this work adds: none of them may come from a plain page load. */
 const NEW_CONDITIONS =
-  /^(cdp:|worker_mismatch:|iframe_mismatch:|forged_payload$|replayed_payload$|user_agent_header_mismatch$|client_hints_header_mismatch$|accept_language_mismatch$|events_outpace_challenge$)/;
+  /^(cdp:|worker_mismatch:|iframe_mismatch:|fingerprint_inconsistent:|forged_payload$|replayed_payload$|user_agent_header_mismatch$|client_hints_header_mismatch$|accept_language_mismatch$|events_outpace_challenge$|fingerprint_mismatch$)/;
 
 describe('a page driven over the DevTools Protocol', () => {
   let context: BrowserContext;

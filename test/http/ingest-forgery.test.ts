@@ -2,10 +2,15 @@
  * A re-signed forgery of an SDK post, through real HTTP and a real database: a script that asks
  * for a challenge and signs a captured browser's post the way the open SDK does passes the
  * binding, so what the server saw of the post itself must give it away: its events against the
- * time since its challenge (`events_outpace_challenge`).
+ * time since its challenge (`events_outpace_challenge`), and the fingerprint the server derives
+ * from the posted components against the posted one and the post's other facts
+ * (`fingerprint_mismatch`, `fingerprint_inconsistent:<component>`).
  */
 import request from 'supertest';
+import { browserFingerprint } from '../../packages/web/src/fingerprint';
 import type { IngestSession } from '../../src/api-types';
+import { V8_MATH } from '../../src/domain/signals/fingerprint';
+import { MAC_GPU, macComponents } from '../helpers/fingerprint';
 import { makeTestContext, TEST_NOW, type TestContext } from '../helpers/app';
 import { bind, browserHeaders, issueChallenge, personSession, scenario } from '../helpers/evaluation';
 
@@ -16,9 +21,19 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 beforeEach(() => ctx.clock.set(TEST_NOW));
 
-/** A post as the SDK makes it, with no interaction counted yet unless `over` says otherwise. */
-function sdkPost(over: Partial<IngestSession> = {}): IngestSession {
-  return personSession({ events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 }, ...over });
+const NEW = /^(events_outpace_challenge|fingerprint_mismatch|fingerprint_inconsistent:)/;
+
+const components = macComponents;
+
+/** A post as the SDK makes it: its facts, the components and the fingerprint the SDK computes from them. */
+function sdkPost(over: Partial<IngestSession> = {}, c = components()): IngestSession {
+  return personSession({
+    gpu: c.gpu,
+    browser_fingerprint: browserFingerprint(c),
+    fingerprint_components: c,
+    events: { mouse: 0, click: 0, keyboard: 0, touch: 0, clipboard: 0 },
+    ...over,
+  });
 }
 
 const post = (body: unknown, headers: Record<string, string>) =>
@@ -35,6 +50,11 @@ async function signedPost(body: IngestSession, afterMs: number): Promise<void> {
   ctx.clock.set(new Date(Date.parse(TEST_NOW) + afterMs));
   const res = await post(bind(body, challenge), browserHeaders(body));
   expect(res.status).toBe(200);
+}
+
+async function rows(table: string): Promise<number> {
+  const row = await ctx.testDb.db(table).count<{ n: number | string }[]>({ n: '*' }).first();
+  return Number(row?.n);
 }
 
 describe('POST /ingest/session: the first post against the time since its challenge', () => {
@@ -68,5 +88,78 @@ describe('POST /ingest/session: the first post against the time since its challe
     const r = await scenario(ctx).unauthenticated(body.session_id);
     expect(r.session.risk_signal_details.device).toEqual([]);
     expect(r.session.bot.mouse_num_events).toBe(400);
+  });
+});
+
+describe('POST /ingest/session: the fingerprint derived from its components', () => {
+  test('when an honest post carries its components and the fingerprint they give, then none of the new conditions, and that fingerprint is stored', async () => {
+    const body = sdkPost();
+    await signedPost(body, 1300);
+    const r = await scenario(ctx).unauthenticated(body.session_id);
+    expect(r.session.risk_signal_details.device).toEqual([]);
+    expect(r.session.risk_signals.device_risk).toBe(false);
+    const row = await ctx.testDb.db('sessions').where({ id: body.session_id }).first();
+    expect(row.browser_fingerprint).toBe(body.browser_fingerprint);
+  });
+
+  test('when a signed post carries a made-up browser_fingerprint beside its components, then fingerprint_mismatch, and the server’s own fingerprint is stored', async () => {
+    const c = components();
+    const body = sdkPost({ browser_fingerprint: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }, c);
+    await signedPost(body, 1300);
+    const r = await scenario(ctx).unauthenticated(body.session_id);
+    expect(r.session.risk_signal_details.device).toEqual(['fingerprint_mismatch']);
+    expect(r.bot).toBeGreaterThan(0.5);
+    const row = await ctx.testDb.db('sessions').where({ id: body.session_id }).first();
+    expect(row.browser_fingerprint).toBe(browserFingerprint(c));
+  });
+
+  test('when the components contradict the post’s facts (another GPU, screen and system), then fingerprint_inconsistent names each', async () => {
+    const c = components({ gpu: 'Mali-G78 MP20', screen: [412, 915, 24], platform: 'Win32' });
+    const body = sdkPost({ gpu: MAC_GPU }, c);
+    await signedPost(body, 1300);
+    const r = await scenario(ctx).unauthenticated(body.session_id);
+    expect([...r.session.risk_signal_details.device].sort()).toEqual([
+      'fingerprint_inconsistent:gpu',
+      'fingerprint_inconsistent:platform',
+      'fingerprint_inconsistent:screen',
+    ]);
+  });
+
+  test('when a web post carries no components (an older SDK bundle), then its fingerprint is stored as posted and none of the new conditions', async () => {
+    const body = personSession({ events: {} });
+    await signedPost(body, 1300);
+    const r = await scenario(ctx).unauthenticated(body.session_id);
+    expect(r.session.risk_signal_details.device.filter((d) => NEW.test(d))).toEqual([]);
+    const row = await ctx.testDb.db('sessions').where({ id: body.session_id }).first();
+    expect(row.browser_fingerprint).toBe(body.browser_fingerprint);
+  });
+
+  test.each([
+    ['canvas', { canvas: 'data:image/png;base64,AAAA' }],
+    ['screen', { screen: [1728, 1117] }],
+    ['fonts', { fonts: Array.from({ length: 65 }, (_, i) => `Font ${i}`) }],
+    ['math', { math: [...V8_MATH, 1] }],
+    ['gpu', { gpu: 'x'.repeat(513) }],
+    ['cores', { cores: -1 }],
+  ] as const)(
+    'when fingerprint_components.%s is out of its limits, then 400 naming it, and nothing is stored',
+    async (field, over) => {
+      const before = await rows('sessions');
+      const body = { ...sdkPost(), fingerprint_components: { ...components(), ...over } };
+      const res = await post(body, browserHeaders(body as IngestSession));
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`fingerprint_components.${field}`);
+      expect(await rows('sessions')).toBe(before);
+    },
+  );
+
+  test('when fingerprint_components lacks a member or has one more, then 400 naming it', async () => {
+    const { touch: _t, ...missing } = components();
+    const res = await post({ ...sdkPost(), fingerprint_components: missing }, {});
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/fingerprint_components.*touch|touch.*fingerprint_components/);
+    const extra = await post({ ...sdkPost(), fingerprint_components: { ...components(), audio: 1 } }, {});
+    expect(extra.status).toBe(400);
+    expect(extra.body.message).toMatch(/fingerprint_components/);
   });
 });

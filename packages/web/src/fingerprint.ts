@@ -7,10 +7,20 @@
  * alike on same-model machines: the server links it as a `device` (probabilistic); the stored
  * device id (storage.ts) is the browser instance, a `browser` link. The time zone and languages
  * are left out: they are sent as facts of their own, and a traveller is still the same device.
+ *
+ * The components are posted too (`fingerprint_components`, the canvas as a digest of its image):
+ * the server derives the fingerprint from them the same way (src/domain/session/fingerprint.ts)
+ * and checks them against the post's other facts.
  */
 import murmur from 'murmurhash3js-revisited';
 import { gpuRenderer } from './device.js';
 import { attempt } from './attempt.js';
+import { canonical } from './transport.js';
+import type { IngestSession } from './types.js';
+
+export type FingerprintComponents = NonNullable<IngestSession['fingerprint_components']>;
+
+const hash = (text: string) => murmur.x86.hash128(new TextEncoder().encode(text));
 
 function canvasImage(): string {
   const canvas = document.createElement('canvas');
@@ -86,7 +96,7 @@ function installedFonts(): string[] {
 }
 
 /** Results that differ between JavaScript engines and their maths libraries. */
-function mathResults(): number[] {
+export function mathResults(): number[] {
   return [
     Math.acos(0.123),
     Math.asinh(1),
@@ -100,21 +110,28 @@ function mathResults(): number[] {
   ];
 }
 
-export function fingerprintComponents(): Record<string, unknown> {
+// Within the spec's limits whatever a patched navigator returns, so that the post is never refused.
+const count = (n: unknown, max: number) => (typeof n === 'number' && n >= 0 ? Math.min(Math.floor(n), max) : 0);
+const text = (s: unknown) => (typeof s === 'string' ? s.slice(0, 64) : '');
+
+export function fingerprintComponents(): FingerprintComponents {
+  const image = attempt(canvasImage, '');
+  const memory = navigator.deviceMemory;
   return {
-    canvas: attempt(canvasImage, ''),
+    canvas: image ? hash(image) : '',
     gpu: gpuRenderer() ?? '',
     fonts: attempt(installedFonts, []),
     math: attempt(mathResults, []),
-    screen: [screen.width, screen.height, screen.colorDepth],
-    cores: navigator.hardwareConcurrency ?? 0,
-    memory: navigator.deviceMemory ?? 0,
-    platform: navigator.platform ?? '',
-    vendor: navigator.vendor ?? '',
-    touch: navigator.maxTouchPoints ?? 0,
+    screen: [count(screen.width, 1e5), count(screen.height, 1e5), count(screen.colorDepth, 1e5)],
+    cores: count(navigator.hardwareConcurrency, 4096),
+    memory: typeof memory === 'number' && memory >= 0 && memory <= 65536 ? memory : 0,
+    platform: text(navigator.platform),
+    vendor: text(navigator.vendor),
+    touch: count(navigator.maxTouchPoints, 1024),
   };
 }
 
-export function browserFingerprint(components: Record<string, unknown> = fingerprintComponents()): string {
-  return murmur.x86.hash128(new TextEncoder().encode(JSON.stringify(components)));
+/** The fingerprint of the components: MurmurHash3 (x86, 128-bit) of their canonical JSON (openapi.yaml, `FingerprintComponents`). */
+export function browserFingerprint(components: FingerprintComponents = fingerprintComponents()): string {
+  return hash(canonical(components));
 }

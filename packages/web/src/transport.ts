@@ -72,7 +72,7 @@ export async function fetchChallenge(endpoint: string, projectId: string): Promi
 }
 
 /** JSON with object members sorted at every depth (the spec's `IngestIntegrity` canonical form). */
-const canonical = (value: unknown): string => {
+export const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonical(v))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;

@@ -12,7 +12,7 @@ import { automation, lateSignals } from './automation.js';
 import { deviceFacts } from './device.js';
 import { countEvents, type EventCounter } from './events.js';
 import { watchInput } from './input.js';
-import { browserFingerprint } from './fingerprint.js';
+import { browserFingerprint, fingerprintComponents } from './fingerprint.js';
 import { uuid } from './ids.js';
 import { deviceId, loadTabSession, saveTabSession, type TabSession } from './storage.js';
 import { tampering } from './tampering.js';
@@ -69,8 +69,11 @@ async function collectFacts(device_id: string, events: EventCounter): Promise<Fa
     within(lies(COLLECT_TIMEOUT_MS - 200), COLLECT_TIMEOUT_MS, [] as string[]),
   ]);
   const facts: Facts = { source: 'web', source_version: null, device_id, ...device, automation: found };
-  const fingerprint = attempt(() => browserFingerprint(), undefined);
-  if (fingerprint) facts.browser_fingerprint = fingerprint;
+  const components = attempt(fingerprintComponents, undefined);
+  if (components) {
+    facts.browser_fingerprint = browserFingerprint(components);
+    facts.fingerprint_components = components;
+  }
   const tampered: string[] = attempt(tampering, [] as string[]);
   // A context that disagrees with the page is tampering too (tampering.ts's summary first).
   if (lied.length && !tampered.length) tampered.push('browser_tampering_detected');

@@ -134,6 +134,7 @@ const IDENTITY: (keyof SdkFacts)[] = [
   'source_version',
   'device_id',
   'browser_fingerprint',
+  'fingerprint_components',
   'user_agent',
   'client_hints',
   'languages',

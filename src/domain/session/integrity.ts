@@ -40,6 +40,8 @@ export interface ReceivedFacts {
    * issued it arrived, and the event counts it carried (later posts only ever raise them).
    */
   first_post?: { challenge_age_ms: number; events: IngestEvents };
+  /** The `browser_fingerprint` the post that made the session claimed beside the components the server derived its own from. */
+  claimed_fingerprint?: string;
 }
 
 /** A challenge as stored. */

@@ -2,11 +2,13 @@
  * Conditions of `device_risk` from what the server saw of the posts against what the SDK
  * claims (web sessions only: a native app's HTTP library has its own user agent): the request's
  * `User-Agent` and `Sec-CH-UA*` headers against the posted user agent and client hints, its
- * `Accept-Language` against the posted languages, the challenge binding's verdict, and the
- * events of the post that made the session against the time since its challenge.
+ * `Accept-Language` against the posted languages, the challenge binding's verdict, the events
+ * of the post that made the session against the time since its challenge, and the fingerprint
+ * the server derived from the posted components against the one posted and the other facts.
  */
 import type { IngestEvents } from '../../api-types';
 import type { SdkFacts } from '../session/sdk-facts';
+import { componentContradictions } from './fingerprint';
 
 /** Weights of the conditions (docs/scoring.md, `device_risk`). */
 export const RECEIVED_WEIGHTS = {
@@ -16,6 +18,14 @@ export const RECEIVED_WEIGHTS = {
   client_hints_header_mismatch: 0.7,
   accept_language_mismatch: 0.6,
   events_outpace_challenge: 0.8,
+  fingerprint_mismatch: 0.8,
+  'fingerprint_inconsistent:gpu': 0.8,
+  'fingerprint_inconsistent:screen': 0.8,
+  'fingerprint_inconsistent:cores': 0.8,
+  'fingerprint_inconsistent:memory': 0.8,
+  'fingerprint_inconsistent:math': 0.8,
+  // Lower: a person's user-agent switcher rewrites the user agent and often not the platform.
+  'fingerprint_inconsistent:platform': 0.6,
 } as const satisfies Record<string, number>;
 
 /**
@@ -106,6 +116,7 @@ function eventsOutpaceChallenge(sdk: SdkFacts): boolean {
 export function receivedConditions(sdk: SdkFacts): Record<ReceivedCondition, boolean> {
   const r = sdk.received;
   const web = sdk.source === 'web' && r !== undefined;
+  const contradicts = componentContradictions(sdk);
   return {
     replayed_payload: r?.integrity === 'replayed',
     forged_payload: r?.integrity === 'forged',
@@ -113,5 +124,12 @@ export function receivedConditions(sdk: SdkFacts): Record<ReceivedCondition, boo
     client_hints_header_mismatch: web && clientHintsMismatch(sdk),
     accept_language_mismatch: web && acceptLanguageMismatch(sdk),
     events_outpace_challenge: web && eventsOutpaceChallenge(sdk),
+    fingerprint_mismatch: r?.claimed_fingerprint !== undefined && r.claimed_fingerprint !== sdk.browser_fingerprint,
+    'fingerprint_inconsistent:gpu': contradicts.gpu,
+    'fingerprint_inconsistent:screen': contradicts.screen,
+    'fingerprint_inconsistent:cores': contradicts.cores,
+    'fingerprint_inconsistent:memory': contradicts.memory,
+    'fingerprint_inconsistent:math': contradicts.math,
+    'fingerprint_inconsistent:platform': contradicts.platform,
   };
 }

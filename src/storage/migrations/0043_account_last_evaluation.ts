@@ -13,8 +13,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('accounts', (t) => {
-    t.dropColumn('last_request_id');
-    t.dropColumn('last_evaluated_at');
-  });
+  // Both engines drop a column in place. knex's SQLite dropColumn copies the table and renames
+  // it back, which the triggers on accounts' dependants (list_members) refuse.
+  for (const column of ['last_request_id', 'last_evaluated_at'])
+    await knex.raw(`ALTER TABLE accounts DROP COLUMN ${column}`);
 }

@@ -5533,6 +5533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Operators"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];

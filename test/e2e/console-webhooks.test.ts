@@ -138,12 +138,14 @@ describe('the webhooks page', () => {
       await expect(attempts.getByRole('row').nth(2).textContent()).resolves.toMatch(/^2.*HTTP 200 in \d+ msok$/);
       await expect(page.getByRole('table', { name: 'Delivery' }).textContent()).resolves.toMatch(/delivered/);
 
-      // The replay in the audit log: what, which delivery and its status before, who.
+      // The replay in the audit log: what, which delivery and its status before, who (by email).
       await page.goto(`${harness.origin}/console/audit`);
       const events = page.getByRole('table', { name: 'Audit events' });
       await events.waitFor();
+      // The operators' emails come from GET /operators, read beside the page's events.
+      await events.getByText(operators.analyst!).first().waitFor();
       await expect(events.getByRole('row').nth(1).textContent()).resolves.toMatch(
-        new RegExp(`Webhook replayed.*webhook ${failedId}.*webhook_status: failed → pending.*operator:`),
+        new RegExp(`Webhook replayed.*webhook ${failedId}.*webhook_status: failed → pending${operators.analyst}$`),
       );
       harness.expectNothingAmiss();
     } finally {

@@ -185,7 +185,9 @@ describe('an analyst', () => {
     await labelling.getByLabel('Note (optional)').fill('Chargeback on order 1042');
     await labelling.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Labelled fraud.').waitFor();
-    // The notice shows once the account is read again: the label is the new one.
+    // The notice shows once the account is read again: the label is the new one, by the
+    // operator's email (GET /operators, read beside the account).
+    await page.getByTestId('current-label').filter({ hasText: operators.analyst!.email }).waitFor();
     await expect(page.getByTestId('current-label').textContent()).resolves.toMatch(
       new RegExp(`^fraud \\(Chargeback on order 1042\\), by ${operators.analyst!.email} on `),
     );
@@ -272,9 +274,10 @@ describe('the review queue and the audit log', () => {
     await page.goto(`${harness.origin}/console/audit`);
     const events = page.getByRole('table', { name: 'Audit events' });
     await events.getByRole('link', { name: 'reviewee-1' }).first().waitFor();
-    const rows = await events.locator('tbody tr').allTextContents();
-    // The operator by email (GET /operators), not by the id the audit keeps.
+    // The operator by email (GET /operators, read beside the events), not by the id the audit keeps.
     const actor = operators.analyst!.email;
+    await events.getByText(actor).first().waitFor();
+    const rows = await events.locator('tbody tr').allTextContents();
     // Newest first: reject (joined block, then left review), approve (joined allow, then left review).
     expect(rows.slice(0, 4)).toEqual([
       expect.stringMatching(new RegExp(`Account’s lists changed reviewee-1left review${actor}$`)),

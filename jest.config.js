@@ -1,9 +1,23 @@
 /** Jest runs the TypeScript sources through SWC; `npm run typecheck` does the type checking. */
+const { classifyTests } = require('./scripts/engine-tests');
+
+// The files that never reach storage (scripts/engine-tests.js says how that is decided). With
+// TEST_STORAGE_ONLY=1, the PostgreSQL run (`npm run test:pg`, .ci/run) leaves them out: they ran
+// the same on SQLite.
+const { independent } = classifyTests();
+const escape = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 module.exports = {
-  // Node's environment, failing a file that leaves a server or a child process running.
+  // Node's environment, failing a file that leaves a server or a child process running, and
+  // giving an engine-independent file a DATABASE_URL that points nowhere.
   testEnvironment: '<rootDir>/test/helpers/leak-guard-environment.js',
+  testEnvironmentOptions: { engineIndependent: independent },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(process.env.TEST_STORAGE_ONLY === '1' ? independent.map((file) => `${escape(file)}$`) : []),
+  ],
   transform: {
     // The OTLP exporter loads node:http with a dynamic import(), which Jest's module registry
     // cannot run without --experimental-vm-modules: that one package is compiled like the sources

@@ -26,10 +26,23 @@ import type { Metrics } from '../../src/telemetry/metrics';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { makeTestDb, type TestDb } from './db';
 
+/**
+ * What the test environment keeps for the life of a Jest worker (leak-guard-environment.js):
+ * Jest gives every test file a module registry of its own, so a module-level cache here would be
+ * loaded again by each file.
+ */
+const workerShared = (globalThis as Record<symbol, Map<string, unknown> | undefined>)[
+  Symbol.for('trustgate.workerShared')
+];
+
 let ipData: Promise<IpData> | undefined;
-/** The real shipped IP data, loaded once per test worker. */
+/**
+ * The real shipped IP data, loaded once per test worker: it is read-only (the shipped files are
+ * not watched), and loading it took over a second and a half of CPU for each file that used it.
+ */
 export function sharedIpData(): Promise<IpData> {
-  ipData ??= openIpData({ hostingAsns: hostingAsns() });
+  ipData ??= (workerShared?.get('ipData') as Promise<IpData> | undefined) ?? openIpData({ hostingAsns: hostingAsns() });
+  workerShared?.set('ipData', ipData);
   return ipData;
 }
 

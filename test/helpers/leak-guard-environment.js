@@ -19,6 +19,12 @@ const { TestEnvironment } = require('jest-environment-node');
 /** The kinds of handle a test must close (Node's names, from process.getActiveResourcesInfo()). */
 const GUARDED = ['TCPServerWrap', 'PipeServerWrap', 'ProcessWrap'];
 
+/**
+ * Kept for the life of the worker, across its test files: read-only data costly to load
+ * (test/helpers/app.ts sharedIpData), which each file's own module registry would load again.
+ */
+const workerShared = new Map();
+
 /** Nothing listens on port 1 of loopback: a connection is refused at once, naming why in the URL. */
 const NO_DATABASE = 'postgres://engine-independent-test-reached-storage@127.0.0.1:1/see-scripts-engine-tests-js';
 
@@ -32,6 +38,7 @@ class LeakGuardEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    this.global[Symbol.for('trustgate.workerShared')] = workerShared;
     const independent = config.projectConfig.testEnvironmentOptions.engineIndependent ?? [];
     this.engineIndependent = independent.includes(context.testPath);
     if (this.engineIndependent) this.global.process.env.DATABASE_URL = NO_DATABASE;

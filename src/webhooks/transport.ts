@@ -117,7 +117,7 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
     );
   };
 
-  const post: PostWebhook = (url, { headers, body, signal, keepBody = 0 }) => {
+  const send: PostWebhook = (url, { headers, body, signal, keepBody = 0 }) => {
     const target = new URL(url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return Promise.reject(new RefusedTargetError(`refused: ${target.protocol} is not http or https`));
@@ -157,10 +157,25 @@ export function makeWebhookTransport(options: { allowPrivate: boolean; resolve?:
         },
       );
       // Aborted by the time limit: the limit's own TimeoutError, as fetch reports it.
-      request.on('error', (err) => reject(signal.aborted ? signal.reason : err));
+      request.on('error', (err) =>
+        reject(signal.aborted ? signal.reason : Object.assign(err, { reusedSocket: request.reusedSocket })),
+      );
       request.end(body);
     });
   };
+
+  /**
+   * A kept-alive connection the receiver closed as it went idle fails when it is reused, before
+   * the request is read (a server's keep-alive timeout, 5 s in Node's, races the reuse): sent
+   * once more, on a fresh connection, as Node's documentation advises, instead of failing the
+   * attempt and waiting out a retry. The receiver closed it without an answer; one that had read
+   * the request sees the event id twice, which at-least-once delivery allows (`x-event-id`).
+   */
+  const post: PostWebhook = (url, options) =>
+    send(url, options).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      if (err.reusedSocket === true && err.code === 'ECONNRESET' && !options.signal.aborted) return send(url, options);
+      throw err;
+    });
 
   return {
     post,

@@ -13,7 +13,7 @@ import type {
 import type { Clock, Random } from '../clock';
 import { AccountNotFoundError, BadRequestError } from '../errors';
 import { currentFlags } from '../domain/verification/stored';
-import { listDecision } from '../domain/evaluation/receipt';
+import { listDecision } from '../domain/scoring';
 import { overwriteErased, type Db } from '../storage/db';
 import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media';
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';

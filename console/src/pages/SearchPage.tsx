@@ -350,13 +350,7 @@ export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
                 </Anchor>
               </Table.Td>
               <Table.Td>
-                {s.account_ids.length === 0
-                  ? '—'
-                  : s.account_ids.map((id) => (
-                      <Anchor key={id} component={Link} to={`/accounts/${encodeURIComponent(id)}`} mr="xs">
-                        {id}
-                      </Anchor>
-                    ))}
+                <AccountLinks ids={s.account_ids} none="—" />
               </Table.Td>
               <Table.Td>
                 <DecisionBadge decision={s.decision} />
@@ -379,6 +373,20 @@ export function SessionsTable({ rows }: { rows: SessionSummary[] }) {
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A session's accounts, each a link to its page; `none` when there are none. */
+export function AccountLinks({ ids, none }: { ids: string[]; none: string }) {
+  if (ids.length === 0) return <>{none}</>;
+  return (
+    <>
+      {ids.map((id) => (
+        <Anchor key={id} component={Link} to={`/accounts/${encodeURIComponent(id)}`} mr="xs">
+          {id}
+        </Anchor>
+      ))}
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { DecisionBadge, score, time } from '../components/format';
 import { useLoaded } from '../components/use-loaded';
 import { Link } from '../router';
 import { ReceiptChart } from './account/ReceiptChart';
+import { AccountLinks } from './SearchPage';
 
 interface Loaded {
   session: Session;
@@ -101,14 +102,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 Accounts and signals
               </Title>
               <Text data-testid="session-accounts">
-                Accounts:{' '}
-                {s.account_ids.length === 0
-                  ? 'none (not authenticated)'
-                  : s.account_ids.map((id) => (
-                      <Anchor key={id} component={Link} to={`/accounts/${encodeURIComponent(id)}`} mr="xs">
-                        {id}
-                      </Anchor>
-                    ))}
+                Accounts: <AccountLinks ids={s.account_ids} none="none (not authenticated)" />
               </Text>
               <Text mt="xs" data-testid="session-conditions">
                 Conditions: {[...s.risk_signal_details.network, ...s.risk_signal_details.device].join(', ') || 'none'}

@@ -10,7 +10,6 @@
  */
 import type {
   AccountDetails,
-  Decision,
   DecisionSource,
   EvaluatedRiskSignalScores,
   EvaluationReceipt,
@@ -27,6 +26,7 @@ import {
   BOT_WEIGHTS,
   breakdown,
   forcedBreakdown,
+  listDecision,
   multipleAccountsBreakdown,
   riskSignalsBreakdown,
   SCORING_VERSION,
@@ -308,15 +308,9 @@ export function breakdownsOf(e: Pick<KeptEvaluation, 'riskScores' | 'spoofedIp' 
   };
 }
 
-/** The lists whose word decides (docs/scoring.md): block forces Fake, allow Real. */
+/** The list whose word decides (scoring's listDecision): block, else allow. */
 export function decidingList(lists: readonly string[]): 'block' | 'allow' | undefined {
-  return lists.includes('block') ? 'block' : lists.includes('allow') ? 'allow' : undefined;
-}
-
-/** What the lists decide, when one does: `block` makes an evaluation Fake, `allow` Real. */
-export function listDecision(lists: readonly string[]): { list: 'block' | 'allow'; decision: Decision } | undefined {
-  const list = decidingList(lists);
-  return list && { list, decision: list === 'block' ? 'Fake' : 'Real' };
+  return listDecision(lists)?.list;
 }
 
 /** What set the decision: a test project's forced scores, a rule, a deciding list, or the threshold. */

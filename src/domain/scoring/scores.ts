@@ -171,13 +171,18 @@ export function reachesThreshold(accountScore: number, threshold: number): boole
 }
 
 /**
- * `allow` forces Real, `block` forces Fake (the two are mutually exclusive; were both present,
- * block wins), otherwise Fake exactly when the account score as reported reaches the threshold.
+ * What the lists decide, when one does: `block` forces Fake, `allow` Real (the two are mutually
+ * exclusive; were both present, block wins).
  */
+export function listDecision(lists: readonly string[]): { list: 'block' | 'allow'; decision: Decision } | undefined {
+  if (lists.includes('block')) return { list: 'block', decision: 'Fake' };
+  if (lists.includes('allow')) return { list: 'allow', decision: 'Real' };
+  return undefined;
+}
+
+/** The lists' decision (listDecision), otherwise Fake exactly when the account score as reported reaches the threshold. */
 export function decide(accountScore: number, threshold: number, lists: readonly string[]): Decision {
-  if (lists.includes('block')) return 'Fake';
-  if (lists.includes('allow')) return 'Real';
-  return reachesThreshold(accountScore, threshold) ? 'Fake' : 'Real';
+  return listDecision(lists)?.decision ?? (reachesThreshold(accountScore, threshold) ? 'Fake' : 'Real');
 }
 
 // ---------------------------------------------------------------- risk signal average

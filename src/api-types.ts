@@ -153,6 +153,16 @@ export type RulesTestResult = Schemas['RulesTestResult'];
 export type DecisionSource = Schemas['DecisionSource'];
 export type LabelValue = Schemas['LabelValue'];
 export type AccountLabelInput = Schemas['AccountLabelInput'];
+
+export type Case = Schemas['Case'];
+export type CaseStatus = Schemas['CaseStatus'];
+export type CaseSnapshot = Schemas['CaseSnapshot'];
+export type CaseNote = Schemas['CaseNote'];
+export type CasePage = Schemas['CasePage'];
+export type CaseInput = Schemas['CaseInput'];
+export type CaseUpdate = Schemas['CaseUpdate'];
+export type CaseClose = Schemas['CaseClose'];
+export type CaseNoteInput = Schemas['CaseNoteInput'];
 export type AccountLabel = Schemas['AccountLabel'];
 export type AccountLabelled = Schemas['AccountLabelled'];
 export type AccountLabels = Schemas['AccountLabels'];

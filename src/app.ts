@@ -20,6 +20,7 @@ import { makeAccountHandlers } from './http/handlers/account';
 import { makeConsoleHandlers } from './http/handlers/console';
 import { authorise, makeConsoleSessionHandler, readSessionCookie } from './http/operators';
 import { makeListHandlers } from './http/handlers/list';
+import { makeCaseHandlers } from './http/handlers/cases';
 import { makeProjectHandlers } from './http/handlers/project';
 import { makeRulesHandlers } from './http/handlers/rules';
 import { makeSearchHandlers } from './http/handlers/search';
@@ -49,6 +50,7 @@ import type { EvaluationUseCases } from './usecases/evaluation';
 import type { IngestUseCases } from './usecases/ingest';
 import type { LabelUseCases } from './usecases/labels';
 import type { ListUseCases } from './usecases/lists';
+import type { CaseUseCases } from './usecases/cases';
 import type { OperatorUseCases } from './usecases/operators';
 import type { ProjectUseCases } from './usecases/projects';
 import type { ReadinessTracker } from './usecases/readiness';
@@ -103,6 +105,7 @@ export interface AppServices {
   accounts: AccountUseCases;
   labels: LabelUseCases;
   lists: ListUseCases;
+  cases: CaseUseCases;
   projects: ProjectUseCases;
   rules: RulesUseCases;
   search: SearchUseCases;
@@ -229,6 +232,7 @@ function handlers(config: AppConfig, services: AppServices, limits: Limits) {
     session: makeSessionHandlers(services.evaluation),
     account: makeAccountHandlers(services.accounts, services.labels),
     list: makeListHandlers(services.lists),
+    cases: makeCaseHandlers(services.cases),
     project: makeProjectHandlers(services.projects, services.operators),
     rules: makeRulesHandlers(services.rules),
     search: makeSearchHandlers(services.search, logger),
@@ -247,11 +251,8 @@ function handlers(config: AppConfig, services: AppServices, limits: Limits) {
 
 /** The routing table: every operation's method and path, and its handler. */
 function route(app: Express, config: AppConfig, services: AppServices, limits: Limits): void {
-  const { session, account, list, project, rules, search, webhooks, liveness, system, sdk, consoleAuth } = handlers(
-    config,
-    services,
-    limits,
-  );
+  const { session, account, list, cases, project, rules, search, webhooks, liveness, system, sdk, consoleAuth } =
+    handlers(config, services, limits);
   const admitted = makeAdmission(config.evaluationConcurrency);
   app.get('/session/:session_id', admitted, session.getSession);
   app.post('/session/authenticate', admitted, session.authenticateSession);
@@ -276,6 +277,12 @@ function route(app: Express, config: AppConfig, services: AppServices, limits: L
   app.delete('/list/:list_name', list.deleteList);
   app.post('/list/:list_name/account/:account_id', list.addAccountToList);
   app.delete('/list/:list_name/account/:account_id', list.removeAccountFromList);
+  app.get('/cases', cases.listCases);
+  app.post('/cases', cases.openCase);
+  app.get('/cases/:case_id', cases.getCase);
+  app.patch('/cases/:case_id', cases.updateCase);
+  app.post('/cases/:case_id/close', cases.closeCase);
+  app.post('/cases/:case_id/notes', cases.addCaseNote);
   app.get('/project', project.getProject);
   app.patch('/project', project.updateProject);
   app.post('/project/webhook-secret', project.rotateWebhookSecret);

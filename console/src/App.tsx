@@ -9,6 +9,8 @@ import { api, setCsrfToken, whenSignedOut, type ConsoleSession } from './api';
 import { navigate, useLocation } from './router';
 import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
+import { CasePage } from './pages/CasePage';
+import { CasesPage } from './pages/CasesPage';
 import { EntityPage } from './pages/EntityPage';
 import { ENTITIES, type EntityKind } from './components/entities';
 import { NotFound } from './pages/NotFound';
@@ -76,6 +78,9 @@ function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/rules') return <RulesPage operator={operator.operator} />;
   if (path === '/overview') return <OverviewPage />;
   if (path === '/review') return <ReviewPage operator={operator.operator} />;
+  if (path === '/cases') return <CasesPage />;
+  const caseId = /^\/cases\/([^/]+)$/.exec(path);
+  if (caseId) return <CasePage caseId={decodeURIComponent(caseId[1]!)} operator={operator.operator} />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   const webhook = /^\/webhooks\/([^/]+)$/.exec(path);

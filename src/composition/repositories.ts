@@ -4,6 +4,7 @@ import type { Db } from '../storage/db';
 import { makeEvaluationStore } from '../storage/evaluation-store';
 import { makeAccountRepository } from '../storage/repositories/accounts';
 import { makeAuditEventRepository } from '../storage/repositories/audit-events';
+import { makeCaseRepository } from '../storage/repositories/cases';
 import { makeEvaluationCountRepository } from '../storage/repositories/evaluation-counts';
 import { makeHistoryRepository } from '../storage/repositories/history';
 import { makeIngestChallengeRepository } from '../storage/repositories/ingest-challenges';
@@ -41,6 +42,7 @@ export function makeRepositories(db: Db, secretBox: SecretBox) {
     evaluationCounts: makeEvaluationCountRepository(db),
     rules: makeRulesRepository(db),
     labels: makeLabelRepository(db),
+    cases: makeCaseRepository(db),
     retention: makeRetentionRepository(db),
     search: makeSearchRepository(db),
     operators: makeOperatorRepository(db),

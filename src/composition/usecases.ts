@@ -27,6 +27,7 @@ import { makeEvaluation, type EvaluationUseCases } from '../usecases/evaluation'
 import { makeIngestUseCases } from '../usecases/ingest';
 import { makeLabelUseCases } from '../usecases/labels';
 import { makeListUseCases } from '../usecases/lists';
+import { makeCaseUseCases } from '../usecases/cases';
 import { makeOperatorUseCases } from '../usecases/operators';
 import { makeProjectUseCases, type ProjectUseCases } from '../usecases/projects';
 import { makeReadiness } from '../usecases/readiness';
@@ -204,7 +205,7 @@ export function readinessOf({ deps }: Parts) {
   });
 }
 
-/** The accounts, their labels and lists, and the search over them. */
+/** The accounts, their labels, lists and cases, and the search over them. */
 export function accountUseCases(
   { deps, repos, mediaUrls, wake }: Parts,
   evaluation: EvaluationUseCases,
@@ -222,6 +223,7 @@ export function accountUseCases(
     labels: makeLabelUseCases({ ...deps, ...repos }),
     search: makeSearchUseCases(repos),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: wake.wake }),
+    cases: makeCaseUseCases({ ...deps, ...repos, webhooksQueued: wake.wake }),
   };
 }
 

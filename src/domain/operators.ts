@@ -29,8 +29,8 @@ export const isOperatorRole = (value: string): value is OperatorRole =>
 export type Requirement = OperatorRole | 'public' | 'full_key';
 
 /**
- * The least role of each operation. viewer: reads; analyst: also labels accounts and changes
- * list memberships; admin: everything else (settings, rules, lists themselves, account
+ * The least role of each operation. viewer: reads; analyst: also labels accounts, changes
+ * list memberships and works cases; admin: everything else (settings, rules, lists themselves, account
  * changes, evaluations and verifications, which machines make with keys). The compiler
  * checks that each name is an operationId (the generated `operations` also holds the
  * webhooks', which no request calls); test/domain/operators.test.ts checks that every
@@ -72,6 +72,13 @@ export const OPERATION_ROLES = {
   deleteList: 'admin',
   addAccountToList: 'analyst',
   removeAccountFromList: 'analyst',
+  // Working the review queue is an analyst's job: opening, assigning, noting and closing cases.
+  listCases: 'viewer',
+  openCase: 'analyst',
+  getCase: 'viewer',
+  updateCase: 'analyst',
+  closeCase: 'analyst',
+  addCaseNote: 'analyst',
   getProject: 'viewer',
   updateProject: 'admin',
   rotateWebhookSecret: 'admin',

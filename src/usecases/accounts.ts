@@ -19,6 +19,7 @@ import { CONSOLE_MEDIA_URL_LIFETIME_MS, type MediaUrls } from '../storage/media'
 import type { AccountRecord, AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
 import type { EvaluationStore } from '../storage/evaluation-store';
+import type { CaseRepository } from '../storage/repositories/cases';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type { ReceiptRepository } from '../storage/repositories/receipts';
@@ -42,6 +43,8 @@ export interface AccountDeps {
   random: Random;
   /** The account's current label is shown with it; erasure deletes its labels. */
   labels: LabelRepository;
+  /** Erasure takes the account out of its cases. */
+  cases: CaseRepository;
   /** Erasure removes the account from the audit of its labels. */
   auditEvents: AuditEventRepository;
   /** A PUT's list changes queue their list events here (list-events.ts). */
@@ -80,13 +83,14 @@ export function storedAccountOf(r: AccountRecord): StoredAccount {
 
 /**
  * The accounts' erasure in the database, in the caller's transaction: each one's labels (whose
- * notes are personal data), its name in the audit, its row, links, identifiers and memberships
+ * notes are personal data), its cases (domain/cases: a case left without accounts goes with its
+ * notes), its name in the audit, its row, links, identifiers and memberships
  * (accounts.delete), and its id in the stored webhook events that named it (outbox, erasure.ts:
  * once for all of them, since that reads the project's outbox). `DELETE /account` runs it, and
  * retention for the accounts whose last session went. The ids of those that existed.
  */
 export async function eraseAccounts(
-  deps: Pick<AccountDeps, 'labels' | 'auditEvents' | 'accounts' | 'outbox'>,
+  deps: Pick<AccountDeps, 'labels' | 'cases' | 'auditEvents' | 'accounts' | 'outbox'>,
   projectId: string,
   ids: readonly string[],
   trx: Db,
@@ -94,6 +98,7 @@ export async function eraseAccounts(
   const erased: string[] = [];
   for (const id of ids) {
     await deps.labels.forgetAccount(projectId, id, trx);
+    await deps.cases.forgetAccount(projectId, id, trx);
     await deps.auditEvents.forgetAccount(projectId, id, trx);
     if (await deps.accounts.delete(projectId, id, trx)) erased.push(id);
   }

@@ -58,7 +58,7 @@ async function label(
   actor: Actor,
   requestId: string | null = null,
 ): Promise<AccountLabelled> {
-  const { db, clock, random, labels } = deps;
+  const { db, clock, random } = deps;
   if (input.label !== 'fraud' && input.label !== 'legit') throw new BadRequestError('label must be fraud or legit');
   const note = input.note ?? null;
   if (note !== null && note.length > MAX_LABEL_NOTE_LENGTH)
@@ -76,29 +76,36 @@ async function label(
     createdAt: clock.now(),
   };
   try {
-    await db.transaction(async (trx) => {
-      const before = await labels.current(projectId, accountId, trx);
-      await labels.insert(record, trx);
-      await deps.auditEvents.insert(
-        {
-          id: random.uuid(),
-          projectId,
-          actor: record.actor,
-          action: 'account.labelled',
-          requestId,
-          accountId,
-          changes: [{ field: 'label', before: before?.label ?? null, after: record.label }],
-          createdAt: record.createdAt,
-        },
-        trx,
-      );
-    });
+    await db.transaction((trx) => writeLabel(deps, record, trx));
   } catch (err) {
     if (isUniqueViolation(err))
       throw new ConflictError('The account was labelled by another request at the same time; retry');
     throw err;
   }
   return { request_id: requestId ?? '', account_id: accountId, ...labelOf(record) };
+}
+
+/** Stores the label as the account's current one, and its audit event, in the caller's transaction. */
+export async function writeLabel(
+  deps: Pick<LabelDeps, 'random' | 'labels' | 'auditEvents'>,
+  record: LabelRecord,
+  trx: Db,
+): Promise<void> {
+  const before = await deps.labels.current(record.projectId, record.accountId, trx);
+  await deps.labels.insert(record, trx);
+  await deps.auditEvents.insert(
+    {
+      id: deps.random.uuid(),
+      projectId: record.projectId,
+      actor: record.actor,
+      action: 'account.labelled',
+      requestId: record.requestId,
+      accountId: record.accountId,
+      changes: [{ field: 'label', before: before?.label ?? null, after: record.label }],
+      createdAt: record.createdAt,
+    },
+    trx,
+  );
 }
 
 /** A page of the account's labels, newest first; `cursor` is the previous page's `next_cursor`. */

@@ -36,36 +36,54 @@ export async function changeMemberships(
   now: Date,
   change: (trx: Db) => Promise<readonly MembershipChange[]>,
 ): Promise<void> {
-  const who = actorName(actor);
   const queued = await deps.db.transaction(async (trx) => {
     const changes = await change(trx);
-    if (changes.length > 0)
-      await deps.auditEvents.insert(
-        {
-          id: deps.random.uuid(),
-          projectId: project.id,
-          actor: who,
-          action: 'account.lists_changed',
-          requestId,
-          accountId,
-          changes: changes.map((c) => ({
-            field: 'list',
-            before: c.change === 'removed' ? c.listName : null,
-            after: c.change === 'added' ? c.listName : null,
-          })),
-          createdAt: now,
-        },
-        trx,
-      );
-    return queueListEvents(deps, project, accountId, changes, who, now, trx);
+    return recordMemberships(deps, project, accountId, actor, requestId, now, changes, trx);
   });
   // After the commit, never inside the transaction: a dispatcher woken earlier would not see the rows yet.
   if (queued > 0) deps.webhooksQueued();
 }
 
+/**
+ * Records `changes` in the caller's transaction: one `account.lists_changed` audit event (when
+ * there are any) and their list events. Answers how many events it queued: the caller wakes the
+ * dispatcher once its transaction has committed, if any.
+ */
+export async function recordMemberships(
+  deps: Omit<ListEventDeps, 'db' | 'webhooksQueued'>,
+  project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
+  accountId: string,
+  actor: Actor,
+  requestId: string | null,
+  now: Date,
+  changes: readonly MembershipChange[],
+  trx: Db,
+): Promise<number> {
+  const who = actorName(actor);
+  if (changes.length > 0)
+    await deps.auditEvents.insert(
+      {
+        id: deps.random.uuid(),
+        projectId: project.id,
+        actor: who,
+        action: 'account.lists_changed',
+        requestId,
+        accountId,
+        changes: changes.map((c) => ({
+          field: 'list',
+          before: c.change === 'removed' ? c.listName : null,
+          after: c.change === 'added' ? c.listName : null,
+        })),
+        createdAt: now,
+      },
+      trx,
+    );
+  return queueListEvents(deps, project, accountId, changes, who, now, trx);
+}
+
 /** Queues the events of `changes` the project is subscribed to, in `trx`; answers how many it queued. */
 async function queueListEvents(
-  deps: ListEventDeps,
+  deps: Pick<ListEventDeps, 'random' | 'outbox'>,
   project: Pick<Project, 'id' | 'webhookUrl' | 'webhookEvents'>,
   accountId: string,
   changes: readonly MembershipChange[],

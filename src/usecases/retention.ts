@@ -23,6 +23,7 @@ import { overwriteErased, type Db } from '../storage/db';
 import type { MediaStore } from '../storage/media';
 import type { AccountRepository } from '../storage/repositories/accounts';
 import type { AuditEventRepository } from '../storage/repositories/audit-events';
+import type { CaseRepository } from '../storage/repositories/cases';
 import type { LabelRepository } from '../storage/repositories/labels';
 import type { ProjectRepository } from '../storage/repositories/projects';
 import type { RetentionRepository } from '../storage/repositories/retention';
@@ -41,6 +42,7 @@ export interface RetentionDeps {
   retention: RetentionRepository;
   accounts: AccountRepository;
   labels: LabelRepository;
+  cases: CaseRepository;
   auditEvents: AuditEventRepository;
   verifications: VerificationRepository;
   verificationIndex: VerificationIndex;

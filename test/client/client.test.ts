@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import http, { type Server } from 'node:http';
 import { createTrustgateClient } from '../../packages/client/src';
 import { makeTestContext, type TestContext } from '../helpers/app';
+import { scenario } from '../helpers/evaluation';
 import { storeSession } from '../helpers/sessions';
 
 let ctx: TestContext;
@@ -40,6 +41,26 @@ describe('createTrustgateClient', () => {
     const { data, error } = await client.POST('/session/unauthenticated', { body: { session_id: randomUUID() } });
     expect(data).toBeUndefined();
     expect(error).toEqual({ statusCode: 400, message: 'Session ID not found' });
+  });
+
+  it('when a team drives a case from its own tools, then opening, noting and closing it are typed calls', async () => {
+    const client = createTrustgateClient({ baseUrl, apiKey: ctx.project.api_key });
+    await scenario(ctx).signIn({ id: 'client-case' });
+    const opened = await client.POST('/cases', { body: { account_ids: ['client-case'], reason: 'Chargeback' } });
+    expect(opened.response.status).toBe(201);
+    const case_id = opened.data!.case_id;
+    const note = await client.POST('/cases/{case_id}/notes', {
+      params: { path: { case_id } },
+      body: { text: 'Order 1042' },
+    });
+    expect(note.data?.text).toBe('Order 1042');
+    const closed = await client.POST('/cases/{case_id}/close', {
+      params: { path: { case_id } },
+      body: { outcome: 'fraud', list: 'block' },
+    });
+    expect(closed.data).toMatchObject({ status: 'closed', outcome: 'fraud', list: 'block' });
+    const queue = await client.GET('/cases', { params: { query: { status: 'closed', account_id: 'client-case' } } });
+    expect(queue.data?.cases.map((c) => c.case_id)).toEqual([case_id]);
   });
 
   it('when the API key is wrong, then error is the 401 body', async () => {

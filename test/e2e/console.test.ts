@@ -226,7 +226,7 @@ describe('the review queue and the audit log', () => {
   const queue = () => page.getByRole('table', { name: 'Accounts to review' });
 
   test('when the analyst approves one account and rejects another, then they join allow and block, leave review, and evaluate Real and Fake', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Review queue' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
     await page.waitForURL('**/console/review');
     await queue().getByRole('link', { name: 'reviewee-2' }).waitFor();
     await expect(queue().getByRole('link').allTextContents()).resolves.toEqual([

@@ -166,7 +166,26 @@ function sendRaw(bytes: string): Promise<Answer> {
   });
 }
 
-/** The fixtures the known values name: an SDK session, an account on a list, a verification session. */
+/** The fixture account's active case: the one it is in (an earlier fixture's, unless a request closed it), or a new one. */
+async function activeCase(key: string): Promise<string> {
+  const found = await send({
+    method: 'get',
+    target: '/cases?account_id=fuzz-account&status=active',
+    headers: { 'x-api-key': key },
+  });
+  const active = (JSON.parse(found.text) as { cases: { case_id: string }[] }).cases[0];
+  if (active) return active.case_id;
+  const opened = await send({
+    method: 'post',
+    target: '/cases',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ account_ids: ['fuzz-account'], reason: 'fuzz' }),
+  });
+  if (opened.status !== 201) throw new Error(`fixture case: ${opened.status} ${opened.text}`);
+  return (JSON.parse(opened.text) as { case_id: string }).case_id;
+}
+
+/** The fixtures the known values name: an SDK session, an account on a list and in a case, a verification session. */
 async function freshFixtures(project: ProjectCredentials = ctx.project): Promise<Known> {
   const key = project.api_key;
   const mark = await probe.mark();
@@ -204,6 +223,7 @@ async function freshFixtures(project: ProjectCredentials = ctx.project): Promise
   // The probe sees these writes: were it blind, "no refused request wrote" would prove nothing.
   if (!(await probe.writesSince(mark)).length)
     throw new Error('the database probe did not see the fixtures being written');
+  const caseId = await activeCase(key);
   const verification = JSON.parse(created.text) as { session_id: string; url: string };
   const token = new URL(verification.url).searchParams.get('token')!;
   return {
@@ -213,6 +233,7 @@ async function freshFixtures(project: ProjectCredentials = ctx.project): Promise
     account_id: ['fuzz-account'],
     id: ['fuzz-account'],
     list_name: ['vip', 'allow'],
+    case_id: [caseId],
     token: [token],
     'x-project-id': [project.project_id],
     project_id: [project.project_id],

@@ -46,6 +46,7 @@ import { Link } from '../router';
 import { useActorNames } from '../components/actors';
 import { EraseAccount } from './account/EraseAccount';
 import { LastDecision } from './account/LastDecision';
+import { AccountCase } from './account/AccountCase';
 import { LinkedGraph } from './account/LinkedGraph';
 import { ReceiptChart } from './account/ReceiptChart';
 import { SessionsPlot } from './account/SessionsPlot';
@@ -217,6 +218,8 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
           {notice}
         </Alert>
       )}
+
+      <AccountCase accountId={accountId} linkedIds={loaded.linked.map((l) => l.account_id)} operator={operator} />
 
       <SimpleGrid cols={{ base: 2, sm: 4 }} aria-label="Scores">
         {SCORES.map(([key, label]) => (

@@ -21,19 +21,25 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
   'account.lists_changed': 'Account’s lists changed',
   'account.erased': 'Account erased',
   'webhook.replayed': 'Webhook replayed',
+  'case.opened': 'Case opened',
+  'case.updated': 'Case changed',
+  'case.noted': 'Case noted',
+  'case.closed': 'Case closed',
 };
 
 type Change = AuditEvent['changes'][number];
 const shown = (v: Change['before']) => (v === null ? 'none' : String(v));
 
-/** One change as a short sentence. */
-export function describeChange(c: Change): string {
+/** One change as a short sentence; `person` names an operator by id (an assignee). */
+export function describeChange(c: Change, person: (operatorId: string) => string = (id) => id): string {
   if (c.field === 'list') {
     if (c.before === null) return `joined ${shown(c.after)}`;
     if (c.after === null) return `left ${shown(c.before)}`;
     return `left ${shown(c.before)} for ${shown(c.after)}`;
   }
   if (c.field === 'webhook_request_id') return `webhook ${shown(c.after)}`;
+  if (c.field === 'case_id') return `case ${shown(c.after)}`;
+  if (c.field === 'assignee') return c.after === null ? 'unassigned' : `assigned to ${person(String(c.after))}`;
   if (c.field === 'label') return `label ${shown(c.after)}${c.before === null ? '' : ` (was ${shown(c.before)})`}`;
   return `${c.field}: ${shown(c.before)} → ${shown(c.after)}`;
 }
@@ -58,8 +64,8 @@ export function AuditPage() {
     <Stack>
       <Title order={1}>Audit log</Title>
       <Text size="sm">
-        Changes to the project’s settings and rules, labels and list memberships, erasures and webhook replays, newest
-        first. The actor is an API key (api_key: and the start of its hash), a console operator (by email) or the
+        Changes to the project’s settings and rules, labels and list memberships, cases, erasures and webhook replays,
+        newest first. The actor is an API key (api_key: and the start of its hash), a console operator (by email) or the
         trustgate command.
       </Text>
       {error && (
@@ -98,7 +104,7 @@ export function AuditPage() {
                   <Table.Td>
                     <List size="sm" listStyleType="none">
                       {e.changes.map((c, i) => (
-                        <List.Item key={i}>{describeChange(c)}</List.Item>
+                        <List.Item key={i}>{describeChange(c, (id) => actorName(`operator:${id}`))}</List.Item>
                       ))}
                     </List>
                   </Table.Td>

@@ -1,5 +1,5 @@
 /**
- * The review queue: the accounts of a list chosen in the page (default `review`, which a rule
+ * A list as a queue (the Lists page; cases are the review queue proper, CasesPage): the accounts of a list chosen in the page (default `review`, which a rule
  * fills with its list action), a page at a time from GET /list/{list_name} (id order, `after`
  * the last id). An analyst or admin approves an account (POST /list/allow/account/{id}) or
  * rejects it (POST /list/block/account/{id}), each after a confirmation; either then takes it
@@ -93,7 +93,7 @@ export function ReviewPage({ operator }: { operator: Operator }) {
 
   return (
     <Stack>
-      <Title order={1}>Review queue</Title>
+      <Title order={1}>Lists</Title>
       <Group align="flex-end">
         <Select
           label="Queue (list)"

@@ -14,7 +14,8 @@ const NAV = [
   { to: '/overview', label: 'Overview', matches: (p: string) => p === '/overview' },
   { to: '/search', label: 'Search', matches: (p: string) => p === '/search' || p.startsWith('/accounts/') },
   { to: '/rules', label: 'Rules', matches: (p: string) => p === '/rules' },
-  { to: '/review', label: 'Review queue', matches: (p: string) => p === '/review' },
+  { to: '/cases', label: 'Cases', matches: (p: string) => p === '/cases' || p.startsWith('/cases/') },
+  { to: '/review', label: 'Lists', matches: (p: string) => p === '/review' },
   { to: '/audit', label: 'Audit log', matches: (p: string) => p === '/audit' },
   { to: '/webhooks', label: 'Webhooks', matches: (p: string) => p === '/webhooks' || p.startsWith('/webhooks/') },
 ];

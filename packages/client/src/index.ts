@@ -20,6 +20,9 @@ import type { paths } from './types.js';
 export type {
   AuthenticateRequest,
   AuthenticateResponse,
+  Case,
+  CaseNote,
+  CasePage,
   components,
   CreateVerificationSession,
   Decision,

@@ -25,6 +25,9 @@ export type WebhookTest = Schemas['WebhookTest'];
 export type ListAccountAdded = Schemas['ListAccountAdded'];
 export type ListAccountRemoved = Schemas['ListAccountRemoved'];
 export type EvaluationRuleMatched = Schemas['EvaluationRuleMatched'];
+export type Case = Schemas['Case'];
+export type CasePage = Schemas['CasePage'];
+export type CaseNote = Schemas['CaseNote'];
 /** Any webhook body: the union of the bodies of every webhook the spec declares. */
 export type WebhookEnvelope = {
   [Event in keyof webhooks]: webhooks[Event]['post']['requestBody']['content']['application/json'];

@@ -8,19 +8,12 @@
  * A row written before keeps none of these: a draft naming one (`keptSince2`) over such a row is
  * refused. Pure: the rows, the accounts and the labels come in as arguments.
  */
-import type {
-  Decision,
-  DecisionSource,
-  EvaluatedRiskSignals,
-  EvaluatedSession,
-  LabelValue,
-  RulesTestResult,
-} from '../../api-types';
+import type { Decision, DecisionSource, EvaluatedSession, LabelValue, RulesTestResult } from '../../api-types';
 import { addToReport, confusionRow, emptyReport, type LabelledEvaluation } from '../labels/report';
 import { round3 } from '../numbers';
 import type { CompiledRules, RuleSubject } from '../rules';
 import { decide } from '../scoring';
-import { ON_THRESHOLD } from '../signals';
+import { signalFlags } from '../signals';
 import type { AccountRecord, Breakdowns } from './facts';
 import { accountEmail } from './evaluate';
 import { LINK_CAP } from './links';
@@ -97,9 +90,6 @@ export function keptSubject(
 ): RuleSubject {
   const { kept } = e;
   const r = kept.inputs.replay;
-  const flags = Object.fromEntries(
-    Object.entries(kept.riskScores).map(([name, score]) => [name, score >= ON_THRESHOLD]),
-  ) as Omit<EvaluatedRiskSignals, 'spoofed_ip'>;
   return {
     decision,
     account_score: round3(b.account_score.value),
@@ -110,7 +100,7 @@ export function keptSubject(
     lists: kept.inputs.lists,
     session: {
       ...e.session,
-      risk_signals: { ...flags, spoofed_ip: kept.spoofedIp },
+      risk_signals: signalFlags(kept.riskScores, kept.spoofedIp),
       risk_signal_scores: kept.riskScores,
       risk_signal_details: r?.details ?? { network: [], device: [] },
     },

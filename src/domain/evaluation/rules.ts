@@ -68,7 +68,11 @@ export function withRules(facts: EvaluationFacts, outcome: Omit<EvaluationOutcom
   if (rules.rules.length === 0)
     return { ...outcome, rules: { version: rules.version, matched: [], listActions: [], tags: [] } };
   const { ruled, decision } = decidedWithRules(rules, ruleSubject(facts, outcome), outcome.lists);
-  if (!outcome.account) return { ...outcome, decision, rules: { ...ruled, listActions: [] } };
+  // Without an account, the account's actions (lists, a case) have nothing to act on.
+  if (!outcome.account) {
+    const { openCase: _none, ...unauthenticated } = ruled;
+    return { ...outcome, decision, rules: { ...unauthenticated, listActions: [] } };
+  }
   return {
     ...outcome,
     decision,

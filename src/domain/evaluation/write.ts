@@ -14,6 +14,8 @@ import type {
 import { round3 } from '../numbers';
 import { stepsToAdd, stepsToRemove, type MembershipStep } from '../lists';
 import type { ListAction } from '../rules';
+import type { CaseRecord } from '../cases';
+import { snapshotOf } from '../cases';
 import { listEvent, ruleMatchedEvent, subscribesToListEvents, type QueuedWebhook } from '../webhook-events';
 import type { AccountRecord, EvaluationFacts, Scores } from './facts';
 import type { EvaluationOutcome } from './outcome';
@@ -61,6 +63,8 @@ export interface EvaluationWrite {
     existing?: AccountRecord;
     linksSession: boolean;
     memberships: readonly MembershipWrite[];
+    /** The case a rule's `open_case` opens, written only if the account is in no active case, and its audit event's id. */
+    openCase?: { record: CaseRecord; auditId: string };
   };
   /** Queued with the write whatever it changes (`evaluation.rule_matched`). */
   webhooks: readonly QueuedWebhook[];
@@ -123,6 +127,7 @@ export function evaluationWrite(input: WriteInput): EvaluationWrite {
         existing: facts.account?.existing,
         linksSession: account.linksSession,
         memberships: memberships(input, account.record.id),
+        ...openCase(input, account.record.id),
       },
     }),
     webhooks: matched ? [matched] : [],
@@ -197,4 +202,37 @@ function memberships(input: WriteInput, accountId: string): MembershipWrite[] {
     ...withEvents(stepsToAdd(input.listInput)),
     ...actions.flatMap((a) => withEvents(a.action === 'add' ? stepsToAdd([a.list]) : stepsToRemove([a.list]), a.rule)),
   ];
+}
+
+/** The case the first matching rule with `open_case` opens, with the evaluation's scores and signals. */
+function openCase(input: WriteInput, accountId: string): { openCase?: { record: CaseRecord; auditId: string } } {
+  const { outcome, made, at, newId } = input;
+  const opening = outcome.rules.openCase;
+  if (!opening) return {};
+  const snapshot = snapshotOf({
+    requestId: made.requestId,
+    decision: outcome.decision,
+    scores: roundedScores(outcome.scores),
+    riskScores: outcome.signals.risk_signal_scores,
+    spoofedIp: outcome.signals.risk_signals.spoofed_ip,
+  });
+  const record: CaseRecord = {
+    id: newId(),
+    projectId: input.project.id,
+    status: 'open',
+    outcome: null,
+    accountIds: [accountId],
+    reason: opening.reason,
+    openedBy: `rule:${opening.rule}`,
+    ruleId: opening.rule,
+    snapshot,
+    assignee: null,
+    list: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    closedAt: null,
+    closedBy: null,
+  };
+  return { openCase: { record, auditId: newId() } };
 }

@@ -6,7 +6,7 @@
  * Order: rules are applied in the document's order; every enabled rule whose `when` holds
  * matches. The first matching rule with a `decision` decides; the list actions of every
  * matching rule apply in order (a later rule's removal undoes an earlier one's addition);
- * tags are gathered, each once.
+ * tags are gathered, each once; the first matching rule with `open_case` opens the case.
  */
 import type { Decision, RuleActions, RuleCondition, RulesDocument } from '../../api-types';
 import { listsAfter } from '../lists';
@@ -16,6 +16,7 @@ type Test = (subject: RuleSubject) => boolean;
 
 export interface CompiledRule {
   id: string;
+  description?: string;
   test: Test;
   then: RuleActions;
 }
@@ -45,6 +46,8 @@ export interface RulesOutcome {
   decision?: Decision;
   listActions: ListAction[];
   tags: string[];
+  /** The first matching rule with `open_case`, and the case's reason: its description, or its id. */
+  openCase?: { rule: string; reason: string };
 }
 
 /** Compiles a document that validateRules passed (a document that did not is a programming error: it throws). */
@@ -54,7 +57,12 @@ export function compileRules(document: RulesDocument, version: number): Compiled
     version,
     rules: document.rules
       .filter((r) => r.enabled !== false)
-      .map((r) => ({ id: r.id, test: compileCondition(r.when, reads), then: r.then })),
+      .map((r) => ({
+        id: r.id,
+        ...(r.description ? { description: r.description } : {}),
+        test: compileCondition(r.when, reads),
+        then: r.then,
+      })),
   };
 }
 
@@ -181,6 +189,8 @@ export function applyRules(rules: CompiledRules, subject: RuleSubject): RulesOut
     for (const list of t.add_to_lists ?? []) outcome.listActions.push({ action: 'add', list, rule: rule.id });
     for (const list of t.remove_from_lists ?? []) outcome.listActions.push({ action: 'remove', list, rule: rule.id });
     for (const tag of t.tags ?? []) tags.add(tag);
+    if (t.open_case && !outcome.openCase)
+      outcome.openCase = { rule: rule.id, reason: rule.description ?? `Rule ${rule.id} matched` };
   }
   outcome.tags = [...tags];
   return outcome;

@@ -179,8 +179,9 @@ function scalar(v: unknown, kind: FieldKind, at: string, err: Report): void {
 function actions(t: unknown, at: string, err: Report): void {
   if (!isObject(t)) return err(at, 'must be an object of actions');
   for (const key of Object.keys(t))
-    if (!['decision', 'add_to_lists', 'remove_from_lists', 'tags'].includes(key))
-      err(`${at}.${key}`, 'is not an action: decision, add_to_lists, remove_from_lists or tags');
+    if (!['decision', 'add_to_lists', 'remove_from_lists', 'tags', 'open_case'].includes(key))
+      err(`${at}.${key}`, 'is not an action: decision, add_to_lists, remove_from_lists, tags or open_case');
+  if (t.open_case !== undefined && typeof t.open_case !== 'boolean') err(`${at}.open_case`, 'must be true or false');
   if (t.decision !== undefined && !DECISIONS.includes(t.decision as string))
     err(`${at}.decision`, 'must be Real or Fake');
   const items = (key: string, pattern: RegExp, what: string) => {

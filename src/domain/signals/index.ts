@@ -44,6 +44,12 @@ export interface SignalResult {
   risk_signal_details: RiskSignalDetails;
 }
 
+/** The signals' booleans from their kept scores: each raised at ON_THRESHOLD, as evaluateSignals raises them. */
+export function signalFlags(scores: EvaluatedRiskSignalScores, spoofedIp: boolean): EvaluatedRiskSignals {
+  const flags = Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, score >= ON_THRESHOLD]));
+  return { ...(flags as Omit<EvaluatedRiskSignals, 'spoofed_ip'>), spoofed_ip: spoofedIp };
+}
+
 export function evaluateSignals(ctx: SignalContext): SignalResult {
   const scores = {} as EvaluatedRiskSignalScores;
   const flags = {} as EvaluatedRiskSignals;

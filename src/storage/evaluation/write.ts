@@ -1,7 +1,7 @@
 /**
  * An evaluation's write (domain/evaluation/write.ts), applied in one transaction: the account
  * (only if it has not changed since it was read: its version), the session's link to it, its list
- * changes with their events, the session's evaluation, and the webhooks it queues. Built here as
+ * changes with their events, the case a rule opens, the session's evaluation, and the webhooks it queues. Built here as
  * statements (storage/statements.ts) and run by the engine's runner: on SQLite its thread, on the
  * connection the evaluation's reads use, so that its page cache survives them; on PostgreSQL one
  * round trip.
@@ -11,6 +11,7 @@ import type { EvaluationWrite, MembershipWrite } from '../../domain/evaluation/w
 import type { SecretBox } from '../../security/secrets';
 import type { Statement, StatementRunner } from '../statements';
 import { evaluatedAccountStatements } from '../repositories/accounts';
+import { makeCaseRepository } from '../repositories/cases';
 import { makeListRepository } from '../repositories/lists';
 import { evaluationStatement, linkStatements } from '../repositories/sessions';
 import { makeWebhookRows } from '../repositories/webhook-rows';
@@ -26,6 +27,7 @@ export function makeEvaluationWrite(
   shareLock?: (projectId: string, accountId: string) => Statement,
 ) {
   const lists = makeListRepository(db);
+  const cases = makeCaseRepository(db);
   const webhooks = makeWebhookRows(db, box);
 
   /**
@@ -63,6 +65,12 @@ export function makeEvaluationWrite(
       ...evaluatedAccountStatements(account.record, account.existing),
       ...(account.linksSession ? linkStatements(w.projectId, w.sessionId, id, w.at) : []),
       ...account.memberships.flatMap((m) => membershipStatements(w, id, m)),
+      ...(account.openCase
+        ? cases.openStatements(account.openCase.record, {
+            id: account.openCase.auditId,
+            requestId: w.evaluation.receipt?.requestId ?? account.openCase.record.id,
+          })
+        : []),
       evaluation,
       ...queued,
       ...notify,

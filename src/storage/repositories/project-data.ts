@@ -22,6 +22,9 @@ export const PROJECT_DATA_TABLES = [
   { table: 'verification_sessions' },
   // Before the links and list memberships whose triggers would otherwise keep it row by row (migration 0042).
   { table: 'network_accounts' },
+  { table: 'case_notes' },
+  { table: 'case_accounts' },
+  { table: 'cases' },
   { table: 'list_members' },
   { table: 'labels' },
   { table: 'identifier_accounts' },

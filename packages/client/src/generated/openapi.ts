@@ -805,6 +805,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's cases
+         * @description The review queue: the project's cases, each an account (or a group of linked accounts)
+         *     under review, opened by a rule's `open_case` action, an analyst or this API (docs/cases.md).
+         *     By default the active ones (`open` and `in_review`), oldest first: the one waiting longest
+         *     heads the queue. `sort=score` puts the riskiest first (the account score when the case
+         *     opened), `sort=newest` the latest. Pass `next_cursor` as `cursor` for the next page, with
+         *     the same filters and sort; it is null on the last page.
+         */
+        get: operations["listCases"];
+        put?: never;
+        /**
+         * Open a case
+         * @description Puts an account, or a group of linked accounts, under review: a case with the reason, the
+         *     accounts' scores at this moment (the first account's latest evaluation) and status `open`,
+         *     audited (`case.opened`). An account is in at most one active case: one already in one is a
+         *     `409` naming that case. An account the project does not have is a `400` naming it.
+         */
+        post: operations["openCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cases/{case_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a case with its notes
+         * @description The case, and its notes oldest first.
+         */
+        get: operations["getCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Assign a case, or move it between open and in review
+         * @description Changes the case's `status` (`open` or `in_review`; a closed case is reopened with
+         *     `open`, unless one of its accounts is in another active case: `409`) and its `assignee`
+         *     (an operator of the project, or null), audited (`case.updated`, each change before and
+         *     after). With `expected_version`, the change is made only over that version (else `409`):
+         *     two analysts cannot take the same case unseen. Closing is `POST /cases/{case_id}/close`.
+         */
+        patch: operations["updateCase"];
+        trace?: never;
+    };
+    "/cases/{case_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a case with an outcome
+         * @description Closes the case as `fraud` or `legit`. In one transaction: every account of the case is
+         *     labelled with the outcome (`account.labelled`, the note as the label's note), put on
+         *     `list` when one is given (`block` or `allow`; `account.lists_changed` and the list
+         *     webhooks, as the List API's), the note is added to the case's notes, and the case is
+         *     closed (`case.closed`). The next evaluation of each account sees the label and the list.
+         *     A closed case is a `409`.
+         */
+        post: operations["closeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cases/{case_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a note to a case
+         * @description A note on the case (at most 2000 characters; personal data, deleted with the case's
+         *     accounts), with who wrote it and when, audited (`case.noted`, never the text).
+         */
+        post: operations["addCaseNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stats": {
         parameters: {
             query?: never;
@@ -2627,6 +2742,13 @@ export interface components {
             add_to_lists?: components["schemas"]["ListName"][];
             remove_from_lists?: components["schemas"]["ListName"][];
             tags?: components["schemas"]["RuleTag"][];
+            /**
+             * @description `true`: the evaluated account is put under review, a case opened by the rule (its
+             *     description, or its id, as the reason) with the evaluation's scores and signals, in the
+             *     evaluation's transaction. Nothing when the account is already in an active case, and in
+             *     unauthenticated evaluations (docs/cases.md).
+             */
+            open_case?: boolean;
         };
         /** @description A label a matching rule puts on the evaluation. */
         RuleTag: string;
@@ -2853,17 +2975,17 @@ export interface components {
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
-             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after.
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after; `case_id` names the case of a `case.` event (null before: it opened), `status`, `assignee` (an operator's id), `outcome` and `list` are the case's before and after.
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status";
+            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status" | "case_id" | "status" | "assignee" | "outcome";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
-        /** @description A change to the project's settings, a label set on one of its accounts, a change of an account's list memberships, an account's erasure or a webhook's replay. */
+        /** @description A change to the project's settings, a label set on one of its accounts, a change of an account's list memberships, an account's erasure, a webhook's replay or a change of a case. */
         AuditEvent: {
             id: string;
-            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, or `cli`. */
+            /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, `cli`, or `rule:` and the id of the rule whose action opened a case. */
             actor: string;
             /**
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
@@ -2882,9 +3004,14 @@ export interface components {
              *     delivery queued again (`POST /webhooks/deliveries/{request_id}/replay` or `trustgate
              *     webhooks replay`); its changes are `webhook_request_id` (the delivery's, the same before
              *     and after) and `webhook_status` (the delivery's before, and `pending`).
+             *     `case.opened`, `case.updated`, `case.noted`, `case.closed`: a case of the account
+             *     `account_id` (its first) opened, assigned or moved, noted (never the text) or closed
+             *     (docs/cases.md); each names the case as a `case_id` change, and the others what changed
+             *     (`status`, `assignee`, `outcome`, `list`). A case a rule's `open_case` opened has the
+             *     actor `rule:<id>`.
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed" | "case.opened" | "case.updated" | "case.noted" | "case.closed";
             /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
@@ -2894,8 +3021,8 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts and changes
-         *     list memberships; `admin` does everything (settings, rules, lists, accounts, evaluations).
+         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts, changes
+         *     list memberships and works cases; `admin` does everything (settings, rules, lists, accounts, evaluations).
          * @enum {string}
          */
         OperatorRole: "viewer" | "analyst" | "admin";
@@ -3060,6 +3187,108 @@ export interface components {
                 signal: components["schemas"]["RiskSignalName"];
                 count: number;
             }[];
+        };
+        /**
+         * @description `open`: waiting for an analyst; `in_review`: an analyst is on it; `closed`: decided, with
+         *     an `outcome`. `open` and `in_review` are the active statuses.
+         * @enum {string}
+         */
+        CaseStatus: "open" | "in_review" | "closed";
+        /**
+         * @description The first account's scores and signals when the case opened: the evaluation whose rule
+         *     opened it, or else the account's latest evaluation (`GET /evaluation/{evaluation_request_id}`
+         *     is its receipt). `signals` names the risk signals and conditions detected then.
+         */
+        CaseSnapshot: {
+            evaluation_request_id: string | null;
+            decision: components["schemas"]["Decision"];
+            account_score: components["schemas"]["Score"];
+            bot: components["schemas"]["Score"];
+            multiple_accounts: components["schemas"]["Score"];
+            risk_signals: components["schemas"]["Score"];
+            signals: string[];
+        };
+        /** @description A note on a case. */
+        CaseNote: {
+            /** Format: uuid */
+            id: string;
+            /** @description Who wrote it, as the audit names actors (`operator:<id>`, `api_key:…`, `cli`). */
+            author: string;
+            text: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description An account, or a group of linked accounts, under review (docs/cases.md). `account_id` is
+         *     the first of `account_ids`, the one the case opened for. `notes` are given by the calls on
+         *     one case, not in the queue's pages.
+         */
+        Case: {
+            /** Format: uuid */
+            case_id: string;
+            status: components["schemas"]["CaseStatus"];
+            /** @description How the case was closed; null while it is active. */
+            outcome: components["schemas"]["LabelValue"] | null;
+            account_id: string;
+            account_ids: string[];
+            reason: string;
+            /** @description `rule:<id>` for a rule's `open_case` action, else the actor as the audit names it. */
+            opened_by: string;
+            /** @description The rule that opened the case; null when a person or the API did. */
+            rule_id: string | null;
+            /** @description The scores when the case opened; null when its first account had never been evaluated. */
+            snapshot: components["schemas"]["CaseSnapshot"] | null;
+            /** @description The operator on the case (`GET /operators`), or null. */
+            assignee: string | null;
+            /**
+             * @description The list closing the case put its accounts on; null when none.
+             * @enum {string|null}
+             */
+            list: "block" | "allow" | null;
+            /** @description Counted up by each change; `PATCH`'s `expected_version`. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+            closed_by: string | null;
+            notes?: components["schemas"]["CaseNote"][];
+        };
+        /** @description A page of the project's cases. */
+        CasePage: {
+            request_id: string;
+            cases: components["schemas"]["Case"][];
+            next_cursor: string | null;
+        };
+        /** @description The accounts to review (the first is the one the case is about) and why. */
+        CaseInput: {
+            account_ids: components["schemas"]["Text"][];
+            reason: components["schemas"]["Text"];
+            /**
+             * Format: uuid
+             * @description An operator of the project to give the case to.
+             */
+            assignee?: string | null;
+        };
+        /** @description What to change; at least one of `status` and `assignee`. */
+        CaseUpdate: {
+            /** @enum {string} */
+            status?: "open" | "in_review";
+            /** Format: uuid */
+            assignee?: string | null;
+            expected_version?: number;
+        };
+        /** @description The outcome, the list to put the accounts on (none when absent), and a note. */
+        CaseClose: {
+            outcome: components["schemas"]["LabelValue"];
+            /** @enum {string} */
+            list?: "block" | "allow";
+            note?: components["schemas"]["Text"];
+        };
+        CaseNoteInput: {
+            text: components["schemas"]["Text"];
         };
         /**
          * @description A person's judgement of an account; `fraud` is the positive class of the label report.
@@ -3783,6 +4012,28 @@ export interface components {
         };
     };
     responses: {
+        /** @description The project has no case with this id. */
+        CaseNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The case or its accounts are not as the request expects: an account is already in an
+         *     active case (the message names it), the case is closed, or it changed since
+         *     `expected_version`. Nothing was written.
+         */
+        CaseConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The project has no account with this id. */
         AccountNotFound: {
             headers: {
@@ -4067,6 +4318,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The case's id. */
+        CaseId: string;
         /** @description The webhook's event id (`request_id`, sent as `x-event-id`). */
         WebhookRequestId: components["schemas"]["RequestId"];
         /** @description When `true`, the response includes `linked_accounts`. */
@@ -5537,6 +5790,226 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCases: {
+        parameters: {
+            query?: {
+                /** @description `active` (default: `open` and `in_review`), one status, or `all`. */
+                status?: "active" | "open" | "in_review" | "closed" | "all";
+                /** @description Only the cases assigned to this operator (`GET /operators`), or `none` for the unassigned. */
+                assignee?: string;
+                /** @description Only the cases this rule opened. */
+                rule_id?: string;
+                /** @description Only the cases of this account. */
+                account_id?: string;
+                /** @description `oldest` first (default; the age a case has waited), `newest` first, or highest `score` first. */
+                sort?: "oldest" | "newest" | "score";
+                /** @description How many cases to return. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CasePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseInput"];
+            };
+        };
+        responses: {
+            /** @description The case, as opened. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["CaseConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["CaseNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseUpdate"];
+            };
+        };
+        responses: {
+            /** @description The case, as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["CaseNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["CaseConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    closeCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseClose"];
+            };
+        };
+        responses: {
+            /** @description The case, closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["CaseNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["CaseConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addCaseNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. */
+                case_id: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseNoteInput"];
+            };
+        };
+        responses: {
+            /** @description The note, as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["CaseNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

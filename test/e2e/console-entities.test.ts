@@ -128,6 +128,8 @@ test("when the analyst opens the bot's session from the device's page, then its 
     await expect(text(page, 'session-evaluation')).resolves.toMatch(/^Latest evaluationFakescore 0\.\d{3}$/);
     const receipt = page.getByRole('region', { name: /^Receipt of the evaluation of / });
     await expect(receipt.textContent()).resolves.toContain(`of session ${botSession}`);
+    const verifications = page.getByRole('region', { name: 'Verifications' });
+    await expect(verifications.textContent()).resolves.toBe('VerificationsNo verifications.');
     harness.expectNothingAmiss();
   } finally {
     await context.close();

@@ -1,24 +1,36 @@
 /**
  * A session's page: its facts and signals as the Session API gives them (GET /session/{id}), the
- * accounts it was authenticated with, and its latest evaluation's receipt (the search's summary
- * of the one session, GET /sessions?session_id=, names it). Its address, network and device link
+ * accounts it was authenticated with, its latest evaluation's receipt (the search's summary
+ * of the one session, GET /sessions?session_id=, names it), and its accounts' verifications. Its address, network and device link
  * to their pages.
  */
 import { Alert, Anchor, Card, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { api, errorMessage, type EvaluationReceipt, type Session, type SessionSummary } from '../api';
+import {
+  api,
+  errorMessage,
+  type AccountVerification,
+  type EvaluationReceipt,
+  type Session,
+  type SessionSummary,
+} from '../api';
 import { entityPath, networkOf } from '../components/entities';
 import { DecisionBadge, score, time } from '../components/format';
 import { useLoaded } from '../components/use-loaded';
 import { Link } from '../router';
 import { ReceiptChart } from './account/ReceiptChart';
+import { Verifications } from './account/Verifications';
 import { AccountLinks } from './SearchPage';
 
 interface Loaded {
   session: Session;
   summary?: SessionSummary | undefined;
   receipt?: EvaluationReceipt | undefined;
+  verifications: AccountVerification[];
 }
+
+/** The accounts whose verifications the page shows (a session is authenticated with one, rarely a few). */
+const VERIFIED_ACCOUNTS = 5;
 
 async function load(id: string): Promise<Loaded> {
   const [session, page] = await Promise.all([
@@ -28,10 +40,14 @@ async function load(id: string): Promise<Loaded> {
   if (!session.data) throw new Error(errorMessage(session.error, session.response));
   const summary = page.data?.sessions[0];
   const request_id = summary?.evaluation_request_id;
-  const receipt = request_id
-    ? (await api.GET('/evaluation/{request_id}', { params: { path: { request_id } } })).data
-    : undefined;
-  return { session: session.data, summary, receipt };
+  const [receipt, ...verified] = await Promise.all([
+    request_id ? api.GET('/evaluation/{request_id}', { params: { path: { request_id } } }) : undefined,
+    ...session.data.account_ids
+      .slice(0, VERIFIED_ACCOUNTS)
+      .map((account_id) => api.GET('/account/{account_id}/verifications', { params: { path: { account_id } } })),
+  ]);
+  const verifications = verified.flatMap((v) => v?.data?.verifications ?? []);
+  return { session: session.data, summary, receipt: receipt?.data, verifications };
 }
 
 /** The facts an analyst reads first, as label and value (values may be links). */
@@ -114,6 +130,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           ) : (
             <Text>No evaluation receipt: the session was not evaluated, or its receipt was forgotten.</Text>
           )}
+          <Verifications verifications={loaded.verifications} />
         </>
       )}
     </Stack>

@@ -295,6 +295,13 @@ function route(app: Express, config: AppConfig, services: AppServices, limits: L
   app.get('/rules', rules.getRules);
   app.put('/rules', rules.putRules);
   app.post('/rules/test', rules.testRules);
+  app.post('/rules/preview', rules.previewRules);
+  app.get('/rules/fields', rules.listRuleFields);
+  app.get('/rules/drafts', rules.listRuleDrafts);
+  app.post('/rules/drafts', rules.createRuleDraft);
+  app.get('/rules/drafts/:draft_id', rules.getRuleDraft);
+  app.post('/rules/drafts/:draft_id/publish', rules.publishRuleDraft);
+  app.post('/rules/drafts/:draft_id/reject', rules.rejectRuleDraft);
   app.get('/liveness/session', liveness.getVerificationSession);
   app.post('/liveness/session', liveness.createVerificationSession);
   app.post('/liveness/:session_id/cancel', liveness.cancelVerificationSession);

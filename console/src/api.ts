@@ -34,8 +34,16 @@ export type LinkedAccount = Schemas['LinkedAccount'];
 export type ListPage = Schemas['ListPage'];
 export type ListSummary = Schemas['ListSummary'];
 export type Operator = Schemas['Operator'];
+export type RuleCondition = Schemas['RuleCondition'];
 export type RuleDefinition = Schemas['RuleDefinition'];
+export type RuleChange = Schemas['RuleChange'];
+export type RuleDraft = Schemas['RuleDraft'];
+export type RuleDraftSummary = Schemas['RuleDraftSummary'];
+export type RuleField = Schemas['RuleField'];
+export type RuleOperator = Schemas['RuleOperator'];
+export type RuleScalar = Schemas['RuleScalar'];
 export type Rules = Schemas['Rules'];
+export type RulesPreview = Schemas['RulesPreview'];
 export type RulesTestResult = Schemas['RulesTestResult'];
 export type SessionPage = Schemas['SessionPage'];
 export type SessionSummary = Schemas['SessionSummary'];
@@ -84,8 +92,12 @@ export function errorMessage(error: unknown, response?: Response): string {
 /** Whether an operator of this role may change accounts (lists and labels): analysts and admins (docs/console-auth.md). */
 export const mayAct = (operator: Operator): boolean => operator.role === 'analyst' || operator.role === 'admin';
 
-/** Whether an operator of this role may publish a rules document (putRules: admins; domain/operators.ts). */
+/** Whether an operator of this role may publish or reject a rules draft (publishRuleDraft: admins; domain/operators.ts). */
 export const mayPublishRules = (operator: Operator): boolean => operator.role === 'admin';
+/** Whether an operator of this role may propose a rules draft and preview it (createRuleDraft, previewRules: analysts and admins). */
+export const mayDraftRules = mayAct;
+/** The operator as the audit and drafts name actors (`operator:<id>`): a draft's author is compared with it. */
+export const actorOf = (operator: Operator): string => `operator:${operator.id}`;
 /** Whether an operator of this role may erase accounts: admins only (deleteAccount, domain/operators.ts). */
 export const mayErase = (operator: Operator): boolean => operator.role === 'admin';
 /** The standard lists (mutually exclusive: joining one leaves the other two, openapi.yaml addAccountToList). */

@@ -16,6 +16,7 @@ import { makeProjectRepository } from '../storage/repositories/projects';
 import { makeRateLimits } from '../storage/repositories/rate-limits';
 import { makeReceiptRepository } from '../storage/repositories/receipts';
 import { makeRetentionRepository } from '../storage/repositories/retention';
+import { makeRuleDraftRepository } from '../storage/repositories/rule-drafts';
 import { makeRulesRepository } from '../storage/repositories/rules';
 import { makeSearchRepository } from '../storage/repositories/search';
 import { makeSessionRepository } from '../storage/repositories/sessions';
@@ -41,6 +42,7 @@ export function makeRepositories(db: Db, secretBox: SecretBox) {
     auditEvents: makeAuditEventRepository(db),
     evaluationCounts: makeEvaluationCountRepository(db),
     rules: makeRulesRepository(db),
+    ruleDrafts: makeRuleDraftRepository(db),
     labels: makeLabelRepository(db),
     cases: makeCaseRepository(db),
     retention: makeRetentionRepository(db),

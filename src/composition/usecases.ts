@@ -147,6 +147,7 @@ export function projectUseCases({ deps, repos, statsTally, media }: Parts) {
   const rules = makeRulesUseCases({
     ...deps,
     rules: repos.rules,
+    ruleDrafts: repos.ruleDrafts,
     auditEvents: repos.auditEvents,
     receipts: repos.receipts,
     accounts: repos.accounts,

@@ -30,7 +30,7 @@ export type Requirement = OperatorRole | 'public' | 'full_key';
 
 /**
  * The least role of each operation. viewer: reads; analyst: also labels accounts, changes
- * list memberships and works cases; admin: everything else (settings, rules, lists themselves, account
+ * list memberships, proposes rules drafts and works cases; admin: everything else (settings, rules, lists themselves, account
  * changes, evaluations and verifications, which machines make with keys). The compiler
  * checks that each name is an operationId (the generated `operations` also holds the
  * webhooks', which no request calls); test/domain/operators.test.ts checks that every
@@ -93,6 +93,15 @@ export const OPERATION_ROLES = {
   putRules: 'admin',
   // A backtest reads and stores nothing (a POST for its body: read-only API keys cannot send it).
   testRules: 'viewer',
+  listRuleFields: 'viewer',
+  // The builder's preview: a backtest of the last days, for those who draft.
+  previewRules: 'analyst',
+  listRuleDrafts: 'viewer',
+  getRuleDraft: 'viewer',
+  // Analysts draft and test; an admin other than the draft's author publishes it (four-eyes).
+  createRuleDraft: 'analyst',
+  publishRuleDraft: 'admin',
+  rejectRuleDraft: 'admin',
   getEvaluation: 'viewer',
   consoleLogin: 'public',
   getConsoleSignInOptions: 'public',

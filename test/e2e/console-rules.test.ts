@@ -1,12 +1,13 @@
 /**
  * The console's rules page and its search box end to end in Debian's Chromium (headless),
- * served by the app from dist/console: an admin edits a draft, sees a refused draft's message
- * naming the path and the rule, backtests the draft over seeded labelled traffic and reads the
- * precision/recall table, publishes it after a confirmation (GET /rules then has the new version
- * and the audit names the operator), and is told clearly when someone published meanwhile (409);
- * the shell's search box goes to the right page for each kind of text; a viewer sees no Publish
- * button and the API refuses the call (403). Screenshots at a desktop and a phone size in
- * test-artifacts/console/, axe-core on the rules page at both.
+ * served by the app from dist/console: an admin edits a draft in the JSON tab, sees a refused
+ * draft's message naming the path and the rule, backtests the draft over seeded labelled traffic
+ * and reads the precision/recall table, submits it for approval after a confirmation (a pending
+ * draft, nothing published, the audit names the operator), and is told clearly when someone
+ * published meanwhile (409); the shell's search box goes to the right page for each kind of
+ * text; a viewer sees no Submit button and the API refuses PUT /rules (403). The builder and
+ * four-eyes publishing: console-rule-builder.test.ts. Screenshots at a desktop and a phone size
+ * in test-artifacts/console/, axe-core on the rules page at both.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import request from 'supertest';
@@ -118,6 +119,7 @@ describe('an admin on the rules page', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
     await page.waitForURL('**/console/rules');
     await expect(page.getByTestId('rules-version').textContent()).resolves.toBe('Version 0 (no rules published yet)');
+    await page.getByRole('tab', { name: 'JSON' }).click();
     await page.getByLabel('Rules document (JSON)').fill(JSON.stringify(REFUSED, null, 2));
     await page.getByRole('button', { name: 'Backtest' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'The backtest was refused' });
@@ -168,46 +170,45 @@ describe('an admin on the rules page', () => {
     await expect(rulesOfApi()).resolves.toMatchObject({ version: 0 });
   });
 
-  test('when the admin publishes after confirming, then GET /rules has version 1 and the audit names the operator', async () => {
-    await page.getByRole('button', { name: 'Publish…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Publish the draft as version 1?' });
+  test('when the admin submits the draft after confirming, then a pending draft, nothing published, and the audit names the operator', async () => {
+    await page.getByRole('button', { name: 'Submit for approval…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit the draft over version 0 for approval?' });
     await dialog.waitFor();
     await shot(page, 'desktop-rules-confirm');
-    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Published as version 1.' }).waitFor();
-    await expect(page.getByTestId('rules-version').textContent()).resolves.toMatch(/^Version 1, published /);
-    const stored = await request(ctx.app).get('/rules').set('x-api-key', ctx.project.api_key);
-    expect(stored.body).toMatchObject({ version: 1, rules: DRAFT.rules });
-
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('status').filter({ hasText: 'Submitted for approval' }).waitFor();
+    await expect(rulesOfApi()).resolves.toMatchObject({ version: 0 });
+    const drafts = await request(ctx.app).get('/rules/drafts').set('x-api-key', ctx.project.api_key);
+    expect(drafts.body.drafts).toEqual([
+      expect.objectContaining({ author: `operator:${operators.admin!.id}`, status: 'pending', rules_count: 1 }),
+    ]);
     const audit = await request(ctx.app).get('/audit').set('x-api-key', ctx.project.api_key);
-    const published = (audit.body.events as AuditEvent[]).filter((e) => e.action === 'rules.updated');
-    expect(published).toEqual([
-      expect.objectContaining({
-        actor: `operator:${operators.admin!.id}`,
-        changes: [{ field: 'rules_version', before: 0, after: 1 }],
-      }),
+    const submitted = (audit.body.events as AuditEvent[]).filter((e) => e.action.startsWith('rules.'));
+    expect(submitted).toEqual([
+      expect.objectContaining({ actor: `operator:${operators.admin!.id}`, action: 'rules.draft_created' }),
     ]);
   });
 
-  test('when someone else published meanwhile, then Publish says so and stores nothing', async () => {
+  test('when someone else published meanwhile, then Submit says so and stores nothing', async () => {
     const other = await request(ctx.app).put('/rules').set('x-api-key', ctx.project.api_key).send({ rules: [] });
-    expect(other.body.version).toBe(2);
+    expect(other.body.version).toBe(1);
     const draft = { rules: [{ ...DRAFT.rules[0]!, then: { decision: 'Fake', tags: ['known_bad', 'second'] } }] };
     await page.getByLabel('Rules document (JSON)').fill(JSON.stringify(draft, null, 2));
-    await page.getByRole('button', { name: 'Publish…' }).click();
+    await page.getByRole('button', { name: 'Submit for approval…' }).click();
     await page
-      .getByRole('dialog', { name: 'Publish the draft as version 2?' })
-      .getByRole('button', { name: 'Publish', exact: true })
+      .getByRole('dialog', { name: 'Submit the draft over version 0 for approval?' })
+      .getByRole('button', { name: 'Confirm' })
       .click();
     const alert = page.getByRole('alert').filter({ hasText: 'Changed meanwhile' });
-    await expect(alert.textContent()).resolves.toMatch(/Someone published another version since you loaded version 1/);
-    await expect(rulesOfApi()).resolves.toMatchObject({ version: 2 });
+    await expect(alert.textContent()).resolves.toMatch(/Someone published another version since you loaded version 0/);
+    const drafts = await request(ctx.app).get('/rules/drafts').set('x-api-key', ctx.project.api_key);
+    expect(drafts.body.drafts).toHaveLength(1);
     await alert.getByRole('button', { name: /Load the current version/ }).click();
     await page
       .getByTestId('rules-version')
-      .filter({ hasText: /^Version 2, published / })
+      .filter({ hasText: /^Version 1, published / })
       .waitFor();
-    // The draft is kept, to publish over the version now shown.
+    // The draft is kept, to submit over the version now shown.
     await expect(page.getByLabel('Rules document (JSON)').inputValue()).resolves.toContain('"second"');
     expect(pageErrors).toEqual([]);
     expect(elsewhere).toEqual([]);
@@ -286,15 +287,15 @@ describe('the search box', () => {
 });
 
 describe('a viewer on the rules page', () => {
-  test('when a viewer opens the rules, then no Publish button, and the API refuses PUT /rules (403)', async () => {
+  test('when a viewer opens the rules, then no Submit button, and the API refuses PUT /rules (403)', async () => {
     const context = await newContext(SIZES[0]![1]);
     try {
       const page = await context.newPage();
       await signIn(page, 'viewer');
       await page.goto(`${trustgate.origin}/console/rules`);
       await page.getByTestId('rules-version').waitFor();
-      await expect(page.getByRole('button', { name: 'Publish…' }).count()).resolves.toBe(0);
-      await expect(page.getByText('publishing needs the admin role').count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Submit for approval…' }).count()).resolves.toBe(0);
+      await expect(page.getByText('submitting needs the analyst role').count()).resolves.toBe(1);
       await shot(page, 'desktop-rules-viewer');
       const before = await rulesOfApi();
       const status = await page.evaluate(async () => {
@@ -332,6 +333,7 @@ describe.each(SIZES)('the rules page on a %s', (size, options) => {
       }
       await page.goto(`${trustgate.origin}/console/rules`);
       await page.getByTestId('rules-version').waitFor();
+      await page.getByRole('tab', { name: 'JSON' }).click();
       await page.getByLabel('Rules document (JSON)').fill(JSON.stringify(DRAFT, null, 2));
       await page.getByRole('button', { name: 'Backtest' }).click();
       await page.getByTestId('backtest-summary').waitFor();

@@ -278,21 +278,34 @@ describe('authorisation of operators', () => {
     expect(event).toMatchObject({ actor: `operator:${s.id}`, action: 'project.updated' });
   });
 
-  test('when an admin publishes rules, then the audit names the operator as the actor', async () => {
+  test('when an admin puts rules, then 403 pointing to drafts; publishing an analyst’s draft is audited with the admin as the actor', async () => {
     const s = await operatorOf('admin');
     const put = await request(ctx.app)
       .put('/rules')
       .set('cookie', s.cookie)
       .set('x-csrf-token', s.csrf)
       .send({ expected_version: 0, rules: [] });
-    expect(put.status).toBe(200);
-    expect(put.body.version).toBe(1);
+    expect(put.status).toBe(403);
+    expect(put.body.message).toContain('POST /rules/drafts');
+    const analyst = await operatorOf('analyst', s.projectId);
+    const draft = await request(ctx.app)
+      .post('/rules/drafts')
+      .set('cookie', analyst.cookie)
+      .set('x-csrf-token', analyst.csrf)
+      .send({ base_version: 0, rules: [] });
+    expect(draft.status).toBe(201);
+    const published = await request(ctx.app)
+      .post(`/rules/drafts/${draft.body.draft.draft_id}/publish`)
+      .set('cookie', s.cookie)
+      .set('x-csrf-token', s.csrf);
+    expect(published.status).toBe(200);
+    expect(published.body.draft.published_version).toBe(1);
     const audit = await request(ctx.app).get('/audit').set('cookie', s.cookie);
     const [event] = audit.body.events as AuditEvent[];
     expect(event).toMatchObject({
       actor: `operator:${s.id}`,
-      action: 'rules.updated',
-      changes: [{ field: 'rules_version', before: 0, after: 1 }],
+      action: 'rules.published',
+      changes: expect.arrayContaining([{ field: 'rules_version', before: 0, after: 1 }]),
     });
   });
 
@@ -370,7 +383,8 @@ function actionsAboveViewer() {
       const target = path
         .replace('{account_id}', typeof body.id === 'string' ? body.id : 'someone')
         .replace('{list_name}', path.includes('/account/') ? 'block' : 'watch')
-        .replace('{request_id}', randomUUID());
+        .replace('{request_id}', randomUUID())
+        .replace('{draft_id}', randomUUID());
       // An operation that takes no console session (the evaluations, the verifications) answers 401 to a cookie.
       const takesCookie = (op.security ?? spec.security).some((s) => 'ConsoleSession' in s);
       return [{ operationId: op.operationId, method, target, body: example, required, takesCookie }];
@@ -389,6 +403,7 @@ async function stateOf(projectId: string) {
     members: await rows('list_members', 'account_id'),
     labels: await rows('labels', 'account_id'),
     rules: await rows('project_rules', 'version'),
+    drafts: await rows('rule_drafts', 'id'),
     audit: await rows('audit_events', 'seq'),
     webhooks: await rows('webhooks', 'request_id'),
     sessions: await rows('sessions', 'id'),

@@ -505,6 +505,7 @@ const UNANSWERED_GETS: Record<string, string> = {
   finishConsoleOidcSignIn: 'no OpenID Connect provider configured: 404',
   getEvaluation: 'a sampled request_id names no evaluation',
   getWebhookDelivery: 'a sampled request_id names no delivery',
+  getRuleDraft: 'a sampled draft_id names no draft',
 };
 
 /**

@@ -17,6 +17,9 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
   'project.updated': 'Settings changed',
   'webhook_secret.rotated': 'Webhook secret rotated',
   'rules.updated': 'Rules replaced',
+  'rules.draft_created': 'Rules draft proposed',
+  'rules.published': 'Rules draft published',
+  'rules.draft_rejected': 'Rules draft rejected',
   'account.labelled': 'Account labelled',
   'account.lists_changed': 'Account’s lists changed',
   'account.erased': 'Account erased',
@@ -40,6 +43,8 @@ export function describeChange(c: Change, person: (operatorId: string) => string
   if (c.field === 'webhook_request_id') return `webhook ${shown(c.after)}`;
   if (c.field === 'case_id') return `case ${shown(c.after)}`;
   if (c.field === 'assignee') return c.after === null ? 'unassigned' : `assigned to ${person(String(c.after))}`;
+  if (c.field === 'rules_draft') return `draft ${shown(c.after)}`;
+  if (c.field === 'rules_draft_author') return `proposed by ${shown(c.after)}`;
   if (c.field === 'label') return `label ${shown(c.after)}${c.before === null ? '' : ` (was ${shown(c.before)})`}`;
   return `${c.field}: ${shown(c.before)} → ${shown(c.after)}`;
 }

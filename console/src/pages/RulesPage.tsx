@@ -1,43 +1,45 @@
 /**
- * Rules (docs/rules.md): the project's current document and its version (GET /rules), a draft
- * edited as JSON, a backtest of the draft (and an optional draft threshold) over a time range
- * (POST /rules/test: how many decisions would change and which way, examples linking to their
- * accounts, each rule's matches, and precision and recall against the labels), and Publish
- * (PUT /rules with `expected_version`: a document published by someone else meanwhile is a 409,
- * shown as such) after a confirmation. Every operator may edit a draft and backtest it (a
- * backtest stores nothing; testRules is a viewer's operation); only an admin publishes (putRules).
+ * Rules (docs/rules.md, docs/console.md "The rules page"): the project's current document and
+ * its version (GET /rules); a draft edited in the builder (conditions picked from GET
+ * /rules/fields) or as JSON, the two views of one document; a preview of each rule's matches over
+ * the last 7 days (POST /rules/preview) and, beside it, a backtest over a chosen range and
+ * threshold (POST /rules/test); "Submit for approval" (POST /rules/drafts over the version shown:
+ * a version published meanwhile is a 409, shown as such); and the drafts, where an admin other
+ * than a draft's author publishes or rejects it (four-eyes). Every operator may edit a draft and
+ * backtest it; analysts and admins preview and submit; admins publish.
  */
 import {
   Alert,
-  Anchor,
   Badge,
-  Box,
   Button,
   Group,
   Loader,
-  Modal,
   NumberInput,
   SimpleGrid,
   Stack,
-  Table,
+  Tabs,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
   api,
   errorMessage,
-  mayPublishRules,
-  type ConfusionCounts,
+  mayDraftRules,
   type Operator,
   type RuleDefinition,
+  type RuleField,
   type Rules,
+  type RulesPreview,
   type RulesTestResult,
 } from '../api';
 import { CodeEditor } from '../components/CodeEditor';
-import { DecisionBadge, time } from '../components/format';
-import { Link } from '../router';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { time } from '../components/format';
+import { BacktestResult, DataTable } from './rules/BacktestResult';
+import { Drafts } from './rules/Drafts';
+import { RuleBuilder } from './rules/RuleBuilder';
 
 const DAY = 24 * 3_600_000;
 
@@ -63,22 +65,84 @@ function lastWeek(): { from: string; to: string } {
   return { from: new Date(to - 7 * DAY).toISOString(), to: new Date(to).toISOString() };
 }
 
-const ratio = (value: number | null) => (value === null ? '—' : String(Math.round(value * 1000) / 1000));
+/** A request's answer, its refusal's message, or that the server could not be reached. */
+async function settle<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<{ data: T } | { error: string; status?: number }> {
+  try {
+    const { data, error, response } = await call;
+    return data ? { data } : { error: errorMessage(error, response), status: response.status };
+  } catch {
+    return { error: 'The server could not be reached' };
+  }
+}
+
+function Preview({ draft, allowed }: { draft: string; allowed: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<RulesPreview>();
+  const [error, setError] = useState<string>();
+  const run = async () => {
+    setError(undefined);
+    setPreview(undefined);
+    const parsed = parseDraft(draft);
+    if ('error' in parsed) return setError(parsed.error);
+    setBusy(true);
+    const answer = await settle(api.POST('/rules/preview', { body: { rules: parsed.rules } }));
+    setBusy(false);
+    if ('data' in answer) setPreview(answer.data);
+    else setError(answer.error);
+  };
+  return (
+    <Stack gap="xs" aria-label="Preview" role="region">
+      <Title order={2} size="h3">
+        Preview
+      </Title>
+      <Text size="sm">How many of the last 7 days’ evaluations each rule of the draft would have matched.</Text>
+      <Group>
+        <Button onClick={() => void run()} loading={busy} disabled={!allowed}>
+          Preview matches
+        </Button>
+      </Group>
+      {!allowed && <Text size="sm">Previews need the analyst role; a backtest does not.</Text>}
+      {error && (
+        <Alert color="red" role="alert" title="The preview was refused">
+          {error}
+        </Alert>
+      )}
+      {preview && (
+        <>
+          <Text size="sm" data-testid="preview-summary">
+            {preview.evaluations} {preview.evaluations === 1 ? 'evaluation' : 'evaluations'} since {time(preview.from)}
+            {preview.truncated ? ' (the oldest of more: truncated)' : ''}.
+          </Text>
+          <DataTable
+            label="Preview matches"
+            minWidth={300}
+            headers={['Rule', 'Would match', 'Would decide']}
+            rows={preview.rules.map((r) => ({ key: r.id, cells: [r.id, r.matched, r.decided] }))}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
 
 export function RulesPage({ operator }: { operator: Operator }) {
-  const canPublish = mayPublishRules(operator);
+  const canDraft = mayDraftRules(operator);
   const [current, setCurrent] = useState<Rules>();
+  const [fields, setFields] = useState<RuleField[]>([]);
   const [loadError, setLoadError] = useState<string>();
   const [draft, setDraft] = useState('');
+  const [tab, setTab] = useState<string | null>('builder');
   const [range, setRange] = useState(lastWeek);
   const [threshold, setThreshold] = useState<string>('');
   const [testing, setTesting] = useState(false);
   const [result, setResult] = useState<RulesTestResult>();
   const [testError, setTestError] = useState<string>();
-  const [confirming, setConfirming] = useState(false);
-  const [publishing, setPublishing] = useState(false);
-  const [publishError, setPublishError] = useState<{ conflict: boolean; message: string }>();
+  const [submitting, setSubmitting] = useState<{ note: string; busy: boolean; error?: string }>();
+  const [submitError, setSubmitError] = useState<{ conflict: boolean; message: string }>();
   const [notice, setNotice] = useState<string>();
+  const [submitted, setSubmitted] = useState(0);
 
   const load = useCallback(async (replaceDraft: boolean) => {
     const { data, error, response } = await api.GET('/rules');
@@ -93,6 +157,10 @@ export function RulesPage({ operator }: { operator: Operator }) {
 
   useEffect(() => {
     load(true).catch(() => setLoadError('The server could not be reached'));
+    api
+      .GET('/rules/fields')
+      .then(({ data }) => data && setFields(data.fields))
+      .catch(() => setLoadError('The server could not be reached'));
   }, [load]);
 
   const backtest = async (e: FormEvent) => {
@@ -102,8 +170,8 @@ export function RulesPage({ operator }: { operator: Operator }) {
     const parsed = parseDraft(draft);
     if ('error' in parsed) return setTestError(parsed.error);
     setTesting(true);
-    try {
-      const { data, error, response } = await api.POST('/rules/test', {
+    const answer = await settle(
+      api.POST('/rules/test', {
         body: {
           rules: parsed.rules,
           from: range.from,
@@ -111,51 +179,42 @@ export function RulesPage({ operator }: { operator: Operator }) {
           max_examples: 20,
           ...(threshold !== '' ? { decision_threshold: Number(threshold) } : {}),
         },
-      });
-      if (data) setResult(data);
-      else setTestError(errorMessage(error, response));
-    } catch {
-      setTestError('The server could not be reached');
-    } finally {
-      setTesting(false);
-    }
+      }),
+    );
+    setTesting(false);
+    if ('data' in answer) setResult(answer.data);
+    else setTestError(answer.error);
   };
 
-  const askToPublish = () => {
+  const askToSubmit = () => {
     setNotice(undefined);
-    setPublishError(undefined);
+    setSubmitError(undefined);
     const parsed = parseDraft(draft);
-    if ('error' in parsed) return setPublishError({ conflict: false, message: parsed.error });
-    setConfirming(true);
+    if ('error' in parsed) return setSubmitError({ conflict: false, message: parsed.error });
+    setSubmitting({ note: '', busy: false });
   };
 
-  const publish = async () => {
+  const submit = async () => {
     const parsed = parseDraft(draft);
-    if ('error' in parsed || !current) return;
-    setPublishing(true);
-    try {
-      const { data, error, response } = await api.PUT('/rules', {
-        body: { expected_version: current.version, rules: parsed.rules },
+    if ('error' in parsed || !current || !submitting) return;
+    setSubmitting({ ...submitting, busy: true });
+    const note = submitting.note.trim();
+    const answer = await settle(
+      api.POST('/rules/drafts', {
+        body: { base_version: current.version, rules: parsed.rules, ...(note ? { note } : {}) },
+      }),
+    );
+    if ('data' in answer) {
+      setSubmitting(undefined);
+      setNotice('Submitted for approval: an admin other than you publishes it (four-eyes).');
+      setSubmitted((n) => n + 1);
+    } else if (answer.status === 409) {
+      setSubmitting(undefined);
+      setSubmitError({
+        conflict: true,
+        message: `Someone published another version since you loaded version ${current.version}; nothing was stored. ${answer.error}`,
       });
-      setConfirming(false);
-      if (data) {
-        setCurrent(data);
-        setDraft(textOf(data.rules));
-        setNotice(`Published as version ${data.version}.`);
-      } else
-        setPublishError({
-          conflict: response.status === 409,
-          message:
-            response.status === 409
-              ? `Someone published another version since you loaded version ${current.version}; nothing was stored. ${errorMessage(error, response)}`
-              : errorMessage(error, response),
-        });
-    } catch {
-      setConfirming(false);
-      setPublishError({ conflict: false, message: 'The server could not be reached' });
-    } finally {
-      setPublishing(false);
-    }
+    } else setSubmitting({ ...submitting, busy: false, error: answer.error });
   };
 
   if (loadError)
@@ -170,6 +229,7 @@ export function RulesPage({ operator }: { operator: Operator }) {
   if (!current) return <Loader aria-label="Loading" />;
 
   const unchanged = draft === textOf(current.rules);
+  const parsed = parseDraft(draft);
   return (
     <Stack>
       <Title order={1}>Rules</Title>
@@ -188,72 +248,62 @@ export function RulesPage({ operator }: { operator: Operator }) {
         )}
       </Group>
       <Text size="sm">
-        The document is JSON, as <code>PUT /rules</code> takes it (docs/rules.md lists the fields and operators).
-        {canPublish
-          ? ' Backtest a draft before publishing it.'
-          : ' You can edit a draft and backtest it; publishing needs the admin role.'}
+        Build the draft with the pickers, or edit it as JSON (docs/rules.md lists the fields and operators).
+        {canDraft
+          ? ' Preview and backtest it, then submit it for approval: an admin other than you publishes it.'
+          : ' You can edit a draft and backtest it; submitting needs the analyst role, publishing the admin role.'}
       </Text>
-      <CodeEditor label="Rules document (JSON)" value={draft} onChange={setDraft} />
-
-      <form onSubmit={backtest} aria-label="Backtest">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <TextInput
-            label="From"
-            value={range.from}
-            onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value.trim() }))}
-          />
-          <TextInput
-            label="To"
-            value={range.to}
-            onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value.trim() }))}
-          />
-          <NumberInput
-            label="Draft threshold (optional)"
-            min={0}
-            max={1}
-            step={0.05}
-            decimalScale={3}
-            placeholder="Each evaluation's own"
-            value={threshold}
-            onChange={(v) => setThreshold(v === '' ? '' : String(v))}
-          />
-        </SimpleGrid>
-        <Group mt="sm">
-          <Button type="submit" loading={testing}>
-            Backtest
-          </Button>
-          {canPublish && (
-            <Button variant="default" onClick={askToPublish} disabled={unchanged}>
-              Publish…
-            </Button>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="builder">Builder</Tabs.Tab>
+          <Tabs.Tab value="json">JSON</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="builder" pt="sm">
+          {'error' in parsed ? (
+            <Alert color="red" role="alert" title="The JSON view does not hold a document">
+              {parsed.error}. Fix it in the JSON tab.
+            </Alert>
+          ) : fields.length === 0 ? (
+            <Loader aria-label="Loading the fields" />
+          ) : (
+            <RuleBuilder rules={parsed.rules} fields={fields} onChange={(rules) => setDraft(textOf(rules))} />
           )}
-          <Button
-            variant="subtle"
-            disabled={unchanged}
-            onClick={() => {
-              setDraft(textOf(current.rules));
-              setResult(undefined);
-            }}
-          >
-            Discard the draft
+        </Tabs.Panel>
+        <Tabs.Panel value="json" pt="sm">
+          <CodeEditor label="Rules document (JSON)" value={draft} onChange={setDraft} />
+        </Tabs.Panel>
+      </Tabs>
+      <Group>
+        {canDraft && (
+          <Button onClick={askToSubmit} disabled={unchanged}>
+            Submit for approval…
           </Button>
-        </Group>
-      </form>
-
+        )}
+        <Button
+          variant="subtle"
+          disabled={unchanged}
+          onClick={() => {
+            setDraft(textOf(current.rules));
+            setResult(undefined);
+          }}
+        >
+          Discard the draft
+        </Button>
+      </Group>
       {notice && (
         <Alert color="green" role="status">
           {notice}
         </Alert>
       )}
-      {publishError && (
-        <Alert color="red" role="alert" title={publishError.conflict ? 'Changed meanwhile' : 'Not published'}>
-          {publishError.message}
-          {publishError.conflict && (
+      {submitError && (
+        <Alert color="red" role="alert" title={submitError.conflict ? 'Changed meanwhile' : 'Not submitted'}>
+          {submitError.message}
+          {submitError.conflict && (
             <Group mt="xs">
               <Button
                 size="xs"
                 variant="default"
-                onClick={() => void load(false).then(() => setPublishError(undefined))}
+                onClick={() => void load(false).then(() => setSubmitError(undefined))}
               >
                 Load the current version (keeps the draft)
               </Button>
@@ -261,6 +311,42 @@ export function RulesPage({ operator }: { operator: Operator }) {
           )}
         </Alert>
       )}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Preview draft={draft} allowed={canDraft} />
+        <form onSubmit={backtest} aria-label="Backtest">
+          <Stack gap="xs">
+            <Title order={2} size="h3">
+              Backtest over a range
+            </Title>
+            <TextInput
+              label="From"
+              value={range.from}
+              onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value.trim() }))}
+            />
+            <TextInput
+              label="To"
+              value={range.to}
+              onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value.trim() }))}
+            />
+            <NumberInput
+              label="Draft threshold (optional)"
+              min={0}
+              max={1}
+              step={0.05}
+              decimalScale={3}
+              placeholder="Each evaluation's own"
+              value={threshold}
+              onChange={(v) => setThreshold(v === '' ? '' : String(v))}
+            />
+            <Group>
+              <Button type="submit" loading={testing}>
+                Backtest
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </SimpleGrid>
       {testError && (
         <Alert color="red" role="alert" title="The backtest was refused">
           {testError}
@@ -268,188 +354,28 @@ export function RulesPage({ operator }: { operator: Operator }) {
       )}
       {result && <BacktestResult result={result} />}
 
-      <Modal
-        opened={confirming}
-        onClose={() => setConfirming(false)}
-        title={`Publish the draft as version ${current.version + 1}?`}
+      <Drafts operator={operator} refresh={submitted} onPublished={() => void load(false)} />
+
+      <ConfirmDialog
+        title={submitting ? `Submit the draft over version ${current.version} for approval?` : undefined}
+        onCancel={() => setSubmitting(undefined)}
+        onConfirm={() => void submit()}
+        busy={submitting?.busy ?? false}
+        error={submitting?.error}
       >
-        <Stack>
-          <Text size="sm">
-            The next evaluations apply it (other processes within a minute or so), and the audit log records the change
-            as yours. It is stored only over version {current.version}: if someone published meanwhile, nothing is
-            stored.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button onClick={() => void publish()} loading={publishing}>
-              Publish
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Stack>
-  );
-}
-
-/** Why a backtest stopped before the range's end (docs/rules.md, "What a backtest costs"), and what to do about it. */
-const TRUNCATED: Record<NonNullable<RulesTestResult['truncated_by']>, string> = {
-  evaluation_limit:
-    'The range held more than 10,000 evaluations: the oldest were replayed. Narrow the range to see the rest.',
-  work_budget:
-    "The draft's comparisons times the evaluations reached the server's work budget: the oldest were replayed. " +
-    'A draft with fewer conditions replays more; narrow the range to see the rest.',
-  time_budget:
-    "The backtest reached the server's time budget: the oldest were replayed. Narrow the range, or try again later.",
-};
-
-function BacktestResult({ result }: { result: RulesTestResult }) {
-  // The result lands below the editor: brought into view and given the focus (a screen reader
-  // reads its heading), so the analyst who pressed Backtest sees it without scrolling.
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.scrollIntoView({ block: 'start' });
-    heading.current?.focus({ preventScroll: true });
-  }, [result]);
-  return (
-    <Stack data-testid="backtest-result">
-      <Title order={2} size="h3" ref={heading} tabIndex={-1}>
-        Backtest
-      </Title>
-      <Text data-testid="backtest-summary">
-        {result.evaluations} {result.evaluations === 1 ? 'evaluation' : 'evaluations'} replayed; {result.changed}{' '}
-        {result.changed === 1 ? 'decision' : 'decisions'} would change: {result.to_fake} to Fake, {result.to_real} to
-        Real.
-      </Text>
-      {result.truncated && (
-        <Alert color="yellow" title="Truncated">
-          {TRUNCATED[result.truncated_by ?? 'evaluation_limit']}
-        </Alert>
-      )}
-
-      <Title order={3} size="h4">
-        Each rule
-      </Title>
-      <DataTable
-        label="Rule matches"
-        minWidth={360}
-        headers={['Rule', 'Matched', 'Decided']}
-        rows={result.rules.map((r) => ({ key: r.id, cells: [r.id, r.matched, r.decided] }))}
-      />
-
-      <Title order={3} size="h4">
-        Against the labels
-      </Title>
-      {result.labels === null ? (
         <Text size="sm">
-          No replayed evaluation is of a labelled account: label accounts fraud or legit to see precision and recall.
+          Nothing applies until an admin other than you publishes it. If someone publishes another version first, the
+          draft can no longer be published: submit it again over the new version.
         </Text>
-      ) : (
-        <>
-          <Text size="sm">
-            Over the {result.labels.labelled} replayed evaluations of labelled accounts; fraud is the positive class (a
-            Fake decision, a rule’s match).
-          </Text>
-          <DataTable
-            label="Precision and recall"
-            minWidth={560}
-            headers={['Row', 'TP', 'FP', 'FN', 'TN', 'Precision', 'Recall']}
-            rows={[
-              counts('Current decisions', result.labels.current),
-              counts('Draft decisions', result.labels.draft),
-              ...result.labels.rules.map((r) => counts(r.id, r)),
-            ]}
-          />
-        </>
-      )}
-
-      <Title order={3} size="h4">
-        Examples of changed decisions
-      </Title>
-      {result.examples.length === 0 ? (
-        <Text size="sm">No decision would change.</Text>
-      ) : (
-        <DataTable
-          label="Changed decisions"
-          minWidth={720}
-          headers={['Evaluated', 'Account', 'Before', 'After', 'Decided by']}
-          rows={result.examples.map((x) => ({
-            key: x.request_id,
-            cells: [
-              time(x.created_at),
-              x.account_id ? (
-                <Anchor component={Link} to={`/accounts/${encodeURIComponent(x.account_id)}`}>
-                  {x.account_id}
-                </Anchor>
-              ) : (
-                'unauthenticated'
-              ),
-              <DecisionBadge decision={x.before} />,
-              <DecisionBadge decision={x.after} />,
-              x.decided_by.source === 'rule'
-                ? `rule ${x.decided_by.rule}`
-                : x.decided_by.source === 'list'
-                  ? `list ${x.decided_by.list}`
-                  : x.decided_by.source.replace('_', ' '),
-            ],
-          }))}
+        <TextInput
+          label="Note for the approver (optional)"
+          value={submitting?.note ?? ''}
+          onChange={(e) => {
+            const note = e.currentTarget.value;
+            setSubmitting((s) => s && { ...s, note });
+          }}
         />
-      )}
+      </ConfirmDialog>
     </Stack>
   );
 }
-
-/**
- * A labelled table of header cells and rows, in a region that scrolls sideways on a narrow
- * screen: focusable and labelled, so that the keyboard scrolls it too (WCAG's
- * scrollable-region-focusable).
- */
-function DataTable({
-  label,
-  minWidth,
-  headers,
-  rows,
-}: {
-  label: string;
-  minWidth: number;
-  headers: string[];
-  rows: { key: string; cells: ReactNode[] }[];
-}) {
-  return (
-    <Box role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
-      <Table aria-label={label} miw={minWidth}>
-        <Table.Thead>
-          <Table.Tr>
-            {headers.map((h) => (
-              <Table.Th key={h}>{h}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.key}>
-              {r.cells.map((c, i) => (
-                <Table.Td key={i}>{c}</Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Box>
-  );
-}
-
-/** A row of the precision/recall table. */
-const counts = (name: string, c: ConfusionCounts) => ({
-  key: name,
-  cells: [
-    name,
-    c.true_positives,
-    c.false_positives,
-    c.false_negatives,
-    c.true_negatives,
-    ratio(c.precision),
-    ratio(c.recall),
-  ],
-});

@@ -9,17 +9,22 @@ import type {
   AccountDetails,
   AuthenticateResponse,
   Bot,
+  Decision,
+  Device,
   EmailIntelligence,
+  EvaluatedNetwork,
   EvaluatedRiskSignalScores,
   EvaluatedRiskSignals,
   EvaluatedSession,
   LinkedAccount,
   Location,
+  MatchType,
+  RuleFieldKind,
 } from '../../api-types';
 import { AVERAGED_SIGNALS } from '../scoring';
 
 /** number: compared as numbers; boolean; string; strings: a list of text (`contains`); any: metadata, compared as given. */
-export type FieldKind = 'number' | 'boolean' | 'string' | 'strings' | 'any';
+export type FieldKind = RuleFieldKind;
 
 /**
  * What a rule reads: the evaluation in the response's shape, before the rules apply
@@ -121,6 +126,56 @@ export const RULE_FIELDS: Readonly<Record<string, FieldKind>> = {
   ...each('account.risk_signal_average.', AVERAGED_SIGNALS, 'number'),
   ...prefixed('account.email.', EMAIL),
   'linked_accounts.match_type': 'strings',
+};
+
+/** Each member of a closed set, keyed by the contract's type: a value added to the contract's enum breaks the build here. */
+const members = <T extends string>(set: Record<T, true>): readonly T[] => Object.keys(set) as T[];
+
+/**
+ * The values of the fields the contract gives a closed set (for a list field, its items'):
+ * what the console's builder offers to pick from (GET /rules/fields). The checks of a document
+ * do not refuse other values: a comparison with a value outside the set is merely never true.
+ */
+export const FIELD_VALUES: Readonly<Record<string, readonly string[]>> = {
+  decision: members<Decision>({ Real: true, Fake: true }),
+  'session.network.connection_type': members<NonNullable<EvaluatedNetwork['connection_type']>>({
+    isp: true,
+    mobile: true,
+    hosting: true,
+    education: true,
+    government: true,
+    private_relay: true,
+  }),
+  'session.device.category': members<NonNullable<Device['category']>>({
+    desktop: true,
+    mobile: true,
+    tablet: true,
+    console: true,
+    smarttv: true,
+    wearable: true,
+    embedded: true,
+    other: true,
+  }),
+  'account.email.domain_type': members<NonNullable<EmailIntelligence['domain_type']>>({
+    personal: true,
+    business: true,
+    disposable: true,
+    education: true,
+    government: true,
+    invalid: true,
+    relay: true,
+  }),
+  'linked_accounts.match_type': members<MatchType>({
+    browser: true,
+    device: true,
+    network: true,
+    email: true,
+    phone: true,
+    username: true,
+    name: true,
+    mobile_id: true,
+    apple_device_check: true,
+  }),
 };
 
 /** Any member of the account's metadata: `account.account.metadata.<name>` (one level). */

@@ -20,3 +20,5 @@ export {
   type ListAction,
   type RulesOutcome,
 } from './compile';
+export { ruleFieldCatalogue } from './catalogue';
+export { diffRules, draftStatus, fourEyesRefusal } from './drafts';

@@ -38,7 +38,7 @@ export type Op = (typeof OPS)[number];
 const _allOps: readonly Op[] = [] as NonNullable<RuleCondition['op']>[];
 
 /** Which ops each kind of field takes. */
-const OPS_OF: Record<FieldKind, readonly Op[]> = {
+export const OPS_OF: Readonly<Record<FieldKind, readonly Op[]>> = {
   number: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'exists', 'not_exists'],
   boolean: ['eq', 'neq', 'exists', 'not_exists'],
   string: ['eq', 'neq', 'in', 'not_in', 'contains', 'exists', 'not_exists'],

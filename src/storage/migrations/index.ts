@@ -45,6 +45,7 @@ import * as m0040 from './0040_ip_lists_and_data_files';
 import * as m0041 from './0041_link_score_floor';
 import * as m0042 from './0042_network_accounts';
 import * as m0043 from './0043_account_last_evaluation';
+import * as m0044 from './0044_rule_drafts';
 import * as m0045 from './0045_cases';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -89,6 +90,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0041_link_score_floor': m0041,
   '0042_network_accounts': m0042,
   '0043_account_last_evaluation': m0043,
+  '0044_rule_drafts': m0044,
   '0045_cases': m0045,
 };
 

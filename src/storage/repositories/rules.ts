@@ -47,6 +47,12 @@ export function makeRulesRepository(db: Knex) {
       return { version: Number(row.rules_version), ...(row.document != null ? { record: toRecord(row) } : {}) };
     },
 
+    /** One stored version of the project's document; undefined for version 0 and for one never stored. */
+    async version(projectId: string, version: number, trx: Knex = db): Promise<RulesRecord | undefined> {
+      const row = await trx<RulesRow>('project_rules').where({ project_id: projectId, version }).first();
+      return row ? toRecord(row) : undefined;
+    },
+
     /**
      * Stores `document` as the version after `fromVersion` and makes it current, if the project
      * is still at `fromVersion`; false (nothing written) when another change came first.

@@ -9,7 +9,7 @@
  * its client leaves, and takes one of a few places (slots.ts) or is refused.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LabelValue, RulesTestRequest, RulesTestResult } from '../../api-types';
+import type { LabelValue, RulesPreview, RulesPreviewRequest, RulesTestRequest, RulesTestResult } from '../../api-types';
 import { BACKTEST_DEFAULTS } from '../../config';
 import {
   backtest,
@@ -219,13 +219,55 @@ async function currentLabels(deps: RulesDeps, projectId: string, ids: string[]):
   return labels;
 }
 
+/** A backtest over this process's places and settings (makeBacktest's `test`). */
+type RunBacktest = (
+  projectId: string,
+  body: RulesTestRequest,
+  requestId: string,
+  signal?: AbortSignal,
+) => Promise<RulesTestResult>;
+
+/** How far back a preview counts a draft's matches. */
+export const PREVIEW_RANGE_MS = 7 * DAY_MS;
+
+/**
+ * POST /rules/preview: each rule's matches over the last PREVIEW_RANGE_MS, which is the backtest
+ * of that range (the same replay, bounds and places) answered as its counts alone.
+ */
+async function preview(
+  deps: RulesDeps,
+  run: RunBacktest,
+  projectId: string,
+  body: RulesPreviewRequest,
+  requestId: string,
+  signal?: AbortSignal,
+): Promise<RulesPreview> {
+  // Up to and including this instant (the range's end is exclusive): an evaluation made in the
+  // same millisecond as the preview counts.
+  const to = new Date(deps.clock.now().getTime() + 1);
+  const from = new Date(to.getTime() - PREVIEW_RANGE_MS);
+  const range = { from: from.toISOString(), to: to.toISOString() };
+  const result = await run(projectId, { rules: body.rules, ...range, max_examples: 0 }, requestId, signal);
+  return {
+    request_id: requestId,
+    ...range,
+    evaluations: result.evaluations,
+    truncated: result.truncated,
+    truncated_by: result.truncated_by,
+    rules: result.rules,
+  };
+}
+
 /** The backtest use case over one set of deps, with this process's places (at most so many at once). */
 export function makeBacktest(deps: RulesDeps) {
   const settings = settingsOf(deps.backtest);
   const slots = makeBacktestSlots({ perProject: settings.concurrencyPerProject, total: settings.concurrency });
+  const run: RunBacktest = (projectId, body, requestId, signal) =>
+    test(deps, settings, slots, projectId, body, requestId, signal);
   return {
-    test: (projectId: string, body: RulesTestRequest, requestId: string, signal?: AbortSignal) =>
-      test(deps, settings, slots, projectId, body, requestId, signal),
+    test: run,
+    preview: (projectId: string, body: RulesPreviewRequest, requestId: string, signal?: AbortSignal) =>
+      preview(deps, run, projectId, body, requestId, signal),
     running: () => slots.running(),
   };
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../storage/db';
 import type { AccountRepository } from '../../storage/repositories/accounts';
 import type { AuditEventRepository } from '../../storage/repositories/audit-events';
 import type { ReceiptRepository } from '../../storage/repositories/receipts';
+import type { RuleDraftRepository } from '../../storage/repositories/rule-drafts';
 import type { RulesRepository } from '../../storage/repositories/rules';
 
 /** A backtest's bounds (config/backtest.ts), and how much work it does between two turns of the event loop. */
@@ -20,6 +21,7 @@ export interface RulesDeps {
   random: Random;
   logger: Logger;
   rules: RulesRepository;
+  ruleDrafts: RuleDraftRepository;
   auditEvents: AuditEventRepository;
   receipts: ReceiptRepository;
   accounts: Pick<AccountRepository, 'findMany'>;

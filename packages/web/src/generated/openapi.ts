@@ -1052,6 +1052,11 @@ export interface paths {
          *     rule, and nothing is stored. With `expected_version`, the document is stored only
          *     over that version (else `409`): two editors cannot overwrite each other unseen.
          *     A `version` in the body (as `GET /rules` and `trustgate rules pull` give it) is ignored.
+         *
+         *     For API keys (automation, `trustgate rules push`, a GitOps pipeline whose review happens
+         *     in the pull request). A console operator publishes through drafts only (four-eyes: `POST
+         *     /rules/drafts`, then another admin's `POST /rules/drafts/{draft_id}/publish`): a console
+         *     session's `PUT /rules` is a `403` pointing there, and nothing is stored.
          */
         put: operations["putRules"];
         post?: never;
@@ -1280,6 +1285,156 @@ export interface paths {
          *     running one is sure to have ended.
          */
         post: operations["testRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the fields a rule's condition can name
+         * @description The fields of the rules language (src/domain/rules/fields.ts, the list the server checks
+         *     documents against), each with its kind, the operators it takes and, where the contract
+         *     gives the field a closed set, its values: what the console's rule builder offers in its
+         *     pickers. `account.account.metadata.` is a prefix (`prefix: true`): any member of the
+         *     account's metadata, compared as given. docs/rules.md, "Fields".
+         */
+        get: operations["listRuleFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count what each rule of a draft would have matched lately
+         * @description How many of the project's evaluations of the last 7 days (to the server's now) each rule
+         *     of a draft would have matched and decided: the backtest of `POST /rules/test` over that
+         *     range (the same replay, bounds and places; at most 10,000 evaluations, oldest session
+         *     first, `truncated` when there were more), answering only the counts. Nothing is stored.
+         *     A document that is not valid is a `400` naming the path and the rule.
+         */
+        post: operations["previewRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the rules drafts, newest first
+         * @description The project's drafts of the rules document (`POST /rules/drafts`), newest first, without
+         *     their documents: each with its author, the version it was based on and its status:
+         *     `pending` (waiting for an admin), `published`, `rejected`, or `superseded` (pending, but
+         *     the rules were published past its base version since: it can no longer be published;
+         *     propose it again over the current version). docs/rules.md, "Drafts and four-eyes".
+         */
+        get: operations["listRuleDrafts"];
+        put?: never;
+        /**
+         * Propose a rules document for approval
+         * @description Stores a whole rules document as a draft over `base_version` (the version the author
+         *     read, `GET /rules`), checked as `PUT /rules` checks a document, and audits
+         *     `rules.draft_created`. Nothing applies until an admin other than its author publishes it
+         *     (`POST /rules/drafts/{draft_id}/publish`). A `base_version` that is not the current
+         *     version is a `409`. A document that is not valid is a `400` naming the path and the rule,
+         *     and nothing is stored.
+         */
+        post: operations["createRuleDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/drafts/{draft_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a rules draft with its diff
+         * @description The draft, its document, the version it was based on with that version's author, the
+         *     current version, and the diff of the current document to the draft's, rule by rule
+         *     (`added`, `removed`, `changed`, `moved`, each with the rule before and after).
+         */
+        get: operations["getRuleDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/drafts/{draft_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a rules draft and publish it
+         * @description An admin other than the draft's author approves it (four-eyes): the document is stored
+         *     as the next version exactly as `PUT /rules` stores one, the draft becomes `published`
+         *     with the approver, and `rules.published` is audited with the author and the approver,
+         *     in one transaction. The draft's author (the same operator or API key) is refused with
+         *     a `403` naming the four-eyes rule; a draft that is not pending, or whose base version
+         *     is no longer the current one, is a `409`. Nothing is written when refused.
+         */
+        post: operations["publishRuleDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/drafts/{draft_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a rules draft, with a reason
+         * @description An admin rejects a pending draft with a reason (shown to its author with the draft) and
+         *     `rules.draft_rejected` is audited; nothing is published. A draft that is not pending is
+         *     a `409`.
+         */
+        post: operations["rejectRuleDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2918,6 +3073,133 @@ export interface components {
              */
             max_examples: number;
         };
+        /**
+         * @description What a field holds: `number`, `boolean`, `string` (text), `strings` (a list of text,
+         *     read with `contains`), `any` (a metadata member, compared as given).
+         * @enum {string}
+         */
+        RuleFieldKind: "number" | "boolean" | "string" | "strings" | "any";
+        /** @enum {string} */
+        RuleOperator: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "not_in" | "contains" | "exists" | "not_exists";
+        /** @description A field a condition can name, with what it takes. */
+        RuleField: {
+            /** @description The path (with `prefix`, the start of one). */
+            name: string;
+            kind: components["schemas"]["RuleFieldKind"];
+            /** @description The operators the field takes, in the order of `op`'s enum. */
+            operators: components["schemas"]["RuleOperator"][];
+            /** @description The values the contract allows the field (for a list field, its items); absent when open. */
+            values?: string[];
+            /** @description The name is a prefix, to be followed by a member's name (`account.account.metadata.`). */
+            prefix: boolean;
+        };
+        /** @description The fields of the rules language. */
+        RuleFields: {
+            request_id: string;
+            fields: components["schemas"]["RuleField"][];
+        };
+        /** @description How many replayed evaluations one rule of a draft matched, and decided. */
+        RuleMatchCount: {
+            id: string;
+            matched: number;
+            decided: number;
+        };
+        /**
+         * @description What stopped a truncated backtest, null when it is not: `evaluation_limit`, the 10,000 evaluations; `work_budget`, the draft's comparisons times the evaluations reached the server's budget (`BACKTEST_WORK_BUDGET`: fewer or simpler conditions replay more evaluations); `time_budget`, the replay ran for the server's time budget (`BACKTEST_TIME_MS`). docs/rules.md, "What a backtest costs".
+         * @enum {string|null}
+         */
+        BacktestTruncatedBy: "evaluation_limit" | "work_budget" | "time_budget" | null;
+        /** @description A draft rules document to count the recent matches of. */
+        RulesPreviewRequest: {
+            rules: components["schemas"]["RuleDefinition"][];
+        };
+        /** @description Each rule of a draft with its matches over the evaluations of the last 7 days. */
+        RulesPreview: {
+            request_id: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description How many evaluations were replayed. */
+            evaluations: number;
+            truncated: boolean;
+            truncated_by: components["schemas"]["BacktestTruncatedBy"];
+            rules: components["schemas"]["RuleMatchCount"][];
+        };
+        /**
+         * @description `pending`: waiting for an admin; `published`: approved and stored as
+         *     `published_version`; `rejected`: with `reason`; `superseded`: pending, but the rules
+         *     were published past its base version since, so it can no longer be published.
+         * @enum {string}
+         */
+        RuleDraftStatus: "pending" | "published" | "rejected" | "superseded";
+        /** @description A whole rules document proposed over the version its author read. */
+        RuleDraftRequest: {
+            /** @description The version of the rules the draft was made from (`GET /rules`'s `version`). */
+            base_version: number;
+            /** @description What the draft is for, for the approver. */
+            note?: components["schemas"]["Text"];
+            rules: components["schemas"]["RuleDefinition"][];
+        };
+        RuleDraftRejection: {
+            /** @description Why, for the author. */
+            reason: components["schemas"]["Text"];
+        };
+        /** @description A draft without its document. */
+        RuleDraftSummary: {
+            /** Format: uuid */
+            draft_id: string;
+            base_version: number;
+            /** @description Who proposed it, as the audit names actors (`operator:<id>`, `api_key:…`). */
+            author: string;
+            status: components["schemas"]["RuleDraftStatus"];
+            note: string | null;
+            rules_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The admin who published or rejected it; null while pending. */
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** @description Why it was rejected; null otherwise. */
+            reason: string | null;
+            /** @description The rules version it became; null unless published. */
+            published_version: number | null;
+        };
+        /**
+         * @description One rule of the diff from the current document to the draft's: `added` (after only),
+         *     `removed` (before only), `changed` (its definition differs), `moved` (the same
+         *     definition at another place among the rules both documents hold: the order decides
+         *     which rule's decision wins).
+         */
+        RuleChange: {
+            rule_id: string;
+            /** @enum {string} */
+            change: "added" | "removed" | "changed" | "moved";
+            before: components["schemas"]["RuleDefinition"] | null;
+            after: components["schemas"]["RuleDefinition"] | null;
+        };
+        /** @description A draft with its document, its base and its diff to the current document. */
+        RuleDraft: {
+            request_id: string;
+            draft: components["schemas"]["RuleDraftSummary"];
+            rules: components["schemas"]["RuleDefinition"][];
+            /** @description The version the draft was based on, and who stored it (null for version 0). */
+            base: {
+                version: number;
+                author: string | null;
+                /** Format: date-time */
+                updated_at: string | null;
+            };
+            /** @description The rules' version now. */
+            current_version: number;
+            /** @description The current document to the draft's, rule by rule (unchanged rules are not listed). */
+            diff: components["schemas"]["RuleChange"][];
+        };
+        RuleDrafts: {
+            request_id: string;
+            drafts: components["schemas"]["RuleDraftSummary"][];
+        };
         /** @description What a draft would have changed over the stored evaluations of a time range. */
         RulesTestResult: {
             request_id: string;
@@ -2925,11 +3207,7 @@ export interface components {
             evaluations: number;
             /** @description The range held more evaluations than were replayed (the oldest sessions' first): `truncated_by` says which bound stopped the replay. */
             truncated: boolean;
-            /**
-             * @description What stopped a truncated backtest, null when it is not: `evaluation_limit`, the 10,000 evaluations; `work_budget`, the draft's comparisons times the evaluations reached the server's budget (`BACKTEST_WORK_BUDGET`: fewer or simpler conditions replay more evaluations); `time_budget`, the replay ran for the server's time budget (`BACKTEST_TIME_MS`). docs/rules.md, "What a backtest costs".
-             * @enum {string|null}
-             */
-            truncated_by: "evaluation_limit" | "work_budget" | "time_budget" | null;
+            truncated_by: components["schemas"]["BacktestTruncatedBy"];
             /** @description How many decisions the draft changes (to_fake + to_real). */
             changed: number;
             /** @description Real before, Fake with the draft. */
@@ -2948,11 +3226,7 @@ export interface components {
                 decided_by: components["schemas"]["DecisionSource"];
             }[];
             /** @description Each rule of the draft, in order, with how many evaluations it matched and decided. */
-            rules: {
-                id: string;
-                matched: number;
-                decided: number;
-            }[];
+            rules: components["schemas"]["RuleMatchCount"][];
             /**
              * @description The draft against the accounts' current labels (`POST /account/{account_id}/label`):
              *     over the replayed evaluations of labelled accounts, the current decisions, the
@@ -2975,10 +3249,10 @@ export interface components {
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
-             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after; `case_id` names the case of a `case.` event (null before: it opened), `status`, `assignee` (an operator's id), `outcome` and `list` are the case's before and after.
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `rules_draft` names a rules draft (the same before and after), `rules_draft_status` is its status before and after, `rules_draft_author` its author (the same before and after); `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after; `case_id` names the case of a `case.` event (null before: it opened), `status`, `assignee` (an operator's id), `outcome` and `list` are the case's before and after.
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "label" | "list" | "webhook_request_id" | "webhook_status" | "case_id" | "status" | "assignee" | "outcome";
+            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "rules_draft" | "rules_draft_status" | "rules_draft_author" | "label" | "list" | "webhook_request_id" | "webhook_status" | "case_id" | "status" | "assignee" | "outcome";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
@@ -2991,7 +3265,12 @@ export interface components {
              * @description `project.updated`: settings changed (PATCH /project). `webhook_secret.rotated`: a new
              *     webhook secret (its change shows the end of the previous secret's grace period as
              *     `webhook_secret_grace_until`; never a secret). `rules.updated`: a new rules document
-             *     (PUT /rules; its change is `rules_version`, before and after). `account.labelled`: a
+             *     (PUT /rules; its change is `rules_version`, before and after). `rules.draft_created`: a
+             *     rules draft proposed (POST /rules/drafts; `rules_draft`, `rules_draft_status`).
+             *     `rules.published`: a draft approved and stored as the next version by its actor, the
+             *     approver (`rules_draft`, `rules_draft_author`, `rules_draft_status`, `rules_version`).
+             *     `rules.draft_rejected`: a draft rejected by its actor (`rules_draft`,
+             *     `rules_draft_author`, `rules_draft_status`). `account.labelled`: a
              *     label set on the account `account_id` (POST /account/{account_id}/label; its change is
              *     `label`, never the note). `account.lists_changed`: the account `account_id` added to
              *     or removed from lists by the List API or `PUT /account/{account_id}` (one `list` change
@@ -3011,7 +3290,7 @@ export interface components {
              *     actor `rule:<id>`.
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed" | "case.opened" | "case.updated" | "case.noted" | "case.closed";
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "rules.draft_created" | "rules.published" | "rules.draft_rejected" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed" | "case.opened" | "case.updated" | "case.noted" | "case.closed";
             /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
@@ -3021,8 +3300,9 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts, changes
-         *     list memberships and works cases; `admin` does everything (settings, rules, lists, accounts, evaluations).
+         * @description What an operator may do: `viewer` reads; `analyst` also labels accounts, changes list
+         *     memberships, proposes rules drafts and works cases; `admin` does everything (settings,
+         *     publishing another's rules draft, lists, accounts, evaluations).
          * @enum {string}
          */
         OperatorRole: "viewer" | "analyst" | "admin";
@@ -4220,6 +4500,39 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The project has no rules draft with this id. */
+        RuleDraftNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The rules are no longer at the version the request was made over (another version was
+         *     published since), or the draft was already published or rejected; nothing was written.
+         */
+        RulesVersionMoved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The credentials do not allow publishing: the four-eyes rule (the draft's author may not
+         *     publish it), or as `NotPermitted` (a role below admin, no CSRF token, a read-only key).
+         */
+        PublishNotPermitted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The project has no webhook with this event id. */
         WebhookDeliveryNotFound: {
             headers: {
@@ -4322,6 +4635,8 @@ export interface components {
         CaseId: string;
         /** @description The webhook's event id (`request_id`, sent as `x-event-id`). */
         WebhookRequestId: components["schemas"]["RequestId"];
+        /** @description The draft's id (`draft_id`). */
+        RuleDraftId: string;
         /** @description When `true`, the response includes `linked_accounts`. */
         AccountsLinked: boolean;
         /** @description The customer's identifier of the account. */
@@ -6460,6 +6775,231 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRuleFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every field, in the order docs/rules.md lists them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleFields"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Each rule's matches over the recent evaluations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRuleDrafts: {
+        parameters: {
+            query?: {
+                /** @description How many drafts, the newest. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drafts, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleDrafts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRuleDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft, pending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RulesVersionMoved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRuleDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft's id (`draft_id`). */
+                draft_id: components["parameters"]["RuleDraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["RuleDraftNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    publishRuleDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft's id (`draft_id`). */
+                draft_id: components["parameters"]["RuleDraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft, published, with the version it became. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishNotPermitted"];
+            404: components["responses"]["RuleDraftNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RulesVersionMoved"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rejectRuleDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft's id (`draft_id`). */
+                draft_id: components["parameters"]["RuleDraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleDraftRejection"];
+            };
+        };
+        responses: {
+            /** @description The draft, rejected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["RuleDraftNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RulesVersionMoved"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -244,6 +244,12 @@ describe('admins and four-eyes', () => {
           },
         ]),
       });
+      // The audit log names the approver and the author by email.
+      await page.goto(`${trustgate.origin}/console/audit`);
+      const row = page.getByRole('row').filter({ hasText: 'Rules draft published' });
+      await expect(row.textContent()).resolves.toMatch(/proposed by analyst@example\.com.*approver@example\.com/);
+      await openRules(page);
+      await page.getByRole('table', { name: 'Drafts' }).locator('tbody tr').nth(1).waitFor();
       // The admin's own draft was over version 0: superseded now.
       await expect(
         cells(page, 'Drafts').then((rows) => rows.map((r) => [r[1], r[4]]).sort((a, b) => a[0]!.localeCompare(b[0]!))),

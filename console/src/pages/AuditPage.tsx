@@ -33,8 +33,8 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
 type Change = AuditEvent['changes'][number];
 const shown = (v: Change['before']) => (v === null ? 'none' : String(v));
 
-/** One change as a short sentence; `person` names an operator by id (an assignee). */
-export function describeChange(c: Change, person: (operatorId: string) => string = (id) => id): string {
+/** One change as a short sentence; `nameOf` names a recorded actor (an operator by email: a draft's author, an assignee). */
+export function describeChange(c: Change, nameOf: (actor: string) => string = String): string {
   if (c.field === 'list') {
     if (c.before === null) return `joined ${shown(c.after)}`;
     if (c.after === null) return `left ${shown(c.before)}`;
@@ -42,9 +42,9 @@ export function describeChange(c: Change, person: (operatorId: string) => string
   }
   if (c.field === 'webhook_request_id') return `webhook ${shown(c.after)}`;
   if (c.field === 'case_id') return `case ${shown(c.after)}`;
-  if (c.field === 'assignee') return c.after === null ? 'unassigned' : `assigned to ${person(String(c.after))}`;
+  if (c.field === 'assignee') return c.after === null ? 'unassigned' : `assigned to ${nameOf(`operator:${c.after}`)}`;
   if (c.field === 'rules_draft') return `draft ${shown(c.after)}`;
-  if (c.field === 'rules_draft_author') return `proposed by ${shown(c.after)}`;
+  if (c.field === 'rules_draft_author') return `proposed by ${c.after === null ? 'none' : nameOf(String(c.after))}`;
   if (c.field === 'label') return `label ${shown(c.after)}${c.before === null ? '' : ` (was ${shown(c.before)})`}`;
   return `${c.field}: ${shown(c.before)} → ${shown(c.after)}`;
 }
@@ -109,7 +109,7 @@ export function AuditPage() {
                   <Table.Td>
                     <List size="sm" listStyleType="none">
                       {e.changes.map((c, i) => (
-                        <List.Item key={i}>{describeChange(c, (id) => actorName(`operator:${id}`))}</List.Item>
+                        <List.Item key={i}>{describeChange(c, actorName)}</List.Item>
                       ))}
                     </List>
                   </Table.Td>

@@ -221,7 +221,10 @@ function scenarios(s, evaluated, now) {
     ['cases: GET /cases?sort=score', ['/cases?sort=score']],
     ['cases: GET /cases?assignee=none&sort=newest', ['/cases?assignee=none&sort=newest']],
     ['case page: GET /cases/{id}', each(evaluated.caseIds, (id) => `/cases/${id}`)],
-    ['account page: GET /cases?account_id=&status=active', each(accountIds, (id) => `/cases?account_id=${e(id)}&status=active`)],
+    [
+      'account page: GET /cases?account_id=&status=active',
+      each(accountIds, (id) => `/cases?account_id=${e(id)}&status=active`),
+    ],
     ['session page: GET /sessions?session_id=', each(s.sessions, (x) => `/sessions?session_id=${x.id}`)],
     ['device page: GET /sessions?device_id=&limit=50', each(s.devices, (d) => `/sessions?device_id=${e(d)}&limit=50`)],
     ['device page: GET /accounts?device_id=&limit=50', each(s.devices, (d) => `/accounts?device_id=${e(d)}&limit=50`)],

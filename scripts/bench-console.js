@@ -212,7 +212,9 @@ function scenarios(s, evaluated, now) {
       'account page: GET /sessions?account_id=&limit=20',
       each(accountIds, (id) => `/sessions?account_id=${e(id)}&limit=20`),
     ],
-    ['account page: GET /account/{id}/accounts-linked', each(accountIds, (id) => `/account/${e(id)}/accounts-linked`)],
+    ['account page: GET /account/{id}/ring?hops=1', each(accountIds, (id) => `/account/${e(id)}/ring?hops=1`)],
+    // Expand to two hops.
+    ['account page: GET /account/{id}/ring?hops=2', each(accountIds, (id) => `/account/${e(id)}/ring?hops=2`)],
     ['account page: GET /evaluation/{request_id}', each(evaluated.requestIds, (r) => `/evaluation/${e(r)}`)],
     ['account page: GET /list', ['/list']],
     ['account page: GET /operators', ['/operators']],

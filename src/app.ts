@@ -46,6 +46,7 @@ import type { OidcSignIn } from './security/oidc';
 import type { Db } from './storage/db';
 import type { MediaUrls } from './storage/media';
 import type { AccountUseCases } from './usecases/accounts';
+import type { RingUseCases } from './usecases/ring';
 import type { EvaluationUseCases } from './usecases/evaluation';
 import type { IngestUseCases } from './usecases/ingest';
 import type { LabelUseCases } from './usecases/labels';
@@ -106,6 +107,7 @@ export interface AppServices {
   labels: LabelUseCases;
   lists: ListUseCases;
   cases: CaseUseCases;
+  ring: RingUseCases;
   projects: ProjectUseCases;
   rules: RulesUseCases;
   search: SearchUseCases;
@@ -230,7 +232,7 @@ function handlers(config: AppConfig, services: AppServices, limits: Limits) {
   const { db, logger, clock, networkData, oidc } = services.edges;
   return {
     session: makeSessionHandlers(services.evaluation),
-    account: makeAccountHandlers(services.accounts, services.labels),
+    account: makeAccountHandlers(services.accounts, services.labels, services.ring),
     list: makeListHandlers(services.lists),
     cases: makeCaseHandlers(services.cases),
     project: makeProjectHandlers(services.projects, services.operators),
@@ -263,6 +265,8 @@ function route(app: Express, config: AppConfig, services: AppServices, limits: L
   app.delete('/account/:account_id', account.deleteAccount);
   app.get('/account/:account_id/sessions', account.getAccountSessions);
   app.get('/account/:account_id/accounts-linked', account.getAccountLinkedAccounts);
+  app.get('/account/:account_id/ring', account.getAccountRing);
+  app.post('/account/:account_id/ring/block', account.blockAccountRing);
   app.get('/account/:account_id/verifications', account.listAccountVerifications);
   app.post('/account/:account_id/label', account.labelAccount);
   app.get('/account/:account_id/labels', account.listAccountLabels);

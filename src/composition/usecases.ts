@@ -31,6 +31,7 @@ import { makeCaseUseCases } from '../usecases/cases';
 import { makeOperatorUseCases } from '../usecases/operators';
 import { makeProjectUseCases, type ProjectUseCases } from '../usecases/projects';
 import { makeReadiness } from '../usecases/readiness';
+import { makeRingUseCases } from '../usecases/ring';
 import type { Retention } from '../usecases/retention';
 import { makeRulesUseCases } from '../usecases/rules';
 import { makeSearchUseCases } from '../usecases/search';
@@ -225,6 +226,7 @@ export function accountUseCases(
     search: makeSearchUseCases(repos),
     lists: makeListUseCases({ ...deps, ...repos, webhooksQueued: wake.wake }),
     cases: makeCaseUseCases({ ...deps, ...repos, webhooksQueued: wake.wake }),
+    ring: makeRingUseCases({ ...deps, ...repos, evaluation, webhooksQueued: wake.wake }),
   };
 }
 

@@ -57,6 +57,9 @@ export const OPERATION_ROLES = {
   deleteAccount: 'admin',
   getAccountSessions: 'viewer',
   getAccountLinkedAccounts: 'viewer',
+  getAccountRing: 'viewer',
+  // Changes list memberships (many at once): an analyst's, as one membership is.
+  blockAccountRing: 'analyst',
   // The images come as 5-minute signed URLs; reading them is a read like the account's own data.
   listAccountVerifications: 'viewer',
   labelAccount: 'analyst',

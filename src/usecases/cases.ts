@@ -34,7 +34,7 @@ import type { Outbox } from '../webhooks/outbox';
 import { withDeps } from '../with-deps';
 import { actorName, type Actor } from './actor';
 import { writeLabel } from './labels';
-import { recordMemberships } from './list-events';
+import { listsChangedAudit, recordMemberships } from './list-events';
 
 export interface CaseDeps {
   db: Db;
@@ -283,7 +283,9 @@ async function close(
         );
         if (input.list) {
           const changes: MembershipChange[] = await deps.lists.apply(project.id, accountId, [input.list], now, trx);
-          events += await recordMemberships(deps, project, accountId, actor, requestId, now, changes, trx);
+          const changed = [{ accountId, changes }];
+        const audit = listsChangedAudit(accountId, changes);
+        events += await recordMemberships(deps, project, actor, requestId, now, changed, audit, trx);
         }
       }
       if (note !== null)

@@ -4,8 +4,8 @@
  * the analyst finds it in the queue (filtered by that rule, sorted by score), reads why it
  * opened and the scores then, works it on the account's and the laptop's pages, takes it,
  * notes it and closes it as fraud onto block after a confirmation that says how many accounts;
- * the account is then labelled fraud and its next evaluation is Fake. From an account's page
- * an analyst opens a case for the account with its linked accounts. A viewer reads a case
+ * the account is then labelled fraud and its next evaluation is Fake. From an account's graph
+ * an analyst opens a case for its ring. A viewer reads a case
  * without the buttons. No request leaves Trustgate's origin and no page logs an error;
  * screenshots of the queue and a case at desktop and phone sizes, axe-core clean.
  */
@@ -146,16 +146,16 @@ test('when a rule opens a case, then the analyst finds it in the queue, works it
   expect(await activeCases('promo-c')).toEqual([]);
 });
 
-test('when an analyst opens a case from an account with its linked accounts, then the case holds them all, and a viewer reads it without the buttons', async () => {
+test('when an analyst opens a case for an account’s ring from its graph, then the case holds them all, and a viewer reads it without the buttons', async () => {
   const context = await harness.newContext(SIZES[0]![1]);
   try {
     const page = await context.newPage();
     await harness.signIn(page, ANALYST);
     await page.goto(`${harness.origin}/console/accounts/promo-a`);
-    await page.getByRole('button', { name: 'Open a case' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Open a case' });
+    await page.getByTestId('account-case').getByRole('button', { name: 'Open a case' }).waitFor();
+    await page.getByTestId('ring-actions').getByRole('button', { name: 'Open a case for the ring' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open a case for the ring' });
     await dialog.getByRole('textbox', { name: 'Reason' }).fill('The laptop’s other accounts');
-    await dialog.getByRole('checkbox', { name: /^With its 2 linked accounts$/ }).check();
     await expect(dialog.textContent()).resolves.toContain('3 accounts go under review.');
     await dialog.getByRole('button', { name: 'Open the case' }).click();
     await page.waitForURL(/\/console\/cases\/[0-9a-f-]{36}$/);

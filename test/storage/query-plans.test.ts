@@ -534,6 +534,8 @@ const ENGINE_METHODS = [
   'store.session',
   'store.accounts',
   'store.accountSessions',
+  // A ring's hop-1 accounts' newest sessions (GET /account/{id}/ring): one branch per account.
+  'store.sessionsOfAccounts',
   'store.previousOfDevice',
   'store.previousOfAccount',
   'store.counts',
@@ -677,6 +679,13 @@ test('every statement of an evaluation starts from an index', async () => {
   await repos.labels.evaluations(p, range, 50, at(page, page.length - 1));
   await repos.labels.current(p, s.accountId!);
   await repos.labels.page(p, s.accountId!, 50, 10);
+  await repos.labels.currentOf(p, seeded.accounts.slice(0, 80));
+
+  // An account's ring to two hops and its block's count (GET /account/{id}/ring, POST …/ring/block
+  // with dry_run): its reads one by one, then the use cases end to end.
+  await repos.store.sessionsOfAccounts(p, seeded.accounts.slice(0, 40), 50);
+  await services.ring.get(project, s.accountId!, 2, 'req');
+  await services.ring.block(project, s.accountId!, { hops: 2, dry_run: true }, { apiKey: 'key' }, 'req');
 
   // The overview (GET /stats): the evaluations above tallied in memory, flushed (one upsert: its
   // conflict target is the primary key), then the kept counts of a range of days, never the sessions.

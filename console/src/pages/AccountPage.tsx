@@ -4,8 +4,8 @@
  * the newest evaluated session's `evaluation_request_id`), the newest session's signal details
  * (GET /session/{id}) and the email intelligence, its lists and current label, its sessions
  * (GET /sessions?account_id=, paged on the server) over time and on a map, its verification
- * results with their images (GET /account/{id}/verifications), and the accounts linked to it
- * as a graph (GET /account/{id}/accounts-linked). An analyst or admin can add it to a list,
+ * results with their images (GET /account/{id}/verifications), and its ring of linked accounts
+ * as a graph (GET /account/{id}/ring, account/LinkedGraph.tsx). An analyst or admin can add it to a list,
  * take it off one and label it fraud or legit, each after a confirmation; an admin can erase
  * it (typing its id); a viewer gets no such buttons (and the API would refuse them: 403).
  */
@@ -35,7 +35,6 @@ import {
   type AccountVerification,
   type EvaluationReceipt,
   type LabelValue,
-  type LinkedAccount,
   type ListSummary,
   type Operator,
   type Session,
@@ -62,7 +61,6 @@ interface Loaded {
   account: AccountResponse;
   sessions: SessionSummary[];
   sessionsNext: string | null;
-  linked: LinkedAccount[];
   lists: ListSummary[];
   verifications: AccountVerification[];
   /** The receipt of the newest evaluated session's latest evaluation. */
@@ -87,10 +85,9 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
 
   const load = useCallback(async () => {
     const accountPath = { params: { path: { account_id: accountId } } };
-    const [account, sessions, linked, lists, verifications] = await Promise.all([
+    const [account, sessions, lists, verifications] = await Promise.all([
       api.GET('/account/{account_id}', accountPath),
       api.GET('/sessions', { params: { query: { account_id: accountId, limit: 20 } } }),
-      api.GET('/account/{account_id}/accounts-linked', accountPath),
       api.GET('/list'),
       api.GET('/account/{account_id}/verifications', accountPath),
     ]);
@@ -114,7 +111,6 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
       account: account.data,
       sessions: rows,
       sessionsNext: sessions.data?.next_cursor ?? null,
-      linked: linked.data?.accounts_linked ?? [],
       lists: lists.data?.lists ?? [],
       verifications: verifications.data?.verifications ?? [],
       receipt: receipt?.data,
@@ -219,7 +215,7 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
         </Alert>
       )}
 
-      <AccountCase accountId={accountId} linkedIds={loaded.linked.map((l) => l.account_id)} operator={operator} />
+      <AccountCase accountId={accountId} operator={operator} />
 
       <SimpleGrid cols={{ base: 2, sm: 4 }} aria-label="Scores">
         {SCORES.map(([key, label]) => (
@@ -314,7 +310,15 @@ export function AccountPage({ accountId, operator }: { accountId: string; operat
 
       <Verifications verifications={loaded.verifications} />
 
-      <LinkedGraph accountId={account.account.id} linked={loaded.linked} total={account.accounts_linked} />
+      <LinkedGraph
+        accountId={account.account.id}
+        total={account.accounts_linked}
+        canAct={canAct}
+        onChanged={async (text) => {
+          await load();
+          setNotice(text);
+        }}
+      />
 
       {mayErase(operator) && <EraseAccount accountId={account.account.id} onErased={() => setErased(true)} />}
 

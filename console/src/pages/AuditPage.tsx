@@ -28,6 +28,7 @@ const ACTIONS: Record<AuditEvent['action'], string> = {
   'case.updated': 'Case changed',
   'case.noted': 'Case noted',
   'case.closed': 'Case closed',
+  'ring.blocked': 'Ring blocked',
 };
 
 type Change = AuditEvent['changes'][number];
@@ -40,6 +41,8 @@ export function describeChange(c: Change, nameOf: (actor: string) => string = St
     if (c.after === null) return `left ${shown(c.before)}`;
     return `left ${shown(c.before)} for ${shown(c.after)}`;
   }
+  if (c.field === 'blocked_count') return `${shown(c.after)} joined block`;
+  if (c.field === 'blocked_account') return `blocked ${shown(c.after)}`;
   if (c.field === 'webhook_request_id') return `webhook ${shown(c.after)}`;
   if (c.field === 'case_id') return `case ${shown(c.after)}`;
   if (c.field === 'assignee') return c.after === null ? 'unassigned' : `assigned to ${nameOf(`operator:${c.after}`)}`;

@@ -1,15 +1,16 @@
 /** Handlers of the `Account` tag, named after their operationIds. */
 import type { Request, Response } from 'express';
-import type { AccountLabelInput, AccountUpdate } from '../../api-types';
+import type { AccountLabelInput, AccountUpdate, RingBlockRequest } from '../../api-types';
 import type { AccountUseCases } from '../../usecases/accounts';
 import type { LabelUseCases } from '../../usecases/labels';
+import type { RingUseCases } from '../../usecases/ring';
 import { actorOf, projectOf } from '../context';
 import { checkMetadataSize } from '../limits';
 import { readAccount } from '../loose-account';
 
 type ById = Request<{ account_id: string }>;
 
-export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseCases) {
+export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseCases, ring: RingUseCases) {
   return {
     async getAccount(req: ById, res: Response) {
       res.json(await accounts.get(projectOf(req), req.params.account_id, req.requestId));
@@ -32,6 +33,13 @@ export function makeAccountHandlers(accounts: AccountUseCases, labels: LabelUseC
     },
     async getAccountLinkedAccounts(req: ById, res: Response) {
       res.json(await accounts.linked(projectOf(req), req.params.account_id, req.requestId));
+    },
+    async getAccountRing(req: ById, res: Response) {
+      const hops = (req.query as { hops?: number }).hops === 1 ? 1 : 2;
+      res.json(await ring.get(projectOf(req), req.params.account_id, hops, req.requestId));
+    },
+    async blockAccountRing(req: Request<{ account_id: string }, unknown, RingBlockRequest>, res: Response) {
+      res.json(await ring.block(projectOf(req), req.params.account_id, req.body, actorOf(req), req.requestId));
     },
     async labelAccount(req: Request<{ account_id: string }, unknown, AccountLabelInput>, res: Response) {
       const { label, note } = req.body;

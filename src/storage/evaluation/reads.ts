@@ -14,7 +14,7 @@ import { accounts } from './accounts';
 import { decode } from './decode';
 import { links, linksDescribed } from './links';
 import type { Reader } from './reader';
-import { accountSessions, previousOfAccount, previousOfDevice, session } from './sessions';
+import { accountSessions, previousOfAccount, previousOfDevice, session, sessionsOfAccounts } from './sessions';
 import { addEmailHistory, countsStatement, uniquesTables, type CountsQuery } from './sql';
 
 export type { LinksAsked } from './links';
@@ -58,6 +58,7 @@ export function makeEvaluationReads(rows: RunRows, dialect: Dialect) {
     previousOfAccount: on(previousOfAccount),
     accounts: on(accounts),
     accountSessions: on(accountSessions),
+    sessionsOfAccounts: on(sessionsOfAccounts),
     previousOfDevice: on(previousOfDevice),
     counts: on(counts),
     emailHistory: on(emailHistory),

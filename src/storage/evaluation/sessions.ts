@@ -70,6 +70,33 @@ export async function accountSessions(
   return decode.pastSessions(found);
 }
 
+/**
+ * Each account's newest sessions, at most `count` each (a ring's accounts): one statement, a
+ * branch per account over its range of `session_accounts`, by account in the order asked.
+ */
+export async function sessionsOfAccounts(
+  { rows }: Reader,
+  projectId: string,
+  accountIds: readonly string[],
+  count: number,
+): Promise<Map<string, PastSession[]>> {
+  const out = new Map<string, PastSession[]>(accountIds.map((id) => [id, []]));
+  if (accountIds.length === 0) return out;
+  // The branch number is ours (an integer), never input; each branch is a subquery so that its
+  // ORDER BY and LIMIT are its own on both engines.
+  const branch = (i: number) =>
+    `SELECT * FROM (SELECT ${i} AS b, ${PAST_COLUMNS} FROM session_accounts sa JOIN sessions s ON s.id = sa.session_id
+       WHERE sa.project_id = ? AND sa.account_id = ? ORDER BY sa.session_start DESC, sa.session_id DESC ${limit(count)}) AS t${i}`;
+  const found = await rows(
+    textOf(`sessions of ${accountIds.length} ${count}`, () =>
+      accountIds.map((_, i) => branch(i)).join('\nUNION ALL\n'),
+    ),
+    accountIds.flatMap((id) => [projectId, id]),
+  );
+  for (const r of found) out.get(accountIds[Number(r.b)]!)!.push(decode.pastSession([r])!);
+  return out;
+}
+
 /** The device's session before `before` (without an account, the travel rule compares with it). */
 export async function previousOfDevice(
   { rows }: Reader,

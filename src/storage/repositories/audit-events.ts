@@ -49,6 +49,28 @@ function toRecord(row: AuditEventRow): AuditEventRecord {
   };
 }
 
+/**
+ * Erasure: the ring blocks that named the account among those they blocked (a `blocked_account`
+ * change) name `[erased]` in its place. The text is narrowed with LIKE (the id as JSON, its
+ * wildcards escaped), then each change is compared exactly.
+ */
+async function forgetBlockedAccount(trx: Knex, projectId: string, accountId: string): Promise<void> {
+  const pattern = `%${JSON.stringify(accountId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows: { id: string; changes: string }[] = await trx('audit_events')
+    .where({ project_id: projectId, action: 'ring.blocked' })
+    .whereRaw(`changes LIKE ? ESCAPE '\\'`, [pattern])
+    .select('id', 'changes');
+  for (const row of rows) {
+    const changes = JSON.parse(row.changes) as AuditChangeRecord[];
+    const named = (c: AuditChangeRecord) => c.field === 'blocked_account' && c.after === accountId;
+    if (!changes.some(named)) continue;
+    const redacted = changes.map((c) => (named(c) ? { ...c, after: '[erased]' } : c));
+    await trx('audit_events')
+      .where({ id: row.id })
+      .update({ changes: JSON.stringify(redacted) });
+  }
+}
+
 export function makeAuditEventRepository(db: Knex) {
   return {
     async insert(
@@ -83,6 +105,7 @@ export function makeAuditEventRepository(db: Knex) {
       const q = trx('audit_events').where({ project_id: projectId });
       if (accountId === undefined) q.whereNotNull('account_id');
       else q.where({ account_id: accountId });
+      if (accountId !== undefined) await forgetBlockedAccount(trx, projectId, accountId);
       return q.update({ account_id: null });
     },
   };

@@ -85,6 +85,26 @@ export async function currentLabel(db: Knex, projectId: string, accountId: strin
   return row && toRecord(row);
 }
 
+/**
+ * The current label of each of these accounts that has one: one statement over the unique index
+ * of current labels, `(project_id, account_id) WHERE current` (at most 500 ids a statement).
+ */
+export async function currentLabels(
+  db: Knex,
+  projectId: string,
+  accountIds: readonly string[],
+): Promise<Map<string, LabelValue>> {
+  const out = new Map<string, LabelValue>();
+  for (let i = 0; i < accountIds.length; i += 500) {
+    const rows: { account_id: string; label: string }[] = await db('labels')
+      .where({ project_id: projectId, current: true })
+      .whereIn('account_id', accountIds.slice(i, i + 500))
+      .select('account_id', 'label');
+    for (const r of rows) out.set(r.account_id, r.label as LabelValue);
+  }
+  return out;
+}
+
 /** The account's labels newest first, `limit` of them, before the label `beforeSeq` when given. */
 export async function labelPage(
   db: Knex,
@@ -157,6 +177,8 @@ export function makeLabelRepository(db: Knex) {
   return {
     insert: (l: Omit<LabelRecord, 'seq'>, trx: Knex = db) => insertLabel(trx, l),
     current: (projectId: string, accountId: string, trx: Knex = db) => currentLabel(trx, projectId, accountId),
+    currentOf: (projectId: string, accountIds: readonly string[], trx: Knex = db) =>
+      currentLabels(trx, projectId, accountIds),
     page: (projectId: string, accountId: string, limit: number, beforeSeq?: number, trx: Knex = db) =>
       labelPage(trx, projectId, accountId, limit, beforeSeq),
     forgetAccount: (projectId: string, accountId: string, trx: Knex = db) => forgetLabels(trx, projectId, accountId),

@@ -17,8 +17,11 @@ import {
   uniquesQuery,
   uniquesWith,
   type AccountRecord,
+  type AccountWithLists,
+  type Link,
   type PastSession,
 } from '../../domain/evaluation';
+import { linksOfEach, mergedSearch, RING_PER_HOP, secondHop, type RingHops } from '../../domain/linking/ring';
 import type { Project } from '../../storage/repositories/projects';
 import type { EvaluationContext } from './deps';
 import { gatherLinks, withoutSelf } from './steps';
@@ -55,6 +58,39 @@ export async function accountDetails(
     details: detailsOf(record, history, now, uniquesWith(uniques, windows), email),
     linked: Math.min(all.length, LINK_CAP),
   };
+}
+
+/**
+ * What an account's ring is assembled from (domain/linking/ring.ts): its links, found as
+ * `linked` finds them; with two hops, the links of its strongest RING_PER_HOP linked accounts,
+ * found by one merged search over their newest sessions (read in one statement); and the ring's
+ * accounts with their lists (one read per hop). At most eight statements whatever the ring's size.
+ */
+export async function ringLinks(
+  ctx: EvaluationContext,
+  project: Project,
+  record: AccountRecord,
+  hops: RingHops,
+): Promise<{ links: Link[]; linksOfFirst: Map<string, Link[]>; accounts: Map<string, AccountWithLists> }> {
+  const { store } = ctx;
+  const history = await store.accountSessions(project.id, record.id, SESSIONS_FOLLOWED);
+  const { all } = await accountLinks(ctx, project, record, history, false);
+  const firstIds = all.slice(0, RING_PER_HOP).map((l) => l.accountId);
+  const [accounts, sessions] = await Promise.all([
+    store.accounts(project.id, [record.id, ...firstIds]),
+    hops === 2 ? store.sessionsOfAccounts(project.id, firstIds, SESSIONS_FOLLOWED) : undefined,
+  ]);
+  if (!sessions) return { links: all, linksOfFirst: new Map(), accounts };
+  const searches = firstIds.flatMap((id) => {
+    const found = accounts.get(id);
+    return found ? [linkSearch(sessions.get(id) ?? [], found.record)] : [];
+  });
+  const merged = mergedSearch(searches);
+  const found = await store.links(project.id, merged);
+  const linksOfFirst = linksOfEach(searches, found, project.linkScoreFloor);
+  const second = secondHop(record.id, firstIds, linksOfFirst).kept.map((l) => l.accountId);
+  if (second.length > 0) for (const [id, a] of await store.accounts(project.id, second)) accounts.set(id, a);
+  return { links: all, linksOfFirst, accounts };
 }
 
 /** The account's links, found from its newest sessions (newest first) as authenticate finds them. */

@@ -4,7 +4,7 @@
  * once → respond. docs/pipeline.md describes the steps and what each costs.
  */
 import { withDeps } from '../../with-deps';
-import { accountDetails, linked } from './account-reads';
+import { accountDetails, linked, ringLinks } from './account-reads';
 import { authenticate } from './authenticate';
 import { evaluationContext, type EvaluationDeps } from './deps';
 import { findSession, getSession } from './get-session';
@@ -28,6 +28,8 @@ export function makeEvaluation(deps: EvaluationDeps) {
     evaluateUnauthenticated: bound(evaluateUnauthenticated),
     /** An account's linked accounts (the Account API), found as authenticate finds them. */
     linked: bound(linked),
+    /** What an account's ring is assembled from: its links, its linked accounts' links and the accounts (the Account API). */
+    ringLinks: bound(ringLinks),
     /** An account's details as authenticate's `account` gives them, and how many accounts are linked to it (the Account API). */
     accountDetails: bound(accountDetails),
     /** The stored account with an Account API input applied, or a 400 naming the rule. */

@@ -1,9 +1,10 @@
 /**
- * The account's case: the active case it is in (GET /cases?account_id=, one at most), as a link
- * to it, or for an analyst or admin a way to open one, for the account alone or with the
- * accounts linked to it (the first 99, strongest first), with a reason. Opening goes to the case.
+ * Cases from an account's page: the active case the account is in (GET /cases?account_id=, one
+ * at most) as a link to it, and **Open a case** (POST /cases with a reason, then the case's page)
+ * for an analyst or admin: for the account alone here, or for its ring from the graph's actions
+ * (the account first, then the ring's others, at most 100 in all).
  */
-import { Alert, Anchor, Button, Card, Checkbox, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { api, errorMessage, mayAct, type Operator } from '../../api';
 import { useLoaded } from '../../components/use-loaded';
@@ -11,36 +12,13 @@ import { Link, navigate } from '../../router';
 import { StatusBadge } from '../CasesPage';
 
 /** A case holds at most 100 accounts (the contract's CaseInput). */
-const MAX_LINKED = 99;
+export const MAX_CASE_ACCOUNTS = 100;
 
-export function AccountCase({
-  accountId,
-  linkedIds,
-  operator,
-}: {
-  accountId: string;
-  linkedIds: readonly string[];
-  operator: Operator;
-}) {
+export function AccountCase({ accountId, operator }: { accountId: string; operator: Operator }) {
   const { loaded } = useLoaded(async () => {
     const res = await api.GET('/cases', { params: { query: { account_id: accountId, status: 'active' } } });
     return res.data?.cases[0] ?? null;
   }, [accountId]);
-  const [opening, setOpening] = useState(false);
-  const [reason, setReason] = useState('');
-  const [withLinked, setWithLinked] = useState(false);
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const group = withLinked ? [accountId, ...linkedIds.slice(0, MAX_LINKED)] : [accountId];
-
-  const open = async () => {
-    setBusy(true);
-    const res = await api.POST('/cases', { body: { account_ids: group, reason } });
-    setBusy(false);
-    if (!res.data) return setFailure(errorMessage(res.error, res.response));
-    navigate(`/cases/${res.data.case_id}`);
-  };
-
   if (loaded === undefined) return null;
   return (
     <Card withBorder padding="sm" data-testid="account-case">
@@ -55,14 +33,35 @@ export function AccountCase({
       ) : (
         <Group justify="space-between">
           <Text>In no active case.</Text>
-          {mayAct(operator) && (
-            <Button variant="default" onClick={() => setOpening(true)}>
-              Open a case
-            </Button>
-          )}
+          {mayAct(operator) && <OpenCase accountIds={[accountId]} label="Open a case" />}
         </Group>
       )}
-      <Modal opened={opening} onClose={() => setOpening(false)} title="Open a case" centered>
+    </Card>
+  );
+}
+
+/** A button that asks for a reason, then opens a case of `accountIds` (the first 100) and goes to it. */
+export function OpenCase({ accountIds, label }: { accountIds: readonly string[]; label: string }) {
+  const [opening, setOpening] = useState(false);
+  const [reason, setReason] = useState('');
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const ids = accountIds.slice(0, MAX_CASE_ACCOUNTS);
+
+  const open = async () => {
+    setBusy(true);
+    const res = await api.POST('/cases', { body: { account_ids: ids, reason } });
+    setBusy(false);
+    if (!res.data) return setFailure(errorMessage(res.error, res.response));
+    navigate(`/cases/${res.data.case_id}`);
+  };
+
+  return (
+    <>
+      <Button variant="default" onClick={() => setOpening(true)}>
+        {label}
+      </Button>
+      <Modal opened={opening} onClose={() => setOpening(false)} title={label} centered>
         <Stack>
           <Textarea
             label="Reason"
@@ -71,15 +70,9 @@ export function AccountCase({
             maxLength={500}
             data-autofocus
           />
-          {linkedIds.length > 0 && (
-            <Checkbox
-              label={`With its ${Math.min(linkedIds.length, MAX_LINKED)} linked accounts`}
-              checked={withLinked}
-              onChange={(e) => setWithLinked(e.currentTarget.checked)}
-            />
-          )}
           <Text size="sm">
-            {group.length} account{group.length === 1 ? '' : 's'} go under review.
+            {ids.length} account{ids.length === 1 ? '' : 's'} go under review
+            {accountIds.length > ids.length ? ` (the first ${MAX_CASE_ACCOUNTS} of ${accountIds.length})` : ''}.
           </Text>
           {failure && (
             <Alert color="red" role="alert">
@@ -96,6 +89,6 @@ export function AccountCase({
           </Group>
         </Stack>
       </Modal>
-    </Card>
+    </>
   );
 }

@@ -1,198 +1,177 @@
 /**
- * The linked-accounts graph: the account in the middle and the accounts linked to it (GET
- * /account/{id}/accounts-linked, strongest first, the 40 strongest drawn), one edge per match
- * type coloured by the type, as wide as the link's score. The layout is d3-force's (ISC), run
- * to rest before drawing (no animation); React draws the SVG. Each other account is a link
- * (Tab reaches it, Enter opens it); a table below says the same for screen readers and phones.
+ * The account's ring (GET /account/{id}/ring): a summary line (its size and how many are Fake,
+ * blocked, labelled fraud or legit), the graph (RingGraph.tsx) with its legend, **Expand to two
+ * hops**, the table with the same facts for screen readers and phones, and the ring's actions.
+ *
+ * One hop by default, as the page always showed: most accounts have no ring, a first hop costs
+ * the server a third of a second hop's reads and the drawing stays small; the analyst expands
+ * when the first hop gives a reason to.
  */
-import { Anchor, Card, Group, Table, Text, Title } from '@mantine/core';
-import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationNodeDatum } from 'd3-force';
-import { useMemo } from 'react';
-import type { LinkedAccount, MatchType } from '../../api';
+import { Alert, Anchor, Card, Group, Loader, Switch, Table, Text, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorMessage, type AccountRing } from '../../api';
 import { score } from '../../components/format';
-import { Link, navigate, BASE } from '../../router';
+import { Link } from '../../router';
+import { OpenCase } from './AccountCase';
+import { RingBlock } from './RingBlock';
+import { DECISION_MARKS, RingGraph, RingLegend } from './RingGraph';
 
-/** Distinct colours, each at least 3:1 against white (WCAG's non-text contrast). */
-export const MATCH_COLOURS: Record<MatchType, string> = {
-  browser: '#1f5fa8',
-  device: '#8a3ffc',
-  network: '#b35900',
-  email: '#a51d1d',
-  phone: '#1b7a3a',
-  username: '#6b5e00',
-  name: '#c2185b',
-  mobile_id: '#00707a',
-  apple_device_check: '#4a4a4a',
-};
+const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-const DRAWN = 40;
-const SIZE = 480;
-
-interface Node extends SimulationNodeDatum {
-  id: string;
-  centre: boolean;
-  score: number;
-}
-
-function layout(accountId: string, linked: LinkedAccount[]): Node[] {
-  // The account is pinned in the middle (a centring force would pull the others onto it).
-  const nodes: Node[] = [
-    { id: accountId, centre: true, score: 1, fx: 0, fy: 0 },
-    ...linked.map((l) => ({ id: l.account_id, centre: false, score: l.score })),
+/** "Ring of 7: 6 Fake (86 %), 4 blocked, 5 labelled fraud, 1 labelled legit". */
+export function ringSentence(ring: AccountRing): string {
+  const s = ring.summary;
+  const parts = [
+    `${s.fake.count} Fake (${percent(s.fake.share)})`,
+    `${s.blocked.count} blocked (${percent(s.blocked.share)})`,
+    `${s.labelled_fraud.count} labelled fraud (${percent(s.labelled_fraud.share)})`,
+    ...(s.labelled_legit.count > 0 ? [`${s.labelled_legit.count} labelled legit`] : []),
   ];
-  const links = linked.map((l) => ({ source: accountId, target: l.account_id, strength: l.score }));
-  const simulation = forceSimulation(nodes)
-    .force(
-      'link',
-      forceLink<Node, (typeof links)[number]>(links)
-        .id((n) => n.id)
-        // Stronger links sit closer.
-        .distance((l) => 190 - 110 * l.strength),
-    )
-    .force('charge', forceManyBody().strength(-160))
-    .force('collide', forceCollide(22))
-    .stop();
-  // Deterministic: d3-force places the nodes on a phyllotaxis spiral before ticking (no randomness).
-  for (let i = 0; i < 300; i++) simulation.tick();
-  // Held inside the drawing, with room for the labels.
-  const reach = Math.max(...nodes.map((n) => Math.hypot(n.x!, n.y!)));
-  const scale = reach > SIZE / 2 - 40 ? (SIZE / 2 - 40) / reach : 1;
-  for (const n of nodes) [n.x, n.y] = [n.x! * scale, n.y! * scale];
-  return nodes;
+  return `Ring of ${s.size}: ${parts.join(', ')}${s.truncated ? '; more were found than a hop keeps (40), the strongest are shown' : ''}.`;
 }
-
-const label = (id: string) => (id.length > 14 ? `${id.slice(0, 13)}…` : id);
 
 export function LinkedGraph({
   accountId,
-  linked,
   total,
+  canAct,
+  onChanged,
 }: {
   accountId: string;
-  linked: LinkedAccount[];
+  /** How many accounts are linked to it (GET /account/{id}'s accounts_linked). */
   total: number;
+  /** Analysts and admins: the ring's actions are shown. */
+  canAct: boolean;
+  /** The ring's accounts changed (blocked): the page reloads what it shows of the account. */
+  onChanged: (notice: string) => void;
 }) {
-  const drawn = linked.slice(0, DRAWN);
-  const nodes = useMemo(() => layout(accountId, linked.slice(0, DRAWN)), [accountId, linked]);
-  const at = new Map(nodes.map((n) => [n.id, n]));
-  const types = [...new Set(drawn.flatMap((l) => l.match_type))];
-  // As large as the drawing needs (a few accounts make a small graph), at most SIZE.
-  const half = Math.min(SIZE / 2, Math.max(120, ...nodes.map((n) => Math.hypot(n.x!, n.y!) + 40)));
+  const [hops, setHops] = useState<1 | 2>(1);
+  const [ring, setRing] = useState<AccountRing>();
+  const [error, setError] = useState<string>();
 
+  const load = useCallback(async () => {
+    const {
+      data,
+      error: e,
+      response,
+    } = await api.GET('/account/{account_id}/ring', {
+      params: { path: { account_id: accountId }, query: { hops } },
+    });
+    if (data) {
+      setRing(data);
+      setError(undefined);
+    } else setError(errorMessage(e, response));
+  }, [accountId, hops]);
+
+  useEffect(() => {
+    let live = true;
+    setRing(undefined);
+    load().catch(() => live && setError('The server could not be reached'));
+    return () => {
+      live = false;
+    };
+  }, [load]);
+
+  const others = ring ? ring.nodes.length - 1 : 0;
   return (
     <Card withBorder component="section" aria-labelledby="linked-title">
-      <Title order={2} size="h4" id="linked-title">
-        Linked accounts ({total})
-      </Title>
-      {linked.length === 0 ? (
-        <Text>No linked accounts.</Text>
-      ) : (
+      <Group justify="space-between" align="flex-start">
+        <Title order={2} size="h4" id="linked-title">
+          Linked accounts ({total})
+        </Title>
+        <Switch
+          label="Expand to two hops"
+          checked={hops === 2}
+          onChange={(e) => setHops(e.currentTarget.checked ? 2 : 1)}
+          data-testid="ring-hops"
+        />
+      </Group>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {!ring && !error && <Loader aria-label="Loading the ring" size="sm" />}
+      {ring && others === 0 && <Text>No linked accounts.</Text>}
+      {ring && others > 0 && (
         <>
-          <Text size="sm">
-            {linked.length > DRAWN ? `The ${DRAWN} strongest of ${linked.length} are drawn. ` : ''}Edges are coloured by
-            what the accounts share and as wide as the link’s score; select an account to open it.
+          <Text fw={700} data-testid="ring-summary" role="status">
+            {ringSentence(ring)}
           </Text>
-          <Group gap="md" my="xs" aria-label="Match types" role="list">
-            {types.map((t) => (
-              <Group key={t} gap={4} role="listitem">
-                <svg width="18" height="6" aria-hidden="true">
-                  <rect width="18" height="6" fill={MATCH_COLOURS[t]} />
-                </svg>
-                <Text size="sm">{t}</Text>
-              </Group>
-            ))}
-          </Group>
-          <svg
-            viewBox={`${-half} ${-half} ${2 * half} ${2 * half}`}
-            width="100%"
-            style={{ maxWidth: 2 * half, display: 'block', margin: '0 auto' }}
-            role="group"
-            aria-label={`Graph of the ${drawn.length} accounts linked to ${accountId}`}
-            data-testid="linked-graph"
-          >
-            {drawn.flatMap((l) => {
-              const target = at.get(l.account_id)!;
-              // One line per match type, side by side across the edge.
-              const dx = target.x! - 0;
-              const dy = target.y! - 0;
-              const length = Math.hypot(dx, dy) || 1;
-              const [nx, ny] = [-dy / length, dx / length];
-              const width = 1 + 5 * l.score;
-              return l.match_type.map((t, i) => {
-                const offset = (i - (l.match_type.length - 1) / 2) * (width + 1);
-                return (
-                  <line
-                    key={`${l.account_id}-${t}`}
-                    data-match-type={t}
-                    x1={nx * offset}
-                    y1={ny * offset}
-                    x2={target.x! + nx * offset}
-                    y2={target.y! + ny * offset}
-                    stroke={MATCH_COLOURS[t]}
-                    strokeWidth={width}
-                    strokeOpacity={0.85}
-                  />
-                );
-              });
-            })}
-            {nodes.map((n) =>
-              n.centre ? (
-                <g key={n.id} transform={`translate(${n.x} ${n.y})`} aria-label={`This account, ${n.id}`} role="img">
-                  <circle r={16} fill="#212529" />
-                  <text y={32} textAnchor="middle" fontSize={12} fontWeight={700} fill="#212529">
-                    {label(n.id)}
-                  </text>
-                </g>
-              ) : (
-                <a
-                  key={n.id}
-                  href={`${BASE}/accounts/${encodeURIComponent(n.id)}`}
-                  aria-label={`Account ${n.id}, link score ${score(n.score)}`}
-                  onClick={(e) => {
-                    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-                    e.preventDefault();
-                    navigate(`/accounts/${encodeURIComponent(n.id)}`);
-                  }}
-                  className="graph-node"
-                >
-                  <g transform={`translate(${n.x} ${n.y})`}>
-                    <circle r={11} fill="#ffffff" stroke="#212529" strokeWidth={2} />
-                    <text y={25} textAnchor="middle" fontSize={11} fill="#212529">
-                      {label(n.id)}
-                    </text>
-                  </g>
-                </a>
-              ),
-            )}
-          </svg>
-          <Table.ScrollContainer minWidth={420}>
-            <Table aria-label="Linked accounts" striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Account</Table.Th>
-                  <Table.Th scope="col">Score</Table.Th>
-                  <Table.Th scope="col">Shares</Table.Th>
-                  <Table.Th scope="col">Lists</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {linked.slice(0, 100).map((l) => (
-                  <Table.Tr key={l.account_id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/accounts/${encodeURIComponent(l.account_id)}`}>
-                        {l.account_id}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{score(l.score)}</Table.Td>
-                    <Table.Td>{l.match_type.join(', ')}</Table.Td>
-                    <Table.Td>{l.lists.join(', ') || '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Text size="sm">
+            Nodes are filled by the last decision and outlined by the label; edges are coloured by what the accounts
+            share and as wide as the link’s score; select an account to open it.
+          </Text>
+          <RingLegend ring={ring} />
+          <RingGraph ring={ring} />
+          {canAct && (
+            <Group mt="sm" data-testid="ring-actions">
+              {others > 0 && (
+                <OpenCase
+                  accountIds={[accountId, ...ring.nodes.map((n) => n.account_id).filter((id) => id !== accountId)]}
+                  label="Open a case for the ring"
+                />
+              )}
+              <RingBlock
+                accountId={accountId}
+                hops={hops}
+                onBlocked={async (notice) => {
+                  await load();
+                  onChanged(notice);
+                }}
+              />
+            </Group>
+          )}
+          <RingTable ring={ring} />
         </>
       )}
     </Card>
+  );
+}
+
+/** The ring as a table: what the drawing shows, for screen readers and narrow screens. */
+function RingTable({ ring }: { ring: AccountRing }) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table aria-label="Accounts of the ring" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Account</Table.Th>
+            <Table.Th scope="col">Hop</Table.Th>
+            <Table.Th scope="col">Decision</Table.Th>
+            <Table.Th scope="col">Label</Table.Th>
+            <Table.Th scope="col">Lists</Table.Th>
+            <Table.Th scope="col">Link score</Table.Th>
+            <Table.Th scope="col">Shares</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {ring.nodes.slice(1).map((n) => {
+            const shares = [
+              ...new Set(
+                ring.edges.filter((e) => e.to === n.account_id || e.from === n.account_id).flatMap((e) => e.match_type),
+              ),
+            ];
+            return (
+              <Table.Tr key={n.account_id} data-account={n.account_id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/accounts/${encodeURIComponent(n.account_id)}`}>
+                    {n.account_id}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{n.hop}</Table.Td>
+                <Table.Td>
+                  {DECISION_MARKS[n.decision ?? 'none'].name}
+                  {n.list_decision ? ` (${n.list_decision.list} decides ${n.list_decision.decision} next)` : ''}
+                </Table.Td>
+                <Table.Td>{n.label ?? '—'}</Table.Td>
+                <Table.Td data-testid="ring-lists">{n.lists.join(', ') || '—'}</Table.Td>
+                <Table.Td>{score(n.link_score)}</Table.Td>
+                <Table.Td>{shares.join(', ')}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

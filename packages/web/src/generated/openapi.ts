@@ -402,6 +402,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{account_id}/ring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account's ring of linked accounts
+         * @description The account and the accounts linked to it, out to `hops` (1: the accounts linked to it;
+         *     2: also those linked to them), each with its last decision, current label, lists,
+         *     account score and what `block` or `allow` decides now; the links between them; and a
+         *     summary: how many accounts the ring holds and how many (and what share) are `Fake`,
+         *     on `block`, labelled `fraud` or labelled `legit`. Links are found as
+         *     `GET /account/{account_id}/accounts-linked` finds them (the same link search and the
+         *     project's `link_score_floor`). At most the 40 strongest accounts of each hop are kept
+         *     (a hop-2 account ranked by its strongest link to a hop-1 account), so at most 81 accounts
+         *     with the account itself; `summary.truncated` says when more were found. The edges are
+         *     the links found from the account and from its hop-1 accounts, between kept accounts;
+         *     links among hop-2 accounts are not searched. With groups on, only accounts of the
+         *     account's group are kept. An unknown account is a `400` (`Account not found`).
+         */
+        get: operations["getAccountRing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{account_id}/ring/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put an account's ring on the block list
+         * @description Puts the accounts of the account's ring (those `GET /account/{account_id}/ring` returns
+         *     for the same `hops`, the account itself included) on the `block` list, or only the
+         *     `account_ids` given, which must all be in the ring (a `400` names those that are not).
+         *     As `POST /list/block/account/{account_id}` does for each: an account on `allow` or
+         *     `main_account` leaves it, and each membership changed queues its list event
+         *     (`list.account_added`, `list.account_removed`). All in one transaction, recorded as one
+         *     audit event, `ring.blocked`, on the account, naming how many accounts joined `block`
+         *     and each of them. With `dry_run`, nothing is written: the answer says what the block
+         *     would do (the console shows the count before asking to confirm).
+         */
+        post: operations["blockAccountRing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/{account_id}/verifications": {
         parameters: {
             query?: never;
@@ -2653,16 +2712,8 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             };
-            /**
-             * @description What the account's lists decide now, whatever its last evaluation said: on `block`
-             *     its next evaluation is `Fake`, on `allow` `Real` (unless a rule decides first, docs/rules.md).
-             *     Absent when no list decides. An addition to the published account shape.
-             */
-            list_decision?: {
-                /** @enum {string} */
-                list: "block" | "allow";
-                decision: components["schemas"]["Decision"];
-            };
+            /** @description Absent when no list decides. An addition to the published account shape. */
+            list_decision?: components["schemas"]["ListDecision"];
             account_score?: components["schemas"]["Score"];
             bot?: components["schemas"]["Score"];
             multiple_accounts?: components["schemas"]["Score"];
@@ -2731,6 +2782,93 @@ export interface components {
             request_id: string;
             account_id: string;
             sessions: components["schemas"]["SessionId"][];
+        };
+        /**
+         * @description What the account's lists decide now, whatever its last evaluation said: on `block`
+         *     its next evaluation is `Fake`, on `allow` `Real` (unless a rule decides first, docs/rules.md).
+         */
+        ListDecision: {
+            /** @enum {string} */
+            list: "block" | "allow";
+            decision: components["schemas"]["Decision"];
+        };
+        /** @description An account's ring of linked accounts, to one or two hops, with a summary. */
+        AccountRing: {
+            request_id: string;
+            account_id: string;
+            hops: number;
+            /** @description The account (hop 0) first, then hop 1 and hop 2, each strongest first. */
+            nodes: components["schemas"]["RingNode"][];
+            edges: components["schemas"]["RingEdge"][];
+            summary: components["schemas"]["RingSummary"];
+        };
+        /** @description An account of a ring. */
+        RingNode: {
+            account_id: string;
+            /** @description 0 for the account asked about, 1 for those linked to it, 2 for those linked to them. */
+            hop: number;
+            /** @description The account's last decision; null before its first evaluation. */
+            decision: components["schemas"]["Decision"] | null;
+            /** @description The account's current label; null when it has none. */
+            label: components["schemas"]["LabelValue"] | null;
+            lists: string[];
+            /** @description The account score of its last evaluation; null before its first. */
+            account_score: components["schemas"]["Score"] | null;
+            list_decision?: components["schemas"]["ListDecision"];
+            /** @description Its strongest link to an account one hop nearer; absent for the account asked about. */
+            link_score?: number;
+        };
+        /** @description A link between two accounts of a ring, found from `from`. */
+        RingEdge: {
+            from: string;
+            to: string;
+            match_type: components["schemas"]["MatchType"][];
+            score: number;
+        };
+        /** @description How many accounts of the ring, and their share of its size (0 to 1, 4 decimals). */
+        RingShare: {
+            count: number;
+            share: number;
+        };
+        /**
+         * @description The ring's size (its accounts, the account asked about included) and how many of them
+         *     were last decided `Fake`, are on `block`, are labelled `fraud` and labelled `legit`.
+         */
+        RingSummary: {
+            size: number;
+            fake: components["schemas"]["RingShare"];
+            blocked: components["schemas"]["RingShare"];
+            labelled_fraud: components["schemas"]["RingShare"];
+            labelled_legit: components["schemas"]["RingShare"];
+            /** @description More linked accounts were found than a hop keeps (40); the strongest are kept. */
+            truncated: boolean;
+        };
+        /** @description Which of the ring's accounts to block, and whether only to count them. */
+        RingBlockRequest: {
+            /**
+             * @description The ring's reach, as `GET /account/{account_id}/ring` takes it.
+             * @default 2
+             */
+            hops: number;
+            /** @description Only these accounts (each in the ring); all of the ring's when absent. */
+            account_ids?: components["schemas"]["Text"][];
+            /**
+             * @description Say what would be done, and write nothing.
+             * @default false
+             */
+            dry_run: boolean;
+        };
+        /** @description The accounts put on `block` (with `dry_run`, those that would be), how many joined it and how many were on it already. */
+        RingBlocked: {
+            request_id: string;
+            account_id: string;
+            hops: number;
+            dry_run: boolean;
+            /** @description The accounts blocked, in code-unit order. */
+            account_ids: string[];
+            /** @description How many joined `block` (with `dry_run`, would join it). */
+            added: number;
+            already_blocked: number;
         };
         /** @description The accounts linked to an account, strongest first (at most 1,500). */
         AccountLinks: {
@@ -3249,14 +3387,14 @@ export interface components {
         /** @description One setting as it was before the change and after it. */
         AuditChange: {
             /**
-             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `rules_draft` names a rules draft (the same before and after), `rules_draft_status` is its status before and after, `rules_draft_author` its author (the same before and after); `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after; `case_id` names the case of a `case.` event (null before: it opened), `status`, `assignee` (an operator's id), `outcome` and `list` are the case's before and after.
+             * @description `webhook_events` before and after are the event types joined by spaces; `rules_version` the rules document's version; `rules_draft` names a rules draft (the same before and after), `rules_draft_status` is its status before and after, `rules_draft_author` its author (the same before and after); `label` is the account's label (null before its first); `list` is one membership: `before` the list the account left (null: it joined one), `after` the list it joined (null: it left one); `webhook_request_id` names the replayed delivery (the same before and after), `webhook_status` is its status before the replay and `pending` after; `case_id` names the case of a `case.` event (null before: it opened), `status`, `assignee` (an operator's id), `outcome` and `list` are the case's before and after; `blocked_count` is how many accounts a ring block put on `block` (before: null) and `blocked_account` one of them (before: null, after: its id).
              * @enum {string}
              */
-            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "rules_draft" | "rules_draft_status" | "rules_draft_author" | "label" | "list" | "webhook_request_id" | "webhook_status" | "case_id" | "status" | "assignee" | "outcome";
+            field: "name" | "decision_threshold" | "link_score_floor" | "groups_enabled" | "webhook_url" | "webhook_events" | "retention_sessions_days" | "retention_verification_media_days" | "retention_delivered_webhooks_days" | "webhook_secret_grace_until" | "rules_version" | "rules_draft" | "rules_draft_status" | "rules_draft_author" | "label" | "list" | "webhook_request_id" | "webhook_status" | "case_id" | "status" | "assignee" | "outcome" | "blocked_count" | "blocked_account";
             before: string | number | boolean | null;
             after: string | number | boolean | null;
         };
-        /** @description A change to the project's settings, a label set on one of its accounts, a change of an account's list memberships, an account's erasure, a webhook's replay or a change of a case. */
+        /** @description A change to the project's settings, a label set on one of its accounts, a change of an account's list memberships, an account's erasure, a webhook's replay, a ring put on `block` or a change of a case. */
         AuditEvent: {
             id: string;
             /** @description `api_key:` and the first 12 hex digits of the SHA-256 of the key that made the change, `operator:` and the id of the console operator who made it, `cli`, or `rule:` and the id of the rule whose action opened a case. */
@@ -3288,10 +3426,14 @@ export interface components {
              *     (docs/cases.md); each names the case as a `case_id` change, and the others what changed
              *     (`status`, `assignee`, `outcome`, `list`). A case a rule's `open_case` opened has the
              *     actor `rule:<id>`.
+             *     `ring.blocked`: the ring of the account `account_id` put on `block` (POST
+             *     /account/{account_id}/ring/block); its changes are `blocked_count` (how many accounts
+             *     joined `block`) and one `blocked_account` per account that joined it (an erased
+             *     account's id is then `[erased]`).
              * @enum {string}
              */
-            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "rules.draft_created" | "rules.published" | "rules.draft_rejected" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed" | "case.opened" | "case.updated" | "case.noted" | "case.closed";
-            /** @description The account an `account.labelled` or `account.lists_changed` event concerns; absent once the account is erased. */
+            action: "project.updated" | "webhook_secret.rotated" | "rules.updated" | "rules.draft_created" | "rules.published" | "rules.draft_rejected" | "account.labelled" | "account.lists_changed" | "account.erased" | "webhook.replayed" | "case.opened" | "case.updated" | "case.noted" | "case.closed" | "ring.blocked";
+            /** @description The account an `account.labelled`, `account.lists_changed` or `ring.blocked` event concerns; absent once the account is erased. */
             account_id?: string;
             /** @description The request that made the change; null for the `trustgate` command. */
             request_id: string | null;
@@ -5349,6 +5491,75 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountRing: {
+        parameters: {
+            query?: {
+                /** @description How far to follow links (1 or 2). */
+                hops?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ring. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountRing"];
+                };
+            };
+            400: components["responses"]["AccountOrListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    blockAccountRing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's identifier of the account. */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RingBlockRequest"];
+            };
+        };
+        responses: {
+            /** @description The ring's accounts are on `block` (with `dry_run`, what would be done). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RingBlocked"];
+                };
+            };
+            400: components["responses"]["AccountOrListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];

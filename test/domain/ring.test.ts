@@ -7,6 +7,7 @@ import {
   mergedSearch,
   RING_PER_HOP,
   ringBlockTargets,
+  searchParts,
   secondHop,
 } from '../../src/domain/linking/ring';
 import { accountRecord } from '../helpers/accounts';
@@ -80,6 +81,36 @@ describe('linksOfEach over mergedSearch', () => {
       expect(each.get('a000')!.some((l) => l.accountId === 'a001')).toBe(crowd <= 16);
     },
   );
+});
+
+describe('searchParts', () => {
+  const network = (i: number, block: boolean) => ({
+    sessionId: `s${i}`,
+    ip: `10.0.0.${i}`,
+    ...(block ? { block: `10.0.${i}.0/24` } : {}),
+    ipFrom: AT,
+    ipTo: AT,
+    blockFrom: AT,
+    blockTo: AT,
+  });
+
+  test('when a search holds more branches than a statement may, then each part holds at most that many, in order, and together all', () => {
+    const search: LinkSearch = {
+      identifiers: Array.from({ length: 7 }, (_, i) => ({
+        type: 'device' as const,
+        value: `d${i}`,
+        of: 'session' as const,
+      })),
+      networks: [network(0, true), network(1, false), network(2, true)],
+    };
+    const parts = searchParts(search, 4);
+    const branches = (p: LinkSearch) => p.identifiers.length + p.networks.reduce((n, x) => n + (x.block ? 2 : 1), 0);
+    expect(parts.map(branches)).toEqual([4, 3, 3, 2]);
+    expect(parts.flatMap((p) => p.identifiers)).toEqual(search.identifiers);
+    expect(parts.flatMap((p) => p.networks)).toEqual(search.networks);
+    expect(searchParts(search)).toEqual([search]);
+    expect(searchParts({ identifiers: [], networks: [] })).toEqual([{ identifiers: [], networks: [] }]);
+  });
 });
 
 describe('assembleRing', () => {

@@ -79,7 +79,8 @@ const summary = (page: Page) => page.getByTestId('ring-summary').textContent();
 
 async function openRing(page: Page, id: string) {
   await page.goto(`${harness.origin}/console/accounts/${id}`);
-  await page.getByRole('heading', { name: `Account ${id}` }).waitFor();
+  // A browser's first page parses the whole bundle: on a busy machine that alone can take seconds.
+  await page.getByRole('heading', { name: `Account ${id}` }).waitFor({ timeout: 30_000 });
   await page.getByTestId('ring-summary').waitFor();
 }
 
@@ -140,7 +141,7 @@ test('when the analyst opens a member, then the ring is summed up, each node is 
   } finally {
     await context.close();
   }
-});
+}, 60_000);
 
 describe.each(SIZES)('the ring on a %s', (size, options) => {
   test('when it is expanded to two hops, then a screenshot, no sideways scrolling and no WCAG 2 A/AA violation found by axe', async () => {
@@ -201,7 +202,7 @@ test('when the analyst blocks the ring, then the dialog shows the count first, a
   } finally {
     await context.close();
   }
-});
+}, 60_000);
 
 test('when a viewer opens the ring, then it is drawn without the Block button', async () => {
   const context = await harness.newContext(SIZES[0]![1]);

@@ -174,6 +174,23 @@ describe('getAccountRing', () => {
     expect(r.summary).toMatchObject({ size: 41, truncated: true });
   }, 60_000);
 
+  test('when the linked accounts have many sessions, then their merged search is read in parts and finds the same links', async () => {
+    // Five accounts sharing a phone, each with 50 sessions of its own browser and address: their
+    // merged search has over 600 branches, more than SQLite takes in one compound statement.
+    const p = await ctx.services.projects.create({ name: `Busy ${randomUUID()}` });
+    const busy = scenario(ctx, p.api_key, p.project_id);
+    const phone = '+447911123321';
+    await busy.signIn({ id: 'busy-root', phone }, {}, freshIp());
+    for (let a = 0; a < 5; a++)
+      for (let i = 0; i < 50; i++) await busy.signIn({ id: `busy-${a}`, phone }, {}, freshIp());
+    const res = await request(ctx.app).get('/account/busy-root/ring?hops=2').set('x-api-key', p.api_key).expect(200);
+    const r = res.body as AccountRing;
+    expect(ids(r, 1)).toEqual(['busy-0', 'busy-1', 'busy-2', 'busy-3', 'busy-4']);
+    // Each pair of the six once, by the phone alone.
+    expect(r.edges).toHaveLength(15);
+    expect(new Set(r.edges.map((e) => e.match_type.join()))).toEqual(new Set(['phone']));
+  }, 120_000);
+
   test('when the input is bad, then a 400 names the field', async () => {
     const res = await get('/account/ring-1/ring?hops=3');
     expect(res.status).toBe(400);

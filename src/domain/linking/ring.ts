@@ -40,6 +40,39 @@ export function mergedSearch(searches: readonly LinkSearch[]): LinkSearch {
 }
 
 /**
+ * The most branches (identifier values, addresses, blocks) one statement of the link search
+ * holds: SQLite refuses a compound SELECT of more than 500 terms, and a merged search of 40
+ * accounts' 50 sessions may hold thousands.
+ */
+export const BRANCHES_PER_SEARCH = 400;
+
+/** The search in parts of at most `most` branches each (a network with its block is two), in order. */
+export function searchParts(search: LinkSearch, most = BRANCHES_PER_SEARCH): LinkSearch[] {
+  const parts: LinkSearch[] = [];
+  let part: LinkSearch = { identifiers: [], networks: [], excludeAccount: search.excludeAccount };
+  let size = 0;
+  const room = (n: number) => {
+    if (size + n <= most || size === 0) return;
+    parts.push(part);
+    part = { identifiers: [], networks: [], excludeAccount: search.excludeAccount };
+    size = 0;
+  };
+  for (const i of search.identifiers) {
+    room(1);
+    part.identifiers.push(i);
+    size += 1;
+  }
+  for (const n of search.networks) {
+    const branches = n.block ? 2 : 1;
+    room(branches);
+    part.networks.push(n);
+    size += branches;
+  }
+  if (size > 0 || parts.length === 0) parts.push(part);
+  return parts;
+}
+
+/**
  * Each searched account's links over `floor`, strongest first, from the merged search's matches
  * (`mergedSearch`): its own identifiers' and networks' matches without itself, weighed as if it
  * had been searched alone (`excludeAccount` set: linkEvidence counts it among the sharers).

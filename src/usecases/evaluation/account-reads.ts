@@ -21,7 +21,14 @@ import {
   type Link,
   type PastSession,
 } from '../../domain/evaluation';
-import { linksOfEach, mergedSearch, RING_PER_HOP, secondHop, type RingHops } from '../../domain/linking/ring';
+import {
+  linksOfEach,
+  mergedSearch,
+  RING_PER_HOP,
+  searchParts,
+  secondHop,
+  type RingHops,
+} from '../../domain/linking/ring';
 import type { Project } from '../../storage/repositories/projects';
 import type { EvaluationContext } from './deps';
 import { gatherLinks, withoutSelf } from './steps';
@@ -63,8 +70,10 @@ export async function accountDetails(
 /**
  * What an account's ring is assembled from (domain/linking/ring.ts): its links, found as
  * `linked` finds them; with two hops, the links of its strongest RING_PER_HOP linked accounts,
- * found by one merged search over their newest sessions (read in one statement); and the ring's
- * accounts with their lists (one read per hop). At most eight statements whatever the ring's size.
+ * found by one merged search over their newest sessions (read in one statement; the search a
+ * statement per BRANCHES_PER_SEARCH values, addresses and blocks); and the ring's accounts with
+ * their lists (one read per hop). Bounded whatever the ring's size: seven statements and the
+ * merged search's parts (at most 23: 40 accounts, each 50 sessions with four identifiers).
  */
 export async function ringLinks(
   ctx: EvaluationContext,
@@ -85,8 +94,12 @@ export async function ringLinks(
     const found = accounts.get(id);
     return found ? [linkSearch(sessions.get(id) ?? [], found.record)] : [];
   });
-  const merged = mergedSearch(searches);
-  const found = await store.links(project.id, merged);
+  // One statement a part: SQLite takes at most 500 branches in one.
+  const parts = await Promise.all(searchParts(mergedSearch(searches)).map((part) => store.links(project.id, part)));
+  const found = {
+    identifiers: parts.flatMap((p) => p.identifiers),
+    networks: parts.flatMap((p) => p.networks),
+  };
   const linksOfFirst = linksOfEach(searches, found, project.linkScoreFloor);
   const second = secondHop(record.id, firstIds, linksOfFirst).kept.map((l) => l.accountId);
   if (second.length > 0) for (const [id, a] of await store.accounts(project.id, second)) accounts.set(id, a);

@@ -47,6 +47,7 @@ import * as m0042 from './0042_network_accounts';
 import * as m0043 from './0043_account_last_evaluation';
 import * as m0044 from './0044_rule_drafts';
 import * as m0045 from './0045_cases';
+import * as m0046 from './0046_audit_events_action';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -92,6 +93,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0043_account_last_evaluation': m0043,
   '0044_rule_drafts': m0044,
   '0045_cases': m0045,
+  '0046_audit_events_action': m0046,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -51,8 +51,9 @@ function toRecord(row: AuditEventRow): AuditEventRecord {
 
 /**
  * Erasure: the ring blocks that named the account among those they blocked (a `blocked_account`
- * change) name `[erased]` in its place. The text is narrowed with LIKE (the id as JSON, its
- * wildcards escaped), then each change is compared exactly.
+ * change) name `[erased]` in its place. The project's ring blocks are a range of
+ * `(project_id, action, seq)` (migration 0046), narrowed with LIKE (the id as JSON, its
+ * wildcards escaped); each change is then compared exactly.
  */
 async function forgetBlockedAccount(trx: Knex, projectId: string, accountId: string): Promise<void> {
   const pattern = `%${JSON.stringify(accountId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -3,9 +3,9 @@
 // shell's search box makes for each kind of text (console/src/components/quick-search.ts: an
 // email, an @domain, an IP address, a network, and an identifier's four probes, a session id's
 // page), the search page's filters (GET /sessions and GET /accounts, docs/api-search.md), and
-// every request the account page makes (GET /account/{id}, its sessions, its linked accounts,
-// an evaluation's receipt, the lists, its active case), the entity pages' and the cases' (the
-// queue by age and by score, a case's page).
+// every request the account page makes (GET /account/{id}, its sessions, its ring to one and
+// two hops, an evaluation's receipt, the lists, its active case), the entity pages' and the
+// cases' (the queue by age and by score, a case's page).
 //
 //   npm run build && npm run bench:console [-- --sessions N | --million] [--duration 10]
 //       [--connections 4] [--keep | --reuse <folder>]

@@ -284,8 +284,8 @@ async function close(
         if (input.list) {
           const changes: MembershipChange[] = await deps.lists.apply(project.id, accountId, [input.list], now, trx);
           const changed = [{ accountId, changes }];
-        const audit = listsChangedAudit(accountId, changes);
-        events += await recordMemberships(deps, project, actor, requestId, now, changed, audit, trx);
+          const audit = listsChangedAudit(accountId, changes);
+          events += await recordMemberships(deps, project, actor, requestId, now, changed, audit, trx);
         }
       }
       if (note !== null)

@@ -36,7 +36,10 @@ export interface MembershipAudit {
 }
 
 /** The `account.lists_changed` event of one account's changes; none when it changed none. */
-export function listsChangedAudit(accountId: string, changes: readonly MembershipChange[]): MembershipAudit | undefined {
+export function listsChangedAudit(
+  accountId: string,
+  changes: readonly MembershipChange[],
+): MembershipAudit | undefined {
   if (changes.length === 0) return undefined;
   return {
     action: 'account.lists_changed',

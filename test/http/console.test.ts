@@ -384,7 +384,8 @@ function actionsAboveViewer() {
         .replace('{account_id}', typeof body.id === 'string' ? body.id : 'someone')
         .replace('{list_name}', path.includes('/account/') ? 'block' : 'watch')
         .replace('{request_id}', randomUUID())
-        .replace('{draft_id}', randomUUID());
+        .replace('{draft_id}', randomUUID())
+        .replace('{case_id}', randomUUID());
       // An operation that takes no console session (the evaluations, the verifications) answers 401 to a cookie.
       const takesCookie = (op.security ?? spec.security).some((s) => 'ConsoleSession' in s);
       return [{ operationId: op.operationId, method, target, body: example, required, takesCookie }];

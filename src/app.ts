@@ -4,7 +4,6 @@
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Clock, Random } from './clock';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
 import { makeAdmission } from './http/admission';
 import { makeApiKeyHandler } from './http/auth';
@@ -34,7 +33,7 @@ import { makeRateLimits, type RateLimitDeps } from './http/rate-limit';
 import { makeBeaconBodyParser, sdkCors } from './http/sdk-cors';
 import { makeRequestContext } from './http/request-log';
 import { makeWebSdkRouter } from './http/web-sdk';
-import { OPENAPI_PATH } from './spec';
+import { makeContractValidator, type ContractValidator } from './http/validator';
 import { makeLivenessPage } from './http/liveness-page';
 import { MAX_CAPTURE_BYTES } from './storage/media';
 import { makeHttpTelemetry, makeMetricsHandler } from './telemetry/http';
@@ -122,6 +121,8 @@ export interface AppDeps {
   config: AppConfig;
   /** Built by the composition root (composition.ts: makeServices, makeRuntime). */
   services: AppServices;
+  /** The contract's compiled validator, shared by the apps given it (the tests'); absent: the app's own. */
+  contract?: ContractValidator;
 }
 
 /**
@@ -158,7 +159,7 @@ export function createApp(deps: AppDeps): Express {
   usePagesAndBodies(app, config);
   useLimits(app, config, limits, authFailures);
   if (config.demo) app.use(makeDemoRouter(services));
-  app.use(validator(config, services, authFailures));
+  app.use(validator(app, deps, authFailures));
   app.use(finiteQueryNumbers);
   // Which credential may call which operation (domain/operators.ts): 403 before any handler runs.
   app.use(authorise);
@@ -208,22 +209,18 @@ function useLimits(app: Express, config: AppConfig, limits: Limits, authFailures
 }
 
 /** The contract's validator: requests, responses when configured, and the security schemes' handlers. */
-function validator(config: AppConfig, services: AppServices, authFailures: AuthFailures) {
+function validator(app: Express, deps: AppDeps, authFailures: AuthFailures) {
+  const { config, services } = deps;
   const { logger } = services.edges;
-  return OpenApiValidator.middleware({
-    apiSpec: OPENAPI_PATH,
-    validateRequests: { allowUnknownQueryParameters: false },
-    validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-    validateSecurity: {
-      handlers: {
-        ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
-        ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
-        // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
-        MetricsToken: () => true,
-      },
-    },
-    validateFormats: true,
+  return (deps.contract ?? makeContractValidator()).middleware(app, {
+    validateResponses: config.validateResponses,
     ignorePaths: OUTSIDE_SPEC,
+    handlers: {
+      ApiKeyAuth: makeApiKeyHandler(services.projects, logger, authFailures.failed),
+      ConsoleSession: makeConsoleSessionHandler(services.operators, logger),
+      // Optional in the contract (GET /metrics also declares no security): the route checks METRICS_TOKEN itself.
+      MetricsToken: () => true,
+    },
   });
 }
 

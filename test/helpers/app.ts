@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../../src/app';
+import { makeContractValidator, type ContractValidator } from '../../src/http/validator';
 import { fixedClock, systemRandom } from '../../src/clock';
 import { DEFAULT_API_KEY_CACHE_TTL_MS } from '../../src/config';
 import { makeLogger, type Logger } from '../../src/logger';
@@ -46,6 +47,17 @@ export function sharedIpData(): Promise<IpData> {
   return ipData;
 }
 
+let contract: ContractValidator | undefined;
+/**
+ * The contract's validator, compiled once per test worker (src/http/validator.ts): compiling it
+ * for each file's app took over a second, and a tenth more for each operation the file called.
+ */
+export function sharedContract(): ContractValidator {
+  contract ??= (workerShared?.get('contract') as ContractValidator | undefined) ?? makeContractValidator();
+  workerShared?.set('contract', contract);
+  return contract;
+}
+
 export interface TestContext {
   app: Express;
   /** The operator IP-list folder of this context (tor.txt, vpn.txt, …), watched every 20 ms. */
@@ -61,6 +73,8 @@ export interface TestContext {
   /** The edge dependencies and configuration the app was built from (to build another app on them). */
   deps: CoreDeps;
   config: AppConfig;
+  /** The validator the app was built with: give it to another app built on the context (createApp's `contract`). */
+  contract: ContractValidator;
   /** The temporary data folder (media), when the context was asked for one. */
   dataDir?: string;
   close(): Promise<void>;
@@ -148,7 +162,8 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     demo: true,
     ...overrides,
   };
-  const app = createApp({ config, services });
+  const contract = sharedContract();
+  const app = createApp({ config, services, contract });
   const project = await services.projects.create({ name: 'Test project' });
   const close = async () => {
     ipLists.close();
@@ -156,5 +171,20 @@ export async function makeTestContext(overrides: Partial<AppConfig> = {}, extra:
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     await testDb.destroy();
   };
-  return { app, ipListsDir, ipLists, testDb, services, clock, logger, logs, project, deps, config, dataDir, close };
+  return {
+    app,
+    ipListsDir,
+    ipLists,
+    testDb,
+    services,
+    clock,
+    logger,
+    logs,
+    project,
+    deps,
+    config,
+    contract,
+    dataDir,
+    close,
+  };
 }

@@ -48,7 +48,7 @@ beforeAll(async () => {
   ({ ctx, rx, close } = await verificationContext());
   ({ app, services, project } = ctx);
   // The server's default wiring on the same database and media: no engine given.
-  defaultApp = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
+  defaultApp = createApp({ config: ctx.config, services: makeServices(ctx.deps), contract: ctx.contract });
 });
 afterAll(() => close());
 beforeEach(() => {

@@ -85,7 +85,7 @@ describe('the API limit on the database', () => {
 
   test('when two apps share the database, then they share the count', async () => {
     ctx.clock.set('2026-11-20T16:00:00.000Z');
-    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps), contract: ctx.contract });
     expect((await get(ctx)).status).toBe(400);
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
       400,
@@ -198,7 +198,7 @@ describe('a busy key on the database', () => {
 
   test('when 100 requests of one key come at once through two apps on one database (limit 64), then at most 64 are served and at most two leases short of it, in fewer writes than requests; past the limit a refused request writes nothing', async () => {
     ctx.clock.set('2026-11-20T20:00:05.000Z');
-    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps), contract: ctx.contract });
     const apps = [ctx.app, other];
     let statuses: number[] = [];
     const statements = await rateLimitStatements(ctx, async () => {
@@ -343,7 +343,7 @@ describe('RATE_LIMIT_STORE=memory', () => {
   test('when a key passes its limit, then 429 as before, nothing is written to the database, and another app keeps a count of its own', async () => {
     expect([(await get(ctx)).status, (await get(ctx)).status, (await get(ctx)).status]).toEqual([400, 400, 429]);
     expect(await ctx.testDb.db('rate_limits').count<{ n: number }[]>({ n: '*' })).toEqual([{ n: 0 }]);
-    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps) });
+    const other = createApp({ config: ctx.config, services: makeServices(ctx.deps), contract: ctx.contract });
     expect((await request(other).get(`/session/${randomUUID()}`).set('x-api-key', ctx.project.api_key)).status).toBe(
       400,
     );

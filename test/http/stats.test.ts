@@ -144,7 +144,7 @@ describe('GET /stats', () => {
     const p = await newProject();
     // A second process: its own services (tally, flusher, caches) and app on the same database.
     const services = makeServices({ ...ctx.deps });
-    const twin = { ...ctx, app: createApp({ config: ctx.config, services }), services };
+    const twin = { ...ctx, app: createApp({ config: ctx.config, services, contract: ctx.contract }), services };
     const q = scenario(twin, p.apiKey, p.projectId);
     await p.signIn({ id: 'a1' }, {}, LONDON_IP);
     await q.signIn({ id: 'b1' }, {}, LONDON_IP);
@@ -159,7 +159,7 @@ describe('GET /stats', () => {
   test('when the flusher stops (a graceful shutdown), then what is left is written', async () => {
     const p = await newProject();
     const services = makeServices({ ...ctx.deps });
-    const twin = { ...ctx, app: createApp({ config: ctx.config, services }), services };
+    const twin = { ...ctx, app: createApp({ config: ctx.config, services, contract: ctx.contract }), services };
     await scenario(twin, p.apiKey, p.projectId).signIn({ id: 'last' }, {}, LONDON_IP);
     services.statsFlusher.start(3_600_000);
     await services.statsFlusher.stop();

@@ -159,6 +159,7 @@ describe('races end in one terminal state and one webhook', () => {
     const other = createApp({
       config: ctx.config,
       services: makeServices({ ...ctx.deps, analysis: fakeAnalysisEngine }),
+      contract: ctx.contract,
     });
     const s = await flow.create();
     await flow.capture(s, 'selfie', selfie('racer'));

@@ -23,7 +23,10 @@ onPostgres('authenticates of one account on three processes', () => {
   test('when 60 arrive at once, spread over them, then every one is 200 and the account counts every session', async () => {
     const nodes = [
       ctx,
-      ...[1, 2].map(() => ({ ...ctx, app: createApp({ config: ctx.config, services: makeServices(ctx.deps) }) })),
+      ...[1, 2].map(() => ({
+        ...ctx,
+        app: createApp({ config: ctx.config, services: makeServices(ctx.deps), contract: ctx.contract }),
+      })),
     ];
     const id = 'stormed';
     const sessions = await Promise.all(Array.from({ length: 60 }, () => scenario(ctx).ingest(personSession())));

@@ -81,7 +81,10 @@ function appWith(backtest: Partial<BacktestSettings>): {
   running: () => readonly { replayed: number }[];
 } {
   const services = makeServices({ ...ctx.deps, backtest });
-  return { app: createApp({ config: ctx.config, services }), running: services.rules.backtests };
+  return {
+    app: createApp({ config: ctx.config, services, contract: ctx.contract }),
+    running: services.rules.backtests,
+  };
 }
 
 const post = (app: Express, apiKey = ctx.project.api_key) =>

@@ -3,7 +3,9 @@
  * server (no CDN), over the bundled spec at /openapi.json.
  */
 import express, { type Router } from 'express';
-import { absolutePath } from 'swagger-ui-dist';
+// The folder alone: the package's index loads Swagger UI's 1.4 MB browser bundle into the
+// process, only to serve it as a file.
+import absolutePath from 'swagger-ui-dist/absolute-path';
 import { BUNDLED_SPEC_PATH } from '../spec';
 import { ICON_LINK } from './home';
 

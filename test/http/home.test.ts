@@ -56,3 +56,28 @@ describe('the icon', () => {
     }
   });
 });
+
+describe('GET /docs', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await makeTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('when the reference is opened, then each script and style sheet it names is served from this server', async () => {
+    const page = await request(ctx.app).get('/docs');
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) => m[1]!); // a required group
+    expect(assets).toEqual(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/init.js']);
+    for (const asset of assets) {
+      const res = await request(ctx.app).get(asset);
+      expect([asset, res.status, res.headers['content-type']]).toEqual([
+        asset,
+        200,
+        asset.endsWith('.css')
+          ? expect.stringMatching(/^text\/css/)
+          : expect.stringMatching(/^(text|application)\/javascript/),
+      ]);
+    }
+    expect((await request(ctx.app).get('/docs/assets/swagger-ui-bundle.js')).text).toContain('SwaggerUIBundle');
+  });
+});

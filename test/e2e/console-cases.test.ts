@@ -90,7 +90,9 @@ test('when a rule opens a case, then the analyst finds it in the queue, works it
     await page.getByRole('combobox', { name: 'Sort' }).click();
     await page.getByRole('option', { name: 'Highest score' }).click();
     await page.waitForURL(/sort=score/);
+    // The address changes first; the queue of that address is drawn once it has loaded.
     const rows = page.getByTestId('case-row');
+    await rows.first().waitFor();
     await expect(rows.count()).resolves.toBe(1);
     await expect(rows.first().textContent()).resolves.toContain('A sign-up shares its device with two other accounts');
 

@@ -8,6 +8,7 @@ import type {
   AccountSearchQuery,
   AccountSummary,
   Decision,
+  LabelValue,
   RiskSignalName,
   SessionPage,
   SessionSearchQuery,
@@ -20,9 +21,11 @@ import { AVERAGED_SIGNALS } from '../domain/scoring';
 import { ON_THRESHOLD } from '../domain/signals';
 import { BadRequestError } from '../errors';
 import { toAccountRecord, type AccountRow } from '../storage/repositories/accounts';
+import type { LabelRepository } from '../storage/repositories/labels';
 import type { ListRepository } from '../storage/repositories/lists';
 import type {
   AccountFilters,
+  ScoreKey,
   SearchRepository,
   SessionFilters,
   SessionKey,
@@ -33,6 +36,7 @@ import { storedAccountOf } from './accounts';
 export interface SearchDeps {
   search: SearchRepository;
   lists: ListRepository;
+  labels: LabelRepository;
 }
 
 /** The batch an export reads at a time (the page size of the list endpoints' maximum). */
@@ -43,15 +47,20 @@ const SIGNALS = [...AVERAGED_SIGNALS, 'ip_reputation'] as const satisfies readon
 
 // ------------------------------------------------------------------------------------ cursors
 
-/** A cursor is the base64url of `{"a": [id]}` or `{"s": [start_time, id]}`: opaque to callers. */
-function encodeCursor(kind: 'a' | 's', key: unknown[]): string {
+/**
+ * A cursor is the base64url of `{"a": [id]}` (accounts by id), `{"r": [score, id]}` (accounts
+ * by score) or `{"s": [start_time, id]}` (sessions): opaque to callers.
+ */
+type CursorKind = 'a' | 'r' | 's';
+
+function encodeCursor(kind: CursorKind, key: unknown[]): string {
   return Buffer.from(JSON.stringify({ [kind]: key })).toString('base64url');
 }
 
 const BAD_CURSOR = 'request/query/cursor must be the next_cursor of a previous page of this list';
 
 /** The key a cursor carries, as JSON; anything that does not decode to `{kind: [...]}` is a 400. */
-function decodeCursor(kind: 'a' | 's', cursor: string): unknown[] {
+function decodeCursor(kind: CursorKind, cursor: string): unknown[] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
     const key = value?.[kind];
@@ -65,11 +74,12 @@ function decodeCursor(kind: 'a' | 's', cursor: string): unknown[] {
 /**
  * The decoded key is checked as the request's own fields are, for base64 hides it from the
  * validator: an account id as openapi.yaml's AccountId (1 to 256 characters, no U+0000, no
- * unpaired surrogate: PostgreSQL refuses U+0000 in text), a session id as a SessionId (a lowercase
- * UUID), its start time a whole number of milliseconds.
+ * unpaired surrogate: PostgreSQL refuses U+0000 in text), a score as a Score (0 to 1), a session
+ * id as a SessionId (a lowercase UUID), its start time a whole number of milliseconds.
  */
 const ACCOUNT_ID = /^[^\x00\uD800-\uDFFF]{1,256}$/u;
 const isAccountId = (id: unknown): id is string => typeof id === 'string' && ACCOUNT_ID.test(id);
+const isScore = (score: unknown): score is number => typeof score === 'number' && score >= 0 && score <= 1;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function accountCursor(cursor: string | undefined): string | undefined {
@@ -77,6 +87,13 @@ function accountCursor(cursor: string | undefined): string | undefined {
   const [id, ...rest] = decodeCursor('a', cursor);
   if (!isAccountId(id) || rest.length > 0) throw new BadRequestError(BAD_CURSOR);
   return id;
+}
+
+function scoreCursor(cursor: string | undefined): ScoreKey | undefined {
+  if (cursor === undefined) return undefined;
+  const [score, id, ...rest] = decodeCursor('r', cursor);
+  if (!isScore(score) || !isAccountId(id) || rest.length > 0) throw new BadRequestError(BAD_CURSOR);
+  return { score, id };
 }
 
 function sessionCursor(cursor: string | undefined): SessionKey | undefined {
@@ -181,13 +198,14 @@ export function sessionFilters(q: SessionSearchQuery): SessionFilters {
 
 // ------------------------------------------------------------------------------------ views
 
-function accountSummary(row: AccountRow, lists: string[]): AccountSummary {
+function accountSummary(row: AccountRow, lists: string[], label: LabelValue | undefined): AccountSummary {
   const r = toAccountRecord(row);
   const { aggregates: a } = r;
   return {
     account: storedAccountOf(r),
     ...(r.decision ? { decision: r.decision } : {}),
     ...(r.scores ? { account_score: r.scores.account_score } : {}),
+    ...(label ? { label } : {}),
     num_sessions: a.numSessions,
     ...(a.firstSeen ? { first_seen: a.firstSeen.toISOString() } : {}),
     ...(a.lastSeen ? { last_seen: a.lastSeen.toISOString() } : {}),
@@ -230,15 +248,26 @@ function sessionSummary(row: SessionSearchRow, accountIds: string[]): SessionSum
 // ------------------------------------------------------------------------------------ use cases
 
 export function makeSearchUseCases(deps: SearchDeps) {
-  const { search, lists } = deps;
+  const { search, lists, labels } = deps;
+
+  /** The page's summaries: its rows with their lists and current labels, two reads for the page. */
+  async function summaries(projectId: string, rows: AccountRow[]): Promise<AccountSummary[]> {
+    const ids = rows.map((r) => r.id);
+    const [memberships, current] = await Promise.all([
+      lists.ofAccounts(projectId, ids),
+      labels.currentOf(projectId, ids),
+    ]);
+    return rows.map((r) => accountSummary(r, memberships.get(r.id) ?? [], current.get(r.id)));
+  }
 
   async function accountPage(projectId: string, f: AccountFilters, after: string | undefined, limit: number) {
     const page = await search.accounts(projectId, f, after, limit);
-    const memberships = await lists.ofAccounts(
-      projectId,
-      page.rows.map((r) => r.id),
-    );
-    return { items: page.rows.map((r) => accountSummary(r, memberships.get(r.id) ?? [])), next: page.next };
+    return { items: await summaries(projectId, page.rows), next: page.next };
+  }
+
+  async function scorePage(projectId: string, f: AccountFilters, after: ScoreKey | undefined, limit: number) {
+    const page = await search.accountsByScore(projectId, f, after, limit);
+    return { items: await summaries(projectId, page.rows), next: page.next };
   }
 
   async function sessionPage(projectId: string, f: SessionFilters, after: SessionKey | undefined, limit: number) {
@@ -252,12 +281,17 @@ export function makeSearchUseCases(deps: SearchDeps) {
 
   return {
     async accounts(projectId: string, q: AccountSearchQuery, requestId: string): Promise<AccountPage> {
-      const page = await accountPage(projectId, accountFilters(q), accountCursor(q.cursor), q.limit ?? 50);
-      return {
-        request_id: requestId,
-        accounts: page.items,
-        next_cursor: page.next === null ? null : encodeCursor('a', [page.next]),
-      };
+      const f = accountFilters(q);
+      const limit = q.limit ?? 50;
+      let page: { items: AccountSummary[]; cursor: string | null };
+      if (q.sort === 'score') {
+        const p = await scorePage(projectId, f, scoreCursor(q.cursor), limit);
+        page = { items: p.items, cursor: p.next === null ? null : encodeCursor('r', [p.next.score, p.next.id]) };
+      } else {
+        const p = await accountPage(projectId, f, accountCursor(q.cursor), limit);
+        page = { items: p.items, cursor: p.next === null ? null : encodeCursor('a', [p.next]) };
+      }
+      return { request_id: requestId, accounts: page.items, next_cursor: page.cursor };
     },
 
     async sessions(projectId: string, q: SessionSearchQuery, requestId: string): Promise<SessionPage> {
@@ -275,6 +309,8 @@ export function makeSearchUseCases(deps: SearchDeps) {
      */
     exportAccounts(projectId: string, q: AccountSearchQuery): AsyncIterable<AccountSummary[]> {
       const f = accountFilters(q);
+      if (q.sort === 'score')
+        return batches((after: ScoreKey | undefined) => scorePage(projectId, f, after, EXPORT_BATCH));
       return batches((after: string | undefined) => accountPage(projectId, f, after, EXPORT_BATCH));
     },
 

@@ -272,6 +272,97 @@ describe('listAccounts', () => {
   });
 });
 
+describe('listAccounts sorted by score', () => {
+  /** The evaluated accounts the filter keeps, the highest score first, equal scores by id descending. */
+  const riskiestFirst = (keep: (a: ModelAccount) => boolean = () => true) =>
+    accounts
+      .filter((a) => a.score !== undefined && keep(a))
+      .sort((a, b) => b.score! - a.score! || (a.id < b.id ? 1 : -1))
+      .map((a) => a.id);
+  const ids = async (query: Record<string, string | number>) =>
+    (await all<AccountSummary>('/accounts', { sort: 'score', ...query }, 'accounts')).map((a) => a.account.id);
+
+  test('when sorted by score, then the pages follow each other riskiest first, each evaluated account once', async () => {
+    const want = riskiestFirst();
+    // Many accounts share a score (the Fake ones' are 0.85 to 0.94): pages of 3 end inside ties.
+    expect(new Set(accounts.filter((a) => a.score !== undefined).map((a) => a.score)).size).toBeLessThan(want.length);
+    const got = await ids({ limit: 3 });
+    expect(got).toEqual(want);
+    const first = await get('/accounts', { sort: 'score', limit: 1 });
+    expect((first.body as AccountPage).accounts[0]!.account_score).toBe(Math.max(...accounts.map((a) => a.score ?? 0)));
+  });
+
+  test.each([
+    ['a score range', { min_score: 0.3, max_score: 0.9 }, (a: ModelAccount) => a.score! >= 0.3 && a.score! <= 0.9],
+    ['a maximum', { max_score: 0.2 }, (a: ModelAccount) => a.score! <= 0.2],
+    [
+      'decision and list',
+      { decision: 'Fake', list: 'vip' },
+      (a: ModelAccount) => a.decision === 'Fake' && a.lists.includes('vip'),
+    ],
+    ['country', { country: 'FR' }, (a: ModelAccount) => latest(a).country === 'FR'],
+    ['email', { email: 'user5@example.org' }, (a: ModelAccount) => a.id === 'acct-0005'],
+  ])(
+    'when sorted by score with %s, then exactly the accounts it selects come, riskiest first',
+    async (_n, query, keep) => {
+      const want = riskiestFirst(keep);
+      expect(want.length).toBeGreaterThan(0);
+      expect(await ids({ limit: 4, ...query })).toEqual(want);
+    },
+  );
+
+  test('when a window holds fewer matches than the limit, then the page is short and its cursor goes on', async () => {
+    const { search } = ctx.services.repos;
+    const found: string[] = [];
+    let after: { score: number; id: string } | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await search.accountsByScore(project.id, { country: 'FR', maxScore: 0.9 }, after, 50, 10);
+      pages++;
+      found.push(...page.rows.map((r) => r.id));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    expect(found).toEqual(riskiestFirst((a) => latest(a).country === 'FR' && a.score! <= 0.9));
+    expect(pages).toBeGreaterThan(2);
+  });
+
+  test('when the score order is exported, then the lines come in the order of the pages', async () => {
+    const res = await get('/accounts/export', { format: 'ndjson', sort: 'score' });
+    expect(res.status).toBe(200);
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as AccountSummary).account.id);
+    expect(lines).toEqual(riskiestFirst());
+  });
+});
+
+describe('labels in the summaries', () => {
+  test('when an account is labelled, then its summary has its current label, and the others none', async () => {
+    for (const [id, label] of [
+      ['acct-0001', 'legit'],
+      ['acct-0002', 'legit'],
+      ['acct-0002', 'fraud'],
+    ] as const) {
+      const res = await request(ctx.app).post(`/account/${id}/label`).set('x-api-key', key).send({ label });
+      expect(res.status).toBe(201);
+    }
+    const res = await get('/accounts', { limit: 5 });
+    expect(res.status).toBe(200);
+    const labels = Object.fromEntries((res.body as AccountPage).accounts.map((a) => [a.account.id, a.label ?? null]));
+    expect(labels).toEqual({
+      'acct-0000': null,
+      'acct-0001': 'legit',
+      'acct-0002': 'fraud',
+      'acct-0003': null,
+      'acct-0004': null,
+    });
+    const scored = await get('/accounts', { sort: 'score', email: 'user2@example.org' });
+    expect((scored.body as AccountPage).accounts.map((a) => a.label)).toEqual(['fraud']);
+  });
+});
+
 describe('listSessions', () => {
   const ids = async (query: Record<string, string | number>) =>
     (await all<SessionSummary>('/sessions', { limit: 9, ...query }, 'sessions')).map((s) => s.session_id);
@@ -507,6 +598,7 @@ describe('exportAccounts', () => {
       'lists',
       'created_at',
       'updated_at',
+      'label',
     ]);
     const listed = await all<AccountSummary>('/accounts', { limit: 500 }, 'accounts');
     expect(rows.slice(1).map((r) => r[0])).toEqual(listed.map((a) => a.account.id));
@@ -634,6 +726,13 @@ describe('bad input', () => {
     ['/accounts', { country: 'gbr' }, 'country'],
     ['/accounts', { cursor: 'not a cursor!' }, 'cursor'],
     ['/accounts', { cursor: Buffer.from('{"s":[1,"x"]}').toString('base64url') }, 'cursor'],
+    ['/accounts', { sort: 'risk' }, 'sort'],
+    ['/accounts', { sort: 'score', cursor: 'not a cursor!' }, 'cursor'],
+    ['/accounts', { sort: 'score', cursor: Buffer.from('{"a":["acct-0001"]}').toString('base64url') }, 'cursor'],
+    ['/accounts', { sort: 'score', cursor: Buffer.from('{"r":[1.5,"acct-0001"]}').toString('base64url') }, 'cursor'],
+    ['/accounts', { sort: 'score', cursor: Buffer.from('{"r":["0.5","acct-0001"]}').toString('base64url') }, 'cursor'],
+    ['/accounts', { sort: 'score', cursor: Buffer.from('{"r":[0.5]}').toString('base64url') }, 'cursor'],
+    ['/accounts', { cursor: Buffer.from('{"r":[0.5,"acct-0001"]}').toString('base64url') }, 'cursor'],
     ['/accounts', { signal: 'vpn' }, 'signal'],
     ['/accounts', { ip_address: '300.1.1.1' }, 'ip_address'],
     ['/accounts', { network: '81.2.3.0/16' }, 'network'],

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { migrate } from '../../src/storage/db';
 import { migrationSource } from '../../src/storage/migrations';
 import { makeHistoryRepository } from '../../src/storage/repositories/history';
-import { makeAccountRepository } from '../../src/storage/repositories/accounts';
+import { evaluatedAccountStatements, makeAccountRepository } from '../../src/storage/repositories/accounts';
+import { runStatement } from '../../src/storage/statements';
 import { rebuildIdentifierAccounts } from '../../src/storage/repositories/identifier-accounts';
 import { makeListRepository } from '../../src/storage/repositories/lists';
 import { makeSessionRepository, sessionRows, type StoredSession } from '../../src/storage/repositories/sessions';
@@ -504,5 +505,53 @@ describe('0037_session_device', () => {
     // The link trigger, made again over the column, counts a linked session's device.
     await makeSessionRepository(db).addAccount('p', '00000000-0000-4000-8000-000000000001', 'acct', T);
     expect(await db('account_uniques').where({ project_id: 'p', kind: 'device' }).pluck('value')).toEqual(['mob-2']);
+  });
+});
+
+describe('0047_account_score', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await makeTestDb({ migrate: false });
+  });
+  afterAll(() => testDb.destroy());
+
+  it('when accounts were evaluated before, then each gets its scores JSON’s account_score in the column, and the unevaluated null', async () => {
+    const { db } = testDb;
+    await migrateBefore(db, '0047_account_score');
+    await insertProject(db, 'p', 'p', new Date(1_000));
+    const scores = (accountScore: number) =>
+      JSON.stringify({ account_score: accountScore, bot: 0.1, multiple_accounts: 0, risk_signals: 0 });
+    for (const [id, json] of [
+      ['a', scores(0.8123456789012345)],
+      ['b', scores(0)],
+      ['c', null],
+    ] as const)
+      await db('accounts').insert({
+        project_id: 'p',
+        id,
+        expected_countries: '[]',
+        metadata: '{}',
+        decision: json ? 'Real' : null,
+        scores: json,
+        created_at: 1_000,
+        updated_at: 1_000,
+        num_sessions: 0,
+        countries: '[]',
+        version: 0,
+      });
+    await migrate(db);
+    const rows = await db('accounts').where({ project_id: 'p' }).orderBy('id').select('id', 'account_score');
+    expect(rows.map((r: { id: string; account_score: number | null }) => [r.id, r.account_score])).toEqual([
+      ['a', 0.8123456789012345],
+      ['b', 0],
+      ['c', null],
+    ]);
+    // The evaluation's write keeps it: the account's new scores move the column with them.
+    const a = (await makeAccountRepository(db).find('p', 'a'))!;
+    for (const st of evaluatedAccountStatements({ ...a, scores: { ...a.scores!, account_score: 0.25 } }, a))
+      await expect(runStatement(db, st)).resolves.toHaveLength(1);
+    await expect(db('accounts').where({ project_id: 'p', id: 'a' }).first('account_score')).resolves.toEqual({
+      account_score: 0.25,
+    });
   });
 });

@@ -27,6 +27,8 @@ const ACCOUNT_COLUMNS: Columns<AccountSummary> = [
   ['lists', (a) => a.lists],
   ['created_at', (a) => a.created_at],
   ['updated_at', (a) => a.updated_at],
+  // Added after the others: a reader that takes the columns by position keeps working.
+  ['label', (a) => a.label],
 ];
 
 const SESSION_COLUMNS: Columns<SessionSummary> = [

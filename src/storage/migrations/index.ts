@@ -48,6 +48,7 @@ import * as m0043 from './0043_account_last_evaluation';
 import * as m0044 from './0044_rule_drafts';
 import * as m0045 from './0045_cases';
 import * as m0046 from './0046_audit_events_action';
+import * as m0047 from './0047_account_score';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_projects_keys_sessions': m0001,
@@ -94,6 +95,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0044_rule_drafts': m0044,
   '0045_cases': m0045,
   '0046_audit_events_action': m0046,
+  '0047_account_score': m0047,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,8 @@ export type AccountRow = {
   group_name: string | null;
   decision: string | null;
   scores: string | null;
+  /** `scores.account_score` in a column of its own: the score order's index (migration 0047). */
+  account_score: number | null;
   last_request_id: string | null;
   last_evaluated_at: number | null;
   created_at: number;
@@ -61,6 +63,7 @@ export const ACCOUNT_COLUMNS = [
   'group_name',
   'decision',
   'scores',
+  'account_score',
   'last_request_id',
   'last_evaluated_at',
   'created_at',
@@ -158,6 +161,7 @@ function toRow(a: AccountRecord): AccountRow {
     group_name: a.group ?? null,
     decision: a.decision ?? null,
     scores: a.scores ? JSON.stringify(a.scores) : null,
+    account_score: a.scores?.account_score ?? null,
     last_request_id: a.lastEvaluation?.requestId ?? null,
     last_evaluated_at: a.lastEvaluation?.at.getTime() ?? null,
     created_at: a.createdAt.getTime(),

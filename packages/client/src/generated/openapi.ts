@@ -580,13 +580,13 @@ export interface paths {
         };
         /**
          * List and search the project's accounts
-         * @description The project's accounts in `account.id` order, filtered: every filter given must hold
-         *     (docs/api-search.md). Pass `next_cursor` as `cursor` for the next page; it is null on
-         *     the last page. A page may hold fewer than `limit` accounts (even none) while
-         *     `next_cursor` is not null: each request examines at most 5,000 accounts of the index
-         *     its filters start from, so that a rare filter costs more requests, never one long one.
-         *     Accounts created while paging appear in a later page if their id sorts after the
-         *     cursor; none is repeated or skipped.
+         * @description The project's accounts in `account.id` order, or with `sort=score` the riskiest first,
+         *     filtered: every filter given must hold (docs/api-search.md). Pass `next_cursor` as
+         *     `cursor` for the next page (with the same `sort`); it is null on the last page. A page
+         *     may hold fewer than `limit` accounts (even none) while `next_cursor` is not null: each
+         *     request examines at most 5,000 accounts of the index its filters start from, so that a
+         *     rare filter costs more requests, never one long one. Accounts created while paging
+         *     appear in a later page if their key sorts after the cursor; none is repeated or skipped.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -1793,12 +1793,15 @@ export interface components {
         RiskSignalName: "device_risk" | "proxy" | "vpn" | "tor" | "spoofed_ip" | "datacenter" | "recent_fraud_ip" | "impossible_travel" | "device_network_mismatch" | "location_spoofing" | "ip_reputation";
         /**
          * @description An account as the search lists it: its members, the decision and score of its latest
-         *     evaluated session (absent before its first), its history's totals and its lists.
+         *     evaluated session (absent before its first), its current label, its history's totals
+         *     and its lists.
          */
         AccountSummary: {
             account: components["schemas"]["StoredAccount"];
             decision?: components["schemas"]["Decision"];
             account_score?: components["schemas"]["Score"];
+            /** @description The account's current label (`POST /account/{account_id}/label`); absent when it has none. */
+            label?: components["schemas"]["LabelValue"];
             num_sessions: number;
             /** Format: date-time */
             first_seen?: string;
@@ -4787,6 +4790,12 @@ export interface components {
         CaptureToken: components["schemas"]["Text"];
         /** @description The list's name. */
         ListNameParam: components["schemas"]["ListName"];
+        /**
+         * @description The order: `id` (by `account.id`), or `score`: the highest `account_score` of the
+         *     latest evaluation first, accounts of equal score by `account.id` descending; accounts
+         *     never evaluated have no score and are left out of it.
+         */
+        SearchAccountSort: "id" | "score";
         /** @description Only those whose latest decision is this one. */
         SearchDecision: components["schemas"]["Decision"];
         /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
@@ -5707,6 +5716,12 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
+                /**
+                 * @description The order: `id` (by `account.id`), or `score`: the highest `account_score` of the
+                 *     latest evaluation first, accounts of equal score by `account.id` descending; accounts
+                 *     never evaluated have no score and are left out of it.
+                 */
+                sort?: components["parameters"]["SearchAccountSort"];
                 /** @description Only those whose latest decision is this one. */
                 decision?: components["parameters"]["SearchDecision"];
                 /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */
@@ -5782,6 +5797,12 @@ export interface operations {
             query: {
                 /** @description `csv` (text/csv) or `ndjson` (application/x-ndjson, one JSON object per line). */
                 format: components["parameters"]["ExportFormat"];
+                /**
+                 * @description The order: `id` (by `account.id`), or `score`: the highest `account_score` of the
+                 *     latest evaluation first, accounts of equal score by `account.id` descending; accounts
+                 *     never evaluated have no score and are left out of it.
+                 */
+                sort?: components["parameters"]["SearchAccountSort"];
                 /** @description Only those whose latest decision is this one. */
                 decision?: components["parameters"]["SearchDecision"];
                 /** @description Only the accounts on this list; for sessions, those authenticated with an account on it. */

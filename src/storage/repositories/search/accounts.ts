@@ -1,8 +1,8 @@
-/** GET /accounts (and its export): a page of the project's accounts in id order (docs/api-search.md). */
+/** GET /accounts (and its export): a page of the project's accounts in id or score order (docs/api-search.md). */
 import type { Knex } from 'knex';
 import { ACCOUNT_COLUMNS, type AccountRow } from '../accounts';
-import { SEARCH_WINDOW, type AccountFilters, type SearchPage } from './types';
-import { and, isPg, jsonNumber, lastOfWindow, rows, rowsOfWindow, windowOf, type Sql } from './window';
+import { SEARCH_WINDOW, type AccountFilters, type ScoreKey, type SearchPage } from './types';
+import { and, isPg, readPage, windowOf, type Sql } from './window';
 
 /** The identifier_accounts kinds of the account filters (linking's names: `browser` is the SDK's device_id). */
 const IDENTIFIER_KINDS = { deviceId: 'browser', fingerprint: 'device' } as const;
@@ -85,9 +85,8 @@ function accountResiduals(pg: boolean, f: AccountFilters, used: Set<keyof Accoun
   if (unused('country')) out.push({ sql: 'a.last_country = ?', bindings: [f.country] });
   if (unused('seenFrom')) out.push({ sql: 'a.last_seen >= ?', bindings: [f.seenFrom!.getTime()] });
   if (unused('seenTo')) out.push({ sql: 'a.last_seen < ?', bindings: [f.seenTo!.getTime()] });
-  const score = jsonNumber(pg, 'a.scores', ['account_score']);
-  if (unused('minScore')) out.push({ sql: `${score} >= ?`, bindings: [f.minScore] });
-  if (unused('maxScore')) out.push({ sql: `${score} <= ?`, bindings: [f.maxScore] });
+  if (unused('minScore')) out.push({ sql: 'a.account_score >= ?', bindings: [f.minScore] });
+  if (unused('maxScore')) out.push({ sql: 'a.account_score <= ?', bindings: [f.maxScore] });
   if (unused('list')) out.push({ sql: ON_LIST, bindings: [f.list] });
   for (const k of ['deviceId', 'fingerprint'] as const)
     if (unused(k)) out.push({ sql: PRESENTED, bindings: [IDENTIFIER_KINDS[k], f[k]] });
@@ -103,6 +102,73 @@ function accountResiduals(pg: boolean, f: AccountFilters, used: Set<keyof Accoun
   return out;
 }
 
+/**
+ * The window of (score, id) keys, riskiest first, after `after`: a range of the score index
+ * (project_id, account_score, id) read backwards, the score range within it; or an address's
+ * few accounts, sorted. The cursor's key is one row-value bound, `(score, id) < (s, i)`, which
+ * both engines seek to in the index, so that the accounts sharing its score (many have the
+ * same) are never read again. It is the range's only upper bound: given the maximum score as
+ * well, SQLite would seek to the maximum and filter the rows up to the cursor one by one; the
+ * maximum bounds the range only while the cursor is above it (or there is none).
+ */
+function scoreWindow(pg: boolean, projectId: string, f: AccountFilters, after: ScoreKey | undefined, window: number) {
+  const byEmail = f.emailKey !== undefined;
+  const used = new Set<keyof AccountFilters>(byEmail ? ['emailKey'] : ['minScore', 'maxScore']);
+  const where: Sql[] = byEmail
+    ? [
+        { sql: 'a.project_id = ? AND a.email_key = ?', bindings: [projectId, f.emailKey] },
+        { sql: 'a.account_score IS NOT NULL', bindings: [] },
+      ]
+    : [
+        { sql: 'a.project_id = ?', bindings: [projectId] },
+        f.minScore !== undefined
+          ? { sql: 'a.account_score >= ?', bindings: [f.minScore] }
+          : { sql: 'a.account_score IS NOT NULL', bindings: [] },
+      ];
+  const belowMax = !byEmail && f.maxScore !== undefined && (after === undefined || after.score > f.maxScore);
+  if (belowMax) where.push({ sql: 'a.account_score <= ?', bindings: [f.maxScore] });
+  else if (after) where.push({ sql: '(a.account_score, a.id) < (?, ?)', bindings: [after.score, after.id] });
+  const index = byEmail ? 'accounts_project_id_email_key_index' : 'accounts_search_score';
+  const from = pg ? 'accounts a' : `accounts a INDEXED BY ${index}`;
+  return {
+    used,
+    ...windowOf('a.account_score AS k1, a.id AS k2', from, where, 'a.account_score DESC, a.id DESC', window),
+  };
+}
+
+/** The page's rows: each key's account row with the other filters, in the window's order. */
+const accountPage = (order: string, key: string) => ({
+  columns: ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', '),
+  table: 'accounts a',
+  key: `a.project_id = ? AND a.id = ${key}`,
+  order,
+});
+
+/** A page of the project's accounts, the riskiest first, after `after` (docs/api-search.md). */
+export async function searchAccountsByScore(
+  db: Knex,
+  projectId: string,
+  f: AccountFilters,
+  after: ScoreKey | undefined,
+  limit: number,
+  window = SEARCH_WINDOW,
+): Promise<SearchPage<AccountRow, ScoreKey>> {
+  const pg = isPg(db);
+  const win = scoreWindow(pg, projectId, f, after, window);
+  const rest = and(accountResiduals(pg, f, win.used));
+  const page = accountPage('w.k1 DESC, w.k2 DESC', 'w.k2');
+  return readPage(
+    db,
+    { pg, projectId, win, rest, page, count: limit, window },
+    {
+      ofRow: (r: AccountRow) => ({ score: Number(r.account_score), id: r.id }),
+      keys: 'w.k1, w.k2',
+      reverse: 'w.k1 ASC, w.k2 ASC',
+      ofLast: (last) => ({ score: Number(last.k1), id: String(last.k2) }),
+    },
+  );
+}
+
 /** A page of the project's accounts in id order, after `after` (docs/api-search.md). */
 export async function searchAccounts(
   db: Knex,
@@ -115,10 +181,15 @@ export async function searchAccounts(
   const pg = isPg(db);
   const win = accountWindow(pg, projectId, f, after, window);
   const rest = and(accountResiduals(pg, f, win.used));
-  const columns = ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ');
-  const p = { columns, table: 'accounts a', key: 'a.project_id = ? AND a.id = w.k', order: 'w.k' };
-  const page = await rows<AccountRow>(db, rowsOfWindow(pg, projectId, win, rest, p, limit + 1));
-  if (page.length > limit) return { rows: page.slice(0, limit), next: page[limit - 1]!.id };
-  const [last] = await rows<{ k: string; n: number | string }>(db, lastOfWindow(win, 'w.k', 'w.k DESC'));
-  return { rows: page, next: last && Number(last.n) >= window ? last.k : null };
+  const page = accountPage('w.k', 'w.k');
+  return readPage(
+    db,
+    { pg, projectId, win, rest, page, count: limit, window },
+    {
+      ofRow: (r: AccountRow) => r.id,
+      keys: 'w.k',
+      reverse: 'w.k DESC',
+      ofLast: (last) => String(last.k),
+    },
+  );
 }

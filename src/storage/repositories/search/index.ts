@@ -14,9 +14,9 @@
  */
 import type { Knex } from 'knex';
 import type { AccountRow } from '../accounts';
-import { searchAccounts } from './accounts';
+import { searchAccounts, searchAccountsByScore } from './accounts';
 import { accountIdsOf, searchSessions } from './sessions';
-import type { AccountFilters, SearchPage, SessionFilters, SessionKey, SessionSearchRow } from './types';
+import type { AccountFilters, ScoreKey, SearchPage, SessionFilters, SessionKey, SessionSearchRow } from './types';
 
 export * from './types';
 
@@ -30,6 +30,15 @@ export function makeSearchRepository(db: Knex) {
       limit: number,
       window?: number,
     ): Promise<SearchPage<AccountRow, string>> => searchAccounts(db, projectId, f, after, limit, window),
+
+    /** A page of the project's accounts, the highest account_score first, after `after` (docs/api-search.md). */
+    accountsByScore: (
+      projectId: string,
+      f: AccountFilters,
+      after: ScoreKey | undefined,
+      limit: number,
+      window?: number,
+    ): Promise<SearchPage<AccountRow, ScoreKey>> => searchAccountsByScore(db, projectId, f, after, limit, window),
 
     /** A page of the project's sessions, newest first, after `after` (docs/api-search.md). */
     sessions: (

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { RiskSignalName } from '../../../api-types';
 import { ON_THRESHOLD } from '../../../domain/signals';
 import { SEARCH_WINDOW, type SearchPage, type SessionFilters, type SessionKey, type SessionSearchRow } from './types';
-import { and, isPg, lastOfWindow, rows, rowsOfWindow, windowOf, type Sql } from './window';
+import { and, isPg, readPage, windowOf, type Sql } from './window';
 
 /** The session filters an index leads with (after project_id, before start_time), in the order one is chosen. */
 const SESSION_DRIVERS = [
@@ -140,15 +140,17 @@ export async function searchSessions(
   const win = sessionWindow(pg, projectId, f, after, window);
   const rest = and(sessionResiduals(pg, f, win.used));
   const columns = SESSION_COLUMNS.map((c) => `s.${c}`).join(', ');
-  const p = { columns, table: 'sessions s', key: 's.project_id = ? AND s.id = w.k2', order: 'w.k1 DESC, w.k2 DESC' };
-  const page = await rows<SessionSearchRow>(db, rowsOfWindow(pg, projectId, win, rest, p, limit + 1));
-  const key = (r: { start_time: number | string; id: string }) => ({ startTime: Number(r.start_time), id: r.id });
-  if (page.length > limit) return { rows: page.slice(0, limit), next: key(page[limit - 1]!) };
-  const [last] = await rows<{ k1: number | string; k2: string; n: number | string }>(
+  const page = { columns, table: 'sessions s', key: 's.project_id = ? AND s.id = w.k2', order: 'w.k1 DESC, w.k2 DESC' };
+  return readPage(
     db,
-    lastOfWindow(win, 'w.k1, w.k2', 'w.k1 ASC, w.k2 ASC'),
+    { pg, projectId, win, rest, page, count: limit, window },
+    {
+      ofRow: (r: SessionSearchRow) => ({ startTime: Number(r.start_time), id: r.id }),
+      keys: 'w.k1, w.k2',
+      reverse: 'w.k1 ASC, w.k2 ASC',
+      ofLast: (last) => ({ startTime: Number(last.k1), id: String(last.k2) }),
+    },
   );
-  return { rows: page, next: last && Number(last.n) >= window ? { startTime: Number(last.k1), id: last.k2 } : null };
 }
 
 /** The accounts of each session (in the order they were linked), from session_accounts' primary key. */

@@ -43,6 +43,15 @@ export interface SessionFilters {
   network?: string;
 }
 
+/** The orders GET /accounts pages in: by id, or the riskiest first (openapi.yaml SearchAccountSort). */
+export type AccountOrder = 'id' | 'score';
+
+/** An account's place in the score order (the highest account_score first, then id descending). */
+export interface ScoreKey {
+  score: number;
+  id: string;
+}
+
 /** A session's place in the search's order (newest first, then id descending). */
 export interface SessionKey {
   startTime: number;

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { limit } from '../../sql';
+import type { SearchPage } from './types';
 
 /** A piece of SQL and its values. */
 export interface Sql {
@@ -23,10 +24,6 @@ export async function rows<T>(db: Knex, q: Sql): Promise<T[]> {
   const result = await db.raw(q.sql, q.bindings as Knex.RawBinding[]);
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
-
-/** A number inside a JSON text column, for a comparison. */
-export const jsonNumber = (pg: boolean, column: string, path: string[]): string =>
-  pg ? `(${column}::jsonb #>> '{${path.join(',')}}')::float8` : `json_extract(${column}, '$.${path.join('.')}')`;
 
 /**
  * The window: `select` from `from` where the first condition (the index's) and the others hold,
@@ -74,4 +71,27 @@ export function lastOfWindow(win: Sql, keys: string, order: string): Sql {
     sql: `SELECT ${keys}, COUNT(*) OVER () AS n FROM (${win.sql}) w ORDER BY ${order} LIMIT 1`,
     bindings: win.bindings,
   };
+}
+
+/**
+ * Where the next page starts: `ofRow` of the page's last row when it is full, else `ofLast` of
+ * the window's last key (`keys`, read in the `reverse` order) when the window was full.
+ */
+export interface Keys<Row, Key> {
+  ofRow: (row: Row) => Key;
+  keys: string;
+  reverse: string;
+  ofLast: (last: Record<string, unknown>) => Key;
+}
+
+/** A page: at most `count` rows of the window that pass `rest`, and the key after which the next one starts. */
+export async function readPage<Row, Key>(
+  db: Knex,
+  q: { pg: boolean; projectId: string; win: Sql; rest: Sql; page: PageOf; count: number; window: number },
+  k: Keys<Row, Key>,
+): Promise<SearchPage<Row, Key>> {
+  const page = await rows<Row>(db, rowsOfWindow(q.pg, q.projectId, q.win, q.rest, q.page, q.count + 1));
+  if (page.length > q.count) return { rows: page.slice(0, q.count), next: k.ofRow(page[q.count - 1]!) };
+  const [last] = await rows<Record<string, unknown>>(db, lastOfWindow(q.win, k.keys, k.reverse));
+  return { rows: page, next: last && Number(last.n) >= q.window ? k.ofLast(last) : null };
 }

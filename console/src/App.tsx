@@ -74,7 +74,7 @@ export function App() {
 /** The page of a path (new pages are added here and in the shell's navigation). */
 function Route({ path, operator }: { path: string; operator: ConsoleSession }) {
   if (path === '/' || path === '/sign-in') return <Redirect to="/search" />;
-  if (path === '/search') return <SearchPage />;
+  if (path === '/search') return <SearchPage operator={operator.operator} />;
   if (path === '/rules') return <RulesPage operator={operator.operator} />;
   if (path === '/overview') return <OverviewPage />;
   if (path === '/review') return <ReviewPage operator={operator.operator} />;

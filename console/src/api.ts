@@ -39,6 +39,7 @@ export type ListPage = Schemas['ListPage'];
 export type ListSummary = Schemas['ListSummary'];
 export type Operator = Schemas['Operator'];
 export type RuleCondition = Schemas['RuleCondition'];
+export type RiskSignalName = Schemas['RiskSignalName'];
 export type RuleDefinition = Schemas['RuleDefinition'];
 export type RuleChange = Schemas['RuleChange'];
 export type RuleDraft = Schemas['RuleDraft'];

@@ -126,7 +126,7 @@ describe('an analyst', () => {
     await page.waitForURL('**/console/search?tab=accounts&email_domain=example.org');
     const accounts = page.getByRole('table', { name: 'Accounts' });
     await accounts.getByRole('link', { name: 'shopper-2' }).waitFor();
-    await expect(accounts.locator('tbody tr td:first-child a').allTextContents()).resolves.toEqual([
+    await expect(accounts.locator('tbody tr a[href^="/console/accounts/"]').allTextContents()).resolves.toEqual([
       'shopper-0',
       'shopper-1',
       'shopper-2',

@@ -1,93 +1,55 @@
 /**
- * Search: the project's accounts (GET /accounts) or sessions (GET /sessions), filtered with the
- * operations' own filters and paged with their cursors, all on the server (a project of 100,000
- * accounts is never loaded whole). The tab and filters live in the address, so a search can be
- * shared, reloaded and gone back to.
+ * Search: the project's accounts (GET /accounts, by id or the riskiest first) or sessions
+ * (GET /sessions), filtered with the operations' own filters and paged with their cursors, all
+ * on the server (a project of 100,000 accounts is never loaded whole). The tab, filters and order
+ * live in the address, so a search can be shared, reloaded and gone back to. Analysts and admins
+ * select accounts of the page and put them on a list or open a case for them (search/BulkActions).
  */
 import {
   Alert,
   Anchor,
   Badge,
   Button,
+  Checkbox,
   Group,
   Loader,
-  NumberInput,
   Select,
   SimpleGrid,
   Stack,
   Table,
   Tabs,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   api,
   errorMessage,
+  mayAct,
   type AccountFilters,
   type AccountSummary,
+  type Operator,
   type SessionFilters,
   type SessionSummary,
 } from '../api';
 import { entityPath } from '../components/entities';
-import { DecisionBadge, score, time } from '../components/format';
+import { DecisionBadge, GREEN, RED, score, time } from '../components/format';
 import { Link, navigate, useLocation, withQuery } from '../router';
+import { BulkActions } from './search/BulkActions';
+import { FIELDS, FilterInput, invalid, SHOWN, type Kind } from './search/filters';
 
-type Kind = 'accounts' | 'sessions';
-type FieldKind = 'text' | 'decision' | 'score';
-interface Field {
-  name: string;
-  label: string;
-  kind: FieldKind;
-  placeholder?: string;
-}
-
-const DECISION: Field = { name: 'decision', label: 'Decision', kind: 'decision' };
-const MIN_SCORE: Field = { name: 'min_score', label: 'Minimum score', kind: 'score' };
-const MAX_SCORE: Field = { name: 'max_score', label: 'Maximum score', kind: 'score' };
-const EMAIL_DOMAIN: Field = { name: 'email_domain', label: 'Email domain', kind: 'text', placeholder: 'example.com' };
-const MORE: Field[] = [
-  { name: 'list', label: 'List', kind: 'text', placeholder: 'block' },
-  { name: 'country', label: 'Country', kind: 'text', placeholder: 'GB' },
-  { name: 'device_id', label: 'Device id', kind: 'text' },
-  { name: 'ip_address', label: 'IP address', kind: 'text' },
-  { name: 'network', label: 'Network', kind: 'text', placeholder: '81.2.69.0/24' },
-  { name: 'from', label: 'From', kind: 'text', placeholder: '2026-11-01T00:00:00Z' },
-  { name: 'to', label: 'To', kind: 'text', placeholder: '2026-12-01T00:00:00Z' },
-];
-/**
- * The filters of each operation (docs/api-search.md), as its query parameters are named: the
- * first four always shown, the others behind "More filters" (a phone's screen is short).
- */
-const FIELDS: Record<Kind, Field[]> = {
-  accounts: [
-    DECISION,
-    MIN_SCORE,
-    MAX_SCORE,
-    EMAIL_DOMAIN,
-    ...MORE,
-    { name: 'email', label: 'Email', kind: 'text', placeholder: 'ada@example.com' },
-    { name: 'fingerprint', label: 'Fingerprint', kind: 'text' },
-  ],
-  sessions: [
-    { name: 'account_id', label: 'Account id', kind: 'text' },
-    DECISION,
-    MIN_SCORE,
-    MAX_SCORE,
-    EMAIL_DOMAIN,
-    ...MORE,
-    { name: 'signal', label: 'Risk signal', kind: 'text', placeholder: 'vpn' },
-  ],
-};
-const SHOWN = 4;
 const PAGE_SIZE = 50;
+/** The orders of GET /accounts (its `sort`), as the Sort choice names them. */
+const SORTS = [
+  { value: 'id', label: 'By account id' },
+  { value: 'score', label: 'Highest score first' },
+];
 
 type Result =
   | { kind: 'accounts'; rows: AccountSummary[]; next: string | null }
   | { kind: 'sessions'; rows: SessionSummary[]; next: string | null };
 
-export function SearchPage() {
+export function SearchPage({ operator }: { operator: Operator }) {
   const { query } = useLocation();
   const kind: Kind = query.get('tab') === 'sessions' ? 'sessions' : 'accounts';
   const applied: Record<string, string> = {};
@@ -95,10 +57,13 @@ export function SearchPage() {
     const v = query.get(f.name);
     if (v) applied[f.name] = v;
   }
+  if (kind === 'accounts' && query.get('sort') === 'score') applied.sort = 'score';
   const cursor = query.get('cursor') ?? undefined;
-  const key = JSON.stringify([kind, applied, cursor]);
+  const [reads, setReads] = useState(0);
+  const key = JSON.stringify([kind, applied, cursor, reads]);
 
   const [draft, setDraft] = useState<Record<string, string>>(applied);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [more, setMore] = useState(FIELDS[kind].slice(SHOWN).some((f) => applied[f.name]));
   /** The last answer, with the request it answers: the rows of another query are never shown as this one's. */
   const [answer, setAnswer] = useState<{ key: string; result?: Result }>();
@@ -107,9 +72,22 @@ export function SearchPage() {
   const [loading, setLoading] = useState(false);
   /** The cursors of the pages before this one (for Previous). */
   const [previous, setPrevious] = useState<(string | undefined)[]>([]);
+  /** The project's lists, for the list filter and the bulk action. */
+  const [lists, setLists] = useState<string[]>([]);
+  /** The accounts selected on this page (cleared when another page is read). */
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const canAct = mayAct(operator);
+
+  useEffect(() => {
+    void api
+      .GET('/list')
+      .then(({ data }) => setLists((data?.lists ?? []).map((l) => l.name)))
+      .catch(() => setLists([]));
+  }, []);
 
   useEffect(() => {
     setDraft(applied);
+    setSelected(new Set());
     let live = true;
     setLoading(true);
     setError(undefined);
@@ -143,7 +121,7 @@ export function SearchPage() {
     return () => {
       live = false;
     };
-    // `key` is the request's identity (the tab, the filters and the cursor).
+    // `key` is the request's identity (the tab, the filters, the order, the cursor and the reads).
   }, [key]);
 
   const go = (tab: Kind, filters: Record<string, string>, nextCursor?: string) =>
@@ -151,9 +129,25 @@ export function SearchPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const wrong = invalid(draft);
+    setErrors(wrong);
+    if (Object.keys(wrong).length > 0) {
+      if (FIELDS[kind].slice(SHOWN).some((f) => wrong[f.name])) setMore(true);
+      return;
+    }
     setPrevious([]);
-    go(kind, draft);
+    go(kind, { ...draft, ...(applied.sort ? { sort: applied.sort } : {}) });
   };
+
+  const rows = result?.kind === 'accounts' ? result.rows : [];
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const toggleAll = () =>
+    setSelected((s) => (s.size === rows.length ? new Set() : new Set(rows.map((r) => r.account.id))));
 
   return (
     <Stack>
@@ -170,18 +164,20 @@ export function SearchPage() {
           <Tabs.Tab value="sessions">Sessions</Tabs.Tab>
         </Tabs.List>
       </Tabs>
-      <form onSubmit={submit} aria-label="Filters">
+      <form onSubmit={submit} aria-label="Filters" noValidate>
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" id="search-filters">
           {FIELDS[kind].slice(0, more ? undefined : SHOWN).map((f) => (
             <FilterInput
               key={f.name}
               field={f}
               value={draft[f.name] ?? ''}
+              lists={lists}
+              error={errors[f.name]}
               onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
             />
           ))}
         </SimpleGrid>
-        <Group mt="sm">
+        <Group mt="sm" align="flex-end">
           <Button type="submit">Search</Button>
           <Button
             variant="subtle"
@@ -195,20 +191,47 @@ export function SearchPage() {
             variant="default"
             onClick={() => {
               setPrevious([]);
+              setErrors({});
               go(kind, {});
             }}
           >
             Clear filters
           </Button>
+          {kind === 'accounts' && (
+            <Select
+              label="Sort"
+              data={SORTS}
+              value={applied.sort ?? 'id'}
+              allowDeselect={false}
+              w={200}
+              onChange={(v) => {
+                setPrevious([]);
+                const { sort: _, ...filters } = applied;
+                go(kind, v === 'score' ? { ...filters, sort: 'score' } : filters);
+              }}
+            />
+          )}
         </Group>
       </form>
+      {applied.sort === 'score' && (
+        <Text size="sm">The riskiest accounts first; accounts never evaluated have no score and are not listed.</Text>
+      )}
       {error && (
         <Alert color="red" role="alert" title="The search was refused">
           {error}
         </Alert>
       )}
       {loading && <Loader size="sm" aria-label="Loading" />}
-      {result && result.kind === 'accounts' && <AccountsTable rows={result.rows} />}
+      {kind === 'accounts' && canAct && (
+        <BulkActions
+          selected={rows.map((r) => r.account.id).filter((id) => selected.has(id))}
+          lists={lists}
+          onChanged={() => setReads((n) => n + 1)}
+        />
+      )}
+      {result && result.kind === 'accounts' && (
+        <AccountsTable rows={result.rows} {...(canAct ? { selection: { selected, toggle, toggleAll } } : {})} />
+      )}
       {result && result.kind === 'sessions' && <SessionsTable rows={result.rows} />}
       {result && (
         <Group justify="space-between">
@@ -244,50 +267,36 @@ export function SearchPage() {
   );
 }
 
-function FilterInput({ field, value, onChange }: { field: Field; value: string; onChange: (v: string) => void }) {
-  if (field.kind === 'decision')
-    return (
-      <Select
-        label={field.label}
-        data={['Real', 'Fake']}
-        clearable
-        placeholder="Any"
-        value={value || null}
-        onChange={(v) => onChange(v ?? '')}
-      />
-    );
-  if (field.kind === 'score')
-    return (
-      <NumberInput
-        label={field.label}
-        min={0}
-        max={1}
-        step={0.05}
-        decimalScale={3}
-        value={value}
-        onChange={(v) => onChange(v === '' ? '' : String(v))}
-      />
-    );
-  return (
-    <TextInput
-      label={field.label}
-      placeholder={field.placeholder}
-      value={value}
-      onChange={(e) => onChange(e.currentTarget.value.trim())}
-    />
-  );
+/** The accounts selected on a page, and how to change them (shown to analysts and admins). */
+interface Selection {
+  selected: Set<string>;
+  toggle: (id: string) => void;
+  toggleAll: () => void;
 }
 
-export function AccountsTable({ rows }: { rows: AccountSummary[] }) {
+export function AccountsTable({ rows, selection }: { rows: AccountSummary[]; selection?: Selection }) {
+  const all = rows.length > 0 && rows.every((r) => selection?.selected.has(r.account.id));
+  const some = rows.some((r) => selection?.selected.has(r.account.id));
   return (
-    <Table.ScrollContainer minWidth={800}>
+    <Table.ScrollContainer minWidth={selection ? 900 : 860}>
       <Table striped highlightOnHover aria-label="Accounts">
         <Table.Thead>
           <Table.Tr>
+            {selection && (
+              <Table.Th>
+                <Checkbox
+                  aria-label="Select every account on this page"
+                  checked={all}
+                  indeterminate={some && !all}
+                  onChange={selection.toggleAll}
+                />
+              </Table.Th>
+            )}
             <Table.Th>Account</Table.Th>
             <Table.Th>Email</Table.Th>
             <Table.Th>Decision</Table.Th>
             <Table.Th>Score</Table.Th>
+            <Table.Th>Label</Table.Th>
             <Table.Th>Sessions</Table.Th>
             <Table.Th>Country</Table.Th>
             <Table.Th>Lists</Table.Th>
@@ -297,6 +306,15 @@ export function AccountsTable({ rows }: { rows: AccountSummary[] }) {
         <Table.Tbody>
           {rows.map((a) => (
             <Table.Tr key={a.account.id}>
+              {selection && (
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select ${a.account.id}`}
+                    checked={selection.selected.has(a.account.id)}
+                    onChange={() => selection.toggle(a.account.id)}
+                  />
+                </Table.Td>
+              )}
               <Table.Td>
                 <Anchor component={Link} to={`/accounts/${encodeURIComponent(a.account.id)}`}>
                   {a.account.id}
@@ -309,6 +327,15 @@ export function AccountsTable({ rows }: { rows: AccountSummary[] }) {
                 <DecisionBadge decision={a.decision} />
               </Table.Td>
               <Table.Td>{score(a.account_score)}</Table.Td>
+              <Table.Td>
+                {a.label ? (
+                  <Badge color={a.label === 'fraud' ? RED : GREEN} variant="filled">
+                    {a.label}
+                  </Badge>
+                ) : (
+                  '—'
+                )}
+              </Table.Td>
               <Table.Td>{a.num_sessions}</Table.Td>
               <Table.Td>{a.country ?? '—'}</Table.Td>
               <Table.Td>

@@ -527,6 +527,10 @@ async function seed(db, dialect, n, now, secretKey) {
   await db('lists').insert({ project_id: projectId, name: 'vip', standard: false, created_at: now - 400 * DAY });
 
   // Sessions and their accounts.
+  const accountScoresOf = (accountScore) => ({
+    scores: JSON.stringify({ account_score: accountScore, bot: 0.05, multiple_accounts: 0, risk_signals: 0.1 }),
+    account_score: accountScore,
+  });
   const started = Date.now();
   const devices = Math.max(1, Math.floor(n / 2));
   const blocks = Math.max(1, Math.floor(n / 20));
@@ -649,6 +653,9 @@ async function seed(db, dialect, n, now, secretKey) {
         metadata: JSON.stringify(a % 4 === 0 ? { plan: 'pro' } : {}),
         group_name: null,
         decision: decision[a] === 2 ? 'Fake' : decision[a] === 1 ? 'Real' : null,
+        // The scores of its newest decided session, as the evaluation keeps them (and their
+        // account score in its column, migration 0047: the search's score order).
+        ...(decision[a] ? accountScoresOf(decision[a] === 2 ? 0.92 : 0.08) : {}),
         created_at: createdAt,
         updated_at: decidedAt[a] || createdAt,
       });

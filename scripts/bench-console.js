@@ -91,6 +91,8 @@ async function samples(base, headers) {
   };
   const { sessions } = await get('/sessions?limit=500');
   const { accounts } = await get('/accounts?limit=500');
+  // A cursor 500 accounts into the score order (inside the seeding's ties: its scores are two).
+  const riskiest = await get('/accounts?sort=score&limit=500');
   const distinct = (xs) => [...new Set(xs.filter(Boolean))];
   const domains = distinct(accounts.map((a) => a.account.email?.split('@')[1]));
   const emails = distinct(accounts.map((a) => a.account.email));
@@ -104,6 +106,7 @@ async function samples(base, headers) {
     domains,
     emails,
     countries: distinct(sessions.map((s) => s.country_code)),
+    scoreCursors: riskiest.next_cursor ? [riskiest.next_cursor] : [],
     sessions: sessions.map((s) => ({ id: s.session_id, device: s.device_id, start: Date.parse(s.start_time) })),
     // bench-authenticate.js's seeding: a browser's fingerprint is the first 32 hex digits of sha256('fp-<k>').
     fingerprints: Array.from({ length: 200 }, (_, k) =>
@@ -194,6 +197,13 @@ function scenarios(s, evaluated, now) {
     ['search: GET /sessions?network=', each(s.blocks, (b) => `/sessions?network=${encodeURIComponent(b)}`)],
     ['search: GET /accounts (first page)', ['/accounts']],
     ['search: GET /accounts?decision=Fake', ['/accounts?decision=Fake']],
+    ['search: GET /accounts?sort=score (first page)', ['/accounts?sort=score']],
+    [
+      'search: GET /accounts?sort=score&cursor= (page 11)',
+      each(s.scoreCursors, (c) => `/accounts?sort=score&cursor=${c}`),
+    ],
+    ['search: GET /accounts?sort=score&list=block', ['/accounts?sort=score&list=block']],
+    ['search: GET /accounts?sort=score&min_score=0.5', ['/accounts?sort=score&min_score=0.5']],
     ['search: GET /accounts?list=block', ['/accounts?list=block']],
     [
       'search: GET /accounts?email_domain=&decision=Real',

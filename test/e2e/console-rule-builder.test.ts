@@ -247,6 +247,8 @@ describe('admins and four-eyes', () => {
       // The audit log names the approver and the author by email.
       await page.goto(`${trustgate.origin}/console/audit`);
       const row = page.getByRole('row').filter({ hasText: 'Rules draft published' });
+      // Operators are named by email once GET /operators has answered; until then by id.
+      await row.filter({ hasText: 'approver@example.com' }).waitFor();
       await expect(row.textContent()).resolves.toMatch(/proposed by analyst@example\.com.*approver@example\.com/);
       await openRules(page);
       await page.getByRole('table', { name: 'Drafts' }).locator('tbody tr').nth(1).waitFor();
